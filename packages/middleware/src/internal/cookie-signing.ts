@@ -1,0 +1,31 @@
+import { hmacSign, hmacVerify, importHmacKey, lazy } from './crypto'
+
+/**
+ * Signs cookie values as `<value>.<base64url HMAC-SHA256>`. With several secrets, the first signs
+ * and every one verifies, so secrets can be rotated without logging everybody out.
+ */
+export interface CookieSigner {
+  sign(value: string): Promise<string>
+  /** Returns the value when the signature is valid under any secret, else `null`. */
+  unsign(signed: string): Promise<string | null>
+}
+
+export function createCookieSigner(secrets: readonly string[]): CookieSigner {
+  const keys = lazy(() => Promise.all(secrets.map((s) => importHmacKey(s))))
+  return {
+    async sign(value) {
+      const [first] = await keys()
+      return `${value}.${await hmacSign(first as CryptoKey, value)}`
+    },
+    async unsign(signed) {
+      const dot = signed.lastIndexOf('.')
+      if (dot <= 0 || dot === signed.length - 1) return null
+      const value = signed.slice(0, dot)
+      const signature = signed.slice(dot + 1)
+      for (const key of await keys()) {
+        if (await hmacVerify(key, value, signature)) return value
+      }
+      return null
+    },
+  }
+}

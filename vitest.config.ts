@@ -1,0 +1,42 @@
+import { fileURLToPath } from 'node:url'
+import { defineConfig } from 'vitest/config'
+
+const src = (p: string) => fileURLToPath(new URL(p, import.meta.url))
+
+// Tests and examples run from source: the package names resolve to src/, not dist/.
+const alias = [
+  {
+    find: /^@palisade\/middleware\/(.+)$/,
+    replacement: src('./packages/middleware/src/$1/index.ts'),
+  },
+  { find: /^@palisade\/middleware$/, replacement: src('./packages/middleware/src/index.ts') },
+  { find: /^@palisade\/openapi$/, replacement: src('./packages/openapi/src/index.ts') },
+]
+
+export default defineConfig({
+  resolve: { alias },
+  test: {
+    projects: [
+      {
+        resolve: { alias },
+        test: {
+          name: 'unit',
+          include: ['packages/*/src/**/*.test.ts'],
+          environment: 'node',
+        },
+      },
+      {
+        resolve: { alias },
+        test: {
+          name: 'integration',
+          include: ['tests/**/*.test.ts'],
+          exclude: ['**/node_modules/**'],
+          environment: 'node',
+          testTimeout: 60_000,
+          hookTimeout: 120_000,
+          fileParallelism: false,
+        },
+      },
+    ],
+  },
+})
