@@ -1,0 +1,1 @@
+export { type IpGuardOptions, ipGuard } from './ip-guard'
