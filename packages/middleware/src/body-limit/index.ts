@@ -1,0 +1,1 @@
+export { type BodyLimitOptions, bodyLimit } from './body-limit'

@@ -1,0 +1,92 @@
+import type { MiddlewareHandler } from 'hono'
+import { TOKEN } from '../internal/headers'
+import {
+  assertKnownKeys,
+  assertNonEmptyString,
+  assertStringArray,
+  optionError,
+} from '../internal/options'
+import { reject } from '../internal/reject'
+
+/** Options of {@link contentTypeGuard}. */
+export interface ContentTypeGuardOptions {
+  /** Allowed media types: `application/json`, `multipart/*`, `*\/*`. Required, not empty. */
+  required: string[]
+  /** Methods the check applies to. Default `['POST','PUT','PATCH','QUERY']`. */
+  methods?: string[]
+  /** Rejection body. Default `Unsupported Media Type`. */
+  message?: string
+}
+
+const NAME = 'contentTypeGuard'
+const KNOWN = ['required', 'methods', 'message'] as const
+const MEDIA_TYPE = /^([!#$%&'*+.^_`|~0-9a-z-]+)\/([!#$%&'*+.^_`|~0-9a-z-]+)$/
+
+/**
+ * On the guarded methods, requires the request's `Content-Type` to match one of `required`, and
+ * otherwise rejects with 415. Media types are compared case-insensitively and without parameters
+ * (`application/json; charset=utf-8` matches `application/json`); `type/*` and `*\/*` are
+ * wildcards. A missing or malformed Content-Type never matches.
+ *
+ * @param options.required allowed media types (required)
+ * @param options.methods default `['POST','PUT','PATCH','QUERY']`
+ * @param options.message default `Unsupported Media Type`
+ * @example
+ * ```ts
+ * app.use('/api/*', contentTypeGuard({ required: ['application/json', 'multipart/*'] }))
+ * ```
+ */
+export function contentTypeGuard(options: ContentTypeGuardOptions): MiddlewareHandler {
+  if (options === undefined) throw optionError(NAME, 'options with "required" must be given')
+  assertKnownKeys(NAME, options, KNOWN)
+  if (options.required === undefined) throw optionError(NAME, '"required" must be given')
+  const required = assertStringArray(NAME, 'required', options.required, { allowEmpty: false })
+  const methods = new Set(
+    assertStringArray(NAME, 'methods', options.methods ?? ['POST', 'PUT', 'PATCH', 'QUERY']).map(
+      (m) => {
+        if (!TOKEN.test(m))
+          throw optionError(NAME, `"methods" entry ${JSON.stringify(m)} is not a method name`)
+        return m.toUpperCase()
+      },
+    ),
+  )
+  const message = assertNonEmptyString(NAME, 'message', options.message ?? 'Unsupported Media Type')
+
+  const exact = new Set<string>()
+  const types = new Set<string>()
+  let any = false
+  for (const entry of required) {
+    const match = MEDIA_TYPE.exec(entry.toLowerCase())
+    const [, type, subtype] = match ?? []
+    const badWildcard =
+      (type === '*' && subtype !== '*') ||
+      (type?.includes('*') && type !== '*') ||
+      (subtype?.includes('*') && subtype !== '*')
+    if (!type || !subtype || badWildcard) {
+      throw optionError(
+        NAME,
+        `"required" entry ${JSON.stringify(entry)} is not a media type like "type/subtype" or "type/*" (no parameters)`,
+      )
+    }
+    if (type === '*') any = true
+    else if (subtype === '*') types.add(type)
+    else exact.add(`${type}/${subtype}`)
+  }
+
+  function allowed(header: string | undefined): boolean {
+    if (!header) return false
+    const semi = header.indexOf(';')
+    const essence = (semi === -1 ? header : header.slice(0, semi)).trim().toLowerCase()
+    const match = MEDIA_TYPE.exec(essence)
+    // "*" is a token character, but a request declaring "*/*" or "text/*" names no real type.
+    if (!match || essence.includes('*')) return false
+    return any || exact.has(essence) || types.has(match[1] as string)
+  }
+
+  return async function contentTypeGuard(c, next) {
+    if (methods.has(c.req.method.toUpperCase()) && !allowed(c.req.header('content-type'))) {
+      reject(415, message)
+    }
+    return next()
+  }
+}

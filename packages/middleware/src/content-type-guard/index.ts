@@ -1,0 +1,1 @@
+export { type ContentTypeGuardOptions, contentTypeGuard } from './content-type-guard'

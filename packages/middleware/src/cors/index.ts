@@ -1,0 +1,1 @@
+export { type CorsOptions, cors } from './cors'

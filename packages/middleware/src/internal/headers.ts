@@ -1,0 +1,22 @@
+import type { Context } from 'hono'
+
+/**
+ * Applies header changes to the current response. A handler may return a Response whose headers
+ * are immutable (`Response.redirect()`, a `fetch()` result); writing to it throws a TypeError, so
+ * the response is copied once and the changes are applied to the copy.
+ */
+export function editResponseHeaders(c: Context, apply: (headers: Headers) => void): void {
+  try {
+    apply(c.res.headers)
+  } catch (err) {
+    if (!(err instanceof TypeError)) throw err
+    c.res = new Response(c.res.body, c.res)
+    apply(c.res.headers)
+  }
+}
+
+/** An RFC 9110 token: header names and method names. */
+export const TOKEN = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/
+
+/** A header value without control characters (no CR/LF/NUL), so it cannot split a header. */
+export const HEADER_VALUE = /^[\t\x20-\x7e\x80-\xff]*$/

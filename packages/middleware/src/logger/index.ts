@@ -1,0 +1,1 @@
+export { type LoggerOptions, logger } from './logger'

@@ -1,0 +1,73 @@
+import type { MiddlewareHandler } from 'hono'
+import { editResponseHeaders, TOKEN } from '../internal/headers'
+import {
+  assertBoolean,
+  assertFunction,
+  assertKnownKeys,
+  assertNonEmptyString,
+  optionError,
+} from '../internal/options'
+
+/** Options of {@link requestId}. */
+export interface RequestIdOptions {
+  /** Header read from the request and written to the response. Default `X-Request-ID`. */
+  headerName?: string
+  /** Produces a new ID; must return 1–255 characters of `[A-Za-z0-9._:=+/-]`. Default `crypto.randomUUID()`. */
+  generate?: () => string
+  /** Reuse a well-formed ID sent by the client. Default `true`. */
+  trustUpstream?: boolean
+  /** Context key the ID is stored under. Default `requestId`. */
+  contextKey?: string
+}
+
+const NAME = 'requestId'
+const KNOWN = ['headerName', 'generate', 'trustUpstream', 'contextKey'] as const
+/** What an ID may look like: safe in a header, a log line and a URL, and bounded in size. */
+const VALID_ID = /^[A-Za-z0-9._:=+/-]{1,255}$/
+
+const defaultGenerate = (): string => crypto.randomUUID()
+
+/**
+ * Gives every request an ID, stores it in the context (`c.get('requestId')`) and writes it to the
+ * response header. An incoming ID is reused only when `trustUpstream` is on and it is 1–255
+ * characters of `[A-Za-z0-9._:=+/-]`; anything else (CR/LF, spaces, quotes, unicode, too long)
+ * is replaced by a fresh one.
+ *
+ * @param options.headerName default `X-Request-ID`
+ * @param options.generate default `crypto.randomUUID()`
+ * @param options.trustUpstream default `true`
+ * @param options.contextKey default `requestId`
+ * @example
+ * ```ts
+ * app.use('*', requestId())
+ * app.get('/', (c) => c.text(`your request: ${c.get('requestId')}`))
+ * ```
+ */
+export function requestId(options?: RequestIdOptions): MiddlewareHandler {
+  assertKnownKeys(NAME, options, KNOWN)
+  const o = options ?? {}
+  const headerName = assertNonEmptyString(NAME, 'headerName', o.headerName ?? 'X-Request-ID')
+  if (!TOKEN.test(headerName)) {
+    throw optionError(NAME, `"headerName" ${JSON.stringify(headerName)} is not a valid header name`)
+  }
+  const generate = assertFunction<() => string>(NAME, 'generate', o.generate ?? defaultGenerate)
+  const trustUpstream = assertBoolean(NAME, 'trustUpstream', o.trustUpstream ?? true)
+  const contextKey = assertNonEmptyString(NAME, 'contextKey', o.contextKey ?? 'requestId')
+
+  return async function requestId(c, next) {
+    const incoming = trustUpstream ? c.req.header(headerName) : undefined
+    let id: string
+    if (incoming !== undefined && VALID_ID.test(incoming)) {
+      id = incoming
+    } else {
+      id = generate()
+      // A generator is configuration: a bad one is a bug to surface, not an ID to send.
+      if (typeof id !== 'string' || !VALID_ID.test(id)) {
+        throw optionError(NAME, 'generate() must return 1-255 characters of [A-Za-z0-9._:=+/-]')
+      }
+    }
+    c.set(contextKey as 'requestId', id)
+    await next()
+    editResponseHeaders(c, (headers) => headers.set(headerName, id))
+  }
+}

@@ -1,0 +1,5 @@
+export {
+  type ReferrerPolicyValue,
+  type SecurityHeadersOptions,
+  securityHeaders,
+} from './security-headers'
