@@ -1,0 +1,112 @@
+import { assertFunction, assertKnownKeys, optionError } from '../internal/options'
+
+/**
+ * Sends one raw Redis command and resolves with its reply. This is the only thing the Redis stores
+ * need from a client, so the package depends on none: wrap whichever client the app already has
+ * (see {@link fromIoredis} and {@link fromNodeRedis}). Errors must reject the promise; the stores
+ * pass them on untouched, so the middleware's failure policy decides what the request gets.
+ *
+ * @example
+ * const sendCommand: RedisCommand = (args) => client.call(args[0], ...args.slice(1))
+ */
+export type RedisCommand = (args: string[]) => Promise<unknown>
+
+/** The part of an ioredis client the adapter uses. */
+export interface IoredisLike {
+  call(command: string, ...args: string[]): Promise<unknown>
+}
+
+/** The part of a node-redis (v5+) client the adapter uses. */
+export interface NodeRedisLike {
+  sendCommand(args: string[]): Promise<unknown>
+}
+
+/**
+ * Adapts an `ioredis` client: `(args) => client.call(args[0], ...args.slice(1))`.
+ *
+ * @param client - A connected `ioredis` client (`new Redis(url)`).
+ * @example
+ * import Redis from 'ioredis'
+ * const store = new RedisRateLimitStore({ sendCommand: fromIoredis(new Redis(process.env.REDIS_URL)) })
+ */
+export function fromIoredis(client: IoredisLike): RedisCommand {
+  return (args) => client.call(args[0] as string, ...args.slice(1))
+}
+
+/**
+ * Adapts a `redis` (node-redis v5 or later) client: `(args) => client.sendCommand(args)`.
+ *
+ * @param client - A connected node-redis client (`await createClient({ url }).connect()`).
+ * @example
+ * import { createClient } from 'redis'
+ * const client = await createClient({ url: process.env.REDIS_URL }).connect()
+ * const store = new RedisSessionStore({ sendCommand: fromNodeRedis(client) })
+ */
+export function fromNodeRedis(client: NodeRedisLike): RedisCommand {
+  return (args) => client.sendCommand(args)
+}
+
+/** Options every Redis store takes. */
+export interface RedisStoreOptions {
+  /** Sends one command to Redis; see {@link RedisCommand}. Required. */
+  sendCommand: RedisCommand
+  /** Prepended to every key the store writes, so several apps can share one Redis. */
+  prefix?: string
+}
+
+/** Validates the options shared by all Redis stores; returns the command function and prefix. */
+export function redisStoreOptions(
+  store: string,
+  options: RedisStoreOptions | undefined,
+  defaultPrefix: string,
+): { send: RedisCommand; prefix: string } {
+  if (options === undefined) throw optionError(store, '"sendCommand" is required')
+  assertKnownKeys(store, options, ['sendCommand', 'prefix'])
+  const send = assertFunction<RedisCommand>(store, 'sendCommand', options.sendCommand)
+  const prefix = options.prefix ?? defaultPrefix
+  if (typeof prefix !== 'string') {
+    throw optionError(store, `"prefix" must be a string, got ${typeof prefix}`)
+  }
+  return { send, prefix }
+}
+
+const decoder = new TextDecoder()
+
+/**
+ * A bulk-string reply as text: clients answer with a string by default and with bytes (a Buffer
+ * is a Uint8Array) when configured for binary replies. Anything else is not a string reply.
+ */
+export function replyText(reply: unknown): string | null {
+  if (typeof reply === 'string') return reply
+  if (reply instanceof Uint8Array) return decoder.decode(reply)
+  return null
+}
+
+/** An integer reply; clients return numbers, some configurations return strings or bigints. */
+export function replyInteger(reply: unknown): number | null {
+  if (typeof reply === 'number') return Number.isInteger(reply) ? reply : null
+  if (typeof reply === 'bigint') return Number(reply)
+  const text = replyText(reply)
+  if (text === null || !/^-?\d+$/.test(text)) return null
+  return Number(text)
+}
+
+/** Whether an error is Redis's "script not in cache" reply (after a restart or SCRIPT FLUSH). */
+export function isNoScriptError(error: unknown): boolean {
+  const message = error instanceof Error ? error.message : String(error)
+  return message.startsWith('NOSCRIPT')
+}
+
+/** Parses a stored JSON object; a corrupt or non-object value reads as missing. */
+export function parseJsonObject(reply: unknown): Record<string, unknown> | null {
+  const text = replyText(reply)
+  if (text === null) return null
+  let value: unknown
+  try {
+    value = JSON.parse(text)
+  } catch {
+    return null
+  }
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) return null
+  return value as Record<string, unknown>
+}

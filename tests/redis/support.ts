@@ -1,0 +1,150 @@
+/**
+ * Helpers for tests that need a real Redis: the shared server (`REDIS_URL`, default
+ * 127.0.0.1:6379), unique key prefixes per run, cleanup by prefix, and throwaway redis-server
+ * processes for fault tests (the shared server is never stopped).
+ */
+import { type ChildProcess, spawn } from 'node:child_process'
+import { randomUUID } from 'node:crypto'
+import { once } from 'node:events'
+import { createServer } from 'node:net'
+import type { RedisCommand } from '@palisade/middleware/redis'
+import { Redis } from 'ioredis'
+import { createClient } from 'redis'
+
+export const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379'
+
+/** A key prefix no other test run uses: `palisade-test:<label>:<pid>:<random>:`. */
+export function uniquePrefix(label: string): string {
+  return `palisade-test:${label}:${process.pid}:${randomUUID().slice(0, 8)}:`
+}
+
+/** An ioredis client that gives up quickly instead of queueing commands forever. */
+export function ioredisClient(url = REDIS_URL): Redis {
+  const client = new Redis(url, { maxRetriesPerRequest: 1, lazyConnect: false })
+  client.on('error', () => {})
+  return client
+}
+
+/** A connected node-redis client. */
+export async function nodeRedisClient(url = REDIS_URL) {
+  const client = createClient({ url })
+  client.on('error', () => {})
+  await client.connect()
+  return client
+}
+
+const escapeGlob = (text: string) => text.replace(/[*?[\]\\]/g, '\\$&')
+
+/** Every key under `prefix`, found with SCAN (never KEYS, which blocks the server). */
+export async function keysWithPrefix(send: RedisCommand, prefix: string): Promise<string[]> {
+  const keys: string[] = []
+  let cursor = '0'
+  do {
+    const reply = (await send([
+      'SCAN',
+      cursor,
+      'MATCH',
+      `${escapeGlob(prefix)}*`,
+      'COUNT',
+      '1000',
+    ])) as [string, string[]]
+    cursor = String(reply[0])
+    keys.push(...reply[1].map(String))
+  } while (cursor !== '0')
+  return keys
+}
+
+/** Deletes every key under `prefix`; returns how many there were. */
+export async function deleteByPrefix(send: RedisCommand, prefix: string): Promise<number> {
+  const keys = await keysWithPrefix(send, prefix)
+  for (let i = 0; i < keys.length; i += 500) await send(['DEL', ...keys.slice(i, i + 500)])
+  return keys.length
+}
+
+/** Every key under `prefix` with its string value, as one text (for "no plain secret" checks). */
+export async function dumpPrefix(send: RedisCommand, prefix: string): Promise<string> {
+  const lines: string[] = []
+  for (const key of await keysWithPrefix(send, prefix)) {
+    lines.push(`${key} = ${String(await send(['GET', key]))}`)
+  }
+  return lines.join('\n')
+}
+
+/** A TCP port that was free a moment ago. */
+export async function freePort(): Promise<number> {
+  const server = createServer()
+  server.listen(0, '127.0.0.1')
+  await once(server, 'listening')
+  const address = server.address()
+  server.close()
+  await once(server, 'close')
+  if (address === null || typeof address === 'string') throw new Error('no port')
+  return address.port
+}
+
+export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
+
+/** A throwaway redis-server child process (no persistence) on `port`. */
+export interface RedisServerProcess {
+  readonly port: number
+  readonly url: string
+  /** SIGKILLs the server (a crash, not a clean shutdown) and waits for it to exit. */
+  kill(): Promise<void>
+}
+
+/** Starts redis-server on `port` and resolves once it answers PING. */
+export async function startRedisServer(port: number): Promise<RedisServerProcess> {
+  const child: ChildProcess = spawn(
+    'redis-server',
+    [
+      '--port',
+      String(port),
+      '--bind',
+      '127.0.0.1',
+      '--save',
+      '',
+      '--appendonly',
+      'no',
+      '--daemonize',
+      'no',
+    ],
+    { stdio: 'ignore' },
+  )
+  const exited = once(child, 'exit')
+  const url = `redis://127.0.0.1:${port}`
+  const deadline = Date.now() + 10_000
+  for (;;) {
+    if (child.exitCode !== null)
+      throw new Error(`redis-server on ${port} exited with ${child.exitCode}`)
+    const probe = new Redis(url, {
+      lazyConnect: true,
+      maxRetriesPerRequest: 0,
+      retryStrategy: () => null,
+    })
+    probe.on('error', () => {})
+    try {
+      await probe.connect()
+      if ((await probe.ping()) === 'PONG') {
+        probe.disconnect()
+        break
+      }
+    } catch {
+      probe.disconnect()
+    }
+    if (Date.now() > deadline) {
+      child.kill('SIGKILL')
+      throw new Error(`redis-server on ${port} did not answer within 10 s`)
+    }
+    await sleep(50)
+  }
+  return {
+    port,
+    url,
+    async kill() {
+      if (child.exitCode === null && child.signalCode === null) {
+        child.kill('SIGKILL')
+        await exited
+      }
+    },
+  }
+}

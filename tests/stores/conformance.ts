@@ -1,0 +1,354 @@
+/**
+ * Store conformance suite: the behaviour every RateLimitStore, SessionStore and ApiKeyStore must
+ * show, whatever it is backed by. Each function registers one vitest `describe` block; call it
+ * from a test file with a factory that returns a fresh, empty store:
+ *
+ *   rateLimitStoreConformance('MemoryRateLimitStore', () => new MemoryRateLimitStore(), {
+ *     release: (store) => store.destroy(),
+ *   })
+ *
+ * The checks use real time (short windows, one-second sessions), never fake timers, so stores
+ * that keep time outside the process (Redis) are held to the same contract.
+ */
+
+import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import type { ApiKeyStore, ManagedApiKeyStore } from '../../packages/middleware/src/api-key/store'
+import type { RateLimitStore } from '../../packages/middleware/src/rate-limit/store'
+import type { SessionData, SessionStore } from '../../packages/middleware/src/sessions/store'
+
+/** How a conformance block gets and releases its stores. */
+export interface ConformanceOptions<S> {
+  /** Called after each test with the store `makeStore` returned (stop timers, delete keys). */
+  release?: (store: S) => unknown
+}
+
+type Factory<S> = () => S | Promise<S>
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
+
+/** Registers `before/afterEach` hooks and returns a getter for the current test's store. */
+function useStore<S>(makeStore: Factory<S>, options: ConformanceOptions<S> | undefined): () => S {
+  let store: S | undefined
+  beforeEach(async () => {
+    store = await makeStore()
+  })
+  afterEach(async () => {
+    if (store !== undefined) await options?.release?.(store)
+    store = undefined
+  })
+  return () => {
+    if (store === undefined) throw new Error('store used outside a test')
+    return store
+  }
+}
+
+/** Options of {@link rateLimitStoreConformance}. */
+export interface RateLimitConformanceOptions<S> extends ConformanceOptions<S> {
+  /** Whether the store implements the optional `reset(key)`. Default `true`. */
+  reset?: boolean
+}
+
+/**
+ * RateLimitStore behaviour: counting, fixed windows that reset, `ttl` in milliseconds that counts
+ * down, atomic increments under concurrency, isolated keys, and `reset`.
+ */
+export function rateLimitStoreConformance<S extends RateLimitStore>(
+  name: string,
+  makeStore: Factory<S>,
+  options?: RateLimitConformanceOptions<S>,
+): void {
+  describe(`RateLimitStore conformance: ${name}`, () => {
+    const store = useStore(makeStore, options)
+
+    it('counts requests for a key from 1 upwards', async () => {
+      const counts: number[] = []
+      for (let i = 0; i < 5; i++) counts.push((await store().increment('client', 60_000)).count)
+      expect(counts).toEqual([1, 2, 3, 4, 5])
+    })
+
+    it('reports ttl in milliseconds, close to windowMs on the first request', async () => {
+      const { ttl } = await store().increment('client', 60_000)
+      expect(ttl).toBeGreaterThan(59_000)
+      expect(ttl).toBeLessThanOrEqual(60_000)
+    })
+
+    it('counts ttl down within a window instead of restarting it on every request', async () => {
+      const first = await store().increment('client', 60_000)
+      await sleep(60)
+      const second = await store().increment('client', 60_000)
+      expect(second.count).toBe(2)
+      expect(second.ttl).toBeLessThan(first.ttl)
+      expect(second.ttl).toBeGreaterThan(first.ttl - 5_000)
+    })
+
+    it('starts a new window at count 1 once windowMs has passed', async () => {
+      for (let i = 0; i < 3; i++) await store().increment('client', 200)
+      await sleep(320)
+      const next = await store().increment('client', 200)
+      expect(next.count).toBe(1)
+      expect(next.ttl).toBeGreaterThan(100)
+      expect(next.ttl).toBeLessThanOrEqual(200)
+    })
+
+    it('gives 100 concurrent increments of one key the distinct counts 1..100', async () => {
+      const results = await Promise.all(
+        Array.from({ length: 100 }, () => store().increment('burst', 60_000)),
+      )
+      const counts = results.map((r) => r.count).sort((a, b) => a - b)
+      expect(counts).toEqual(Array.from({ length: 100 }, (_, i) => i + 1))
+      expect((await store().increment('burst', 60_000)).count).toBe(101)
+    })
+
+    it('keeps concurrent increments of many keys apart', async () => {
+      const keys = Array.from({ length: 10 }, (_, i) => `client-${i}`)
+      const results = await Promise.all(
+        keys.flatMap((key) =>
+          Array.from({ length: 20 }, async () => ({
+            key,
+            count: (await store().increment(key, 60_000)).count,
+          })),
+        ),
+      )
+      for (const key of keys) {
+        const counts = results
+          .filter((r) => r.key === key)
+          .map((r) => r.count)
+          .sort((a, b) => a - b)
+        expect(counts).toEqual(Array.from({ length: 20 }, (_, i) => i + 1))
+      }
+    })
+
+    it.each([
+      ['a key and a longer key sharing its start', '10.0.0.1', '10.0.0.10'],
+      ['a key and the same key with a separator appended', 'user:1', 'user:1:'],
+      ['keys differing only in case', 'Client', 'client'],
+      ['a glob character and a plain key', '*', 'x'],
+      ['non-ASCII keys', 'ключ', 'ключи'],
+      ['IPv6 and its IPv4-looking suffix', '::ffff:1.2.3.4', '1.2.3.4'],
+    ])('isolates %s', async (_label, a, b) => {
+      for (let i = 0; i < 3; i++) await store().increment(a, 60_000)
+      expect((await store().increment(b, 60_000)).count).toBe(1)
+      expect((await store().increment(a, 60_000)).count).toBe(4)
+    })
+
+    it('keeps separate windows for keys with different windowMs', async () => {
+      await store().increment('short', 200)
+      await store().increment('long', 60_000)
+      await sleep(320)
+      expect((await store().increment('short', 200)).count).toBe(1)
+      expect((await store().increment('long', 60_000)).count).toBe(2)
+    })
+
+    if (options?.reset !== false) {
+      it('reset(key) restarts that key at count 1 and leaves other keys alone', async () => {
+        const s = store()
+        expect(s.reset).toBeTypeOf('function')
+        for (let i = 0; i < 3; i++) await s.increment('login', 60_000)
+        await s.increment('other', 60_000)
+        await s.reset?.('login')
+        await s.reset?.('never-seen')
+        expect((await s.increment('login', 60_000)).count).toBe(1)
+        expect((await s.increment('other', 60_000)).count).toBe(2)
+      })
+    }
+  })
+}
+
+const richData: SessionData = {
+  userId: 42,
+  name: 'Zoë “quoted” \\ back\nslash',
+  emoji: '🦊',
+  ratio: -0.125,
+  admin: false,
+  nothing: null,
+  empty: '',
+  roles: ['reader', 'writer'],
+  nested: { deep: { list: [1, { two: 2 }, [3]] } },
+  big: 'x'.repeat(10_000),
+}
+
+/**
+ * SessionStore behaviour: get/set/destroy, full overwrite, a JSON round trip that returns copies,
+ * expiry after `maxAge` seconds (renewed by every `set`), isolated ids.
+ */
+export function sessionStoreConformance<S extends SessionStore>(
+  name: string,
+  makeStore: Factory<S>,
+  options?: ConformanceOptions<S>,
+): void {
+  describe(`SessionStore conformance: ${name}`, () => {
+    const store = useStore(makeStore, options)
+
+    it('returns null for an unknown id', async () => {
+      expect(await store().get('no-such-session')).toBeNull()
+    })
+
+    it('round-trips JSON data unchanged: nesting, arrays, unicode, numbers, null, 10 KB strings', async () => {
+      await store().set('s1', richData, 3600)
+      expect(await store().get('s1')).toEqual(richData)
+    })
+
+    it('stores a snapshot: mutating the object after set or after get changes nothing stored', async () => {
+      const data: SessionData = { visits: 1, cart: ['apple'] }
+      await store().set('s1', data, 3600)
+      data.visits = 99
+      ;(data.cart as string[]).push('pear')
+      const read = await store().get('s1')
+      expect(read).toEqual({ visits: 1, cart: ['apple'] })
+      if (read) read.visits = 1000
+      expect(await store().get('s1')).toEqual({ visits: 1, cart: ['apple'] })
+    })
+
+    it('replaces the whole value on set: fields missing from the new data are gone', async () => {
+      await store().set('s1', { a: 1, b: 2 }, 3600)
+      await store().set('s1', { a: 3 }, 3600)
+      expect(await store().get('s1')).toEqual({ a: 3 })
+    })
+
+    it('destroy removes the session and ignores unknown ids', async () => {
+      await store().set('s1', { a: 1 }, 3600)
+      await store().destroy('s1')
+      await store().destroy('never-existed')
+      expect(await store().get('s1')).toBeNull()
+    })
+
+    it('keeps sessions apart: writing or destroying one leaves the other', async () => {
+      await store().set('s1', { who: 'one' }, 3600)
+      await store().set('s2', { who: 'two' }, 3600)
+      await store().destroy('s1')
+      expect(await store().get('s2')).toEqual({ who: 'two' })
+    })
+
+    it('expires a session once maxAge seconds have passed', async () => {
+      await store().set('short', { a: 1 }, 1)
+      await store().set('long', { a: 2 }, 3600)
+      expect(await store().get('short')).toEqual({ a: 1 })
+      await sleep(1_150)
+      expect(await store().get('short')).toBeNull()
+      expect(await store().get('long')).toEqual({ a: 2 })
+    })
+
+    it('renews the lifetime on every set', async () => {
+      await store().set('s1', { n: 1 }, 1)
+      await sleep(600)
+      await store().set('s1', { n: 2 }, 1)
+      await sleep(600)
+      expect(await store().get('s1')).toEqual({ n: 2 })
+    })
+
+    it('stores 50 sessions written concurrently', async () => {
+      const ids = Array.from({ length: 50 }, (_, i) => `c${i}`)
+      await Promise.all(ids.map((id, i) => store().set(id, { i }, 3600)))
+      const read = await Promise.all(ids.map((id) => store().get(id)))
+      expect(read).toEqual(ids.map((_, i) => ({ i })))
+    })
+  })
+}
+
+/** Options of {@link apiKeyStoreConformance}. */
+export interface ApiKeyConformanceOptions<S> extends ConformanceOptions<S> {
+  /**
+   * Everything the store holds, as text (for Redis: every key and value under its prefix). Used
+   * to prove that no plain key is stored. Required: a store that cannot be inspected cannot
+   * show it keeps hashes only.
+   */
+  dump: (store: S) => Promise<string>
+}
+
+/**
+ * ApiKeyStore (managed) behaviour: add → validate → remove, ids, metadata, near-miss keys,
+ * and that only hashes of keys are stored.
+ */
+export function apiKeyStoreConformance<S extends ManagedApiKeyStore & ApiKeyStore>(
+  name: string,
+  makeStore: Factory<S>,
+  options: ApiKeyConformanceOptions<S>,
+): void {
+  describe(`ApiKeyStore conformance: ${name}`, () => {
+    const store = useStore(makeStore, options)
+    const key = 'pk_live_7Hq2xV9sLm4Rt8Wz1Yb6Nc3Kd5Fg0Ja'
+
+    it('returns null for a key that was never added', async () => {
+      expect(await store().validate(key)).toBeNull()
+    })
+
+    it('add returns an id; validate resolves the key to that id and its metadata', async () => {
+      const metadata = { owner: 'billing', scopes: ['read', 'write'], tier: 3 }
+      const id = await store().add(key, metadata)
+      expect(id).toBeTypeOf('string')
+      expect(id.length).toBeGreaterThan(0)
+      expect(await store().validate(key)).toEqual({ id, metadata })
+    })
+
+    it('resolves a key added without metadata to its id alone', async () => {
+      const id = await store().add(key)
+      const info = await store().validate(key)
+      expect(info?.id).toBe(id)
+      expect(info?.metadata).toBeUndefined()
+    })
+
+    it('gives different keys different ids and keeps their metadata apart', async () => {
+      const idA = await store().add('key-a-0123456789', { name: 'a' })
+      const idB = await store().add('key-b-0123456789', { name: 'b' })
+      expect(idA).not.toBe(idB)
+      expect(await store().validate('key-a-0123456789')).toEqual({
+        id: idA,
+        metadata: { name: 'a' },
+      })
+      expect(await store().validate('key-b-0123456789')).toEqual({
+        id: idB,
+        metadata: { name: 'b' },
+      })
+    })
+
+    it.each([
+      ['with a character appended', `${key}x`],
+      ['missing its last character', key.slice(0, -1)],
+      ['in upper case', key.toUpperCase()],
+      ['with a leading space', ` ${key}`],
+      ['with a trailing newline', `${key}\n`],
+      ['empty', ''],
+    ])('rejects the key %s', async (_label, presented) => {
+      await store().add(key)
+      expect(await store().validate(presented)).toBeNull()
+    })
+
+    it('remove returns true once, after which the key is invalid', async () => {
+      await store().add(key)
+      expect(await store().remove(key)).toBe(true)
+      expect(await store().validate(key)).toBeNull()
+      expect(await store().remove(key)).toBe(false)
+      expect(await store().remove('never-added')).toBe(false)
+    })
+
+    it('removing one key leaves the others valid', async () => {
+      const keep = await store().add('keep-me-0123456789')
+      await store().add('drop-me-0123456789')
+      await store().remove('drop-me-0123456789')
+      expect((await store().validate('keep-me-0123456789'))?.id).toBe(keep)
+    })
+
+    it('accepts a key again after it was removed and re-added', async () => {
+      await store().add(key, { v: 1 })
+      await store().remove(key)
+      const id = await store().add(key, { v: 2 })
+      expect(await store().validate(key)).toEqual({ id, metadata: { v: 2 } })
+    })
+
+    it('stores hashes only: the plain key appears nowhere in what the store holds', async () => {
+      await store().add(key, { owner: 'billing' })
+      await store().add('second-secret-key-0123456789')
+      const dumped = await options.dump(store())
+      expect(dumped).toContain('billing')
+      expect(dumped).not.toContain(key)
+      expect(dumped).not.toContain('second-secret-key-0123456789')
+    })
+
+    it('validates 50 keys added concurrently', async () => {
+      const keys = Array.from({ length: 50 }, (_, i) => `concurrent-key-${i}-abcdef`)
+      const ids = await Promise.all(keys.map((k, i) => store().add(k, { i })))
+      const infos = await Promise.all(keys.map((k) => store().validate(k)))
+      expect(infos).toEqual(ids.map((id, i) => ({ id, metadata: { i } })))
+    })
+  })
+}

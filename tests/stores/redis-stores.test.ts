@@ -1,0 +1,89 @@
+/**
+ * The Redis stores against the conformance suite, once through each supported client (ioredis and
+ * node-redis), on a real Redis (`REDIS_URL`, default 127.0.0.1:6379). Every store gets its own
+ * prefix, and its keys are deleted after each test.
+ */
+import {
+  fromIoredis,
+  fromNodeRedis,
+  RedisApiKeyStore,
+  type RedisCommand,
+  RedisRateLimitStore,
+  RedisSessionStore,
+} from '@palisade/middleware/redis'
+import { afterAll, beforeAll } from 'vitest'
+import {
+  deleteByPrefix,
+  dumpPrefix,
+  ioredisClient,
+  keysWithPrefix,
+  nodeRedisClient,
+  uniquePrefix,
+} from '../redis/support'
+import {
+  apiKeyStoreConformance,
+  rateLimitStoreConformance,
+  sessionStoreConformance,
+} from './conformance'
+
+const io = ioredisClient()
+let nodeRedis: Awaited<ReturnType<typeof nodeRedisClient>> | undefined
+
+beforeAll(async () => {
+  nodeRedis = await nodeRedisClient()
+})
+
+afterAll(async () => {
+  // Every test deleted its own keys; anything left under the run's prefixes is a leak.
+  const leftovers = await keysWithPrefix(fromIoredis(io), runPrefix)
+  io.disconnect()
+  await nodeRedis?.close()
+  if (leftovers.length > 0) throw new Error(`keys left behind: ${leftovers.join(', ')}`)
+})
+
+const runPrefix = uniquePrefix('conformance')
+
+const clients: Array<[string, () => RedisCommand]> = [
+  ['ioredis', () => fromIoredis(io)],
+  [
+    'node-redis',
+    () => {
+      if (!nodeRedis) throw new Error('node-redis client not connected')
+      return fromNodeRedis(nodeRedis)
+    },
+  ],
+]
+
+let counter = 0
+
+/** Each store instance carries its `sendCommand` and prefix so the test can clean up after it. */
+type WithPrefix<S> = S & { readonly testPrefix: string; readonly testSend: RedisCommand }
+
+function withPrefix<S extends object>(
+  make: (options: { sendCommand: RedisCommand; prefix: string }) => S,
+  send: RedisCommand,
+): WithPrefix<S> {
+  const prefix = `${runPrefix}${++counter}:`
+  return Object.assign(make({ sendCommand: send, prefix }), { testPrefix: prefix, testSend: send })
+}
+
+const release = (store: { testPrefix: string; testSend: RedisCommand }) =>
+  deleteByPrefix(store.testSend, store.testPrefix)
+
+for (const [client, send] of clients) {
+  rateLimitStoreConformance(
+    `RedisRateLimitStore via ${client}`,
+    () => withPrefix((o) => new RedisRateLimitStore(o), send()),
+    { release },
+  )
+  sessionStoreConformance(
+    `RedisSessionStore via ${client}`,
+    () => withPrefix((o) => new RedisSessionStore(o), send()),
+    { release },
+  )
+  apiKeyStoreConformance(
+    `RedisApiKeyStore via ${client}`,
+    () => withPrefix((o) => new RedisApiKeyStore(o), send()),
+    { release, dump: (store) => dumpPrefix(store.testSend, store.testPrefix) },
+  )
+}
