@@ -1,1 +1,3 @@
 export {}
+export * from './jwt-auth'
+export * from './api-key'

@@ -1,0 +1,12 @@
+import type { JWTPayload } from 'jose'
+
+export { type JwtAlgorithm, type JwtAuthOptions, jwtAuth } from './jwt-auth'
+export { type SignJwtOptions, signJwt } from './sign-jwt'
+export type { JWTPayload }
+
+declare module 'hono' {
+  interface ContextVariableMap {
+    /** Verified claims of the request's JWT, set by `jwtAuth`. */
+    jwtPayload: JWTPayload
+  }
+}

@@ -1,0 +1,341 @@
+import { Hono } from 'hono'
+import { generateKeyPair, base64url as joseB64, SignJWT } from 'jose'
+import { afterEach, describe, expect, it, vi } from 'vitest'
+import { type JwtAuthOptions, jwtAuth, signJwt } from './index'
+
+const SECRET = 'a-test-secret-that-is-at-least-32-bytes-long'
+const enc = (value: unknown) => joseB64.encode(JSON.stringify(value))
+
+function appWith(options: Partial<JwtAuthOptions> = {}) {
+  const app = new Hono()
+  app.use('/p/*', jwtAuth({ secret: SECRET, ...options }))
+  app.get('/p/me', (c) => c.json(c.get('jwtPayload')))
+  return app
+}
+
+const bearer = (token: string) => ({ headers: { Authorization: `Bearer ${token}` } })
+
+async function expectInvalidToken(res: Response, realm = 'api') {
+  expect(res.status).toBe(401)
+  expect(await res.text()).toBe('Unauthorized')
+  expect(res.headers.get('www-authenticate')).toBe(`Bearer realm="${realm}", error="invalid_token"`)
+}
+
+afterEach(() => {
+  vi.useRealTimers()
+})
+
+describe('jwtAuth: accepted tokens', () => {
+  it('puts the verified payload in the context as jwtPayload', async () => {
+    const token = await signJwt({ sub: 'u1', role: 'admin' }, SECRET, { expiresIn: '2h' })
+    const res = await appWith().request('/p/me', bearer(token))
+    expect(res.status).toBe(200)
+    expect(await res.json()).toMatchObject({ sub: 'u1', role: 'admin' })
+  })
+
+  it.each(['Bearer', 'bearer', 'BEARER', 'bEaReR'])('accepts the scheme spelled %s', async (s) => {
+    const token = await signJwt({ sub: 'u1' }, SECRET)
+    const res = await appWith().request('/p/me', { headers: { Authorization: `${s} ${token}` } })
+    expect(res.status).toBe(200)
+  })
+
+  it('accepts a Uint8Array secret shared by signer and verifier', async () => {
+    const secret = new TextEncoder().encode(SECRET)
+    const token = await signJwt({ sub: 'u1' }, secret)
+    const app = new Hono()
+    app.use(jwtAuth({ secret }))
+    app.get('/', (c) => c.text(String(c.get('jwtPayload').sub)))
+    const res = await app.request('/', bearer(token))
+    expect(await res.text()).toBe('u1')
+  })
+
+  it('copies a Uint8Array secret, so mutating it later changes nothing', async () => {
+    const secret = new TextEncoder().encode(SECRET)
+    const token = await signJwt({ sub: 'u1' }, SECRET)
+    const app = new Hono()
+    app.use(jwtAuth({ secret }))
+    app.get('/', (c) => c.text('ok'))
+    secret.fill(0)
+    expect((await app.request('/', bearer(token))).status).toBe(200)
+  })
+
+  it.each(['HS384', 'HS512'] as const)('accepts %s when it is in algorithms', async (alg) => {
+    const token = await signJwt({ sub: 'u1' }, SECRET, { algorithm: alg })
+    const app = appWith({ algorithms: ['HS256', 'HS384', 'HS512'] })
+    expect((await app.request('/p/me', bearer(token))).status).toBe(200)
+  })
+
+  it('reads the token from the named cookie when no Authorization header is sent', async () => {
+    const token = await signJwt({ sub: 'cookie-user' }, SECRET)
+    const res = await appWith({ cookie: 'auth' }).request('/p/me', {
+      headers: { Cookie: `other=1; auth=${token}` },
+    })
+    expect(res.status).toBe(200)
+    expect(await res.json()).toMatchObject({ sub: 'cookie-user' })
+  })
+
+  it('prefers the Authorization header over the cookie', async () => {
+    const good = await signJwt({ sub: 'header' }, SECRET)
+    const res = await appWith({ cookie: 'auth' }).request('/p/me', {
+      headers: { Authorization: `Bearer ${good}`, Cookie: 'auth=garbage' },
+    })
+    expect(await res.json()).toMatchObject({ sub: 'header' })
+  })
+
+  it('falls back to the cookie when Authorization uses another scheme', async () => {
+    const token = await signJwt({ sub: 'c' }, SECRET)
+    const res = await appWith({ cookie: 'auth' }).request('/p/me', {
+      headers: { Authorization: 'Basic dXNlcjpwYXNz', Cookie: `auth=${token}` },
+    })
+    expect(res.status).toBe(200)
+  })
+
+  it('ignores the cookie unless the cookie option names it', async () => {
+    const token = await signJwt({ sub: 'c' }, SECRET)
+    const res = await appWith().request('/p/me', { headers: { Cookie: `auth=${token}` } })
+    expect(res.status).toBe(401)
+  })
+
+  it('checks issuer and audience when configured', async () => {
+    const app = appWith({ issuer: 'palisade', audience: ['web', 'mobile'] })
+    const ok = await signJwt({ sub: 'u' }, SECRET, { issuer: 'palisade', audience: 'web' })
+    expect((await app.request('/p/me', bearer(ok))).status).toBe(200)
+    const wrongIss = await signJwt({ sub: 'u' }, SECRET, { issuer: 'evil', audience: 'web' })
+    await expectInvalidToken(await app.request('/p/me', bearer(wrongIss)))
+    const wrongAud = await signJwt({ sub: 'u' }, SECRET, { issuer: 'palisade', audience: 'x' })
+    await expectInvalidToken(await app.request('/p/me', bearer(wrongAud)))
+    const none = await signJwt({ sub: 'u' }, SECRET)
+    await expectInvalidToken(await app.request('/p/me', bearer(none)))
+  })
+
+  it('uses the realm option in the challenge', async () => {
+    const res = await appWith({ realm: 'admin area' }).request('/p/me', bearer('x.y.z'))
+    await expectInvalidToken(res, 'admin area')
+  })
+})
+
+describe('jwtAuth: missing or malformed credentials', () => {
+  it('answers 401 with a bare challenge when no token is sent', async () => {
+    const res = await appWith().request('/p/me')
+    expect(res.status).toBe(401)
+    expect(await res.text()).toBe('Unauthorized')
+    expect(res.headers.get('www-authenticate')).toBe('Bearer realm="api"')
+  })
+
+  it('treats another scheme as no token', async () => {
+    const res = await appWith().request('/p/me', { headers: { Authorization: 'Basic abc' } })
+    expect(res.headers.get('www-authenticate')).toBe('Bearer realm="api"')
+  })
+
+  it('treats an empty cookie as no token', async () => {
+    const res = await appWith({ cookie: 'auth' }).request('/p/me', {
+      headers: { Cookie: 'auth=' },
+    })
+    expect(res.headers.get('www-authenticate')).toBe('Bearer realm="api"')
+  })
+
+  it.each([
+    ['no token after the scheme', 'Bearer'],
+    ['three parts', 'Bearer a.b.c extra'],
+    ['a token split by a space', 'Bearer abc def'],
+  ])('rejects an Authorization header with %s as invalid_request', async (_, header) => {
+    const res = await appWith().request('/p/me', { headers: { Authorization: header } })
+    expect(res.status).toBe(401)
+    expect(res.headers.get('www-authenticate')).toBe('Bearer realm="api", error="invalid_request"')
+  })
+})
+
+describe('jwtAuth: attacks and broken tokens', () => {
+  const header = (h: Record<string, unknown>) => enc(h)
+  const payload = enc({ sub: 'attacker', role: 'admin' })
+
+  it.each(['none', 'None', 'NONE', 'nOnE'])(
+    'rejects alg %s with an empty signature',
+    async (alg) => {
+      for (const token of [
+        `${header({ alg, typ: 'JWT' })}.${payload}.`,
+        `${header({ alg })}.${payload}`,
+      ]) {
+        await expectInvalidToken(await appWith().request('/p/me', bearer(token)))
+      }
+    },
+  )
+
+  it('rejects a token signed with HS512 when only HS256 is allowed', async () => {
+    const token = await signJwt({ sub: 'u' }, SECRET, { algorithm: 'HS512' })
+    await expectInvalidToken(await appWith().request('/p/me', bearer(token)))
+  })
+
+  it('rejects an HS256 token relabelled as HS512 even when both are allowed', async () => {
+    const token = await signJwt({ sub: 'u' }, SECRET)
+    const [, body, sig] = token.split('.')
+    const relabelled = `${header({ alg: 'HS512', typ: 'JWT' })}.${body}.${sig}`
+    const res = await appWith({ algorithms: ['HS256', 'HS512'] }).request(
+      '/p/me',
+      bearer(relabelled),
+    )
+    await expectInvalidToken(res)
+  })
+
+  it.each(['RS256', 'ES256', 'EdDSA'] as const)('rejects a token signed with %s', async (alg) => {
+    const { privateKey } = await generateKeyPair(alg)
+    const token = await new SignJWT({ sub: 'u' }).setProtectedHeader({ alg }).sign(privateKey)
+    await expectInvalidToken(await appWith().request('/p/me', bearer(token)))
+  })
+
+  it('rejects an RS256-labelled token MACed with the secret (algorithm confusion)', async () => {
+    const good = await signJwt({ sub: 'u' }, SECRET)
+    const [, body, sig] = good.split('.')
+    const forged = `${header({ alg: 'RS256', typ: 'JWT' })}.${body}.${sig}`
+    await expectInvalidToken(await appWith().request('/p/me', bearer(forged)))
+  })
+
+  it('rejects a token signed with another secret', async () => {
+    const token = await signJwt({ sub: 'u' }, 'another-secret-entirely-of-decent-length')
+    await expectInvalidToken(await appWith().request('/p/me', bearer(token)))
+  })
+
+  it('rejects a tampered payload with the original signature', async () => {
+    const token = await signJwt({ sub: 'user', role: 'user' }, SECRET)
+    const [h, , s] = token.split('.')
+    await expectInvalidToken(await appWith().request('/p/me', bearer(`${h}.${payload}.${s}`)))
+  })
+
+  it('rejects a tampered signature', async () => {
+    const token = await signJwt({ sub: 'user' }, SECRET)
+    const last = token.at(-2) === 'A' ? 'B' : 'A'
+    const tampered = `${token.slice(0, -2)}${last}${token.at(-1)}`
+    await expectInvalidToken(await appWith().request('/p/me', bearer(tampered)))
+  })
+
+  it('rejects a token whose signature was stripped', async () => {
+    const token = await signJwt({ sub: 'user' }, SECRET)
+    const stripped = token.slice(0, token.lastIndexOf('.') + 1)
+    await expectInvalidToken(await appWith().request('/p/me', bearer(stripped)))
+  })
+
+  it.each([
+    ['two segments', 'eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiJ1In0'],
+    ['four segments', 'eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiJ1In0.c2ln.extra'],
+    ['one segment', 'eyJhbGciOiJIUzI1NiJ9'],
+    ['empty segments', '..'],
+    ['invalid base64url', '@@@.###.$$$'],
+    ['padding and plus signs', 'eyJh+GciOiJIUzI1NiJ9==.eyJzdWIiOiJ1In0.c2ln'],
+    ['a non-JSON header', `${joseB64.encode('not json')}.${enc({ sub: 'u' })}.c2ln`],
+    ['a JSON array header', `${enc(['HS256'])}.${enc({ sub: 'u' })}.c2ln`],
+    ['a non-JSON payload', `${enc({ alg: 'HS256' })}.${joseB64.encode('{')}.c2ln`],
+    ['a header without alg', `${enc({ typ: 'JWT' })}.${enc({ sub: 'u' })}.c2ln`],
+    ['latin-1 garbage', 'ünï.cödé.ÿÿ'],
+  ])('rejects a token with %s as 401, never 500', async (_, token) => {
+    await expectInvalidToken(await appWith().request('/p/me', bearer(token)))
+  })
+
+  it('rejects a 10 KB token before parsing it', async () => {
+    const big = await signJwt({ sub: 'u', pad: 'x'.repeat(10 * 1024) }, SECRET)
+    expect(big.length).toBeGreaterThan(10_000)
+    await expectInvalidToken(await appWith().request('/p/me', bearer(big)))
+  })
+
+  it('accepts a token just under the 8 KB cap', async () => {
+    const token = await signJwt({ sub: 'u', pad: 'x'.repeat(5800) }, SECRET)
+    expect(token.length).toBeLessThanOrEqual(8192)
+    expect((await appWith().request('/p/me', bearer(token))).status).toBe(200)
+  })
+
+  it.each([
+    [
+      'a crit extension it does not understand',
+      { alg: 'HS256', crit: ['x-custom'], 'x-custom': 1 },
+    ],
+    ['an unencoded payload (b64: false)', { alg: 'HS256', crit: ['b64'], b64: false }],
+  ])('rejects a correctly signed token with %s', async (_, protectedHeader) => {
+    const { FlattenedSign } = await import('jose')
+    const key = new TextEncoder().encode(SECRET)
+    const jws = await new FlattenedSign(new TextEncoder().encode(JSON.stringify({ sub: 'u' })))
+      .setProtectedHeader(protectedHeader)
+      .sign(key, { crit: { 'x-custom': true } })
+    const token = `${jws.protected}.${jws.payload}.${jws.signature}`
+    await expectInvalidToken(await appWith().request('/p/me', bearer(token)))
+  })
+
+  it('rejects an expired token and honours clockTolerance', async () => {
+    vi.useFakeTimers({ now: new Date('2026-01-01T00:00:00Z') })
+    const token = await signJwt({ sub: 'u' }, SECRET, { expiresIn: 60 })
+    vi.setSystemTime(new Date('2026-01-01T00:01:05Z'))
+    await expectInvalidToken(await appWith().request('/p/me', bearer(token)))
+    const tolerant = appWith({ clockTolerance: 10 })
+    expect((await tolerant.request('/p/me', bearer(token))).status).toBe(200)
+  })
+
+  it('rejects a token that is not valid yet (nbf)', async () => {
+    vi.useFakeTimers({ now: new Date('2026-01-01T00:00:00Z') })
+    const token = await signJwt({ sub: 'u' }, SECRET, { notBefore: '1h' })
+    await expectInvalidToken(await appWith().request('/p/me', bearer(token)))
+    vi.setSystemTime(new Date('2026-01-01T01:00:01Z'))
+    expect((await appWith().request('/p/me', bearer(token))).status).toBe(200)
+  })
+
+  it('does not run the handler for a rejected token', async () => {
+    const handler = vi.fn((c) => c.text('ok'))
+    const app = new Hono()
+    app.use(jwtAuth({ secret: SECRET }))
+    app.get('/', handler)
+    await app.request('/', bearer('bad.token.here'))
+    expect(handler).not.toHaveBeenCalled()
+  })
+
+  it('lets app.onError reshape the rejection', async () => {
+    const app = appWith()
+    app.onError((err, c) => c.json({ error: err.message }, 401))
+    const res = await app.request('/p/me')
+    expect(await res.json()).toEqual({ error: 'Unauthorized' })
+  })
+})
+
+describe('jwtAuth: key import', () => {
+  it('imports the HMAC key once per factory, not per request', async () => {
+    const spy = vi.spyOn(crypto.subtle, 'importKey')
+    const app = appWith()
+    const token = await signJwt({ sub: 'u' }, SECRET)
+    spy.mockClear()
+    for (let i = 0; i < 5; i++) await app.request('/p/me', bearer(token))
+    expect(spy).toHaveBeenCalledTimes(1)
+    spy.mockRestore()
+  })
+
+  it('imports nothing at construction', () => {
+    const spy = vi.spyOn(crypto.subtle, 'importKey')
+    jwtAuth({ secret: SECRET, algorithms: ['HS256', 'HS512'] })
+    expect(spy).not.toHaveBeenCalled()
+    spy.mockRestore()
+  })
+})
+
+describe('jwtAuth: options', () => {
+  it.each([
+    ['no options', undefined, /"secret" is required/],
+    ['a missing secret', {}, /"secret" must be a Uint8Array or a string/],
+    ['an empty string secret', { secret: '' }, /must not be empty/],
+    ['an empty Uint8Array secret', { secret: new Uint8Array() }, /must not be empty/],
+    ['a number secret', { secret: 42 }, /Uint8Array or a string/],
+    ['an asymmetric algorithm', { secret: 's', algorithms: ['RS256'] }, /HMAC only/],
+    ['alg none', { secret: 's', algorithms: ['none'] }, /HMAC only/],
+    ['a lowercase algorithm', { secret: 's', algorithms: ['hs256'] }, /HMAC only/],
+    ['empty algorithms', { secret: 's', algorithms: [] }, /must not be empty/],
+    ['an unknown option', { secret: 's', algorithm: 'HS256' }, /unknown option "algorithm"/],
+    ['a bad cookie name', { secret: 's', cookie: 'a b' }, /cookie name/],
+    ['a realm with a quote', { secret: 's', realm: 'a"b' }, /realm/],
+    ['a negative clockTolerance', { secret: 's', clockTolerance: -1 }, /clockTolerance/],
+    ['an empty issuer', { secret: 's', issuer: '' }, /issuer/],
+    ['an empty audience list', { secret: 's', audience: [] }, /audience/],
+  ])('throws a TypeError at construction for %s', (_, options, message) => {
+    expect(() => jwtAuth(options as unknown as JwtAuthOptions)).toThrow(TypeError)
+    expect(() => jwtAuth(options as unknown as JwtAuthOptions)).toThrow(message)
+  })
+
+  it('never echoes the secret in an error message', () => {
+    expect(() =>
+      jwtAuth({ secret: 'super-secret-value', algorithms: ['RS256' as 'HS256'] }),
+    ).toThrow(/^jwtAuth: (?!.*super-secret-value)/)
+  })
+})
