@@ -20,6 +20,8 @@ export interface ContentTypeGuardOptions {
 
 const NAME = 'contentTypeGuard'
 const KNOWN = ['required', 'methods', 'message'] as const
+// HTTP optional whitespace is space and tab only; String#trim would also strip U+00A0 and more.
+const OWS = /^[ \t]+|[ \t]+$/g
 const MEDIA_TYPE = /^([!#$%&'*+.^_`|~0-9a-z-]+)\/([!#$%&'*+.^_`|~0-9a-z-]+)$/
 
 /**
@@ -76,7 +78,7 @@ export function contentTypeGuard(options: ContentTypeGuardOptions): MiddlewareHa
   function allowed(header: string | undefined): boolean {
     if (!header) return false
     const semi = header.indexOf(';')
-    const essence = (semi === -1 ? header : header.slice(0, semi)).trim().toLowerCase()
+    const essence = (semi === -1 ? header : header.slice(0, semi)).replace(OWS, '').toLowerCase()
     const match = MEDIA_TYPE.exec(essence)
     // "*" is a token character, but a request declaring "*/*" or "text/*" names no real type.
     if (!match || essence.includes('*')) return false

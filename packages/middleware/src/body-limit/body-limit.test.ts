@@ -1,0 +1,293 @@
+import { Hono } from 'hono'
+import type { HTTPException } from 'hono/http-exception'
+import { describe, expect, it, vi } from 'vitest'
+import { type BodyLimitOptions, bodyLimit } from './index'
+
+const URL_ = 'http://localhost/upload'
+
+/** A streamed body (no Content-Length), counting how many chunks the server pulled. */
+function stream(chunks: (string | Uint8Array)[], { endless = false } = {}) {
+  const encoder = new TextEncoder()
+  const state = { pulled: 0, cancelled: false }
+  let i = 0
+  const body = new ReadableStream<Uint8Array>({
+    pull(controller) {
+      state.pulled++
+      if (i < chunks.length) {
+        const chunk = chunks[i++] as string | Uint8Array
+        controller.enqueue(typeof chunk === 'string' ? encoder.encode(chunk) : chunk)
+      } else if (endless) {
+        controller.enqueue(new Uint8Array(1024))
+      } else {
+        controller.close()
+      }
+    },
+    cancel() {
+      state.cancelled = true
+    },
+  })
+  return { body, state }
+}
+
+function post(body: BodyInit | null, headers: Record<string, string> = {}) {
+  return new Request(URL_, { method: 'POST', body, headers, duplex: 'half' } as RequestInit)
+}
+
+function setup(
+  options?: BodyLimitOptions,
+  read: 'text' | 'json' | 'arrayBuffer' | 'formData' = 'text',
+) {
+  const app = new Hono()
+  const handler = vi.fn(async (c) => {
+    if (read === 'json') return c.json(await c.req.json())
+    if (read === 'formData') {
+      const form = await c.req.formData()
+      return c.json(
+        Object.fromEntries([...form].map(([k, v]) => [k, typeof v === 'string' ? v : v.size])),
+      )
+    }
+    if (read === 'arrayBuffer') return c.text(String((await c.req.arrayBuffer()).byteLength))
+    return c.text(await c.req.text())
+  })
+  app.use('*', bodyLimit(options))
+  app.all('/upload', handler)
+  return { app, handler }
+}
+
+async function expect413(res: Response) {
+  expect(res.status).toBe(413)
+  expect(res.headers.get('content-type')).toMatch(/^text\/plain/)
+  expect(await res.text()).toBe('Payload Too Large')
+}
+
+describe('bodyLimit: declared Content-Length', () => {
+  it('rejects a Content-Length over the default 1_000_000 without calling the handler', async () => {
+    const { app, handler } = setup()
+    await expect413(await app.request(post('x'.repeat(1_000_001))))
+    expect(handler).not.toHaveBeenCalled()
+  })
+
+  it('accepts exactly the default 1_000_000 bytes', async () => {
+    const { app } = setup(undefined, 'arrayBuffer')
+    const res = await app.request(post(new Uint8Array(1_000_000)))
+    expect(res.status).toBe(200)
+    expect(await res.text()).toBe('1000000')
+  })
+
+  it('rejects one byte over a custom max and accepts max', async () => {
+    const { app } = setup({ max: 10 })
+    await expect413(await app.request(post('x'.repeat(11))))
+    const ok = await app.request(post('x'.repeat(10)))
+    expect(await ok.text()).toBe('xxxxxxxxxx')
+  })
+
+  it('rejects by Content-Length before reading any of the body', async () => {
+    const { body, state } = stream(['a'], { endless: true })
+    const { app, handler } = setup({ max: 100 })
+    await expect413(await app.request(post(body, { 'content-length': '5000' })))
+    expect(handler).not.toHaveBeenCalled()
+    // ReadableStream pulls once eagerly to fill its queue; nothing beyond that was read.
+    expect(state.pulled).toBeLessThanOrEqual(1)
+  })
+
+  it('rejects a huge Content-Length', async () => {
+    const { app } = setup({ max: 10 })
+    await expect413(await app.request(post('x', { 'content-length': '99999999999999999999999' })))
+  })
+
+  it('throws an HTTPException that app.onError can reshape', async () => {
+    const { app } = setup({ max: 1 })
+    app.onError((err, c) =>
+      c.json({ error: err.message, status: (err as HTTPException).status }, 413),
+    )
+    const res = await app.request(post('too big'))
+    expect(await res.json()).toEqual({ error: 'Payload Too Large', status: 413 })
+  })
+})
+
+describe('bodyLimit: streamed bodies (no Content-Length)', () => {
+  it('counts a chunked body and rejects it before the handler runs', async () => {
+    const { body } = stream(['a'.repeat(6), 'b'.repeat(6)])
+    const { app, handler } = setup({ max: 10 })
+    await expect413(await app.request(post(body)))
+    expect(handler).not.toHaveBeenCalled()
+  })
+
+  it('stops reading an endless body right after max + 1 bytes', async () => {
+    const { body, state } = stream([], { endless: true })
+    const { app, handler } = setup({ max: 10_000 })
+    await expect413(await app.request(post(body)))
+    expect(handler).not.toHaveBeenCalled()
+    // 10 chunks of 1 KiB reach 10_240 > 10_000; a couple more may be queued, no more.
+    expect(state.pulled).toBeLessThanOrEqual(13)
+    expect(state.cancelled).toBe(true)
+  })
+
+  it('accepts a streamed body of exactly max bytes', async () => {
+    const { body } = stream(['12345', '67890'])
+    const { app, handler } = setup({ max: 10 })
+    const res = await app.request(post(body))
+    expect(res.status).toBe(200)
+    expect(await res.text()).toBe('1234567890')
+    expect(handler).toHaveBeenCalledOnce()
+  })
+
+  it('rejects a streamed body of max + 1 bytes', async () => {
+    const { body } = stream(['12345', '678901'])
+    const { app } = setup({ max: 10 })
+    await expect413(await app.request(post(body)))
+  })
+
+  it('hands the handler the whole body, chunks in order, as JSON', async () => {
+    const { body } = stream(['{"name":', '"ada",', '"tags":["x","y"]}'])
+    const { app } = setup({ max: 1000 }, 'json')
+    const res = await app.request(post(body, { 'content-type': 'application/json' }))
+    expect(await res.json()).toEqual({ name: 'ada', tags: ['x', 'y'] })
+  })
+
+  it('hands the handler a readable multipart form', async () => {
+    const form = new FormData()
+    form.set('title', 'report')
+    form.set('file', new Blob([new Uint8Array(300)]), 'a.bin')
+    const encoded = new Request(URL_, { method: 'POST', body: form })
+    const bytes = new Uint8Array(await encoded.arrayBuffer())
+    const { body } = stream([bytes.slice(0, 100), bytes.slice(100)])
+    const { app } = setup({ max: 10_000 }, 'formData')
+    const res = await app.request(
+      post(body, { 'content-type': encoded.headers.get('content-type') as string }),
+    )
+    expect(await res.json()).toEqual({ title: 'report', file: 300 })
+  })
+
+  it('hands the handler a readable binary body', async () => {
+    const { body } = stream([new Uint8Array(700), new Uint8Array(300)])
+    const { app } = setup({ max: 1000 }, 'arrayBuffer')
+    expect(await (await app.request(post(body))).text()).toBe('1000')
+  })
+
+  it('gives downstream code the real Content-Length and no Transfer-Encoding', async () => {
+    const { body } = stream(['abc', 'de'])
+    const app = new Hono()
+    app.use('*', bodyLimit({ max: 100 }))
+    app.post('/upload', (c) =>
+      c.json({
+        length: c.req.header('content-length'),
+        te: c.req.header('transfer-encoding') ?? null,
+      }),
+    )
+    const res = await app.request(post(body, { 'transfer-encoding': 'chunked' }))
+    expect(await res.json()).toEqual({ length: '5', te: null })
+  })
+
+  it('accepts an empty streamed body', async () => {
+    const { body } = stream([])
+    const { app } = setup({ max: 10 })
+    const res = await app.request(post(body))
+    expect(res.status).toBe(200)
+    expect(await res.text()).toBe('')
+  })
+
+  it('answers 400 when the client stream fails mid-body', async () => {
+    let sent = false
+    const body = new ReadableStream<Uint8Array>({
+      pull(controller) {
+        if (!sent) {
+          sent = true
+          controller.enqueue(new Uint8Array(5))
+        } else controller.error(new Error('connection reset'))
+      },
+    })
+    const { app, handler } = setup({ max: 100 })
+    const res = await app.request(post(body))
+    expect(res.status).toBe(400)
+    expect(await res.text()).toBe('Bad Request')
+    expect(handler).not.toHaveBeenCalled()
+  })
+})
+
+describe('bodyLimit: untrusted Content-Length', () => {
+  it.each([
+    [
+      'Content-Length with Transfer-Encoding',
+      { 'content-length': '5', 'transfer-encoding': 'chunked' },
+    ],
+    ['duplicate Content-Length values', { 'content-length': '5, 5000' }],
+    ['duplicate equal Content-Length values', { 'content-length': '5, 5' }],
+    ['a negative Content-Length', { 'content-length': '-1' }],
+    ['a non-numeric Content-Length', { 'content-length': 'abc' }],
+    ['a Content-Length with a numeric prefix', { 'content-length': '5abc' }],
+    ['an exponent Content-Length', { 'content-length': '1e1' }],
+    ['a hex Content-Length', { 'content-length': '0x5' }],
+    ['a decimal Content-Length', { 'content-length': '5.0' }],
+    ['an empty Content-Length', { 'content-length': '' }],
+    ['a Content-Length with a plus sign', { 'content-length': '+5' }],
+  ])('counts the body instead of trusting %s', async (_, headers) => {
+    const { body } = stream(['x'.repeat(600), 'y'.repeat(600)])
+    const { app, handler } = setup({ max: 1000 })
+    await expect413(await app.request(post(body, headers)))
+    expect(handler).not.toHaveBeenCalled()
+  })
+
+  it('still passes a small body with an untrusted Content-Length, fully readable', async () => {
+    const { body } = stream(['hello ', 'world'])
+    const { app } = setup({ max: 1000 })
+    const res = await app.request(
+      post(body, { 'content-length': '5, 5', 'transfer-encoding': 'chunked' }),
+    )
+    expect(res.status).toBe(200)
+    expect(await res.text()).toBe('hello world')
+  })
+
+  it('trusts a Content-Length with leading zeros as the number it is', async () => {
+    const { app } = setup({ max: 10 })
+    await expect413(await app.request(post('x'.repeat(20), { 'content-length': '00020' })))
+  })
+})
+
+describe('bodyLimit: requests without a body', () => {
+  it.each(['GET', 'HEAD', 'DELETE', 'OPTIONS'])('passes %s without a body', async (method) => {
+    const { app, handler } = setup({ max: 0 })
+    const res = await app.request(URL_, { method })
+    expect(res.status).toBe(200)
+    expect(handler).toHaveBeenCalledOnce()
+  })
+
+  it('passes a POST without a body even with max 0', async () => {
+    const { app, handler } = setup({ max: 0 })
+    const res = await app.request(URL_, { method: 'POST' })
+    expect(res.status).toBe(200)
+    expect(handler).toHaveBeenCalledOnce()
+  })
+
+  it('rejects any non-empty body with max 0', async () => {
+    const { app } = setup({ max: 0 })
+    await expect413(await app.request(post('x')))
+  })
+
+  it('ignores a Content-Length on a GET that has no body', async () => {
+    const { app } = setup({ max: 1 })
+    const res = await app.request(URL_, { headers: { 'content-length': '5000' } })
+    expect(res.status).toBe(200)
+  })
+})
+
+describe('bodyLimit: option validation', () => {
+  it.each<[string, unknown, RegExp]>([
+    ['a negative max', { max: -1 }, /"max" must be a non-negative integer/],
+    ['a fractional max', { max: 1.5 }, /"max"/],
+    ['a string max', { max: '1mb' }, /"max"/],
+    ['an infinite max', { max: Number.POSITIVE_INFINITY }, /"max"/],
+    ['NaN', { max: Number.NaN }, /"max"/],
+    ['an unknown option', { maxSize: 10 }, /unknown option "maxSize"/],
+    ['options that are a number', 10, /options must be an object/],
+  ])('throws a bodyLimit TypeError for %s', (_, options, message) => {
+    const make = () => bodyLimit(options as BodyLimitOptions)
+    expect(make).toThrow(TypeError)
+    expect(make).toThrow(/^bodyLimit: /)
+    expect(make).toThrow(message)
+  })
+
+  it('returns a named function', () => {
+    expect(bodyLimit().name).toBe('bodyLimit')
+  })
+})
