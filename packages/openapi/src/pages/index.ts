@@ -1,32 +1,66 @@
 import type { Hono } from 'hono'
+import { assetHandler, assetsPathFor } from './assets'
+import { EXPLORER_CSP, explorerAssets, explorerUIHTML } from './explorer'
+import { createNonce, referenceAssets, referenceCSP, referenceHTML } from './reference'
+
+export type { ExplorerUIHTMLOptions } from './explorer'
+export { EXPLORER_CSP, explorerUIHTML } from './explorer'
+export type { ReferenceHTMLOptions } from './reference'
+export { createNonce, referenceCSP, referenceHTML } from './reference'
 
 /** Where the docs pages live; passed by `openapi()`. */
 export interface DocsPagesOptions {
+  /** Path of the JSON document the pages load. */
   specPath: string
+  /** Path of the explorer page; its assets are served under `<docsPath>/assets/`. */
   docsPath: string
+  /** Path of the reference page; its assets are served under `<redocPath>/assets/`. */
   redocPath: string
+  /** Page title. */
   title: string
 }
 
-const escapeHtml = (s: string) =>
-  s.replace(
-    /[&<>"']/g,
-    (ch) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[ch] as string,
-  )
+// Pages are never cached without revalidation: the reference page carries a fresh nonce each time,
+// and a stale page would point at asset hashes a newer deployment no longer serves.
+const PAGE_CACHE = 'no-cache'
 
-/** Minimal placeholder page; the explorer/reference issue replaces it with the real viewers. */
-export function explorerUIHTML(specURL: string, title: string): string {
-  return `<!doctype html><html><head><meta charset="utf-8"><title>${escapeHtml(title)}</title></head><body><a href="${escapeHtml(specURL)}">${escapeHtml(specURL)}</a></body></html>`
-}
-
-/** Minimal placeholder page; the explorer/reference issue replaces it with the real viewers. */
-export function referenceHTML(specURL: string, title: string): string {
-  return explorerUIHTML(specURL, title)
-}
-
-/** Registers the explorer and reference pages (and, later, their asset routes) on `app`. */
+/**
+ * Registers the explorer page at `docsPath`, the reference page at `redocPath`, and the hashed
+ * viewer files they load under `<docsPath>/assets/` and `<redocPath>/assets/`. Each page response
+ * carries its own Content-Security-Policy, which `securityHeaders()` keeps.
+ *
+ * @example
+ * mountDocsPages(app, {
+ *   specPath: '/openapi.json',
+ *   docsPath: '/explorer',
+ *   redocPath: '/reference',
+ *   title: 'Pets API',
+ * })
+ */
 // biome-ignore lint/suspicious/noExplicitAny: any Hono env
 export function mountDocsPages(app: Hono<any, any, any>, options: DocsPagesOptions): void {
-  app.get(options.docsPath, (c) => c.html(explorerUIHTML(options.specPath, options.title)))
-  app.get(options.redocPath, (c) => c.html(referenceHTML(options.specPath, options.title)))
+  const { specPath, docsPath, redocPath, title } = options
+  const explorerAssetsPath = assetsPathFor(docsPath)
+  const referenceAssetsPath = assetsPathFor(redocPath)
+  const explorerHTML = explorerUIHTML(specPath, title, { assetsPath: explorerAssetsPath })
+
+  app.get(docsPath, function explorerPage(c) {
+    return c.html(explorerHTML, 200, {
+      'Content-Security-Policy': EXPLORER_CSP,
+      'Cache-Control': PAGE_CACHE,
+    })
+  })
+  app.get(redocPath, function referencePage(c) {
+    const nonce = createNonce()
+    return c.html(referenceHTML(specPath, title, { assetsPath: referenceAssetsPath, nonce }), 200, {
+      'Content-Security-Policy': referenceCSP(nonce),
+      'Cache-Control': PAGE_CACHE,
+    })
+  })
+  for (const asset of explorerAssets) {
+    app.get(`${explorerAssetsPath}/${asset.fileName}`, assetHandler(asset))
+  }
+  for (const asset of referenceAssets) {
+    app.get(`${referenceAssetsPath}/${asset.fileName}`, assetHandler(asset))
+  }
 }

@@ -1,0 +1,32 @@
+// Starts ReDoc. Served as a same-origin file so the page needs no inline script; the page passes
+// its settings in a JSON data element, which the CSP does not treat as script.
+//
+// This file runs before the ReDoc bundle. The bundle injects stylesheets (perfect-scrollbar's
+// CSS) while it loads, before ReDoc's own `nonce` option exists, so <style> elements created by
+// document.createElement get the page's nonce here; the CSP can then stay free of
+// 'unsafe-inline'.
+;(() => {
+  const configElement = document.getElementById('palisade-docs-config')
+  const config = JSON.parse(configElement ? configElement.textContent : '{}')
+  const nonce = config.nonce
+  if (typeof nonce === 'string' && nonce !== '') {
+    const createElement = document.createElement
+    document.createElement = function createElementWithNonce(tagName, options) {
+      const element = createElement.call(this, tagName, options)
+      if (String(tagName).toLowerCase() === 'style') element.setAttribute('nonce', nonce)
+      return element
+    }
+  }
+  document.addEventListener('DOMContentLoaded', () => {
+    window.Redoc.init(
+      config.specURL,
+      {
+        // styled-components puts this nonce on every <style> element it creates.
+        nonce: nonce,
+        // Lists every components.schemas entry in its own section, not only those used inline.
+        schemaDefinitionsTagName: 'Schemas',
+      },
+      document.getElementById('redoc'),
+    )
+  })
+})()

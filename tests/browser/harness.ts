@@ -1,0 +1,196 @@
+// Shared browser-test plumbing: one Chromium per test file, the app on an ephemeral 127.0.0.1 port,
+// and a page guard that records every request leaving the app's origin, every failed request,
+// console error, page error and CSP violation.
+import { mkdtemp, rm } from 'node:fs/promises'
+import type { AddressInfo } from 'node:net'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { serve } from '@hono/node-server'
+import { securityHeaders } from '@palisade/middleware/security-headers'
+import { Hono } from 'hono'
+import { type BrowserContext, chromium, type Page } from 'playwright-core'
+
+export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium'
+const CHROMIUM_ARGS = [
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--no-first-run',
+  '--disable-quic',
+]
+
+/** An app-like object: anything with a fetch handler (Hono, OpenAPIApp's underlying app). */
+export interface Fetchable {
+  fetch: (request: Request) => Response | Promise<Response>
+}
+
+/** A request the app received, as seen by the server (to prove "Try it out" reached it). */
+export interface ServedRequest {
+  method: string
+  path: string
+  status: number
+}
+
+export interface RunningServer {
+  origin: string
+  served: ServedRequest[]
+  close: () => Promise<void>
+}
+
+/**
+ * Serves `app` on 127.0.0.1 at an ephemeral port, optionally behind `securityHeaders()` with its
+ * default CSP, and records every request it answers.
+ */
+export async function startServer(
+  app: Fetchable,
+  options: { securityHeaders: boolean },
+): Promise<RunningServer> {
+  const served: ServedRequest[] = []
+  const outer = new Hono()
+  outer.use('*', async (c, next) => {
+    await next()
+    served.push({ method: c.req.method, path: new URL(c.req.url).pathname, status: c.res.status })
+  })
+  if (options.securityHeaders) outer.use('*', securityHeaders())
+  outer.all('*', (c) => app.fetch(c.req.raw))
+  const { server, port } = await new Promise<{ server: ReturnType<typeof serve>; port: number }>(
+    (resolve) => {
+      const s = serve({ fetch: outer.fetch, hostname: '127.0.0.1', port: 0 }, (info: AddressInfo) =>
+        resolve({ server: s, port: info.port }),
+      )
+    },
+  )
+  return {
+    origin: `http://127.0.0.1:${port}`,
+    served,
+    close: () =>
+      new Promise<void>((resolve, reject) => {
+        server.close((error) => (error ? reject(error) : resolve()))
+      }),
+  }
+}
+
+export interface Browser {
+  context: BrowserContext
+  close: () => Promise<void>
+}
+
+/** Launches Debian's Chromium headless with a fresh profile directory. */
+export async function launchBrowser(): Promise<Browser> {
+  const userDataDir = await mkdtemp(join(tmpdir(), 'palisade-chromium-'))
+  const context = await chromium.launchPersistentContext(userDataDir, {
+    executablePath: CHROMIUM,
+    headless: true,
+    args: CHROMIUM_ARGS,
+    viewport: { width: 1280, height: 900 },
+    serviceWorkers: 'block',
+  })
+  return {
+    context,
+    close: async () => {
+      await context.close()
+      await rm(userDataDir, { recursive: true, force: true })
+    },
+  }
+}
+
+/** Everything that went wrong on a page, collected while it ran. */
+export interface PageProblems {
+  offOrigin: string[]
+  failedRequests: string[]
+  consoleErrors: string[]
+  pageErrors: string[]
+  cspViolations: string[]
+}
+
+export interface GuardedPage {
+  page: Page
+  problems: PageProblems
+  /** Reads the CSP violations the page saw (they are collected inside the page). */
+  collect: () => Promise<PageProblems>
+}
+
+/**
+ * Opens a page that may talk to `origin` only: any other request is aborted and recorded. HTTP
+ * errors count as failed requests unless `allowStatus(url)` says the test caused them on purpose.
+ */
+export async function openGuardedPage(
+  browser: Browser,
+  origin: string,
+  allowHttpError: (url: URL) => boolean = () => false,
+): Promise<GuardedPage> {
+  const page = await browser.context.newPage()
+  const problems: PageProblems = {
+    offOrigin: [],
+    failedRequests: [],
+    consoleErrors: [],
+    pageErrors: [],
+    cspViolations: [],
+  }
+  await page.route('**/*', async (route) => {
+    const url = route.request().url()
+    if (new URL(url).origin === origin) return route.continue()
+    problems.offOrigin.push(url)
+    return route.abort('blockedbyclient')
+  })
+  await page.addInitScript(() => {
+    const w = window as unknown as { __cspViolations: string[] }
+    w.__cspViolations = []
+    document.addEventListener('securitypolicyviolation', (event) => {
+      w.__cspViolations.push(
+        `${event.effectiveDirective} blocked ${event.blockedURI || 'inline'} (${event.sourceFile}:${event.lineNumber})`,
+      )
+    })
+  })
+  page.on('console', (message) => {
+    if (message.type() === 'error') problems.consoleErrors.push(message.text())
+  })
+  page.on('pageerror', (error) => problems.pageErrors.push(String(error)))
+  page.on('requestfailed', (request) => {
+    const url = request.url()
+    if (new URL(url).origin !== origin) return // already recorded as off-origin
+    problems.failedRequests.push(`${request.method()} ${url}: ${request.failure()?.errorText}`)
+  })
+  page.on('response', (response) => {
+    const url = new URL(response.url())
+    if (url.protocol !== 'http:' && url.protocol !== 'https:') return
+    if (response.status() >= 400 && !allowHttpError(url)) {
+      problems.failedRequests.push(`${response.request().method()} ${url} → ${response.status()}`)
+    }
+  })
+  return {
+    page,
+    problems,
+    collect: async () => {
+      const violations = await page
+        .evaluate(() => (window as unknown as { __cspViolations?: string[] }).__cspViolations ?? [])
+        .catch(() => [])
+      problems.cspViolations.push(...violations)
+      return problems
+    },
+  }
+}
+
+/** Operation and schema names listed in an OpenAPI document. */
+export interface SpecInventory {
+  operations: { method: string; path: string; operationId?: string; summary?: string }[]
+  schemas: string[]
+}
+
+const METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace']
+
+export function inventory(spec: {
+  paths?: Record<string, Record<string, { operationId?: string; summary?: string }>>
+  components?: { schemas?: Record<string, unknown> }
+}): SpecInventory {
+  const operations: SpecInventory['operations'] = []
+  for (const [path, item] of Object.entries(spec.paths ?? {})) {
+    for (const [method, op] of Object.entries(item)) {
+      if (!METHODS.includes(method)) continue
+      operations.push({ method, path, operationId: op.operationId, summary: op.summary })
+    }
+  }
+  return { operations, schemas: Object.keys(spec.components?.schemas ?? {}) }
+}
