@@ -1,3 +1,4 @@
 export {}
 export * from './jwt-auth'
 export * from './api-key'
+export * from './rate-limit'
