@@ -61,11 +61,18 @@ export async function deleteByPrefix(send: RedisCommand, prefix: string): Promis
   return keys.length
 }
 
-/** Every key under `prefix` with its string value, as one text (for "no plain secret" checks). */
+/** Every key under `prefix` with its type and value, as one text (for "no plain secret" checks). */
 export async function dumpPrefix(send: RedisCommand, prefix: string): Promise<string> {
   const lines: string[] = []
   for (const key of await keysWithPrefix(send, prefix)) {
-    lines.push(`${key} = ${String(await send(['GET', key]))}`)
+    const type = String(await send(['TYPE', key]))
+    const value =
+      type === 'hash'
+        ? await send(['HGETALL', key])
+        : type === 'string'
+          ? await send(['GET', key])
+          : `<${type}>`
+    lines.push(`${key} (${type}) = ${JSON.stringify(value)}`)
   }
   return lines.join('\n')
 }

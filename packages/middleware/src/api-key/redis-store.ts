@@ -5,6 +5,7 @@ import {
   type RedisStoreOptions,
   redisStoreOptions,
   replyInteger,
+  replyText,
 } from '../redis/command'
 import type { ApiKeyInfo, ManagedApiKeyStore } from './store'
 
@@ -18,10 +19,11 @@ export interface RedisApiKeyStoreOptions extends RedisStoreOptions {
 
 /**
  * API keys in Redis, shared by every instance of an app. Only the SHA-256 hash of a key is ever
- * sent to Redis: the Redis key is `prefix + sha256(key)` and its value is `{ id, metadata }` as
- * JSON, so a dump of the database reveals no usable key. Keys are high-entropy secrets, so a plain
- * hash is enough; lookups are by hash, never by comparing secrets. Errors from `sendCommand`
- * propagate, so a Redis outage is an error, never a silent "invalid key".
+ * sent to Redis: each key is a Redis hash at `prefix + sha256(key)` with the fields `id` and
+ * `metadata` (JSON), so a dump of the database reveals no usable key. Keys are high-entropy
+ * secrets, so a plain hash is enough; lookups go by hash, never by comparing secrets. Like
+ * `MemoryApiKeyStore`, adding a key again keeps its id and replaces its metadata. Errors from
+ * `sendCommand` propagate, so a Redis outage is an error, never a silent "invalid key".
  *
  * @param options.sendCommand - Raw command function, e.g. `fromIoredis(client)`. Required.
  * @param options.prefix - Key prefix. Default `'palisade:key:'`.
@@ -47,16 +49,25 @@ export class RedisApiKeyStore implements ManagedApiKeyStore {
   }
 
   /**
-   * Stores the hash of `key` with `metadata` and returns a new random id for it. Adding a key that
-   * is already stored replaces its id and metadata.
+   * Stores the hash of `key` with `metadata` and resolves the key's id: a new random id, or the
+   * existing one when the key is already stored (its metadata is then replaced).
    */
   async add(key: string, metadata?: Record<string, unknown>): Promise<string> {
     if (typeof key !== 'string' || key.length === 0) {
-      throw new TypeError(`${NAME}: key must be a non-empty string`)
+      // Never include the value: it may be a real key.
+      throw new TypeError(`${NAME}.add: key must be a non-empty string`)
     }
-    const id = crypto.randomUUID()
-    const info: ApiKeyInfo = metadata === undefined ? { id } : { id, metadata }
-    await this.#send(['SET', await this.#redisKey(key), JSON.stringify(info)])
+    if (metadata !== undefined && (metadata === null || typeof metadata !== 'object')) {
+      throw new TypeError(`${NAME}.add: metadata must be an object`)
+    }
+    const json = metadata === undefined ? undefined : JSON.stringify(metadata)
+    const redisKey = await this.#redisKey(key)
+    // HSETNX keeps the first id even when two instances add the same key at once.
+    await this.#send(['HSETNX', redisKey, 'id', crypto.randomUUID()])
+    if (json === undefined) await this.#send(['HDEL', redisKey, 'metadata'])
+    else await this.#send(['HSET', redisKey, 'metadata', json])
+    const id = replyText(await this.#send(['HGET', redisKey, 'id']))
+    if (id === null) throw new Error(`${NAME}.add: the key was removed while being added`)
     return id
   }
 
@@ -69,12 +80,11 @@ export class RedisApiKeyStore implements ManagedApiKeyStore {
   /** The key's `{ id, metadata }`, or `null` when it is not stored. */
   async validate(key: string): Promise<ApiKeyInfo | null> {
     if (typeof key !== 'string' || key.length === 0) return null
-    const value = parseJsonObject(await this.#send(['GET', await this.#redisKey(key)]))
-    if (value === null || typeof value.id !== 'string') return null
-    const metadata = value.metadata
-    if (metadata !== null && typeof metadata === 'object' && !Array.isArray(metadata)) {
-      return { id: value.id, metadata: metadata as Record<string, unknown> }
-    }
-    return { id: value.id }
+    const reply = await this.#send(['HMGET', await this.#redisKey(key), 'id', 'metadata'])
+    const [rawId, rawMetadata] = Array.isArray(reply) ? reply : []
+    const id = replyText(rawId)
+    if (id === null || id.length === 0) return null
+    const metadata = parseJsonObject(rawMetadata)
+    return metadata === null ? { id } : { id, metadata }
   }
 }

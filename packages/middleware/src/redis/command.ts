@@ -63,7 +63,7 @@ export function redisStoreOptions(
   if (options === undefined) throw optionError(store, '"sendCommand" is required')
   assertKnownKeys(store, options, ['sendCommand', 'prefix'])
   const send = assertFunction<RedisCommand>(store, 'sendCommand', options.sendCommand)
-  const prefix = options.prefix ?? defaultPrefix
+  const prefix = options.prefix === undefined ? defaultPrefix : options.prefix
   if (typeof prefix !== 'string') {
     throw optionError(store, `"prefix" must be a string, got ${typeof prefix}`)
   }

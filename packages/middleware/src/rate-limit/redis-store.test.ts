@@ -1,0 +1,187 @@
+import { afterAll, afterEach, describe, expect, it } from 'vitest'
+import {
+  deleteByPrefix,
+  ioredisClient,
+  keysWithPrefix,
+  uniquePrefix,
+} from '../../../../tests/redis/support'
+import { fromIoredis, type RedisCommand } from '../redis'
+import { RedisRateLimitStore } from './redis-store'
+
+// Real Redis (REDIS_URL or 127.0.0.1:6379); each test writes under its own prefix.
+const client = ioredisClient()
+const redis = fromIoredis(client)
+const prefixes: string[] = []
+
+function freshPrefix(): string {
+  const prefix = uniquePrefix('rl-unit')
+  prefixes.push(prefix)
+  return prefix
+}
+
+/** Wraps the real command function and records every command name sent. */
+function recording(send: RedisCommand = redis) {
+  const commands: string[] = []
+  const sendCommand: RedisCommand = (args) => {
+    commands.push(args[0] as string)
+    return send(args)
+  }
+  return { commands, sendCommand }
+}
+
+afterEach(async () => {
+  for (const prefix of prefixes.splice(0)) await deleteByPrefix(redis, prefix)
+})
+
+afterAll(() => {
+  client.disconnect()
+})
+
+describe('RedisRateLimitStore options', () => {
+  it.each([
+    ['no options', undefined, /"sendCommand" is required/],
+    ['a missing sendCommand', {}, /"sendCommand" must be a function/],
+    ['a sendCommand that is not a function', { sendCommand: 'redis' }, /must be a function/],
+    ['an unknown option', { sendCommand: redis, prefx: 'x' }, /unknown option "prefx"/],
+    [
+      'a prefix that is not a string',
+      { sendCommand: redis, prefix: 42 },
+      /"prefix" must be a string/,
+    ],
+  ])('throws a TypeError naming the store for %s', (_label, options, message) => {
+    const make = () => new RedisRateLimitStore(options as never)
+    expect(make).toThrow(TypeError)
+    expect(make).toThrow(/^RedisRateLimitStore: /)
+    expect(make).toThrow(message)
+  })
+
+  it('sends no command at construction', () => {
+    const { commands, sendCommand } = recording()
+    new RedisRateLimitStore({ sendCommand })
+    expect(commands).toEqual([])
+  })
+
+  it.each([0, -1, 1.5, Number.NaN])(
+    'rejects windowMs %s with a TypeError and sends nothing',
+    async (windowMs) => {
+      const { commands, sendCommand } = recording()
+      const store = new RedisRateLimitStore({ sendCommand, prefix: freshPrefix() })
+      await expect(store.increment('k', windowMs)).rejects.toThrow(TypeError)
+      expect(commands).toEqual([])
+    },
+  )
+})
+
+describe('RedisRateLimitStore on Redis', () => {
+  it('keeps the counter under prefix + key with a PTTL of windowMs', async () => {
+    const prefix = freshPrefix()
+    const store = new RedisRateLimitStore({ sendCommand: redis, prefix })
+    await store.increment('10.0.0.1', 30_000)
+    await store.increment('10.0.0.1', 30_000)
+    expect(await client.get(`${prefix}10.0.0.1`)).toBe('2')
+    const pttl = await client.pttl(`${prefix}10.0.0.1`)
+    expect(pttl).toBeGreaterThan(29_000)
+    expect(pttl).toBeLessThanOrEqual(30_000)
+  })
+
+  it("uses the default prefix 'palisade:rl:'", async () => {
+    const key = `${uniquePrefix('rl-default')}client`
+    const store = new RedisRateLimitStore({ sendCommand: redis })
+    try {
+      await store.increment(key, 10_000)
+      expect(await client.get(`palisade:rl:${key}`)).toBe('1')
+    } finally {
+      await client.del(`palisade:rl:${key}`)
+    }
+  })
+
+  it('reports the real remaining time: ttl follows the PTTL Redis holds', async () => {
+    const prefix = freshPrefix()
+    const store = new RedisRateLimitStore({ sendCommand: redis, prefix })
+    await store.increment('k', 60_000)
+    await client.pexpire(`${prefix}k`, 1_234)
+    const { count, ttl } = await store.increment('k', 60_000)
+    expect(count).toBe(2)
+    expect(ttl).toBeGreaterThan(1_000)
+    expect(ttl).toBeLessThanOrEqual(1_234)
+  })
+
+  it('repairs a counter that exists without an expiry instead of blocking the key forever', async () => {
+    const prefix = freshPrefix()
+    await client.set(`${prefix}stuck`, '7')
+    const store = new RedisRateLimitStore({ sendCommand: redis, prefix })
+    const { count, ttl } = await store.increment('stuck', 5_000)
+    expect(count).toBe(8)
+    expect(ttl).toBe(5_000)
+    expect(await client.pttl(`${prefix}stuck`)).toBeGreaterThan(0)
+  })
+
+  it('leaves no key without an expiry after 400 concurrent increments over 20 keys', async () => {
+    const prefix = freshPrefix()
+    const store = new RedisRateLimitStore({ sendCommand: redis, prefix })
+    await Promise.all(
+      Array.from({ length: 400 }, (_, i) => store.increment(`client-${i % 20}`, 60_000)),
+    )
+    const keys = await keysWithPrefix(redis, prefix)
+    expect(keys).toHaveLength(20)
+    for (const key of keys) {
+      expect(await client.get(key)).toBe('20')
+      expect(await client.pttl(key)).toBeGreaterThan(0)
+    }
+  })
+
+  it('runs the script with EVALSHA and falls back to EVAL once after SCRIPT FLUSH', async () => {
+    const { commands, sendCommand } = recording()
+    const store = new RedisRateLimitStore({ sendCommand, prefix: freshPrefix() })
+    await store.increment('k', 60_000)
+    await client.script('FLUSH')
+    commands.length = 0
+    expect((await store.increment('k', 60_000)).count).toBe(2)
+    expect(commands).toEqual(['EVALSHA', 'EVAL'])
+    commands.length = 0
+    expect((await store.increment('k', 60_000)).count).toBe(3)
+    expect(commands).toEqual(['EVALSHA'])
+  })
+
+  it('reset deletes the counter so the next request starts a new window', async () => {
+    const prefix = freshPrefix()
+    const store = new RedisRateLimitStore({ sendCommand: redis, prefix })
+    await store.increment('login', 60_000)
+    await store.reset('login')
+    expect(await client.exists(`${prefix}login`)).toBe(0)
+    expect((await store.increment('login', 60_000)).count).toBe(1)
+  })
+})
+
+describe('RedisRateLimitStore failures', () => {
+  it('passes a connection error on unchanged and does not retry it with EVAL', async () => {
+    const lost = new Error('Connection is closed.')
+    const commands: string[] = []
+    const store = new RedisRateLimitStore({
+      sendCommand: async (args) => {
+        commands.push(args[0] as string)
+        throw lost
+      },
+    })
+    await expect(store.increment('k', 1_000)).rejects.toBe(lost)
+    expect(commands).toEqual(['EVALSHA'])
+  })
+
+  it('fails with a clear error when the counter holds something that is not an integer', async () => {
+    const prefix = freshPrefix()
+    await client.set(`${prefix}k`, 'not-a-number')
+    const store = new RedisRateLimitStore({ sendCommand: redis, prefix })
+    await expect(store.increment('k', 1_000)).rejects.toThrow(/not an integer/)
+  })
+
+  it.each([
+    ['a string', 'OK'],
+    ['a one-element array', [1]],
+    ['non-integer elements', ['one', 'two']],
+  ])('rejects %s as the script reply', async (_label, reply) => {
+    const store = new RedisRateLimitStore({ sendCommand: async () => reply })
+    await expect(store.increment('k', 1_000)).rejects.toThrow(
+      'RedisRateLimitStore: unexpected reply to the increment script',
+    )
+  })
+})

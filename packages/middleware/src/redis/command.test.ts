@@ -1,0 +1,81 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { ioredisClient, nodeRedisClient } from '../../../../tests/redis/support'
+import {
+  fromIoredis,
+  fromNodeRedis,
+  isNoScriptError,
+  parseJsonObject,
+  replyInteger,
+  replyText,
+} from './command'
+
+// The documented one-line adapters, against the real clients and a real Redis.
+const io = ioredisClient()
+let nodeRedis: Awaited<ReturnType<typeof nodeRedisClient>>
+
+beforeAll(async () => {
+  nodeRedis = await nodeRedisClient()
+})
+
+afterAll(async () => {
+  io.disconnect()
+  await nodeRedis.close()
+})
+
+describe('client adapters', () => {
+  it.each([
+    ['ioredis', () => fromIoredis(io)],
+    ['node-redis', () => fromNodeRedis(nodeRedis)],
+  ])('%s: sends the command with its arguments and resolves the reply', async (_name, adapter) => {
+    const send = adapter()
+    expect(await send(['ECHO', 'hello world'])).toBe('hello world')
+    expect(await send(['EVAL', 'return {1, ARGV[1]}', '0', 'two'])).toEqual([1, 'two'])
+    expect(await send(['GET', 'palisade-test:adapter:never-set'])).toBeNull()
+  })
+
+  it.each([
+    ['ioredis', () => fromIoredis(io)],
+    ['node-redis', () => fromNodeRedis(nodeRedis)],
+  ])('%s: rejects with the Redis error reply', async (_name, adapter) => {
+    const error = await adapter()(['EVALSHA', 'f'.repeat(40), '0']).catch((e: unknown) => e)
+    expect(isNoScriptError(error)).toBe(true)
+  })
+})
+
+describe('reply helpers', () => {
+  it.each([
+    ['a string', 'abc', 'abc'],
+    ['bytes', new TextEncoder().encode('zoë'), 'zoë'],
+    ['null', null, null],
+    ['a number', 5, null],
+  ])('replyText reads %s', (_label, reply, expected) => {
+    expect(replyText(reply)).toBe(expected)
+  })
+
+  it.each([
+    ['a number', 7, 7],
+    ['a negative numeric string', '-2', -2],
+    ['a bigint', 9n, 9],
+    ['a float', 1.5, null],
+    ['a non-numeric string', '12a', null],
+    ['null', null, null],
+  ])('replyInteger reads %s', (_label, reply, expected) => {
+    expect(replyInteger(reply)).toBe(expected)
+  })
+
+  it.each([
+    ['an object', '{"a":1}', { a: 1 }],
+    ['an array', '[1]', null],
+    ['null', 'null', null],
+    ['garbage', '{', null],
+    ['a missing value', null, null],
+  ])('parseJsonObject reads %s', (_label, reply, expected) => {
+    expect(parseJsonObject(reply)).toEqual(expected)
+  })
+
+  it('recognises only NOSCRIPT replies as a missing script', () => {
+    expect(isNoScriptError(new Error('NOSCRIPT No matching script. Please use EVAL.'))).toBe(true)
+    expect(isNoScriptError(new Error('Connection is closed.'))).toBe(false)
+    expect(isNoScriptError('NOSCRIPT')).toBe(true)
+  })
+})
