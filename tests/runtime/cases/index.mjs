@@ -1,0 +1,38 @@
+// The runtime matrix's cases: one small module per middleware (or package), run in this order.
+// Each default export is `{ name, from, exports, run({ mod, Hono, t, runtime }) }`; `exports` are
+// the names that must exist, `run` builds a Hono app and asserts through `app.request()`.
+import apiKey from './api-key.mjs'
+import bodyLimit from './body-limit.mjs'
+import contentTypeGuard from './content-type-guard.mjs'
+import cors from './cors.mjs'
+import csrf from './csrf.mjs'
+import ipGuard from './ip-guard.mjs'
+import jwtAuth from './jwt-auth.mjs'
+import logger from './logger.mjs'
+import openapi from './openapi.mjs'
+import rateLimit from './rate-limit.mjs'
+import requestId from './request-id.mjs'
+import requestTimeout from './request-timeout.mjs'
+import securityHeaders from './security-headers.mjs'
+import sessions from './sessions.mjs'
+import ssrfGuard from './ssrf-guard.mjs'
+import xssSanitize from './xss-sanitize.mjs'
+
+export const cases = [
+  cors,
+  securityHeaders,
+  requestId,
+  logger,
+  bodyLimit,
+  contentTypeGuard,
+  requestTimeout,
+  jwtAuth,
+  apiKey,
+  sessions,
+  csrf,
+  rateLimit,
+  ipGuard,
+  ssrfGuard,
+  xssSanitize,
+  openapi,
+]

@@ -1,0 +1,60 @@
+export default {
+  name: 'openapi',
+  from: '@palisade/openapi',
+  exports: ['openapi'],
+  barrel: false,
+  async run({ mod: { openapi }, Hono, t }) {
+    const app = new Hono()
+    const api = openapi(app, { info: { title: 'Matrix <API>', version: '1.0.0' } })
+    api.get('/users/:id', (c) => c.json({ id: c.req.param('id') }), {
+      openapi: {
+        summary: 'Get a user',
+        request: {
+          params: { type: 'object', properties: { id: { type: 'string' } }, required: ['id'] },
+        },
+        responses: { 200: { description: 'The user' } },
+      },
+    })
+    api.post('/users', (c) => c.json({ ok: true }, 201), {
+      openapi: {
+        request: {
+          body: {
+            type: 'object',
+            properties: { name: { type: 'string' }, email: { type: 'string' } },
+          },
+        },
+      },
+    })
+
+    let res = await app.request('/users/42')
+    t.equal('documented route still serves', (await res.json()).id, '42')
+
+    res = await app.request('/openapi.json')
+    t.equal('spec endpoint → 200', res.status, 200)
+    const doc = await res.json()
+    t.equal('openapi is 3.1.0', doc.openapi, '3.1.0')
+    t.equal('info.title', doc.info?.title, 'Matrix <API>')
+    t.ok(
+      ':id becomes {id}',
+      Boolean(doc.paths?.['/users/{id}']?.get),
+      Object.keys(doc.paths ?? {}).join(', '),
+    )
+    t.equal('summary kept', doc.paths?.['/users/{id}']?.get?.summary, 'Get a user')
+    t.ok(
+      'request body schema registered in components',
+      Boolean(doc.components?.schemas?.NameAndEmail),
+      Object.keys(doc.components?.schemas ?? {}).join(', '),
+    )
+
+    for (const path of ['/explorer', '/reference']) {
+      res = await app.request(path)
+      const html = await res.text()
+      t.ok(
+        `${path} serves HTML`,
+        res.status === 200 && /text\/html/.test(res.headers.get('content-type') ?? ''),
+        `${res.status}`,
+      )
+      t.ok(`${path} escapes the title`, !html.includes('Matrix <API>'))
+    }
+  },
+}
