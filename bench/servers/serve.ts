@@ -1,0 +1,202 @@
+/**
+ * One HTTP server per child process: `node --import tsx servers/serve.ts <kind>`. It listens on
+ * an ephemeral loopback port, prepares whatever credentials its stack needs (session cookie, CSRF
+ * cookie) by calling its own /setup route, and prints one JSON line for the parent:
+ * `{ "port": …, "headers": { … } }` — the headers every load request must carry.
+ *
+ * Every app serves GET /api/me behind the same six concerns: security headers, CORS, a rate
+ * limit high enough never to trip (it still counts every request), a session loaded from memory
+ * through a signed cookie, CSRF protection (a GET passes it) and HS256 JWT verification.
+ */
+import type { AddressInfo } from 'node:net'
+import { CSRF_TOKEN, fixtures, JWT_SECRET_TEXT, ORIGIN, SESSION_SECRET } from '../lib/fixtures'
+
+const kind = process.argv[2] ?? ''
+const HIGH_LIMIT = 1_000_000_000
+
+interface Ready {
+  port: number
+  headers: Record<string, string>
+  note?: string
+}
+
+async function setupCookies(port: number): Promise<string> {
+  const res = await fetch(`http://127.0.0.1:${port}/setup`)
+  const cookies = res.headers.getSetCookie().map((c) => c.split(';')[0])
+  await res.text()
+  return cookies.join('; ')
+}
+
+async function honoServer(
+  build: () => Promise<{ fetch: (r: Request) => Response | Promise<Response> }>,
+): Promise<number> {
+  const { serve } = await import('@hono/node-server')
+  const app = await build()
+  return new Promise((resolve) => {
+    const server = serve({ fetch: app.fetch, port: 0, hostname: '127.0.0.1' }, (info) =>
+      resolve(info.port),
+    )
+    void server
+  })
+}
+
+async function main(): Promise<Ready> {
+  const fx = await fixtures()
+  const auth = { authorization: `Bearer ${fx.jwt}`, origin: ORIGIN }
+  switch (kind) {
+    case 'hono-bare': {
+      const { Hono } = await import('hono')
+      const port = await honoServer(async () => {
+        const app = new Hono()
+        app.get('/api/me', (c) => c.json({ sub: 'anonymous', ok: true }))
+        return app
+      })
+      return { port, headers: auth }
+    }
+    case 'palisade':
+    case 'palisade-full': {
+      const { Hono } = await import('hono')
+      const { loadPalisade } = await import('../lib/palisade')
+      const { addRoutes, stackParts } = await import('../lib/stack')
+      const p = await loadPalisade()
+      const { middleware, missing } = await stackParts(
+        p,
+        kind === 'palisade' ? 'equivalent' : 'full',
+      )
+      const port = await honoServer(async () => {
+        const app = new Hono()
+        for (const [, m] of middleware) app.use('*', m)
+        return addRoutes(app, p)
+      })
+      const cookie = `sid=${fx.sessionCookieValue}; XSRF-TOKEN=${CSRF_TOKEN}`
+      const extra =
+        kind === 'palisade-full' ? { 'x-api-key': (await import('../lib/fixtures')).API_KEY } : {}
+      return {
+        port,
+        headers: { ...auth, ...extra, cookie },
+        note: missing.length ? `missing: ${missing.join(', ')}` : undefined,
+      }
+    }
+    case 'palisade-example': {
+      const mod = (await import('../../examples/app.ts')) as {
+        createApp: () =>
+          | { fetch: (r: Request) => Response | Promise<Response> }
+          | Promise<{ fetch: (r: Request) => Response | Promise<Response> }>
+      }
+      const port = await honoServer(async () => mod.createApp())
+      return { port, headers: auth }
+    }
+    case 'express':
+      return express(auth)
+    case 'fastify':
+      return fastify(auth)
+    default:
+      throw new Error(`unknown server kind "${kind}"`)
+  }
+}
+
+async function express(auth: Record<string, string>): Promise<Ready> {
+  const { default: createExpress } = await import('express')
+  const { default: helmet } = await import('helmet')
+  const { default: cors } = await import('cors')
+  const { rateLimit } = await import('express-rate-limit')
+  const { default: session } = await import('express-session')
+  const { default: cookieParser } = await import('cookie-parser')
+  const { doubleCsrf } = await import('csrf-csrf')
+  const { expressjwt } = await import('express-jwt')
+
+  const app = createExpress()
+  app.disable('x-powered-by')
+  app.use(helmet())
+  app.use(cors({ origin: ORIGIN, credentials: true }))
+  app.use(
+    rateLimit({
+      windowMs: 60_000,
+      limit: HIGH_LIMIT,
+      standardHeaders: 'draft-6',
+      legacyHeaders: false,
+    }),
+  )
+  app.use(
+    session({
+      secret: SESSION_SECRET,
+      resave: false,
+      saveUninitialized: false,
+      cookie: { httpOnly: true, sameSite: 'lax', maxAge: 86_400_000 },
+    }),
+  )
+  app.use(cookieParser())
+  const { doubleCsrfProtection } = doubleCsrf({
+    getSecret: () => SESSION_SECRET,
+    getSessionIdentifier: (req) => req.session.id,
+    cookieName: 'x-csrf-token',
+    cookieOptions: { secure: false, sameSite: 'lax' },
+  })
+  app.use(doubleCsrfProtection)
+  app.get('/setup', (req, res) => {
+    ;(req.session as unknown as Record<string, unknown>).user = 'user-1'
+    res.json({ ok: true })
+  })
+  app.use(
+    expressjwt({ secret: JWT_SECRET_TEXT, algorithms: ['HS256'] }).unless({ path: ['/setup'] }),
+  )
+  app.get('/api/me', (req, res) => {
+    const auth = (req as unknown as { auth?: { sub?: string } }).auth
+    res.json({ sub: auth?.sub ?? 'anonymous', ok: true })
+  })
+  const server = app.listen(0, '127.0.0.1')
+  await new Promise((resolve) => server.once('listening', resolve))
+  const port = (server.address() as AddressInfo).port
+  return { port, headers: { ...auth, cookie: await setupCookies(port) } }
+}
+
+async function fastify(auth: Record<string, string>): Promise<Ready> {
+  const { default: Fastify } = await import('fastify')
+  const app = Fastify({ logger: false })
+  await app.register((await import('@fastify/helmet')).default)
+  await app.register((await import('@fastify/cors')).default, { origin: ORIGIN, credentials: true })
+  await app.register((await import('@fastify/rate-limit')).default, {
+    max: HIGH_LIMIT,
+    timeWindow: 60_000,
+  })
+  await app.register((await import('@fastify/cookie')).default)
+  await app.register((await import('@fastify/secure-session')).default, {
+    secret: SESSION_SECRET,
+    salt: 'mq9hDxBVDbspDR6n',
+    cookieName: 'session',
+    cookie: { path: '/', httpOnly: true, sameSite: 'lax' },
+  })
+  await app.register((await import('@fastify/csrf-protection')).default, {
+    sessionPlugin: '@fastify/secure-session',
+  })
+  await app.register((await import('@fastify/jwt')).default, { secret: JWT_SECRET_TEXT })
+  // @fastify/csrf-protection checks every request its hook runs on; like the other stacks, only
+  // unsafe methods are checked.
+  app.addHook('onRequest', (req, reply, done) => {
+    if (req.method === 'GET' || req.method === 'HEAD' || req.method === 'OPTIONS') return done()
+    app.csrfProtection(req, reply, done)
+  })
+  app.addHook('onRequest', async (req) => {
+    if (req.url === '/setup') return
+    await req.jwtVerify()
+  })
+  app.get('/setup', async (req) => {
+    req.session.set('user', 'user-1')
+    return { ok: true }
+  })
+  app.get('/api/me', async (req) => {
+    const user = req.user as { sub?: string } | undefined
+    return { sub: user?.sub ?? 'anonymous', ok: true }
+  })
+  await app.listen({ port: 0, host: '127.0.0.1' })
+  const port = (app.server.address() as AddressInfo).port
+  return { port, headers: { ...auth, cookie: await setupCookies(port) } }
+}
+
+main().then(
+  (ready) => console.log(JSON.stringify(ready)),
+  (error) => {
+    console.error(error)
+    process.exit(1)
+  },
+)

@@ -1,0 +1,488 @@
+/**
+ * In-process, per request: each Palisade middleware against a bare route and against Hono's
+ * built-in equivalent, jwtAuth and sessions against their HMAC floor, and the full stack of all
+ * fifteen against a bare route. Requests go through `app.fetch(new Request(…))`, so every side
+ * pays for building the Request and routing alike.
+ */
+import { Hono, type MiddlewareHandler } from 'hono'
+import { bodyLimit as honoBodyLimit } from 'hono/body-limit'
+import { cors as honoCors } from 'hono/cors'
+import { csrf as honoCsrf } from 'hono/csrf'
+import { ipRestriction } from 'hono/ip-restriction'
+import { jwt as honoJwt } from 'hono/jwt'
+import { requestId as honoRequestId } from 'hono/request-id'
+import { secureHeaders } from 'hono/secure-headers'
+import { timeout as honoTimeout } from 'hono/timeout'
+import {
+  API_KEY,
+  CLIENT_IP,
+  CSRF_TOKEN,
+  cookieFloor,
+  fixtures,
+  ipList,
+  JWT_SECRET,
+  JWT_SECRET_TEXT,
+  jwtFloor,
+  ORIGIN,
+  SESSION_ID,
+  SESSION_SECRET,
+} from '../lib/fixtures'
+import { fmtRatio, measureAll } from '../lib/measure'
+import { loadPalisade, type Palisade } from '../lib/palisade'
+import { addRow, addTarget, heading, skip } from '../lib/results'
+import { addRoutes, quietLoggerOptions, stackParts } from '../lib/stack'
+
+const BASE = 'http://localhost'
+type MakeRequest = () => Request
+
+function appWith(...mw: MiddlewareHandler[]): Hono {
+  const app = new Hono()
+  for (const m of mw) app.use('*', m)
+  app.get('/', (c) => c.text('ok'))
+  app.post('/', async (c) => c.text(`read ${(await c.req.text()).length}`))
+  return app
+}
+
+function get(headers: Record<string, string> = {}, path = '/'): MakeRequest {
+  return () => new Request(BASE + path, { headers })
+}
+
+function post(body: string, headers: Record<string, string>, path = '/'): MakeRequest {
+  const all = { 'content-length': String(new TextEncoder().encode(body).length), ...headers }
+  return () => new Request(BASE + path, { method: 'POST', body, headers: all })
+}
+
+interface Side {
+  name: string
+  app: Hono | null
+  /** Status the request must get; a side that answers otherwise is reported, not measured. */
+  status?: number
+}
+
+/**
+ * Measures every side with the same request and prints time, overhead over the first side (the
+ * bare route) and, for the Palisade side, the ratio to the last (Hono's built-in).
+ */
+async function compare(
+  table: string,
+  title: string,
+  req: MakeRequest,
+  sides: Side[],
+): Promise<Map<string, number>> {
+  heading(title)
+  const cases: Array<[string, () => Promise<unknown>]> = []
+  for (const side of sides) {
+    if (!side.app) {
+      skip(`${side.name}: module not available`)
+      continue
+    }
+    const app = side.app
+    const res = await app.fetch(req())
+    const expected = side.status ?? (req().method === 'POST' ? 200 : 200)
+    if (res.status !== expected) {
+      skip(
+        `${side.name}: answered ${res.status} (${(await res.text()).slice(0, 80)}), expected ${expected}`,
+      )
+      continue
+    }
+    cases.push([side.name, () => app.fetch(req()) as Promise<Response>])
+  }
+  const timings = await measureAll(cases)
+  const byName = new Map(timings.map((t) => [t.name, t.avg]))
+  const bare = timings[0]
+  for (const t of timings) {
+    const overhead =
+      bare && t !== bare ? `+${((t.avg - bare.avg) / 1000).toFixed(2)} µs over bare` : undefined
+    addRow({
+      table,
+      name: t.name,
+      ns: t.avg,
+      ratio: bare && t !== bare ? t.avg / bare.avg : undefined,
+      vs: bare?.name,
+      note: overhead,
+    })
+  }
+  return byName
+}
+
+/** Records "ours no slower than Hono's built-in" (5% noise band) for one comparison. */
+function vsHono(label: string, times: Map<string, number>, ours: string, theirs: string): void {
+  const a = times.get(ours)
+  const b = times.get(theirs)
+  if (a === undefined || b === undefined) {
+    addTarget({
+      goal: `${label} no slower than Hono's built-in`,
+      measured: 'not measured',
+      met: null,
+    })
+    return
+  }
+  const r = a / b
+  addTarget({
+    goal: `${label} no slower than Hono's built-in`,
+    measured: `${fmtRatio(r)} of Hono's time`,
+    met: r <= 1.05,
+    note: r > 1 && r <= 1.05 ? 'within the ±5% noise band' : undefined,
+  })
+}
+
+export async function runMiddleware(): Promise<void> {
+  const p: Palisade = await loadPalisade()
+  const fx = await fixtures()
+  const T = 'middleware'
+  const bare = appWith()
+  const ipHeader = { 'x-forwarded-for': CLIENT_IP }
+
+  // cors: a simple cross-origin GET and a preflight.
+  {
+    const ours = p.cors ? appWith(p.cors({ origin: ORIGIN })) : null
+    const hono = appWith(honoCors({ origin: ORIGIN }))
+    const t = await compare(T, 'cors ↔ hono/cors (simple GET)', get({ origin: ORIGIN }), [
+      { name: 'bare route', app: bare },
+      { name: 'palisade cors', app: ours },
+      { name: 'hono cors', app: hono },
+    ])
+    vsHono('cors (simple)', t, 'palisade cors', 'hono cors')
+    const pre = () =>
+      new Request(`${BASE}/`, {
+        method: 'OPTIONS',
+        headers: {
+          origin: ORIGIN,
+          'access-control-request-method': 'PUT',
+          'access-control-request-headers': 'content-type',
+        },
+      })
+    const t2 = await compare(T, 'cors ↔ hono/cors (preflight)', pre, [
+      { name: 'palisade cors preflight', app: ours, status: 204 },
+      { name: 'hono cors preflight', app: hono, status: 204 },
+    ])
+    vsHono('cors (preflight)', t2, 'palisade cors preflight', 'hono cors preflight')
+  }
+
+  {
+    const t = await compare(T, 'securityHeaders ↔ hono/secure-headers', get(), [
+      { name: 'bare route', app: bare },
+      {
+        name: 'palisade securityHeaders',
+        app: p.securityHeaders ? appWith(p.securityHeaders()) : null,
+      },
+      { name: 'hono secureHeaders', app: appWith(secureHeaders()) },
+    ])
+    vsHono('securityHeaders', t, 'palisade securityHeaders', 'hono secureHeaders')
+  }
+
+  {
+    const t = await compare(T, 'requestId ↔ hono/request-id (generated ID)', get(), [
+      { name: 'bare route', app: bare },
+      { name: 'palisade requestId', app: p.requestId ? appWith(p.requestId()) : null },
+      { name: 'hono requestId', app: appWith(honoRequestId()) },
+    ])
+    vsHono('requestId (generated)', t, 'palisade requestId', 'hono requestId')
+    const t2 = await compare(
+      T,
+      'requestId ↔ hono/request-id (upstream ID reused)',
+      get({ 'x-request-id': 'req-7f3a9c01-upstream' }),
+      [
+        { name: 'palisade requestId (upstream)', app: p.requestId ? appWith(p.requestId()) : null },
+        { name: 'hono requestId (upstream)', app: appWith(honoRequestId()) },
+      ],
+    )
+    vsHono('requestId (upstream)', t2, 'palisade requestId (upstream)', 'hono requestId (upstream)')
+  }
+
+  {
+    const body = JSON.stringify({ text: 'x'.repeat(1000) })
+    const headers = { 'content-type': 'application/json' }
+    const ours = p.bodyLimit ? appWith(p.bodyLimit({ max: 1_000_000 })) : null
+    const hono = appWith(honoBodyLimit({ maxSize: 1_000_000 }))
+    const t = await compare(
+      T,
+      'bodyLimit ↔ hono/body-limit (1 KB POST with Content-Length)',
+      post(body, headers),
+      [
+        { name: 'bare route (POST)', app: bare },
+        { name: 'palisade bodyLimit', app: ours },
+        { name: 'hono bodyLimit', app: hono },
+      ],
+    )
+    vsHono('bodyLimit (Content-Length)', t, 'palisade bodyLimit', 'hono bodyLimit')
+    const chunked = () => {
+      const stream = new ReadableStream({
+        start(controller) {
+          controller.enqueue(new TextEncoder().encode(body))
+          controller.close()
+        },
+      })
+      return new Request(`${BASE}/`, {
+        method: 'POST',
+        body: stream,
+        headers,
+        duplex: 'half',
+      } as RequestInit)
+    }
+    const t2 = await compare(
+      T,
+      'bodyLimit ↔ hono/body-limit (1 KB streamed, no Content-Length)',
+      chunked,
+      [
+        { name: 'bare route (streamed POST)', app: bare },
+        { name: 'palisade bodyLimit (streamed)', app: ours },
+        { name: 'hono bodyLimit (streamed)', app: hono },
+      ],
+    )
+    vsHono('bodyLimit (streamed)', t2, 'palisade bodyLimit (streamed)', 'hono bodyLimit (streamed)')
+  }
+
+  {
+    const t = await compare(T, 'requestTimeout ↔ hono/timeout', get(), [
+      { name: 'bare route', app: bare },
+      {
+        name: 'palisade requestTimeout',
+        app: p.requestTimeout ? appWith(p.requestTimeout({ ms: 5_000 })) : null,
+      },
+      { name: 'hono timeout', app: appWith(honoTimeout(5_000)) },
+    ])
+    vsHono('requestTimeout', t, 'palisade requestTimeout', 'hono timeout')
+  }
+
+  // ipGuard: deny lists of 10, 1,000 and 10,000 entries; the client is in none of them, so both
+  // sides walk their whole structure. Both read the client IP from X-Forwarded-For.
+  {
+    const keyGenerator = (c: { req: { header(n: string): string | undefined } }) =>
+      c.req.header('x-forwarded-for') ?? ''
+    const ourTimes: Record<number, number | undefined> = {}
+    for (const n of [10, 1_000, 10_000]) {
+      const list = ipList(n)
+      const ours = p.ipGuard ? appWith(p.ipGuard({ mode: 'deny', list, keyGenerator })) : null
+      const hono = appWith(ipRestriction(keyGenerator as never, { denyList: list }))
+      const t = await compare(
+        T,
+        `ipGuard ↔ hono/ip-restriction (${n.toLocaleString('en')} entries)`,
+        get(ipHeader),
+        [
+          { name: 'bare route', app: bare },
+          { name: `palisade ipGuard ${n}`, app: ours },
+          { name: `hono ipRestriction ${n}`, app: hono },
+        ],
+      )
+      vsHono(`ipGuard (${n} entries)`, t, `palisade ipGuard ${n}`, `hono ipRestriction ${n}`)
+      ourTimes[n] = t.get(`palisade ipGuard ${n}`)
+    }
+    const a = ourTimes[10]
+    const b = ourTimes[10_000]
+    addTarget({
+      goal: 'ipGuard with 10,000 entries within 1.5x of 10 entries',
+      measured: a && b ? `${fmtRatio(b / a)}` : 'not measured',
+      met: a && b ? b / a <= 1.5 : null,
+    })
+  }
+
+  // jwtAuth: Hono's jwt and the floor = bare route + one crypto.subtle HMAC verify of the token.
+  {
+    const verify = await jwtFloor()
+    const floor = new Hono()
+    floor.get('/', async (c) => {
+      const auth = c.req.header('authorization') ?? ''
+      if (!(await verify(auth.slice(7)))) return c.text('no', 401)
+      return c.text('ok')
+    })
+    const req = get({ authorization: `Bearer ${fx.jwt}` })
+    const t = await compare(T, 'jwtAuth ↔ hono/jwt ↔ HMAC floor', req, [
+      { name: 'bare route', app: bare },
+      { name: 'HMAC floor (bare + subtle.verify)', app: floor },
+      {
+        name: 'palisade jwtAuth',
+        app: p.jwtAuth ? appWith(p.jwtAuth({ secret: JWT_SECRET })) : null,
+      },
+      { name: 'hono jwt', app: appWith(honoJwt({ secret: JWT_SECRET_TEXT, alg: 'HS256' })) },
+    ])
+    vsHono('jwtAuth', t, 'palisade jwtAuth', 'hono jwt')
+    floorTarget(
+      'jwtAuth',
+      t.get('palisade jwtAuth'),
+      t.get('HMAC floor (bare + subtle.verify)'),
+      t.get('bare route'),
+    )
+  }
+
+  {
+    const body = 'title=hello&_csrf=ignored'
+    const headers = {
+      'content-type': 'application/x-www-form-urlencoded',
+      origin: BASE,
+      cookie: `XSRF-TOKEN=${CSRF_TOKEN}`,
+      'x-xsrf-token': CSRF_TOKEN,
+    }
+    const t = await compare(
+      T,
+      'csrf ↔ hono/csrf (form POST; double-submit token vs Origin check)',
+      post(body, headers),
+      [
+        { name: 'bare route (POST)', app: bare },
+        { name: 'palisade csrf', app: p.csrf ? appWith(p.csrf()) : null },
+        { name: 'hono csrf', app: appWith(honoCsrf({ origin: BASE })) },
+      ],
+    )
+    vsHono('csrf', t, 'palisade csrf', 'hono csrf')
+  }
+
+  // sessions: an existing session read from the memory store through a signed cookie.
+  {
+    const verify = await cookieFloor()
+    const cookieValue = fx.sessionCookieValue
+    const floor = new Hono()
+    floor.get('/', async (c) => {
+      const cookie = c.req.header('cookie') ?? ''
+      const value = cookie.slice(cookie.indexOf('sid=') + 4)
+      if (!(await verify(value))) return c.text('no', 401)
+      return c.text('ok')
+    })
+    let ours: Hono | null = null
+    if (p.sessions && p.MemorySessionStore && cookieValue) {
+      const store = new p.MemorySessionStore()
+      await store.set(SESSION_ID, { user: 'user-1', visits: 1 }, 86_400)
+      ours = new Hono()
+      ours.use('*', p.sessions({ secret: SESSION_SECRET, store }))
+      ours.get('/', (c) => {
+        const session = (c.get as (k: string) => unknown)('session') as
+          | Record<string, unknown>
+          | undefined
+        return c.text(session ? 'ok' : 'no session', session ? 200 : 500)
+      })
+    }
+    const t = await compare(
+      T,
+      'sessions ↔ HMAC floor (existing session, signed cookie)',
+      get({ cookie: `sid=${cookieValue}` }),
+      [
+        { name: 'bare route', app: bare },
+        { name: 'HMAC floor (bare + subtle.verify)', app: floor },
+        { name: 'palisade sessions', app: ours },
+      ],
+    )
+    floorTarget(
+      'sessions',
+      t.get('palisade sessions'),
+      t.get('HMAC floor (bare + subtle.verify)'),
+      t.get('bare route'),
+    )
+  }
+
+  // Middleware without a Hono built-in: overhead over the bare route only.
+  {
+    const json = JSON.stringify({
+      name: '<b>Widget</b>',
+      note: 'plain text',
+      url: 'https://1.1.1.1/hook',
+    })
+    const jsonHeaders = { 'content-type': 'application/json', ...ipHeader }
+    let apiKeyApp: Hono | null = null
+    if (p.apiKey && p.MemoryApiKeyStore) {
+      const store = new p.MemoryApiKeyStore()
+      await store.add(API_KEY, { owner: 'bench' })
+      apiKeyApp = appWith(p.apiKey({ store }))
+    }
+    await compare(
+      T,
+      'middleware without a Hono equivalent (GET)',
+      get({ ...ipHeader, 'x-api-key': API_KEY }),
+      [
+        { name: 'bare route', app: bare },
+        {
+          name: 'palisade rateLimit',
+          app: p.rateLimit ? appWith(p.rateLimit({ max: 1_000_000_000 })) : null,
+        },
+        {
+          name: 'palisade logger (no-op sink)',
+          app: p.logger ? appWith(p.logger(quietLoggerOptions())) : null,
+        },
+        { name: 'palisade apiKey', app: apiKeyApp },
+      ],
+    )
+    const jsonApp = (mw?: MiddlewareHandler) => {
+      const app = new Hono()
+      if (mw) app.use('*', mw)
+      const sanitizedBody = (p as { sanitizedBody?: (c: unknown) => unknown }).sanitizedBody
+      app.post('/', async (c) =>
+        c.json(
+          mw && sanitizedBody && mw.name === 'xssSanitize' ? sanitizedBody(c) : await c.req.json(),
+        ),
+      )
+      return app
+    }
+    await compare(T, 'middleware without a Hono equivalent (JSON POST)', post(json, jsonHeaders), [
+      { name: 'bare route (JSON POST, parses body)', app: jsonApp() },
+      {
+        name: 'palisade contentTypeGuard',
+        app: p.contentTypeGuard
+          ? jsonApp(p.contentTypeGuard({ required: ['application/json'] }))
+          : null,
+      },
+      { name: 'palisade xssSanitize', app: p.xssSanitize ? jsonApp(p.xssSanitize()) : null },
+      {
+        name: 'palisade ssrfGuard (IP-literal URL)',
+        app: p.ssrfGuard ? jsonApp(p.ssrfGuard()) : null,
+      },
+    ])
+  }
+
+  // All fifteen against a bare route: an authenticated GET and a JSON POST with every credential.
+  {
+    const { middleware, missing } = await stackParts(p, 'full')
+    const stack = new Hono()
+    for (const [, m] of middleware) stack.use('*', m)
+    addRoutes(stack, p)
+    const bareApi = addRoutes(new Hono())
+    const cookie = `sid=${fx.sessionCookieValue}; XSRF-TOKEN=${CSRF_TOKEN}`
+    const common = {
+      ...ipHeader,
+      origin: ORIGIN,
+      authorization: `Bearer ${fx.jwt}`,
+      'x-api-key': API_KEY,
+      cookie,
+    }
+    const label = `full stack (${middleware.length}/15${missing.length ? `; missing ${missing.join(', ')}` : ''})`
+    await compare(T, `${label} — authenticated GET`, get(common, '/api/me'), [
+      { name: 'bare route (GET /api/me)', app: bareApi },
+      { name: `palisade ${middleware.length} middleware (GET)`, app: stack },
+    ])
+    const body = JSON.stringify({
+      name: '<script>alert(1)</script>Widget',
+      url: 'https://1.1.1.1/hook',
+    })
+    await compare(
+      T,
+      `${label} — JSON POST`,
+      post(
+        body,
+        { ...common, 'content-type': 'application/json', 'x-xsrf-token': CSRF_TOKEN },
+        '/api/items',
+      ),
+      [
+        { name: 'bare route (POST /api/items)', app: bareApi, status: 201 },
+        { name: `palisade ${middleware.length} middleware (POST)`, app: stack, status: 201 },
+      ],
+    )
+  }
+}
+
+function floorTarget(label: string, ours?: number, floor?: number, bare?: number): void {
+  if (ours === undefined || floor === undefined) {
+    addTarget({
+      goal: `${label} within 1.5x of its HMAC floor`,
+      measured: 'not measured',
+      met: null,
+    })
+    return
+  }
+  const r = ours / floor
+  const overhead =
+    bare !== undefined
+      ? ` (middleware work ${((ours - bare) / 1000).toFixed(2)} µs vs verify ${((floor - bare) / 1000).toFixed(2)} µs)`
+      : ''
+  addTarget({
+    goal: `${label} within 1.5x of its HMAC floor`,
+    measured: `${fmtRatio(r)} of the floor per request${overhead}`,
+    met: r <= 1.5,
+  })
+}
