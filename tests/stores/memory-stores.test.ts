@@ -1,0 +1,24 @@
+/**
+ * The in-memory stores against the conformance suite. MemoryApiKeyStore keeps its map in a
+ * private field, so its hashes-only property is proven in its own unit tests, not by a dump here.
+ */
+import { MemoryApiKeyStore } from '@palisade/middleware/api-key'
+import { MemoryRateLimitStore } from '@palisade/middleware/rate-limit'
+import { MemorySessionStore } from '@palisade/middleware/sessions'
+import {
+  apiKeyStoreConformance,
+  rateLimitStoreConformance,
+  sessionStoreConformance,
+} from './conformance'
+
+rateLimitStoreConformance('MemoryRateLimitStore', () => new MemoryRateLimitStore(), {
+  release: (store) => store.destroy(),
+})
+
+sessionStoreConformance('MemorySessionStore', () => new MemorySessionStore(), {
+  release: (store) => store.destroy_(),
+})
+
+apiKeyStoreConformance('MemoryApiKeyStore', () => new MemoryApiKeyStore(), {
+  release: (store) => store.destroy(),
+})
