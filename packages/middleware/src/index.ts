@@ -2,3 +2,4 @@ export {}
 export * from './jwt-auth'
 export * from './api-key'
 export * from './rate-limit'
+export * from './redis'
