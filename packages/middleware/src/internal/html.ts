@@ -21,7 +21,8 @@ export function escapeHtml(value: string): string {
  * U+2029 are written as `\u` escapes, so the data can never close the script element.
  */
 export function jsonForScript(value: unknown): string {
-  return JSON.stringify(value)
+  // JSON.stringify returns undefined (not a string) for undefined, functions and symbols.
+  return (JSON.stringify(value) ?? 'null')
     .replace(/</g, '\\u003c')
     .replace(/>/g, '\\u003e')
     .replace(/&/g, '\\u0026')

@@ -69,7 +69,13 @@ export function assertStringArray(
   value: unknown,
   { allowEmpty = true }: { allowEmpty?: boolean } = {},
 ): string[] {
-  if (!Array.isArray(value) || value.some((v) => typeof v !== 'string' || v.length === 0)) {
+  // An index loop, not .some(): .some() skips the holes of a sparse array such as `[, 'a']`.
+  let valid = Array.isArray(value)
+  for (let i = 0; valid && i < (value as unknown[]).length; i++) {
+    const v = (value as unknown[])[i]
+    valid = typeof v === 'string' && v.length > 0
+  }
+  if (!valid) {
     throw optionError(factory, `"${name}" must be an array of non-empty strings`)
   }
   if (!allowEmpty && value.length === 0) {

@@ -1,0 +1,198 @@
+import { describe, expect, it, vi } from 'vitest'
+import {
+  base64url,
+  fromBase64url,
+  hmacSign,
+  hmacVerify,
+  importHmacKey,
+  lazy,
+  randomToken,
+  sha256Hex,
+  timingSafeEqual,
+} from './crypto'
+
+const bytes = (...b: number[]) => new Uint8Array(b)
+
+describe('base64url / fromBase64url', () => {
+  it.each<[Uint8Array, string]>([
+    [bytes(), ''],
+    [bytes(0), 'AA'],
+    [bytes(0, 0), 'AAA'],
+    [bytes(0, 0, 0), 'AAAA'],
+    [bytes(0xfb, 0xff), '-_8'],
+    [bytes(0xff, 0xff, 0xff), '____'],
+    [new TextEncoder().encode('hello'), 'aGVsbG8'],
+  ])('encodes %s as %j without padding, and back', (input, encoded) => {
+    expect(base64url(input)).toBe(encoded)
+    expect(fromBase64url(encoded)).toEqual(input)
+  })
+
+  it('round-trips every byte value', () => {
+    const all = new Uint8Array(256).map((_, i) => i)
+    const encoded = base64url(all)
+    expect(encoded).toMatch(/^[A-Za-z0-9_-]+$/)
+    expect(fromBase64url(encoded)).toEqual(all)
+  })
+
+  it.each([
+    ['padding', 'aGVsbG8='],
+    ['standard alphabet +', 'a+b/'],
+    ['whitespace', 'aGVs bG8'],
+    ['a newline', 'aGVs\nbG8'],
+    ['an impossible length', 'aGVsb'],
+    ['a dot', 'aGVs.bG8'],
+    ['non-ASCII', 'aGVsbG8é'],
+  ])('rejects %s', (_, value) => {
+    expect(fromBase64url(value)).toBeNull()
+  })
+})
+
+describe('randomToken', () => {
+  it('returns 32 random bytes as 43 base64url characters by default', () => {
+    const token = randomToken()
+    expect(token).toMatch(/^[A-Za-z0-9_-]{43}$/)
+    expect(fromBase64url(token)).toHaveLength(32)
+  })
+
+  it('honours the byte count', () => {
+    expect(fromBase64url(randomToken(16))).toHaveLength(16)
+    expect(randomToken(0)).toBe('')
+  })
+
+  it('does not repeat', () => {
+    const seen = new Set(Array.from({ length: 200 }, () => randomToken(16)))
+    expect(seen.size).toBe(200)
+  })
+})
+
+describe('timingSafeEqual', () => {
+  it.each<[string, string, boolean]>([
+    ['', '', true],
+    ['abc', 'abc', true],
+    ['abc', 'abd', false],
+    ['abc', 'ab', false],
+    ['ab', 'abc', false],
+    ['', 'a', false],
+    ['a', '', false],
+    ['abc', 'ABC', false],
+    ['é', 'é', true],
+    ['é', 'e\u0301', false],
+    ['\u0000', '', false],
+    ['a\u0000', 'a', false],
+    ['🙂', '🙂', true],
+    ['🙂', '🙃', false],
+  ])('timingSafeEqual(%j, %j) is %s', (a, b, expected) => {
+    expect(timingSafeEqual(a, b)).toBe(expected)
+  })
+
+  it('does not treat a prefix as equal however long', () => {
+    const long = 'x'.repeat(10_000)
+    expect(timingSafeEqual(long, `${long}y`)).toBe(false)
+    expect(timingSafeEqual(long, long)).toBe(true)
+  })
+})
+
+describe('HMAC', () => {
+  it('matches the RFC 4231 test case 2 for HMAC-SHA256', async () => {
+    const key = await importHmacKey('Jefe')
+    const sig = await hmacSign(key, 'what do ya want for nothing?')
+    const hex = Array.from(fromBase64url(sig) as Uint8Array, (b) =>
+      b.toString(16).padStart(2, '0'),
+    ).join('')
+    expect(hex).toBe('5bdcc146bf60754e6a042426089575c75a003f089d2739839dec58b964ec3843')
+  })
+
+  it('gives the same key from a string and from its UTF-8 bytes', async () => {
+    const a = await hmacSign(await importHmacKey('sécret'), 'data')
+    const b = await hmacSign(await importHmacKey(new TextEncoder().encode('sécret')), 'data')
+    expect(a).toBe(b)
+  })
+
+  it('uses the requested hash', async () => {
+    const key = await importHmacKey('k', 'SHA-512')
+    expect(fromBase64url(await hmacSign(key, 'd'))).toHaveLength(64)
+  })
+
+  it('verifies its own signature', async () => {
+    const key = await importHmacKey('secret')
+    expect(await hmacVerify(key, 'data', await hmacSign(key, 'data'))).toBe(true)
+  })
+
+  it('rejects tampered data, a wrong key and a tampered signature', async () => {
+    const key = await importHmacKey('secret')
+    const other = await importHmacKey('secret2')
+    const sig = await hmacSign(key, 'data')
+    expect(await hmacVerify(key, 'datA', sig)).toBe(false)
+    expect(await hmacVerify(other, 'data', sig)).toBe(false)
+    const flipped = `${sig.slice(0, -1)}${sig.endsWith('A') ? 'B' : 'A'}`
+    expect(await hmacVerify(key, 'data', flipped)).toBe(false)
+  })
+
+  it.each(['', 'not base64!', 'AA==', 'A'])('rejects the malformed signature %j', async (sig) => {
+    const key = await importHmacKey('secret')
+    expect(await hmacVerify(key, 'data', sig)).toBe(false)
+  })
+
+  it('rejects a truncated signature', async () => {
+    const key = await importHmacKey('secret')
+    const sig = await hmacSign(key, 'data')
+    expect(await hmacVerify(key, 'data', sig.slice(0, 20))).toBe(false)
+  })
+})
+
+describe('sha256Hex', () => {
+  it.each([
+    ['', 'e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855'],
+    ['abc', 'ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad'],
+  ])('hashes %j', async (input, hex) => {
+    expect(await sha256Hex(input)).toBe(hex)
+  })
+
+  it('hashes text as UTF-8', async () => {
+    expect(await sha256Hex('é')).toBe(
+      await crypto.subtle
+        .digest('SHA-256', new Uint8Array([0xc3, 0xa9]))
+        .then((d) =>
+          Array.from(new Uint8Array(d), (b) => b.toString(16).padStart(2, '0')).join(''),
+        ),
+    )
+  })
+})
+
+describe('lazy', () => {
+  it('does not run the initialiser until first use', () => {
+    const init = vi.fn(async () => 1)
+    lazy(init)
+    expect(init).not.toHaveBeenCalled()
+  })
+
+  it('runs once and shares the result, also between concurrent callers', async () => {
+    const init = vi.fn(async () => ({ key: 1 }))
+    const get = lazy(init)
+    const [a, b] = await Promise.all([get(), get()])
+    expect(a).toBe(b)
+    expect(await get()).toBe(a)
+    expect(init).toHaveBeenCalledOnce()
+  })
+
+  it('retries after a failed attempt', async () => {
+    const init = vi.fn().mockRejectedValueOnce(new Error('first')).mockResolvedValueOnce('ok')
+    const get = lazy(init as () => Promise<string>)
+    await expect(get()).rejects.toThrow('first')
+    expect(await get()).toBe('ok')
+    expect(init).toHaveBeenCalledTimes(2)
+  })
+
+  it('does not leave an unhandled rejection behind when a caller handles the failure', async () => {
+    const unhandled = vi.fn()
+    process.on('unhandledRejection', unhandled)
+    try {
+      const get = lazy(() => Promise.reject(new Error('nope')))
+      await expect(get()).rejects.toThrow('nope')
+      await new Promise((resolve) => setTimeout(resolve, 10))
+      expect(unhandled).not.toHaveBeenCalled()
+    } finally {
+      process.off('unhandledRejection', unhandled)
+    }
+  })
+})

@@ -1,0 +1,70 @@
+import { Hono } from 'hono'
+import { HTTPException } from 'hono/http-exception'
+import { describe, expect, it } from 'vitest'
+import { reject } from './reject'
+
+function caught(fn: () => void): HTTPException {
+  try {
+    fn()
+  } catch (err) {
+    if (err instanceof HTTPException) return err
+    throw err
+  }
+  throw new Error('did not throw')
+}
+
+describe('reject', () => {
+  it('throws an HTTPException with the status and message', () => {
+    const err = caught(() => reject(403, 'Access denied'))
+    expect(err.status).toBe(403)
+    expect(err.message).toBe('Access denied')
+  })
+
+  it('carries a text/plain response with the message as body', async () => {
+    const res = caught(() => reject(413, 'Payload Too Large')).getResponse()
+    expect(res.status).toBe(413)
+    expect(res.headers.get('content-type')).toBe('text/plain; charset=UTF-8')
+    expect(await res.text()).toBe('Payload Too Large')
+  })
+
+  it('adds extra headers to the response', () => {
+    const res = caught(() =>
+      reject(429, 'Too many requests', { 'Retry-After': '30' }),
+    ).getResponse()
+    expect(res.headers.get('retry-after')).toBe('30')
+    expect(res.headers.get('content-type')).toBe('text/plain; charset=UTF-8')
+  })
+
+  it('lets an explicit content-type header win', () => {
+    const res = caught(() =>
+      reject(400, '{}', { 'content-type': 'application/json' }),
+    ).getResponse()
+    expect(res.headers.get('content-type')).toBe('application/json')
+  })
+
+  it('sends the message as-is, never interpreted as HTML', async () => {
+    const res = caught(() => reject(400, '<script>alert(1)</script>')).getResponse()
+    expect(res.headers.get('content-type')).toMatch(/^text\/plain/)
+    expect(await res.text()).toBe('<script>alert(1)</script>')
+  })
+
+  it('becomes the response of an app without onError', async () => {
+    const app = new Hono()
+    app.get('/', () => reject(401, 'Unauthorized', { 'WWW-Authenticate': 'Bearer realm="api"' }))
+    const res = await app.request('/')
+    expect(res.status).toBe(401)
+    expect(res.headers.get('www-authenticate')).toBe('Bearer realm="api"')
+    expect(await res.text()).toBe('Unauthorized')
+  })
+
+  it('reaches app.onError, which can reshape it', async () => {
+    const app = new Hono()
+    app.get('/', () => reject(403, 'Access denied'))
+    app.onError((err, c) =>
+      c.json({ error: err.message }, err instanceof HTTPException ? err.status : 500),
+    )
+    const res = await app.request('/')
+    expect(res.status).toBe(403)
+    expect(await res.json()).toEqual({ error: 'Access denied' })
+  })
+})
