@@ -24,6 +24,9 @@ export function fromBase64url(value: string): Uint8Array | null {
   }
   const out = new Uint8Array(binary.length)
   for (let i = 0; i < binary.length; i++) out[i] = binary.charCodeAt(i)
+  // The last character may carry unused low bits: `…A` and `…B` can decode to the same bytes.
+  // Only the canonical spelling is accepted, so a signed value has exactly one valid encoding.
+  if (base64url(out) !== value) return null
   return out
 }
 

@@ -1,0 +1,99 @@
+import { unrefInterval } from '../internal/timers'
+import type { SessionData, SessionStore } from './store'
+
+/** Options of {@link MemorySessionStore}. */
+export interface MemorySessionStoreOptions {
+  /** Clock in milliseconds, for tests. Default `Date.now`. */
+  now?: () => number
+  /** How often expired sessions are swept. Default `60000`. */
+  sweepIntervalMs?: number
+}
+
+interface Entry {
+  json: string
+  expiresAt: number
+}
+
+/**
+ * In-memory {@link SessionStore} for development and single-process apps. Data is kept as JSON
+ * text, so what comes out is a copy and only JSON-serialisable data goes in (as with a shared
+ * store). A session expires `maxAge` seconds after its last `set`: lazily on access, and by an
+ * `unref`'d sweep that runs only while the store holds sessions, so memory stays bounded.
+ *
+ * @example
+ * ```ts
+ * const store = new MemorySessionStore()
+ * app.use(sessions({ secret: process.env.SESSION_SECRET!, store }))
+ * // on shutdown, or in afterAll():
+ * store.destroy_()
+ * ```
+ */
+export class MemorySessionStore implements SessionStore {
+  readonly #entries = new Map<string, Entry>()
+  readonly #now: () => number
+  readonly #sweepIntervalMs: number
+  #stopSweep: (() => void) | undefined
+
+  constructor(options: MemorySessionStoreOptions = {}) {
+    this.#now = options.now ?? (() => Date.now())
+    const interval = options.sweepIntervalMs ?? 60_000
+    if (!(Number.isInteger(interval) && interval > 0)) {
+      throw new TypeError('MemorySessionStore: "sweepIntervalMs" must be a positive integer')
+    }
+    this.#sweepIntervalMs = interval
+  }
+
+  /** Number of sessions currently held (expired ones count until swept or read). */
+  get size(): number {
+    return this.#entries.size
+  }
+
+  /** The session's data (a fresh copy), or `null` when unknown or expired. */
+  async get(id: string): Promise<SessionData | null> {
+    const entry = this.#entries.get(id)
+    if (entry === undefined) return null
+    if (entry.expiresAt <= this.#now()) {
+      this.#entries.delete(id)
+      return null
+    }
+    return JSON.parse(entry.json) as SessionData
+  }
+
+  /** Stores `data` under `id` for `maxAge` seconds (from now). */
+  async set(id: string, data: SessionData, maxAge: number): Promise<void> {
+    if (!(Number.isFinite(maxAge) && maxAge > 0)) {
+      throw new TypeError('MemorySessionStore.set: maxAge must be a positive number of seconds')
+    }
+    const json = JSON.stringify(data)
+    if (json === undefined || json[0] !== '{') {
+      throw new TypeError('MemorySessionStore.set: data must be a plain object')
+    }
+    this.#entries.set(id, { json, expiresAt: this.#now() + maxAge * 1000 })
+    if (this.#stopSweep === undefined) {
+      this.#stopSweep = unrefInterval(() => this.#sweep(), this.#sweepIntervalMs)
+    }
+  }
+
+  /** Deletes the session; unknown ids are ignored. */
+  async destroy(id: string): Promise<void> {
+    this.#entries.delete(id)
+  }
+
+  /** Stops the sweep timer and forgets every session. The store stays usable. */
+  destroy_(): void {
+    this.#stopSweep?.()
+    this.#stopSweep = undefined
+    this.#entries.clear()
+  }
+
+  #sweep(): void {
+    const now = this.#now()
+    for (const [id, entry] of this.#entries) {
+      if (entry.expiresAt <= now) this.#entries.delete(id)
+    }
+    if (this.#entries.size === 0) {
+      this.#stopSweep?.()
+      this.#stopSweep = undefined
+    }
+  }
+}

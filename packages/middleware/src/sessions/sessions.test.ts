@@ -1,0 +1,541 @@
+import { Context, Hono } from 'hono'
+import { afterEach, describe, expect, it, vi } from 'vitest'
+import {
+  MemorySessionStore,
+  type SessionData,
+  type SessionStore,
+  type SessionsOptions,
+  sessions,
+} from './index'
+
+const SECRET = 'session-secret-for-tests-0123456789'
+
+/** A MemorySessionStore that counts calls, to prove what was (not) written. */
+function countingStore(now?: () => number) {
+  const inner = new MemorySessionStore(now ? { now } : {})
+  const calls = { get: 0, set: 0, destroy: 0 }
+  const store: SessionStore & { inner: MemorySessionStore; calls: typeof calls } = {
+    inner,
+    calls,
+    get: (id) => {
+      calls.get++
+      return inner.get(id)
+    },
+    set: (id, data, maxAge) => {
+      calls.set++
+      return inner.set(id, data, maxAge)
+    },
+    destroy: (id) => {
+      calls.destroy++
+      return inner.destroy(id)
+    },
+  }
+  return store
+}
+
+function setup(options: Partial<SessionsOptions> = {}) {
+  const store = countingStore()
+  const app = new Hono()
+  app.use(sessions({ secret: SECRET, store, ...options }))
+  app.get('/read', (c) => {
+    const s = c.get('session')
+    return c.json({ isNew: s.isNew, id: s.id, data: s.toJSON() })
+  })
+  app.post('/set/:key/:value', (c) => {
+    c.get('session').set(c.req.param('key'), c.req.param('value'))
+    return c.text('ok')
+  })
+  app.post('/push', (c) => {
+    const cart = c.get('session').get<string[]>('cart')
+    cart?.push('item')
+    return c.text('ok')
+  })
+  app.post('/login', (c) => {
+    const s = c.get('session')
+    s.regenerate()
+    s.set('user', 'alice')
+    return c.text('ok')
+  })
+  app.post('/logout', (c) => {
+    c.get('session').destroy()
+    return c.text('bye')
+  })
+  app.post('/clear', (c) => {
+    c.get('session').clear()
+    return c.text('cleared')
+  })
+  app.post('/throw', (c) => {
+    c.get('session').set('attempts', 1)
+    throw new Error('handler failed')
+  })
+  app.onError((_, c) => c.text('error', 500))
+  return { app, store }
+}
+
+const setCookies = (res: Response) => res.headers.getSetCookie()
+/** `name=value` of the session cookie a response set. */
+function sid(res: Response, name = 'sid'): string {
+  const line = setCookies(res).find((l) => l.startsWith(`${name}=`))
+  if (!line) throw new Error('no session cookie set')
+  return line.split(';')[0] as string
+}
+const withCookie = (cookie: string, method = 'GET') => ({ method, headers: { Cookie: cookie } })
+
+async function login(app: Hono) {
+  const res = await app.request('/set/user/alice', { method: 'POST' })
+  return sid(res)
+}
+
+afterEach(() => {
+  vi.useRealTimers()
+  vi.restoreAllMocks()
+})
+
+describe('sessions: new sessions', () => {
+  it('sets no cookie and writes nothing for a session that stays empty', async () => {
+    const { app, store } = setup()
+    const res = await app.request('/read')
+    expect(await res.json()).toEqual({ isNew: true, id: null, data: {} })
+    expect(setCookies(res)).toEqual([])
+    expect(store.calls).toEqual({ get: 0, set: 0, destroy: 0 })
+    expect(store.inner.size).toBe(0)
+  })
+
+  it('stores a written session and sets a signed, HttpOnly, Lax cookie', async () => {
+    const { app, store } = setup()
+    const res = await app.request('/set/user/alice', { method: 'POST' })
+    const [line] = setCookies(res)
+    expect(line).toMatch(
+      /^sid=[A-Za-z0-9_-]{43}\.[A-Za-z0-9_-]{43}; Max-Age=86400; Path=\/; HttpOnly; SameSite=Lax$/,
+    )
+    expect(store.calls.set).toBe(1)
+    expect(store.inner.size).toBe(1)
+  })
+
+  it('marks the cookie Secure on https', async () => {
+    const { app } = setup()
+    const res = await app.request('https://example.com/set/a/b', { method: 'POST' })
+    expect(setCookies(res)[0]).toMatch(/; Secure/)
+  })
+
+  it('gives every new session a distinct 256-bit ID', async () => {
+    const { app } = setup()
+    const ids = new Set<string>()
+    for (let i = 0; i < 20; i++) ids.add((await login(app)).split('.')[0] as string)
+    expect(ids.size).toBe(20)
+  })
+})
+
+describe('sessions: existing sessions', () => {
+  it('loads the data for a valid cookie', async () => {
+    const { app } = setup()
+    const cookie = await login(app)
+    const res = await app.request('/read', withCookie(cookie))
+    const body = await res.json()
+    expect(body).toMatchObject({ isNew: false, data: { user: 'alice' } })
+    expect(cookie).toContain(body.id)
+  })
+
+  it('does not write to the store or set a cookie when the handler only reads', async () => {
+    const { app, store } = setup()
+    const cookie = await login(app)
+    const before = { ...store.calls }
+    const res = await app.request('/read', withCookie(cookie))
+    expect(setCookies(res)).toEqual([])
+    expect(store.calls.set).toBe(before.set)
+    expect(store.calls.destroy).toBe(before.destroy)
+  })
+
+  it('saves a change under the same ID and refreshes the cookie', async () => {
+    const { app, store } = setup()
+    const cookie = await login(app)
+    const res = await app.request('/set/theme/dark', withCookie(cookie, 'POST'))
+    expect(sid(res)).toBe(cookie)
+    expect(store.calls.set).toBe(2)
+    const read = await app.request('/read', withCookie(cookie))
+    expect((await read.json()).data).toEqual({ user: 'alice', theme: 'dark' })
+  })
+
+  it('does not write when a value is set to what it already was', async () => {
+    const { app, store } = setup()
+    const cookie = await login(app)
+    await app.request('/set/user/alice', withCookie(cookie, 'POST'))
+    expect(store.calls.set).toBe(1)
+  })
+
+  it('notices a nested mutation', async () => {
+    const { app, store } = setup()
+    const cookie = await login(app)
+    await app.request('/set/cart/x', withCookie(cookie, 'POST'))
+    // Turn cart into an array through the store, then mutate it in place in a handler.
+    const id = cookie.slice(4, 47)
+    await store.inner.set(id, { cart: [] }, 60)
+    await app.request('/push', withCookie(cookie, 'POST'))
+    expect(await store.inner.get(id)).toEqual({ cart: ['item'] })
+  })
+
+  it('saves changes when the handler throws', async () => {
+    vi.spyOn(console, 'error').mockImplementation(() => {})
+    const { app } = setup()
+    const cookie = await login(app)
+    const res = await app.request('/throw', withCookie(cookie, 'POST'))
+    expect(res.status).toBe(500)
+    const read = await app.request('/read', withCookie(cookie))
+    expect((await read.json()).data).toEqual({ user: 'alice', attempts: 1 })
+  })
+
+  it('saves and rethrows when next() itself rejects', async () => {
+    const store = new MemorySessionStore()
+    const mw = sessions({ secret: SECRET, store })
+    const c = new Context(new Request('http://localhost/'))
+    const failure = new Error('downstream')
+    const next = async () => {
+      c.get('session').set('seen', true)
+      throw failure
+    }
+    await expect(mw(c, next)).rejects.toBe(failure)
+    expect(store.size).toBe(1)
+    expect(c.res.headers.getSetCookie()[0]).toMatch(/^sid=/)
+    store.destroy_()
+  })
+
+  it('stores keys such as __proto__ as plain data', async () => {
+    const { app } = setup()
+    const res = await app.request('/set/__proto__/polluted', { method: 'POST' })
+    const read = await app.request('/read', withCookie(sid(res)))
+    const { data } = await read.json()
+    expect(Object.keys(data)).toEqual(['__proto__'])
+    expect(({} as Record<string, unknown>).polluted).toBeUndefined()
+  })
+})
+
+describe('sessions: hostile or stale cookies give a fresh session', () => {
+  it.each([
+    ['a tampered ID', (v: string) => `${v.slice(0, 4)}${v[4] === 'A' ? 'B' : 'A'}${v.slice(5)}`],
+    ['a tampered signature', (v: string) => `${v.slice(0, -1)}${v.at(-1) === 'A' ? 'B' : 'A'}`],
+    ['no signature', (v: string) => v.slice(0, v.indexOf('.'))],
+    ['an empty signature', (v: string) => v.slice(0, v.indexOf('.') + 1)],
+    ['the signature only', (v: string) => v.slice(v.indexOf('.'))],
+    ['an empty value', () => 'sid='],
+    ['garbage', () => 'sid=%00%ff..'],
+    ['an oversized value', (v: string) => `${v}${'A'.repeat(5000)}`],
+  ])('for %s, without asking the store', async (_, mutate) => {
+    const { app, store } = setup()
+    const cookie = await login(app)
+    const gets = store.calls.get
+    const res = await app.request('/read', withCookie(mutate(cookie)))
+    expect(await res.json()).toEqual({ isNew: true, id: null, data: {} })
+    expect(store.calls.get).toBe(gets)
+    expect(setCookies(res)).toEqual([])
+  })
+
+  it('for a cookie signed with another secret', async () => {
+    const other = setup({ secret: 'some-other-secret-entirely-1234567' })
+    const cookie = await login(other.app)
+    const { app } = setup()
+    expect((await (await app.request('/read', withCookie(cookie))).json()).isNew).toBe(true)
+  })
+
+  it('for a validly signed but unknown ID, and never adopts that ID', async () => {
+    const a = setup()
+    const cookie = await login(a.app)
+    // Same secret, different store: the ID is signed correctly but unknown here.
+    const b = setup()
+    const read = await b.app.request('/read', withCookie(cookie))
+    expect((await read.json()).isNew).toBe(true)
+    const write = await b.app.request('/set/x/y', withCookie(cookie, 'POST'))
+    expect(sid(write)).not.toBe(cookie)
+  })
+
+  it('for an expired session', async () => {
+    let now = 0
+    const store = countingStore(() => now)
+    const app = new Hono()
+    app.use(sessions({ secret: SECRET, store, maxAge: 60 }))
+    app.post('/', (c) => {
+      c.get('session').set('a', 1)
+      return c.text('ok')
+    })
+    app.get('/', (c) => c.json(c.get('session').isNew))
+    const cookie = sid(await app.request('/', { method: 'POST' }))
+    now = 59_999
+    expect(await (await app.request('/', withCookie(cookie))).json()).toBe(false)
+    now = 60_000
+    expect(await (await app.request('/', withCookie(cookie))).json()).toBe(true)
+  })
+})
+
+describe('sessions: secret rotation', () => {
+  it('accepts cookies signed by any listed secret and signs new ones with the first', async () => {
+    const store = new MemorySessionStore()
+    const old = new Hono()
+    old.use(sessions({ secret: 'old-secret-0123456789abcdef', store }))
+    old.post('/', (c) => {
+      c.get('session').set('user', 'bob')
+      return c.text('ok')
+    })
+    const rotated = new Hono()
+    rotated.use(
+      sessions({ secret: ['new-secret-0123456789abcdef', 'old-secret-0123456789abcdef'], store }),
+    )
+    rotated.get('/', (c) => c.json(c.get('session').toJSON()))
+    rotated.post('/', (c) => {
+      c.get('session').set('seen', true)
+      return c.text('ok')
+    })
+    const oldCookie = sid(await old.request('/', { method: 'POST' }))
+    expect(await (await rotated.request('/', withCookie(oldCookie))).json()).toEqual({
+      user: 'bob',
+    })
+    const resigned = sid(await rotated.request('/', withCookie(oldCookie, 'POST')))
+    expect(resigned.split('.')[0]).toBe(oldCookie.split('.')[0])
+    expect(resigned).not.toBe(oldCookie)
+    const newOnly = new Hono()
+    newOnly.use(sessions({ secret: 'new-secret-0123456789abcdef', store }))
+    newOnly.get('/', (c) => c.json(c.get('session').toJSON()))
+    expect(await (await newOnly.request('/', withCookie(resigned))).json()).toEqual({
+      user: 'bob',
+      seen: true,
+    })
+    expect(await (await newOnly.request('/', withCookie(oldCookie))).json()).toEqual({})
+    store.destroy_()
+  })
+})
+
+describe('sessions: regenerate and destroy', () => {
+  it('regenerate moves the data to a new ID and destroys the old one', async () => {
+    const { app, store } = setup()
+    const before = await login(app)
+    const res = await app.request('/login', withCookie(before, 'POST'))
+    const after = sid(res)
+    expect(after).not.toBe(before)
+    expect(store.inner.size).toBe(1)
+    const read = await app.request('/read', withCookie(after))
+    expect((await read.json()).data).toEqual({ user: 'alice' })
+    const stale = await app.request('/read', withCookie(before))
+    expect((await stale.json()).isNew).toBe(true)
+  })
+
+  it('regenerate on a fresh session simply stores it under a new ID', async () => {
+    const { app, store } = setup()
+    const res = await app.request('/login', { method: 'POST' })
+    expect(sid(res)).toMatch(/^sid=/)
+    expect(store.calls.destroy).toBe(0)
+  })
+
+  it('destroy deletes the store entry and clears the cookie', async () => {
+    const { app, store } = setup()
+    const cookie = await login(app)
+    const res = await app.request('/logout', withCookie(cookie, 'POST'))
+    expect(setCookies(res)[0]).toMatch(/^sid=; Max-Age=0; .*Path=\//)
+    expect(store.inner.size).toBe(0)
+    const after = await app.request('/read', withCookie(cookie))
+    expect((await after.json()).isNew).toBe(true)
+  })
+
+  it('destroy without a stored session sets no cookie', async () => {
+    const { app, store } = setup()
+    const res = await app.request('/logout', { method: 'POST' })
+    expect(setCookies(res)).toEqual([])
+    expect(store.calls.destroy).toBe(0)
+  })
+
+  it('values set after destroy start a new session under a new ID', async () => {
+    const store = new MemorySessionStore()
+    const app = new Hono()
+    app.use(sessions({ secret: SECRET, store }))
+    app.post('/a', (c) => {
+      c.get('session').set('user', 'a')
+      return c.text('ok')
+    })
+    app.post('/switch', (c) => {
+      const s = c.get('session')
+      s.destroy()
+      s.set('user', 'b')
+      return c.text('ok')
+    })
+    const first = sid(await app.request('/a', { method: 'POST' }))
+    const second = sid(await app.request('/switch', withCookie(first, 'POST')))
+    expect(second).not.toBe(first)
+    expect(store.size).toBe(1)
+    store.destroy_()
+  })
+
+  it('clearing every value deletes the session like destroy', async () => {
+    const { app, store } = setup()
+    const cookie = await login(app)
+    const res = await app.request('/clear', withCookie(cookie, 'POST'))
+    expect(setCookies(res)[0]).toMatch(/^sid=; Max-Age=0/)
+    expect(store.inner.size).toBe(0)
+  })
+})
+
+describe('sessions: store failures', () => {
+  const failing = (method: 'get' | 'set' | 'destroy'): SessionStore => {
+    const inner = new MemorySessionStore()
+    return {
+      get: (id) => (method === 'get' ? Promise.reject(new Error('down')) : inner.get(id)),
+      set: (id, d, m) =>
+        method === 'set' ? Promise.reject(new Error('down')) : inner.set(id, d, m),
+      destroy: (id) =>
+        method === 'destroy' ? Promise.reject(new Error('down')) : inner.destroy(id),
+    }
+  }
+
+  it('answers 503 without running the handler when get fails', async () => {
+    const good = setup()
+    const cookie = await login(good.app)
+    const handler = vi.fn((c) => c.text('ok'))
+    const app = new Hono()
+    app.use(sessions({ secret: SECRET, store: failing('get') }))
+    app.get('/', handler)
+    const res = await app.request('/', withCookie(cookie))
+    expect(res.status).toBe(503)
+    expect(await res.text()).toBe('Session store unavailable')
+    expect(handler).not.toHaveBeenCalled()
+  })
+
+  it('answers 503 and sets no cookie when set fails', async () => {
+    const app = new Hono()
+    app.use(sessions({ secret: SECRET, store: failing('set') }))
+    app.post('/', (c) => {
+      c.get('session').set('a', 1)
+      return c.text('ok')
+    })
+    const res = await app.request('/', { method: 'POST' })
+    expect(res.status).toBe(503)
+    expect(await res.text()).toBe('Session store unavailable')
+    expect(setCookies(res)).toEqual([])
+  })
+
+  it('answers 503 and sets no new cookie when destroying the old ID fails on regenerate', async () => {
+    const store = failing('destroy')
+    const app = new Hono()
+    app.use(sessions({ secret: SECRET, store }))
+    app.post('/a', (c) => {
+      c.get('session').set('a', 1)
+      return c.text('ok')
+    })
+    app.post('/login', (c) => {
+      c.get('session').regenerate()
+      return c.text('ok')
+    })
+    const cookie = sid(await app.request('/a', { method: 'POST' }))
+    const res = await app.request('/login', withCookie(cookie, 'POST'))
+    expect(res.status).toBe(503)
+    expect(setCookies(res)).toEqual([])
+  })
+
+  it('never asks a store about requests without a session cookie', async () => {
+    const app = new Hono()
+    app.use(sessions({ secret: SECRET, store: failing('get') }))
+    app.get('/', (c) => c.text('ok'))
+    expect((await app.request('/')).status).toBe(200)
+  })
+})
+
+describe('sessions: options', () => {
+  it('uses cookieName, maxAge, contextKey and cookie attributes', async () => {
+    const store = new MemorySessionStore()
+    const app = new Hono()
+    app.use(
+      sessions({
+        secret: SECRET,
+        store,
+        cookieName: '__Host-app',
+        maxAge: 3600,
+        contextKey: 'sess',
+        cookie: { sameSite: 'Strict', httpOnly: true },
+      }),
+    )
+    app.post('/', (c) => {
+      ;(c.get('sess' as 'session') as { set(k: string, v: unknown): void }).set('a', 1)
+      return c.text('ok')
+    })
+    const res = await app.request('/', { method: 'POST' })
+    expect(setCookies(res)[0]).toMatch(
+      /^__Host-app=[^;]+; Max-Age=3600; Path=\/; HttpOnly; Secure; SameSite=Strict$/,
+    )
+    store.destroy_()
+  })
+
+  it('passes domain and path through and can drop HttpOnly', async () => {
+    const store = new MemorySessionStore()
+    const app = new Hono()
+    app.use(
+      sessions({
+        secret: SECRET,
+        store,
+        cookie: { domain: 'example.com', path: '/app', httpOnly: false, secure: true },
+      }),
+    )
+    app.post('/', (c) => {
+      c.get('session').set('a', 1)
+      return c.text('ok')
+    })
+    const line = setCookies(await app.request('/', { method: 'POST' }))[0]
+    expect(line).toBe(line?.replace('HttpOnly', ''))
+    expect(line).toMatch(/Domain=example\.com; Path=\/app; Secure; SameSite=Lax/)
+    store.destroy_()
+  })
+
+  it('creates its default store lazily, one per middleware', async () => {
+    const spy = vi.spyOn(globalThis, 'setInterval')
+    const mwA = sessions({ secret: SECRET })
+    const mwB = sessions({ secret: SECRET })
+    expect(spy).not.toHaveBeenCalled()
+    const a = new Hono()
+    a.use(mwA)
+    a.post('/', (c) => {
+      c.get('session').set('x', 1)
+      return c.text('ok')
+    })
+    a.get('/', (c) => c.json(c.get('session').toJSON()))
+    const b = new Hono()
+    b.use(mwB)
+    b.get('/', (c) => c.json(c.get('session').toJSON()))
+    const cookie = sid(await a.request('/', { method: 'POST' }))
+    expect(await (await a.request('/', withCookie(cookie))).json()).toEqual({ x: 1 })
+    expect(await (await b.request('/', withCookie(cookie))).json()).toEqual({})
+  })
+
+  it.each([
+    ['no options', undefined, /"secret" is required/],
+    ['a missing secret', {}, /"secret" must be/],
+    ['an empty secret', { secret: '' }, /"secret"/],
+    ['an empty secret list', { secret: [] }, /"secret"/],
+    ['an empty secret in the list', { secret: ['a', ''] }, /"secret"/],
+    ['a bad cookie name', { secret: 's', cookieName: 'a;b' }, /cookieName/],
+    ['maxAge 0', { secret: 's', maxAge: 0 }, /"maxAge"/],
+    ['maxAge beyond 400 days', { secret: 's', maxAge: 34_560_001 }, /400 days/],
+    ['a store without destroy', { secret: 's', store: { get() {}, set() {} } }, /"store"/],
+    ['cookie.maxAge', { secret: 's', cookie: { maxAge: 5 } }, /unknown option "maxAge"/],
+    [
+      'SameSite=None without Secure',
+      { secret: 's', cookie: { sameSite: 'None' } },
+      /Secure|secure/,
+    ],
+    ['a bad sameSite', { secret: 's', cookie: { sameSite: 'loose' } }, /sameSite/],
+    ['a path with ;', { secret: 's', cookie: { path: '/;x' } }, /cookie.path/],
+    [
+      '__Host- with a domain',
+      { secret: 's', cookieName: '__Host-s', cookie: { domain: 'a.b' } },
+      /__Host-/,
+    ],
+    [
+      '__Secure- with secure: false',
+      { secret: 's', cookieName: '__Secure-s', cookie: { secure: false } },
+      /secure/,
+    ],
+    ['an empty contextKey', { secret: 's', contextKey: '' }, /contextKey/],
+    ['a typo', { secret: 's', maxage: 5 }, /unknown option "maxage"/],
+  ])('throws a TypeError at construction for %s', (_, options, message) => {
+    expect(() => sessions(options as unknown as SessionsOptions)).toThrow(TypeError)
+    expect(() => sessions(options as unknown as SessionsOptions)).toThrow(message)
+  })
+
+  it('keeps SessionData assignable from plain objects', () => {
+    const data: SessionData = { a: 1, nested: { b: [1, 2] } }
+    expect(data).toBeTruthy()
+  })
+})
