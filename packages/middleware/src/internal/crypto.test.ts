@@ -42,6 +42,8 @@ describe('base64url / fromBase64url', () => {
     ['an impossible length', 'aGVsb'],
     ['a dot', 'aGVs.bG8'],
     ['non-ASCII', 'aGVsbG8é'],
+    ['unused low bits set in the last character', 'AB'],
+    ['unused low bits set after two bytes', 'AAB'],
   ])('rejects %s', (_, value) => {
     expect(fromBase64url(value)).toBeNull()
   })
