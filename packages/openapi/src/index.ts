@@ -1,2 +1,38 @@
-/** @palisade/openapi — the OpenAPI wrapper; filled in by the OpenAPI issue. */
+/**
+ * @palisade/openapi — OpenAPI 3.1 documentation for Hono apps, generated from the routes and
+ * the schemas they already use.
+ */
+
+export type {
+  OpenAPIApp,
+  OpenAPIGroup,
+  OpenAPIOptions,
+  OpenAPIRouter,
+  RouteMethodFn,
+  RouteOptions,
+  RouteOptionsArg,
+} from './app'
+export { openapi } from './app'
+export { explorerUIHTML, referenceHTML } from './pages'
+export type { OpenAPISchema, OpenAPISchemaType } from './schema'
+export { toOpenAPISchema } from './schema'
+export type {
+  OpenAPIDocument,
+  OpenAPIInfo,
+  OpenAPIMediaType,
+  OpenAPIParameter,
+  OpenAPIPathItem,
+  OpenAPIRequestBody,
+  OpenAPIRequestMeta,
+  OpenAPIResponse,
+  OpenAPIResponseMeta,
+  OpenAPIServer,
+  RouteMethod,
+  RouteOpenAPIMeta,
+  SpecOptions,
+  StoredRoute,
+} from './spec'
+export { generateSpec } from './spec'
+
+/** The OpenAPI version every generated document declares. */
 export const OPENAPI_VERSION = '3.1.0' as const

@@ -1,0 +1,10 @@
+export { openapi } from './openapi'
+export type {
+  OpenAPIApp,
+  OpenAPIGroup,
+  OpenAPIOptions,
+  OpenAPIRouter,
+  RouteMethodFn,
+  RouteOptions,
+  RouteOptionsArg,
+} from './types'

@@ -1,0 +1,209 @@
+import type { Env, ErrorHandler, Handler, Hono, MiddlewareHandler, NotFoundHandler } from 'hono'
+import type { Schema } from 'hono/types'
+import { mergePath } from 'hono/utils/url'
+import { mountDocsPages } from '../pages'
+import { generateSpec, RouteIndex } from '../spec/generate'
+import type { OpenAPIDocument, RouteMethod, RouteOpenAPIMeta, StoredRoute } from '../spec/types'
+import { type ResolvedOptions, resolveOptions } from './options'
+import type { OpenAPIApp, OpenAPIOptions } from './types'
+
+/** Shared by the wrapper and all its groups. */
+interface State {
+  // biome-ignore lint/suspicious/noExplicitAny: internal: the wrapper registers on any Hono app
+  app: Hono<any, any, any>
+  options: ResolvedOptions
+  routes: StoredRoute[]
+  index: RouteIndex
+  cache: { doc: OpenAPIDocument; json: string } | undefined
+}
+
+const isObject = (v: unknown): v is Record<string, unknown> =>
+  typeof v === 'object' && v !== null && !Array.isArray(v)
+
+function normalizeOpts(
+  opts: unknown,
+  label: string,
+): { middlewares: MiddlewareHandler[]; openapi: RouteOpenAPIMeta | undefined } {
+  const fail = (message: string): never => {
+    throw new TypeError(`openapi: ${label}: ${message}`)
+  }
+  if (opts === undefined) return { middlewares: [], openapi: undefined }
+  let middlewares: unknown = []
+  let meta: unknown
+  if (Array.isArray(opts)) middlewares = opts
+  else if (isObject(opts)) {
+    for (const key of Object.keys(opts)) {
+      if (key !== 'middlewares' && key !== 'openapi')
+        fail(`unknown route option "${key}" (known: middlewares, openapi)`)
+    }
+    middlewares = opts.middlewares ?? []
+    meta = opts.openapi
+  } else fail('opts must be RouteOptions or an array of middleware')
+  if (!Array.isArray(middlewares) || !middlewares.every((m) => typeof m === 'function')) {
+    fail('middlewares must be an array of middleware functions')
+  }
+  return {
+    middlewares: middlewares as MiddlewareHandler[],
+    openapi: meta as RouteOpenAPIMeta | undefined,
+  }
+}
+
+function spec(state: State): { doc: OpenAPIDocument; json: string } {
+  if (!state.cache) {
+    const doc = generateSpec(state.routes, state.options)
+    state.cache = { doc, json: JSON.stringify(doc) }
+  }
+  return state.cache
+}
+
+function register(
+  state: State,
+  prefix: string,
+  method: RouteMethod,
+  path: unknown,
+  handler: unknown,
+  opts: unknown,
+) {
+  if (typeof path !== 'string') throw new TypeError(`openapi: ${method}() path must be a string`)
+  const full = prefix === '' ? path : mergePath(prefix, path)
+  const label = `${method.toUpperCase()} ${full}`
+  if (typeof handler !== 'function')
+    throw new TypeError(`openapi: ${label}: handler must be a function`)
+  const { middlewares, openapi } = normalizeOpts(opts, label)
+  const draft: StoredRoute =
+    openapi === undefined ? { method, path: full } : { method, path: full, openapi }
+  // Route-local problems (schemas, parameters, statuses) first, then conflicts with earlier routes;
+  // both throw before Hono sees the route, so a rejected route is neither served nor documented.
+  generateSpec([draft], state.options)
+  state.index.add(draft)
+  const before = state.app.routes.length
+  const handlers = [...middlewares, handler as Handler]
+  // Hono's overloads type handler chains by arity; the wrapper passes a checked list.
+  const on = state.app.on as (method: string, path: string, ...handlers: Handler[]) => unknown
+  const all = state.app.all as (path: string, ...handlers: Handler[]) => unknown
+  if (method === 'all') all.call(state.app, full, ...handlers)
+  else on.call(state.app, method.toUpperCase(), full, ...handlers)
+  // Hono prefixes its base path; its own record has the path as served.
+  const served = state.app.routes.length > before ? (state.app.routes.at(-1)?.path ?? full) : full
+  state.routes.push({ ...draft, path: served })
+  state.cache = undefined
+}
+
+function router<T extends object>(state: State, prefix: string, self: T) {
+  const method =
+    (m: RouteMethod) =>
+    (path: unknown, handler: unknown, opts?: unknown): T => {
+      register(state, prefix, m, path, handler, opts)
+      return self
+    }
+  return {
+    get: method('get'),
+    post: method('post'),
+    put: method('put'),
+    patch: method('patch'),
+    delete: method('delete'),
+    all: method('all'),
+    use(...args: unknown[]): T {
+      const [first, ...rest] = args
+      const explicit = typeof first === 'string'
+      const handlers = explicit ? rest : args
+      if (handlers.length === 0 || !handlers.every((h) => typeof h === 'function')) {
+        throw new TypeError(
+          'openapi: use() takes an optional path and at least one middleware function',
+        )
+      }
+      const at = explicit
+        ? prefix === ''
+          ? first
+          : mergePath(prefix, first)
+        : prefix === ''
+          ? '*'
+          : mergePath(prefix, '*')
+      state.app.use(at, ...(handlers as MiddlewareHandler[]))
+      return self
+    },
+    group(sub: unknown, build: unknown): T {
+      if (typeof sub !== 'string') throw new TypeError('openapi: group() prefix must be a string')
+      if (typeof build !== 'function')
+        throw new TypeError('openapi: group() build must be a function')
+      const full = prefix === '' ? mergePath('/', sub) : mergePath(prefix, sub)
+      const g = { prefix: full } as Record<string, unknown>
+      Object.assign(g, router(state, full, g))
+      ;(build as (g: unknown) => void)(g)
+      return self
+    },
+  }
+}
+
+/**
+ * Wraps a Hono app so that every route registered through the wrapper is also documented, and
+ * serves the OpenAPI 3.1.0 document at `specPath` with the explorer and reference pages.
+ *
+ * Route methods take `(path, handler, opts?)`, where `opts` is `{ middlewares, openapi }` or an
+ * array of middleware. Routes go to the real Hono app, so routing, middleware order and responses
+ * are Hono's own. The document is built on first request (or `spec()`) and cached until another
+ * route is added. Registration throws a descriptive `Error` for a duplicate operationId, a path
+ * that clashes with an earlier one, or a schema that cannot be documented.
+ *
+ * @param app - the Hono app to register on (its base path is respected)
+ * @param options - `info` (required); `servers` default `[]`; `specPath` default `/openapi.json`,
+ *   `docsPath` default `/explorer`, `redocPath` default `/reference`
+ * @example
+ * ```ts
+ * const api = openapi(new Hono(), { info: { title: 'Users', version: '1.0.0' } })
+ * api.post('/users', (c) => c.json({ id: '1' }, 201), {
+ *   openapi: {
+ *     operationId: 'createUser',
+ *     request: { body: z.object({ name: z.string(), email: z.email() }) },
+ *     responses: { 201: { description: 'Created', schema: z.object({ id: z.string() }) } },
+ *   },
+ * })
+ * export default api // GET /openapi.json, /explorer, /reference
+ * ```
+ */
+export function openapi<
+  E extends Env = Env,
+  S extends Schema = Schema,
+  BasePath extends string = '/',
+>(app: Hono<E, S, BasePath>, options: OpenAPIOptions): OpenAPIApp<E, BasePath, S> {
+  if (
+    !isObject(app) ||
+    typeof (app as { fetch?: unknown }).fetch !== 'function' ||
+    !Array.isArray(app.routes)
+  ) {
+    throw new TypeError('openapi: the first argument must be a Hono app')
+  }
+  const state: State = {
+    app,
+    options: resolveOptions(options),
+    routes: [],
+    index: new RouteIndex(),
+    cache: undefined,
+  }
+  const { specPath, docsPath, redocPath, info } = state.options
+  app.get(specPath, (c) =>
+    c.body(spec(state).json, 200, { 'Content-Type': 'application/json; charset=UTF-8' }),
+  )
+  // The pages fetch the document by URL, so they need the path as served (with any base path).
+  const servedSpecPath = app.routes.at(-1)?.path ?? specPath
+  mountDocsPages(app, { specPath: servedSpecPath, docsPath, redocPath, title: info.title })
+
+  const wrapper = {} as Record<string, unknown>
+  Object.assign(wrapper, router(state, '', wrapper), {
+    app,
+    spec: () => spec(state).doc,
+    getSpec: () => spec(state).doc,
+    onError(handler: ErrorHandler<E>) {
+      app.onError(handler)
+      return wrapper
+    },
+    notFound(handler: NotFoundHandler<E>) {
+      app.notFound(handler)
+      return wrapper
+    },
+    fetch: app.fetch,
+    request: app.request,
+  })
+  Object.defineProperty(wrapper, 'routes', { get: () => state.routes, enumerable: true })
+  return wrapper as unknown as OpenAPIApp<E, BasePath, S>
+}

@@ -1,0 +1,2 @@
+export { toOpenAPISchema } from './convert'
+export type { OpenAPISchema, OpenAPISchemaType } from './types'

@@ -1,0 +1,17 @@
+export { generateSpec, RouteIndex } from './generate'
+export type {
+  OpenAPIDocument,
+  OpenAPIInfo,
+  OpenAPIMediaType,
+  OpenAPIParameter,
+  OpenAPIPathItem,
+  OpenAPIRequestBody,
+  OpenAPIRequestMeta,
+  OpenAPIResponse,
+  OpenAPIResponseMeta,
+  OpenAPIServer,
+  RouteMethod,
+  RouteOpenAPIMeta,
+  SpecOptions,
+  StoredRoute,
+} from './types'

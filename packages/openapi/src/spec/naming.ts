@@ -1,0 +1,109 @@
+import { setOwn } from '../schema/common'
+import type { OpenAPISchema } from '../schema/types'
+
+/** Properties named in a component name before the rest are counted (`…And3More`). */
+const MAX_NAMED_PROPERTIES = 4
+/** Options named in a union's component name before the rest are counted. */
+const MAX_NAMED_OPTIONS = 3
+
+function pascal(text: string): string {
+  return text
+    .split(/[^A-Za-z0-9]+|(?<=[a-z0-9])(?=[A-Z])/)
+    .filter(Boolean)
+    .map((part) => (part[0] as string).toUpperCase() + part.slice(1))
+    .join('')
+}
+
+function listName(parts: string[], joiner: string, max: number): string {
+  if (parts.length <= max) return parts.join(joiner)
+  return `${parts.slice(0, max).join(joiner)}${joiner}${parts.length - max}More`
+}
+
+const TYPE_NAMES: Readonly<Record<string, string>> = {
+  string: 'String',
+  number: 'Number',
+  integer: 'Integer',
+  boolean: 'Boolean',
+  null: 'Null',
+  object: 'Object',
+  array: 'Array',
+}
+
+/**
+ * The component name for a schema, before any numbered suffix. A `title` wins; objects are named
+ * from their property names (`{ name, email }` → `NameAndEmail`), arrays from their items
+ * (`NameAndEmailList`), unions from their options (`StringOrNumber`), intersections from their
+ * parts, enums and constants from their type (`StringEnum`), other schemas from their type.
+ * The result always matches `^[A-Za-z0-9._-]+$`.
+ */
+export function schemaName(schema: OpenAPISchema): string {
+  if (typeof schema.title === 'string') {
+    const title = schema.title.replace(/[^A-Za-z0-9._-]+/g, '')
+    if (title) return title
+  }
+  if (schema.properties && Object.keys(schema.properties).length > 0) {
+    const parts = Object.keys(schema.properties).map((k) => pascal(k) || 'Property')
+    return listName(parts, 'And', MAX_NAMED_PROPERTIES)
+  }
+  if (schema.prefixItems) return 'Tuple'
+  if (schema.items) return `${schemaName(schema.items)}List`
+  const options = schema.oneOf ?? schema.anyOf
+  if (options && options.length > 0) {
+    const nonNull = options.filter((o) => o.type !== 'null')
+    const base = listName(nonNull.map(schemaName), 'Or', MAX_NAMED_OPTIONS)
+    return nonNull.length < options.length ? `Nullable${base}` : base
+  }
+  if (schema.allOf && schema.allOf.length > 0) {
+    return listName(schema.allOf.map(schemaName), 'And', MAX_NAMED_PROPERTIES)
+  }
+  const type = Array.isArray(schema.type)
+    ? schema.type.map((t) => TYPE_NAMES[t]).join('Or')
+    : schema.type
+  const typeName = (type && (TYPE_NAMES[type] ?? type)) || ''
+  if (Array.isArray(schema.enum)) return `${typeName}Enum`
+  if (schema.const !== undefined) return `${typeName}Const`
+  if (schema.$ref)
+    return (
+      schema.$ref
+        .split('/')
+        .pop()
+        ?.replace(/[^A-Za-z0-9._-]+/g, '') || 'Ref'
+    )
+  if (schema.additionalProperties && typeof schema.additionalProperties === 'object') {
+    return `${schemaName(schema.additionalProperties)}Map`
+  }
+  return typeName || 'Any'
+}
+
+/** JSON with object keys sorted at every level: equal for structurally equal schemas. */
+export function canonicalJSON(value: unknown): string {
+  return JSON.stringify(value, (_key, v: unknown) => {
+    if (v === null || typeof v !== 'object' || Array.isArray(v)) return v
+    const sorted: Record<string, unknown> = {}
+    for (const k of Object.keys(v).sort()) setOwn(sorted, k, (v as Record<string, unknown>)[k])
+    return sorted
+  })
+}
+
+/**
+ * `components.schemas` under construction. Structurally equal schemas share one entry; a
+ * different schema whose name is taken gets the next free numbered suffix (`NameAndEmail2`).
+ */
+export class ComponentRegistry {
+  readonly schemas: Record<string, OpenAPISchema> = {}
+  private readonly byCanonical = new Map<string, string>()
+
+  /** Registers `schema` (or finds its twin) and returns a `$ref` to it. */
+  ref(schema: OpenAPISchema): OpenAPISchema {
+    const canonical = canonicalJSON(schema)
+    let name = this.byCanonical.get(canonical)
+    if (name === undefined) {
+      const base = schemaName(schema)
+      name = base
+      for (let i = 2; Object.hasOwn(this.schemas, name); i++) name = `${base}${i}`
+      setOwn(this.schemas, name, JSON.parse(JSON.stringify(schema)) as OpenAPISchema)
+      this.byCanonical.set(canonical, name)
+    }
+    return { $ref: `#/components/schemas/${name}` }
+  }
+}
