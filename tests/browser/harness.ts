@@ -173,24 +173,80 @@ export async function openGuardedPage(
   }
 }
 
-/** Operation and schema names listed in an OpenAPI document. */
+/** A page run with nothing to complain about. */
+export const NO_PROBLEMS: PageProblems = {
+  offOrigin: [],
+  failedRequests: [],
+  consoleErrors: [],
+  pageErrors: [],
+  cspViolations: [],
+}
+
+interface SpecOperation {
+  operationId?: string
+  summary?: string
+  parameters?: { in?: string; required?: boolean }[]
+  requestBody?: { content?: Record<string, unknown> }
+}
+
+/** Operations and component schema names of an OpenAPI document. */
 export interface SpecInventory {
-  operations: { method: string; path: string; operationId?: string; summary?: string }[]
+  operations: {
+    method: string
+    path: string
+    operationId?: string
+    summary?: string
+    requiredParameters: number
+    jsonBody: boolean
+  }[]
   schemas: string[]
 }
 
 const METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace']
 
 export function inventory(spec: {
-  paths?: Record<string, Record<string, { operationId?: string; summary?: string }>>
+  paths?: Record<string, Record<string, SpecOperation>>
   components?: { schemas?: Record<string, unknown> }
 }): SpecInventory {
   const operations: SpecInventory['operations'] = []
   for (const [path, item] of Object.entries(spec.paths ?? {})) {
     for (const [method, op] of Object.entries(item)) {
       if (!METHODS.includes(method)) continue
-      operations.push({ method, path, operationId: op.operationId, summary: op.summary })
+      operations.push({
+        method,
+        path,
+        operationId: op.operationId,
+        summary: op.summary,
+        requiredParameters: (op.parameters ?? []).filter((p) => p.required).length,
+        jsonBody: Object.keys(op.requestBody?.content ?? {}).some((type) => type.includes('json')),
+      })
     }
   }
   return { operations, schemas: Object.keys(spec.components?.schemas ?? {}) }
+}
+
+/** An operation the explorer test runs through "Try it out". */
+export interface TryItOut {
+  method: 'get' | 'post'
+  path: string
+  matches: (pathname: string) => boolean
+}
+
+/**
+ * The operations worth executing from the page: the first GET and the first POST with a JSON body
+ * that need no parameter typed in by hand, so Swagger UI's prefilled form is a complete request.
+ */
+export function pickTryItOut(spec: SpecInventory): TryItOut[] {
+  const picked: TryItOut[] = []
+  for (const method of ['get', 'post'] as const) {
+    const op = spec.operations.find(
+      (candidate) =>
+        candidate.method === method &&
+        candidate.requiredParameters === 0 &&
+        !candidate.path.includes('{') &&
+        (method === 'get' || candidate.jsonBody),
+    )
+    if (op) picked.push({ method, path: op.path, matches: (pathname) => pathname === op.path })
+  }
+  return picked
 }
