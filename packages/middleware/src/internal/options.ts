@@ -70,15 +70,16 @@ export function assertStringArray(
   { allowEmpty = true }: { allowEmpty?: boolean } = {},
 ): string[] {
   // An index loop, not .some(): .some() skips the holes of a sparse array such as `[, 'a']`.
-  let valid = Array.isArray(value)
-  for (let i = 0; valid && i < (value as unknown[]).length; i++) {
-    const v = (value as unknown[])[i]
+  const list = Array.isArray(value) ? (value as unknown[]) : null
+  let valid = list !== null
+  for (let i = 0; list && valid && i < list.length; i++) {
+    const v = list[i]
     valid = typeof v === 'string' && v.length > 0
   }
-  if (!valid) {
+  if (!list || !valid) {
     throw optionError(factory, `"${name}" must be an array of non-empty strings`)
   }
-  if (!allowEmpty && value.length === 0) {
+  if (!allowEmpty && list.length === 0) {
     throw optionError(factory, `"${name}" must not be empty`)
   }
   return value as string[]
