@@ -155,3 +155,56 @@ export async function startRedisServer(port: number): Promise<RedisServerProcess
     },
   }
 }
+
+/** A running `examples/server.ts` child process. */
+export interface ExampleServer {
+  readonly url: string
+  /** Everything the process wrote so far. */
+  output(): string
+  /** Whether the process is still running. */
+  alive(): boolean
+  /** SIGTERM, then SIGKILL after 5 s; resolves once the process is gone. */
+  stop(): Promise<void>
+}
+
+const ROOT = new URL('../../', import.meta.url)
+/** The example server the tests start; overridable for developing against another entry. */
+const SERVER_ENTRY = process.env.PALISADE_EXAMPLE_SERVER ?? 'examples/server.ts'
+
+/**
+ * Starts the example server (`node --import tsx examples/server.ts`) with `env` on top of this
+ * process's environment, and resolves once it prints `listening on http://127.0.0.1:<port>`.
+ */
+export async function startExampleServer(env: Record<string, string>): Promise<ExampleServer> {
+  const child = spawn(process.execPath, ['--import', 'tsx', SERVER_ENTRY], {
+    cwd: ROOT,
+    env: { ...process.env, NODE_ENV: 'test', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  })
+  let output = ''
+  child.stdout?.on('data', (chunk: Buffer) => {
+    output += chunk.toString()
+  })
+  child.stderr?.on('data', (chunk: Buffer) => {
+    output += chunk.toString()
+  })
+  const exited = once(child, 'exit')
+  const alive = () => child.exitCode === null && child.signalCode === null
+  const stop = async () => {
+    if (!alive()) return
+    child.kill('SIGTERM')
+    const timer = setTimeout(() => child.kill('SIGKILL'), 5_000)
+    await exited
+    clearTimeout(timer)
+  }
+  const deadline = Date.now() + 30_000
+  for (;;) {
+    const match = /listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(output)
+    if (match?.[1]) return { url: match[1], output: () => output, alive, stop }
+    if (!alive() || Date.now() > deadline) {
+      await stop()
+      throw new Error(`example server did not start (env ${JSON.stringify(env)}):\n${output}`)
+    }
+    await sleep(50)
+  }
+}
