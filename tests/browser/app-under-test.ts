@@ -1,6 +1,7 @@
 // The one place that says which app the browser tests drive. Switch the import to the example app
-// (`../../examples/app`) once it exists; everything else reads the spec the app serves.
-export { createApp } from './fixture-app'
+// (`../../examples/app`, same `createApp()` shape) once it exists; everything else reads the spec
+// the app serves.
+import { createApp } from './fixture-app'
 
 /** Paths the app under test uses (the `openapi()` defaults). */
 export const paths = {
@@ -8,3 +9,12 @@ export const paths = {
   explorer: '/explorer',
   reference: '/reference',
 } as const
+
+/** A fresh app under test: its fetch handler and how to release what it holds. */
+export async function createAppUnderTest(): Promise<{
+  fetch: (request: Request) => Response | Promise<Response>
+  close: () => Promise<void>
+}> {
+  const { api, close } = await createApp()
+  return { fetch: (request) => api.fetch(request), close }
+}

@@ -3,7 +3,7 @@
 // securityHeaders().
 import { mkdir } from 'node:fs/promises'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
-import { createApp, paths } from './app-under-test'
+import { createAppUnderTest, paths } from './app-under-test'
 import {
   type Browser,
   type GuardedPage,
@@ -21,8 +21,10 @@ let browser: Browser
 let spec: SpecInventory
 
 beforeAll(async () => {
-  const response = await createApp().fetch(new Request(`http://docs.test${paths.spec}`))
+  const app = await createAppUnderTest()
+  const response = await app.fetch(new Request(`http://docs.test${paths.spec}`))
   spec = inventory(await response.json())
+  await app.close()
   browser = await launchBrowser()
 })
 afterAll(async () => {
@@ -37,7 +39,7 @@ describe.each([
   let guarded: GuardedPage
 
   beforeAll(async () => {
-    server = await startServer(createApp(), { securityHeaders })
+    server = await startServer(await createAppUnderTest(), { securityHeaders })
     const executed = pickTryItOut(spec)
     // Try-it-out calls may answer 4xx on purpose (e.g. a validation error); that is the app's
     // real response, not a failure of the page.
@@ -120,6 +122,7 @@ describe.each([
           .textContent()
         expect(JSON.parse(shownBody ?? '')).toEqual(JSON.parse(realBody))
       }
+      await shownStatus.first().scrollIntoViewIfNeeded()
       await page.screenshot({
         path: `artifacts/explorer-try-${method}-${securityHeaders ? 'secure' : 'plain'}.png`,
       })

@@ -1,147 +1,107 @@
-// Stand-in for the example app until `examples/app.ts` lands: a plain Hono app that serves a
-// hand-written OpenAPI 3.1 document at /openapi.json, implements every operation in it, and mounts
-// the docs pages the way `openapi()` does.
-
+// Stand-in for the example app until `examples/app.ts` lands: a small pets API documented with
+// `openapi()`, same `createApp()` shape as the example (`{ api, close }`), so the browser tests
+// switch apps by changing one import in app-under-test.ts.
+import { openapi } from '@palisade/openapi'
 import { Hono } from 'hono'
-import { mountDocsPages } from '../../packages/openapi/src/pages'
+import { z } from 'zod'
 
-const Pet = {
-  type: 'object',
-  required: ['id', 'name'],
-  properties: {
-    id: { type: 'integer', example: 1 },
-    name: { type: 'string', example: 'Rex' },
-    tag: { type: ['string', 'null'], example: 'dog' },
-  },
-}
-const NewPet = {
-  type: 'object',
-  required: ['name'],
-  properties: { name: { type: 'string', example: 'Rex' }, tag: { type: 'string', example: 'dog' } },
-}
-const ErrorBody = {
-  type: 'object',
-  required: ['message'],
-  properties: { message: { type: 'string' } },
-}
-const Health = {
-  type: 'object',
-  required: ['status'],
-  properties: { status: { type: 'string', enum: ['ok'] } },
-}
-
-const json = (schema: string) => ({
-  'application/json': { schema: { $ref: `#/components/schemas/${schema}` } },
+const Pet = z.object({
+  id: z.number().int().meta({ example: 1 }),
+  name: z.string().meta({ example: 'Rex' }),
+  tag: z.string().nullable().meta({ example: 'dog' }),
 })
-const idParam = {
-  name: 'id',
-  in: 'path',
-  required: true,
-  schema: { type: 'integer', minimum: 1 },
-}
+const NewPet = z.object({
+  name: z.string().min(1).meta({ example: 'Rex' }),
+  tag: z.string().optional().meta({ example: 'dog' }),
+})
+const ErrorBody = z.object({ message: z.string() })
+const PetId = z.object({ id: z.coerce.number().int().min(1) })
 
-/** The hand-written document; every operation below has a handler in {@link createApp}. */
-export const fixtureSpec = {
-  openapi: '3.1.0',
-  info: { title: 'Fixture Pets API', version: '1.0.0', description: 'Docs page test fixture.' },
-  servers: [],
-  paths: {
-    '/health': {
-      get: {
-        operationId: 'getHealth',
-        tags: ['system'],
-        summary: 'Liveness probe',
-        responses: { '200': { description: 'Alive', content: json('Health') } },
-      },
+/** Builds the fixture app. */
+export async function createApp() {
+  const pets = new Map<number, z.infer<typeof Pet>>([[1, { id: 1, name: 'Rex', tag: 'dog' }]])
+  let nextId = 2
+  const api = openapi(new Hono(), {
+    info: { title: 'Fixture Pets API', version: '1.0.0', description: 'Docs page test fixture.' },
+  })
+
+  api.get('/health', (c) => c.json({ status: 'ok' }), {
+    openapi: {
+      operationId: 'getHealth',
+      tags: ['system'],
+      summary: 'Liveness probe',
+      responses: { 200: { description: 'Alive', schema: z.object({ status: z.literal('ok') }) } },
     },
-    '/pets': {
-      get: {
+  })
+  api.get(
+    '/pets',
+    (c) => c.json([...pets.values()].slice(0, Number(c.req.query('limit') ?? 100))),
+    {
+      openapi: {
         operationId: 'listPets',
         tags: ['pets'],
         summary: 'List pets',
-        parameters: [{ name: 'limit', in: 'query', required: false, schema: { type: 'integer' } }],
-        responses: {
-          '200': {
-            description: 'The pets',
-            content: {
-              'application/json': {
-                schema: { type: 'array', items: { $ref: '#/components/schemas/Pet' } },
-              },
-            },
-          },
-        },
+        request: { query: z.object({ limit: z.coerce.number().int().optional() }) },
+        responses: { 200: { description: 'The pets', schema: z.array(Pet) } },
       },
-      post: {
+    },
+  )
+  api.post(
+    '/pets',
+    async (c) => {
+      const parsed = NewPet.safeParse(await c.req.json().catch(() => null))
+      if (!parsed.success) return c.json({ message: 'name is required' }, 400)
+      const pet = { id: nextId++, name: parsed.data.name, tag: parsed.data.tag ?? null }
+      pets.set(pet.id, pet)
+      return c.json(pet, 201)
+    },
+    {
+      openapi: {
         operationId: 'createPet',
         tags: ['pets'],
         summary: 'Create a pet',
-        requestBody: { required: true, content: json('NewPet') },
+        request: { body: NewPet },
         responses: {
-          '201': { description: 'Created', content: json('Pet') },
-          '400': { description: 'Invalid body', content: json('Error') },
+          201: { description: 'Created', schema: Pet },
+          400: { description: 'Invalid body', schema: ErrorBody },
         },
       },
     },
-    '/pets/{id}': {
-      get: {
+  )
+  api.get(
+    '/pets/:id',
+    (c) => {
+      const pet = pets.get(Number(c.req.param('id')))
+      return pet ? c.json(pet) : c.json({ message: 'Not found' }, 404)
+    },
+    {
+      openapi: {
         operationId: 'getPet',
         tags: ['pets'],
         summary: 'Get one pet',
-        parameters: [idParam],
+        request: { params: PetId },
         responses: {
-          '200': { description: 'The pet', content: json('Pet') },
-          '404': { description: 'Not found', content: json('Error') },
+          200: { description: 'The pet', schema: Pet },
+          404: { description: 'Not found', schema: ErrorBody },
         },
       },
-      delete: {
+    },
+  )
+  api.delete(
+    '/pets/:id',
+    (c) => {
+      pets.delete(Number(c.req.param('id')))
+      return c.body(null, 204)
+    },
+    {
+      openapi: {
         operationId: 'deletePet',
         tags: ['pets'],
         summary: 'Delete a pet',
-        parameters: [idParam],
-        responses: { '204': { description: 'Deleted' } },
+        request: { params: PetId },
+        responses: { 204: { description: 'Deleted' } },
       },
     },
-  },
-  components: { schemas: { Pet, NewPet, Error: ErrorBody, Health } },
-}
-
-/** Builds the fixture app: same shape as the example app's `createApp()`. */
-export function createApp(): Hono {
-  const app = new Hono()
-  const pets = new Map<number, { id: number; name: string; tag: string | null }>([
-    [1, { id: 1, name: 'Rex', tag: 'dog' }],
-  ])
-  let nextId = 2
-  app.get('/openapi.json', (c) => c.json(fixtureSpec))
-  app.get('/health', (c) => c.json({ status: 'ok' }))
-  app.get('/pets', (c) => {
-    const limit = Number(c.req.query('limit') ?? 100)
-    return c.json([...pets.values()].slice(0, limit))
-  })
-  app.post('/pets', async (c) => {
-    const body = (await c.req.json().catch(() => null)) as { name?: unknown; tag?: unknown } | null
-    if (!body || typeof body.name !== 'string') return c.json({ message: 'name is required' }, 400)
-    const pet = {
-      id: nextId++,
-      name: body.name,
-      tag: typeof body.tag === 'string' ? body.tag : null,
-    }
-    pets.set(pet.id, pet)
-    return c.json(pet, 201)
-  })
-  app.get('/pets/:id', (c) => {
-    const pet = pets.get(Number(c.req.param('id')))
-    return pet ? c.json(pet) : c.json({ message: 'Not found' }, 404)
-  })
-  app.delete('/pets/:id', (c) => {
-    pets.delete(Number(c.req.param('id')))
-    return c.body(null, 204)
-  })
-  mountDocsPages(app, {
-    specPath: '/openapi.json',
-    docsPath: '/explorer',
-    redocPath: '/reference',
-    title: 'Fixture Pets API',
-  })
-  return app
+  )
+  return { api, close: async () => {} }
 }

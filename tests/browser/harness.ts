@@ -21,9 +21,10 @@ const CHROMIUM_ARGS = [
   '--disable-quic',
 ]
 
-/** An app-like object: anything with a fetch handler (Hono, OpenAPIApp's underlying app). */
+/** The app under test: a fetch handler and, optionally, what releases its resources. */
 export interface Fetchable {
   fetch: (request: Request) => Response | Promise<Response>
+  close?: () => Promise<void>
 }
 
 /** A request the app received, as seen by the server (to prove "Try it out" reached it). */
@@ -65,10 +66,12 @@ export async function startServer(
   return {
     origin: `http://127.0.0.1:${port}`,
     served,
-    close: () =>
-      new Promise<void>((resolve, reject) => {
+    close: async () => {
+      await new Promise<void>((resolve, reject) => {
         server.close((error) => (error ? reject(error) : resolve()))
-      }),
+      })
+      await app.close?.()
+    },
   }
 }
 

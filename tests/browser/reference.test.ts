@@ -3,7 +3,7 @@
 // with and without securityHeaders().
 import { mkdir } from 'node:fs/promises'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
-import { createApp, paths } from './app-under-test'
+import { createAppUnderTest, paths } from './app-under-test'
 import {
   type Browser,
   type GuardedPage,
@@ -20,8 +20,10 @@ let browser: Browser
 let spec: SpecInventory
 
 beforeAll(async () => {
-  const response = await createApp().fetch(new Request(`http://docs.test${paths.spec}`))
+  const app = await createAppUnderTest()
+  const response = await app.fetch(new Request(`http://docs.test${paths.spec}`))
   spec = inventory(await response.json())
+  await app.close()
   browser = await launchBrowser()
 })
 afterAll(async () => {
@@ -36,7 +38,7 @@ describe.each([
   let guarded: GuardedPage
 
   beforeAll(async () => {
-    server = await startServer(createApp(), { securityHeaders })
+    server = await startServer(await createAppUnderTest(), { securityHeaders })
     guarded = await openGuardedPage(browser, server.origin)
     const response = await guarded.page.goto(`${server.origin}${paths.reference}`)
     expect(response?.status()).toBe(200)

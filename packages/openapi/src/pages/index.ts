@@ -40,16 +40,21 @@ const PAGE_CACHE = 'no-cache'
 // biome-ignore lint/suspicious/noExplicitAny: any Hono env
 export function mountDocsPages(app: Hono<any, any, any>, options: DocsPagesOptions): void {
   const { specPath, docsPath, redocPath, title } = options
-  const explorerAssetsPath = assetsPathFor(docsPath)
-  const referenceAssetsPath = assetsPathFor(redocPath)
-  const explorerHTML = explorerUIHTML(specPath, title, { assetsPath: explorerAssetsPath })
+  // The HTML names its assets by absolute URL, so it needs each page's path as served, which
+  // includes the app's base path (`new Hono().basePath('/api')`): Hono reports it in `app.routes`.
+  const servedPath = (path: string) => app.routes.at(-1)?.path ?? path
 
+  let explorerHTML = ''
   app.get(docsPath, function explorerPage(c) {
     return c.html(explorerHTML, 200, {
       'Content-Security-Policy': EXPLORER_CSP,
       'Cache-Control': PAGE_CACHE,
     })
   })
+  const explorerAssetsPath = assetsPathFor(servedPath(docsPath))
+  explorerHTML = explorerUIHTML(specPath, title, { assetsPath: explorerAssetsPath })
+
+  let referenceAssetsPath = ''
   app.get(redocPath, function referencePage(c) {
     const nonce = createNonce()
     return c.html(referenceHTML(specPath, title, { assetsPath: referenceAssetsPath, nonce }), 200, {
@@ -57,10 +62,13 @@ export function mountDocsPages(app: Hono<any, any, any>, options: DocsPagesOptio
       'Cache-Control': PAGE_CACHE,
     })
   })
+  referenceAssetsPath = assetsPathFor(servedPath(redocPath))
+
+  // Registered relative to the app, like the pages, so the base path applies once.
   for (const asset of explorerAssets) {
-    app.get(`${explorerAssetsPath}/${asset.fileName}`, assetHandler(asset))
+    app.get(`${assetsPathFor(docsPath)}/${asset.fileName}`, assetHandler(asset))
   }
   for (const asset of referenceAssets) {
-    app.get(`${referenceAssetsPath}/${asset.fileName}`, assetHandler(asset))
+    app.get(`${assetsPathFor(redocPath)}/${asset.fileName}`, assetHandler(asset))
   }
 }

@@ -158,6 +158,21 @@ describe('mountDocsPages', () => {
     expect(other.headers.get('content-security-policy')).toBe("default-src 'self'")
   })
 
+  test('points the pages at their assets under the app base path', async () => {
+    const app = new Hono().basePath('/api')
+    mountDocsPages(app, { ...defaults, specPath: '/api/openapi.json' })
+    for (const page of ['/api/explorer', '/api/reference']) {
+      const res = await app.request(page)
+      expect(res.status).toBe(200)
+      const urls = loadedURLs(await res.text())
+      expect(urls.length).toBeGreaterThan(0)
+      for (const url of urls) {
+        expect(url).toMatch(/^\/api\/(explorer|reference)\/assets\//)
+        expect((await app.request(url)).status, url).toBe(200)
+      }
+    }
+  })
+
   test('escapes a hostile title in both served pages', async () => {
     const app = docsApp({ title: '</title><script>alert(1)</script>' })
     for (const path of ['/explorer', '/reference']) {
