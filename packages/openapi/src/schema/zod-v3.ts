@@ -32,6 +32,28 @@ interface V3Check {
   inclusive?: boolean
   regex?: RegExp
   version?: string
+  precision?: number | null
+  offset?: boolean
+  local?: boolean
+}
+
+/** zod 3's time-of-day regex (3.25): seconds optional unless a non-zero `precision` requires them. */
+function timePattern(precision: number | null | undefined): string {
+  let seconds = '[0-5]\\d'
+  if (precision) seconds += `\\.\\d{${precision}}`
+  else if (precision == null) seconds += '(?:\\.\\d+)?'
+  return `(?:[01]\\d|2[0-3]):[0-5]\\d(?::${seconds})${precision ? '' : '?'}`
+}
+
+/** zod 3's date regex: real calendar dates, leap years included. */
+const DATE_PATTERN =
+  '(?:(?:\\d\\d[2468][048]|\\d\\d[13579][26]|\\d\\d0[48]|[02468][048]00|[13579][26]00)-02-29|\\d{4}-(?:(?:0[13578]|1[02])-(?:0[1-9]|[12]\\d|3[01])|(?:0[469]|11)-(?:0[1-9]|[12]\\d|30)|(?:02)-(?:0[1-9]|1\\d|2[0-8])))'
+
+/** zod 3's datetime regex for the check's `precision`, `offset` and `local` options. */
+function dateTimePattern(c: V3Check): string {
+  const zones = [c.local ? 'Z?' : 'Z']
+  if (c.offset) zones.push('[+-]\\d{2}:?\\d{2}')
+  return `^${DATE_PATTERN}T${timePattern(c.precision)}(?:${zones.join('|')})$`
 }
 
 /** Zod 3 schemas carry their kind in `_def.typeName` (`ZodString`, `ZodObject`, …). */
@@ -63,15 +85,21 @@ function stringSchema(def: Record<string, unknown>): OpenAPISchema {
       case 'email':
       case 'uuid':
       case 'date':
-      case 'time':
       case 'duration':
         s.format = c.kind
+        break
+      case 'time':
+        // zod 3 times have no zone, which JSON Schema's `time` format requires: say it as a pattern.
+        addPattern(s, `^${timePattern(c.precision)}$`)
         break
       case 'url':
         s.format = 'uri'
         break
       case 'datetime':
-        s.format = 'date-time'
+        // The options (zone, offset, precision) only show in the pattern. A local datetime has no
+        // zone, so it is not a JSON Schema `date-time`.
+        if (c.local !== true) s.format = 'date-time'
+        addPattern(s, dateTimePattern(c))
         break
       case 'ip':
         if (c.version === 'v4' || c.version === 'v6') s.format = `ip${c.version}`
