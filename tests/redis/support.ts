@@ -99,24 +99,20 @@ export interface RedisServerProcess {
   kill(): Promise<void>
 }
 
-/** Starts redis-server on `port` and resolves once it answers PING. */
-export async function startRedisServer(port: number): Promise<RedisServerProcess> {
-  const child: ChildProcess = spawn(
-    'redis-server',
-    [
-      '--port',
-      String(port),
-      '--bind',
-      '127.0.0.1',
-      '--save',
-      '',
-      '--appendonly',
-      'no',
-      '--daemonize',
-      'no',
-    ],
-    { stdio: 'ignore' },
-  )
+/**
+ * Starts redis-server on `port` and resolves once it answers PING. Nothing is saved
+ * automatically; with `dir`, an explicit SAVE writes `dir/dump.rdb`, which a server restarted
+ * with the same `dir` loads (so a test can show what survived an outage).
+ */
+export async function startRedisServer(
+  port: number,
+  options: { dir?: string } = {},
+): Promise<RedisServerProcess> {
+  const args = ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no']
+  if (options.dir) args.push('--dir', options.dir, '--dbfilename', 'dump.rdb')
+  const child: ChildProcess = spawn('redis-server', [...args, '--daemonize', 'no'], {
+    stdio: 'ignore',
+  })
   const exited = once(child, 'exit')
   const url = `redis://127.0.0.1:${port}`
   const deadline = Date.now() + 10_000
