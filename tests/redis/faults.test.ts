@@ -231,10 +231,12 @@ describe.each(['ioredis', 'node-redis'])(
       expect(await status('/api/session/visit')).toBe(200)
 
       await redis.kill()
+      const outageStart = Date.now()
       const during = await Promise.all([
         ...Array.from({ length: 20 }, () => status('/api/ping')),
         status('/api/session/visit'),
       ])
+      const answeredIn = Date.now() - outageStart
       expect(during).toEqual(Array(21).fill(503))
       expect(await status('/health')).toBe(200)
       // Give the client time to fail its reconnects: an unhandled 'error' event would crash now.
@@ -247,7 +249,7 @@ describe.each(['ioredis', 'node-redis'])(
       })
       const recoveredIn = await until(async () => (await status('/api/ping')) === 200)
       console.info(
-        `example server (${redisClient}) served again ${recoveredIn} ms after Redis restarted`,
+        `example server (${redisClient}): 21 requests during the outage answered 503 in ${answeredIn} ms; served again ${recoveredIn} ms after Redis restarted`,
       )
       expect(await status('/api/session/visit')).toBe(200)
       expect(server.alive()).toBe(true)
