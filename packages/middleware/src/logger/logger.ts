@@ -59,7 +59,7 @@ export function logger(options?: LoggerOptions): MiddlewareHandler {
   function excluded(path: string): boolean {
     if (exact.has(path)) return true
     for (const prefix of prefixes) {
-      if (path === prefix || path.startsWith(`${prefix}/`) || prefix === '') return true
+      if (path === prefix || path.startsWith(`${prefix}/`)) return true
     }
     return false
   }
