@@ -1,4 +1,3 @@
-export {}
 export * from './jwt-auth'
 export * from './api-key'
 export * from './rate-limit'
