@@ -13,6 +13,9 @@ export function createAjv(): Ajv2020 {
   return ajv
 }
 
+// One instance: it compiles the OpenAPI meta-schemas once and is reusable across documents.
+const validator = new Validator()
+
 /** Every `$ref` in `value`. */
 function refs(value: unknown, out: string[] = []): string[] {
   if (Array.isArray(value)) for (const v of value) refs(v, out)
@@ -30,7 +33,6 @@ function refs(value: unknown, out: string[] = []): string[] {
  * `$ref` resolves, and every schema is valid JSON Schema 2020-12 under a strict Ajv.
  */
 export async function expectValidOpenAPI(doc: OpenAPIDocument): Promise<void> {
-  const validator = new Validator()
   const result = await validator.validate(JSON.parse(JSON.stringify(doc)))
   expect(result.errors, JSON.stringify(result.errors, null, 2)).toBeUndefined()
   expect(result.valid).toBe(true)

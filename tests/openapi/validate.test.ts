@@ -1,0 +1,51 @@
+import { describe, expect, it } from 'vitest'
+import type { OpenAPIDocument } from '../../packages/openapi/src'
+import { expectValidOpenAPI } from './validate'
+
+const valid = (): OpenAPIDocument => ({
+  openapi: '3.1.0',
+  info: { title: 't', version: '1' },
+  servers: [],
+  paths: {
+    '/a': {
+      get: {
+        responses: {
+          '200': {
+            description: 'ok',
+            content: { 'application/json': { schema: { $ref: '#/components/schemas/A' } } },
+          },
+        },
+      },
+    },
+  },
+  components: { schemas: { A: { type: 'string' } } },
+})
+
+// The validity checks in every other test are only worth something if they can fail.
+describe('expectValidOpenAPI', () => {
+  it('accepts a valid document', async () => {
+    await expectValidOpenAPI(valid())
+  })
+
+  it.each([
+    [
+      'a response without description',
+      (d: OpenAPIDocument) =>
+        delete (d.paths['/a']?.get?.responses['200'] as { description?: string }).description,
+    ],
+    ['a dangling $ref', (d: OpenAPIDocument) => delete d.components.schemas.A],
+    [
+      'an unknown schema keyword',
+      (d: OpenAPIDocument) => Object.assign(d.components.schemas.A ?? {}, { minimumm: 1 }),
+    ],
+    ['a wrong openapi version', (d: OpenAPIDocument) => Object.assign(d, { openapi: '3.0.0' })],
+    [
+      'an invalid component name',
+      (d: OpenAPIDocument) => Object.assign(d.components.schemas, { 'a b': { type: 'string' } }),
+    ],
+  ])('rejects %s', async (_label, breakIt) => {
+    const doc = valid()
+    breakIt(doc)
+    await expect(expectValidOpenAPI(doc)).rejects.toThrow()
+  })
+})
