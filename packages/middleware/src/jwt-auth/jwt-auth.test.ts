@@ -90,6 +90,16 @@ describe('jwtAuth: accepted tokens', () => {
     expect(res.status).toBe(200)
   })
 
+  it('rejects a tampered cookie token as invalid_token', async () => {
+    const token = await signJwt({ sub: 'user', role: 'user' }, SECRET)
+    const [h, , sig] = token.split('.')
+    const forged = `${h}.${enc({ sub: 'user', role: 'admin' })}.${sig}`
+    const res = await appWith({ cookie: 'auth' }).request('/p/me', {
+      headers: { Cookie: `auth=${forged}` },
+    })
+    await expectInvalidToken(res)
+  })
+
   it('ignores the cookie unless the cookie option names it', async () => {
     const token = await signJwt({ sub: 'c' }, SECRET)
     const res = await appWith().request('/p/me', { headers: { Cookie: `auth=${token}` } })
