@@ -1,0 +1,318 @@
+/**
+ * The example API: every Palisade middleware in one Hono app, documented through
+ * `@palisade/openapi`. `examples/server.ts` serves it; the browser, Redis and multi-instance tests
+ * drive it.
+ *
+ * Environment (all optional):
+ *   REDIS_URL / REDIS_PREFIX / REDIS_CLIENT   shared stores (see ./stores.ts)
+ *   RATE_LIMIT_MAX                            requests per minute per client IP on /api/* (100)
+ *   JWT_SECRET / SESSION_SECRET / CSRF_SECRET secrets (development defaults, with a warning)
+ *   CORS_ORIGIN                               comma-separated allowed origins
+ *   DEMO_API_KEY                              an API key added to the store at start
+ */
+import {
+  apiKey,
+  bodyLimit,
+  contentTypeGuard,
+  cors,
+  csrf,
+  ipGuard,
+  jwtAuth,
+  logger,
+  rateLimit,
+  requestId,
+  requestTimeout,
+  sanitizedBody,
+  securityHeaders,
+  sessions,
+  signJwt,
+  ssrfGuard,
+  xssSanitize,
+} from '@palisade/middleware'
+import { openapi } from '@palisade/openapi'
+import { Hono } from 'hono'
+import { z } from 'zod'
+import { type AppStores, createStores } from './stores'
+
+type Env = Record<string, string | undefined>
+
+const Comment = z.object({
+  id: z.number().int().min(1),
+  author: z.string(),
+  text: z.string(),
+  requestId: z.string(),
+})
+const NewComment = z.object({
+  author: z.string().min(1).max(80).meta({ example: 'Ada' }),
+  text: z.string().min(1).max(2000).meta({ example: '<b>Hello</b> & welcome' }),
+})
+const LoginBody = z.object({ username: z.string().min(1).max(64).meta({ example: 'ada' }) })
+const Token = z.object({ token: z.string(), expiresIn: z.string() })
+const Me = z.object({ sub: z.string(), role: z.string() })
+const Message = z.object({ message: z.string() })
+const PreviewBody = z.object({ url: z.string().url().meta({ example: 'https://example.com/' }) })
+const Preview = z.object({ url: z.string(), allowed: z.boolean() })
+const Visits = z.object({ visits: z.number().int() })
+const KeyInfo = z.object({ id: z.string(), metadata: z.record(z.string(), z.unknown()).optional() })
+const Feedback = z.object({ received: z.boolean() })
+const CsrfToken = z.object({ csrfToken: z.string() })
+
+/** A development secret, with a warning: never run the example in production without secrets. */
+function secret(env: Env, name: string): string {
+  const value = env[name]
+  if (value) return value
+  console.warn(`${name} is not set: using a development secret`)
+  return `palisade-example-development-${name.toLowerCase()}-do-not-use-in-production`
+}
+
+/**
+ * Builds the example app. Returns the documented app (`api.fetch` serves it) and a `close()`
+ * that releases the stores (timers or the Redis connection).
+ */
+export async function createApp(env: Env = process.env): Promise<{
+  api: ReturnType<typeof openapi>
+  stores: AppStores
+  close: () => Promise<void>
+}> {
+  const stores = await createStores(env)
+  const jwtSecret = new TextEncoder().encode(secret(env, 'JWT_SECRET'))
+  if (env.DEMO_API_KEY) await stores.apiKeyStore.add(env.DEMO_API_KEY, { name: 'demo' })
+
+  const api = openapi(new Hono(), {
+    info: {
+      title: 'Palisade example API',
+      version: '1.0.0',
+      description: 'Every Palisade middleware in one Hono app.',
+    },
+  })
+
+  // Whole app: request IDs first so every log line carries one; security headers everywhere
+  // (the docs pages set their own CSP, which securityHeaders keeps).
+  api.use('*', requestId())
+  api.use('*', logger({ exclude: ['/health', '/explorer/*', '/reference/*'] }))
+  api.use('*', securityHeaders())
+  api.use(
+    '/api/*',
+    cors({
+      origin: (env.CORS_ORIGIN ?? 'http://localhost:5173').split(',').map((o) => o.trim()),
+      credentials: true,
+      maxAge: 600,
+    }),
+  )
+  api.use('/api/*', requestTimeout({ ms: 5_000 }))
+  api.use('/api/*', bodyLimit({ max: 64 * 1024 }))
+  api.use(
+    '/api/*',
+    rateLimit({
+      max: Number(env.RATE_LIMIT_MAX ?? 100),
+      windowMs: 60_000,
+      store: stores.rateLimitStore,
+    }),
+  )
+  api.use('/api/*', sessions({ secret: secret(env, 'SESSION_SECRET'), store: stores.sessionStore }))
+
+  api.get('/health', (c) => c.json({ status: 'ok' as const }), {
+    openapi: {
+      operationId: 'getHealth',
+      tags: ['system'],
+      summary: 'Liveness probe (not rate limited)',
+      responses: { 200: { description: 'Alive', schema: z.object({ status: z.literal('ok') }) } },
+    },
+  })
+
+  api.group('/api', (g) => {
+    g.get('/ping', (c) => c.json({ pong: true }), {
+      openapi: {
+        operationId: 'ping',
+        tags: ['system'],
+        summary: 'Rate-limited ping',
+        responses: {
+          200: { description: 'Pong', schema: z.object({ pong: z.boolean() }) },
+          429: { description: 'Too many requests' },
+        },
+      },
+    })
+
+    g.get(
+      '/session/visit',
+      (c) => {
+        const session = c.get('session')
+        const visits = (session.get<number>('visits') ?? 0) + 1
+        session.set('visits', visits)
+        return c.json({ visits })
+      },
+      {
+        openapi: {
+          operationId: 'visit',
+          tags: ['sessions'],
+          summary: 'Counts visits in the session (cookie `sid`)',
+          responses: { 200: { description: 'Visits so far', schema: Visits } },
+        },
+      },
+    )
+
+    g.post(
+      '/login',
+      async (c) => {
+        const { username } = LoginBody.parse(await c.req.json())
+        const session = c.get('session')
+        session.set('user', username)
+        session.regenerate()
+        const token = await signJwt({ sub: username, role: 'member' }, jwtSecret, {
+          expiresIn: '2h',
+        })
+        return c.json({ token, expiresIn: '2h' })
+      },
+      {
+        middlewares: [contentTypeGuard({ required: ['application/json'] })],
+        openapi: {
+          operationId: 'login',
+          tags: ['auth'],
+          summary: 'Signs a JWT and starts a session (demo: any username)',
+          request: { body: LoginBody },
+          responses: {
+            200: { description: 'A bearer token', schema: Token },
+            415: { description: 'Not JSON' },
+          },
+        },
+      },
+    )
+
+    g.get(
+      '/me',
+      (c) => {
+        const payload = c.get('jwtPayload')
+        return c.json({ sub: String(payload.sub), role: String(payload.role ?? 'member') })
+      },
+      {
+        middlewares: [jwtAuth({ secret: jwtSecret })],
+        openapi: {
+          operationId: 'me',
+          tags: ['auth'],
+          summary: 'The bearer token’s claims',
+          request: { headers: z.object({ authorization: z.string() }) },
+          responses: {
+            200: { description: 'Claims', schema: Me },
+            401: { description: 'Missing or invalid token' },
+          },
+        },
+      },
+    )
+
+    g.get(
+      '/keys/whoami',
+      (c) => {
+        const info = c.get('apiKey')
+        return c.json(info.metadata ? { id: info.id, metadata: info.metadata } : { id: info.id })
+      },
+      {
+        middlewares: [apiKey({ store: stores.apiKeyStore })],
+        openapi: {
+          operationId: 'whoami',
+          tags: ['auth'],
+          summary: 'Who the X-API-Key belongs to',
+          request: { headers: z.object({ 'x-api-key': z.string() }) },
+          responses: {
+            200: { description: 'The key’s id and metadata', schema: KeyInfo },
+            401: { description: 'Missing or invalid key' },
+          },
+        },
+      },
+    )
+
+    const comments: z.infer<typeof Comment>[] = []
+    g.get('/comments', (c) => c.json(comments), {
+      openapi: {
+        operationId: 'listComments',
+        tags: ['comments'],
+        summary: 'Comments, HTML-encoded on the way in',
+        responses: { 200: { description: 'All comments', schema: z.array(Comment) } },
+      },
+    })
+    g.post(
+      '/comments',
+      (c) => {
+        const body = NewComment.safeParse(sanitizedBody(c))
+        if (!body.success) return c.json({ message: 'author and text are required' }, 400)
+        const comment = { id: comments.length + 1, ...body.data, requestId: c.get('requestId') }
+        comments.push(comment)
+        return c.json(comment, 201)
+      },
+      {
+        middlewares: [contentTypeGuard({ required: ['application/json'] }), xssSanitize()],
+        openapi: {
+          operationId: 'createComment',
+          tags: ['comments'],
+          summary: 'Adds a comment; its strings are HTML-entity encoded',
+          request: { body: NewComment },
+          responses: {
+            201: { description: 'The stored comment', schema: Comment },
+            400: { description: 'Invalid body', schema: Message },
+            415: { description: 'Not JSON' },
+          },
+        },
+      },
+    )
+
+    g.post(
+      '/previews',
+      async (c) => {
+        const { url } = PreviewBody.parse(await c.req.json())
+        // A real app would fetch here, re-checking with checkUrl() and without redirects.
+        return c.json({ url, allowed: true })
+      },
+      {
+        middlewares: [contentTypeGuard({ required: ['application/json'] }), ssrfGuard()],
+        openapi: {
+          operationId: 'createPreview',
+          tags: ['previews'],
+          summary: 'Accepts a URL only if it points to a public address',
+          request: { body: PreviewBody },
+          responses: {
+            200: { description: 'The URL is allowed', schema: Preview },
+            400: { description: 'Not an http(s) URL' },
+            403: { description: 'Points to a private, loopback or metadata address' },
+          },
+        },
+      },
+    )
+  })
+
+  // Browser forms: double-submit CSRF token, signed so a sibling subdomain cannot plant one.
+  api.use('/forms/*', csrf({ secret: secret(env, 'CSRF_SECRET') }))
+  api.get('/forms/token', (c) => c.json({ csrfToken: c.get('csrfToken') }), {
+    openapi: {
+      operationId: 'csrfToken',
+      tags: ['forms'],
+      summary: 'Sets the XSRF-TOKEN cookie and returns the token',
+      responses: { 200: { description: 'The token', schema: CsrfToken } },
+    },
+  })
+  api.post('/forms/feedback', (c) => c.json({ received: true }), {
+    openapi: {
+      operationId: 'sendFeedback',
+      tags: ['forms'],
+      summary: 'Needs the X-XSRF-Token header (or _csrf field) equal to the cookie',
+      responses: {
+        200: { description: 'Accepted', schema: Feedback },
+        403: { description: 'Invalid CSRF token' },
+      },
+    },
+  })
+
+  // Operators only: loopback clients.
+  api.get('/admin/stats', (c) => c.json({ stores: stores.kind }), {
+    middlewares: [ipGuard({ mode: 'allow', list: ['127.0.0.1', '::1'] })],
+    openapi: {
+      operationId: 'adminStats',
+      tags: ['admin'],
+      summary: 'Which stores the app runs on (loopback only)',
+      responses: {
+        200: { description: 'Store kind', schema: z.object({ stores: z.string() }) },
+        403: { description: 'Not a loopback client' },
+      },
+    },
+  })
+
+  return { api, stores, close: () => stores.close() }
+}

@@ -1,0 +1,22 @@
+import { serve } from '@hono/node-server'
+import { createApp } from './app'
+
+const port = Number(process.env.PORT ?? 3000)
+const hostname = process.env.HOST ?? '127.0.0.1'
+
+const { api, close } = await createApp()
+
+const server = serve({ fetch: api.fetch, port, hostname }, (info) => {
+  const url = `http://${hostname}:${info.port}`
+  console.log(`listening on ${url}`)
+  console.log(`  explorer   ${url}/explorer`)
+  console.log(`  reference  ${url}/reference`)
+  console.log(`  spec       ${url}/openapi.json`)
+})
+
+const shutdown = () => {
+  server.close()
+  void close().finally(() => process.exit(0))
+}
+process.on('SIGINT', shutdown)
+process.on('SIGTERM', shutdown)
