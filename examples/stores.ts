@@ -115,14 +115,24 @@ async function connectIoredis(
 async function connectNodeRedis(
   url: string,
 ): Promise<{ send: RedisCommand; close(): Promise<void> }> {
+  let connectedOnce = false
   const client = createClient({
     url,
     disableOfflineQueue: true,
-    socket: { connectTimeout: 2_000, reconnectStrategy: retryDelay },
+    socket: {
+      connectTimeout: 2_000,
+      // node-redis also retries the first connect; give up early then (returning the cause stops
+      // it), and retry forever only once the app was up.
+      reconnectStrategy: (retries, cause) =>
+        connectedOnce || retries < 3 ? retryDelay(retries + 1) : cause,
+    },
   })
   const log = outageLogger(url)
   client.on('error', log.error)
-  client.on('ready', log.ready)
+  client.on('ready', () => {
+    connectedOnce = true
+    log.ready()
+  })
   await startup(client.connect(), () => client.destroy())
   return {
     send: fromNodeRedis(client),
