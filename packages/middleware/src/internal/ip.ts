@@ -18,22 +18,32 @@ const V6_MAX = (1n << 128n) - 1n
  * to some parsers), no short forms. Returns the address as a uint32, or `null`.
  */
 export function parseIPv4(input: string): number | null {
-  const parts = input.split('.')
-  if (parts.length !== 4) return null
+  // One allocation-free pass: this runs on every request for ipGuard and rateLimit.
+  const length = input.length
+  if (length < 7 || length > 15) return null
   let value = 0
-  for (const part of parts) {
-    if (part.length === 0 || part.length > 3) return null
-    if (part.length > 1 && part.charCodeAt(0) === 48 /* '0' */) return null
-    let octet = 0
-    for (let i = 0; i < part.length; i++) {
-      const d = part.charCodeAt(i) - 48
-      if (d < 0 || d > 9) return null
-      octet = octet * 10 + d
+  let octet = 0
+  let digits = 0
+  let dots = 0
+  for (let i = 0; i < length; i++) {
+    const ch = input.charCodeAt(i)
+    if (ch === 46 /* '.' */) {
+      if (digits === 0 || dots === 3) return null
+      value = value * 256 + octet
+      octet = 0
+      digits = 0
+      dots++
+      continue
     }
+    const d = ch - 48
+    if (d < 0 || d > 9) return null
+    if (digits === 1 && octet === 0) return null // leading zero
+    octet = octet * 10 + d
     if (octet > 255) return null
-    value = value * 256 + octet
+    digits++
   }
-  return value
+  if (dots !== 3 || digits === 0) return null
+  return value * 256 + octet
 }
 
 /** IPv6 in any RFC 4291 spelling (compressed, full, with an IPv4 tail). Zone IDs are rejected. */
