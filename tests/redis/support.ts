@@ -164,15 +164,13 @@ export interface ExampleServer {
 }
 
 const ROOT = new URL('../../', import.meta.url)
-/** The example server the tests start; overridable for developing against another entry. */
-const SERVER_ENTRY = process.env.PALISADE_EXAMPLE_SERVER ?? 'examples/server.ts'
 
 /**
  * Starts the example server (`node --import tsx examples/server.ts`) with `env` on top of this
  * process's environment, and resolves once it prints `listening on http://127.0.0.1:<port>`.
  */
 export async function startExampleServer(env: Record<string, string>): Promise<ExampleServer> {
-  const child = spawn(process.execPath, ['--import', 'tsx', SERVER_ENTRY], {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'examples/server.ts'], {
     cwd: ROOT,
     env: { ...process.env, NODE_ENV: 'test', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
