@@ -244,7 +244,8 @@ let defaultChecker: UrlChecker | undefined
  * any resolved address; a failed lookup blocks. Use it again right before the outgoing `fetch`:
  * a request-time check alone cannot see DNS rebinding or redirects.
  *
- * Never throws for a bad URL; a bad option throws a `TypeError` starting with `checkUrl:`.
+ * Never throws for a bad URL; a bad option throws a `TypeError` starting with `checkUrl:`. The
+ * policy is compiled once per options object (cached weakly), so reuse the same object.
  *
  * @param url the URL text or object.
  * @param options `blockList` (default `[]`), `allowPrivate` (default `false`), `resolve`
