@@ -1,4 +1,3 @@
-import { securityHeaders } from '@palisade/middleware/security-headers'
 import { Hono } from 'hono'
 import { describe, expect, test } from 'vitest'
 import { favicon, redocStandalone, swaggerUIBundle } from './assets.generated'
@@ -143,19 +142,6 @@ describe('mountDocsPages', () => {
       nonces.add(nonce ?? '')
     }
     expect(nonces.size).toBe(3)
-  })
-
-  test('keeps each page CSP behind securityHeaders(), whose default applies elsewhere', async () => {
-    const app = new Hono()
-    app.use('*', securityHeaders())
-    app.get('/health', (c) => c.text('ok'))
-    mountDocsPages(app, defaults)
-    const explorer = await app.request('/explorer')
-    expect(explorer.headers.get('content-security-policy')).toBe(EXPLORER_CSP)
-    const reference = await app.request('/reference')
-    expect(reference.headers.get('content-security-policy')).toMatch(/'nonce-/)
-    const other = await app.request('/health')
-    expect(other.headers.get('content-security-policy')).toBe("default-src 'self'")
   })
 
   test('points the pages at their assets under the app base path', async () => {
