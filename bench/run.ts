@@ -1,8 +1,11 @@
 /**
  * `pnpm bench` entry. Flags: `--quick` (shorter measurements, for a smoke run), `--only=<list>`
- * with any of middleware, components, http; `--no-report` to skip writing RESULTS.md.
+ * with any of middleware, components, http; `--no-report` to leave RESULTS.md alone (a partial
+ * run with `--only` never writes it).
  */
+import os from 'node:os'
 import { configure } from './lib/measure'
+import { writeReport } from './lib/report'
 import { runComponents } from './suites/components'
 import { runHttp } from './suites/http'
 import { runMiddleware } from './suites/middleware'
@@ -15,6 +18,21 @@ const only = args
   .split(',')
 const wants = (s: string) => !only || only.includes(s)
 configure(quick)
+
+const startedAt = new Date()
+const loadBefore = os.loadavg()
+console.log(
+  `Palisade benchmarks${quick ? ' (quick)' : ''}: ${os.cpus().length} × ${os.cpus()[0]?.model}, Node ${process.version}, load ${loadBefore[0]?.toFixed(2)}`,
+)
 if (wants('middleware')) await runMiddleware()
 if (wants('components')) await runComponents()
 if (wants('http')) await runHttp()
+if (!only && !args.includes('--no-report')) {
+  await writeReport({
+    startedAt,
+    seconds: (Date.now() - startedAt.getTime()) / 1000,
+    loadBefore,
+    loadAfter: os.loadavg(),
+    args,
+  })
+}

@@ -1,14 +1,13 @@
 /**
  * Thin layer over mitata's `measure()`: every comparison runs its sides in this one process,
- * interleaved over several rounds (A B, then B A, …) so that drift in CPU frequency or GC pressure
- * hits both sides alike. Per side the best round's median is kept; ratios are printed, never
- * asserted.
+ * interleaved in many short slices so that drift in CPU frequency, GC pressure or load from other
+ * processes hits every side alike. Ratios are printed, never asserted.
  */
 import { measure } from 'mitata'
 
 export interface Timing {
   name: string
-  /** Nanoseconds per call: the median sample of the best round. */
+  /** Nanoseconds per call: the lower quartile of the slice medians (see measureAll). */
   avg: number
   p50: number
   p99: number
@@ -16,44 +15,61 @@ export interface Timing {
 
 export interface Settings {
   quick: boolean
-  /** mitata's minimum CPU time per measurement, in milliseconds. */
+  /** mitata's minimum CPU time per slice, in milliseconds. */
   minCpuMs: number
-  /** Interleaved rounds per comparison. */
+  /** Interleaved slices per case. */
   rounds: number
 }
 
-export const settings: Settings = { quick: false, minCpuMs: 150, rounds: 4 }
+export const settings: Settings = { quick: false, minCpuMs: 25, rounds: 16 }
 
 export function configure(quick: boolean): void {
   settings.quick = quick
-  settings.minCpuMs = quick ? 80 : 150
-  settings.rounds = quick ? 2 : 4
+  settings.minCpuMs = quick ? 15 : 25
+  settings.rounds = quick ? 6 : 16
 }
 
 type Fn = () => unknown
 
-async function once(fn: Fn): Promise<{ avg: number; p50: number; p99: number }> {
-  // Small batches give many samples per round; their median shrugs off bursts of load from
-  // other processes, which only ever make a sample slower.
-  const stats = await measure(fn, { min_cpu_time: settings.minCpuMs * 1e6, batch_samples: 128 })
-  return { avg: stats.p50, p50: stats.p50, p99: stats.p99 }
+async function once(fn: Fn): Promise<{ p50: number; p99: number }> {
+  // Small batches give many samples per slice; their median shrugs off short bursts of load
+  // from other processes, which only ever make a sample slower.
+  const stats = await measure(fn, {
+    min_cpu_time: settings.minCpuMs * 1e6,
+    batch_samples: 64,
+    warmup_samples: 1,
+  })
+  return { p50: stats.p50, p99: stats.p99 }
+}
+
+function quantile(sorted: number[], q: number): number {
+  return sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] as number
 }
 
 /**
- * Measures every case, interleaving them over `settings.rounds` rounds with alternating order,
- * and returns one timing per case (the round with the lowest mean).
+ * Measures every case in `settings.rounds` short slices, rotating through the cases (A B C, then
+ * B C A, …) so that a burst of outside load lands on every side alike. A case's time is the lower
+ * quartile of its slice medians: outside load only ever adds time, so the low end of the
+ * distribution is the best estimate of the code's own cost.
  */
 export async function measureAll(cases: Array<[name: string, fn: Fn]>): Promise<Timing[]> {
-  const best = new Map<string, Timing>()
+  const slices = new Map<string, number[]>(cases.map(([name]) => [name, []]))
+  const tails = new Map<string, number[]>(cases.map(([name]) => [name, []]))
+  for (const [, fn] of cases) await fn() // one warm call each before any slice is timed
   for (let round = 0; round < settings.rounds; round++) {
-    const order = round % 2 === 0 ? cases : [...cases].reverse()
-    for (const [name, fn] of order) {
+    for (let k = 0; k < cases.length; k++) {
+      const [name, fn] = cases[(k + round) % cases.length] as [string, Fn]
       const t = await once(fn)
-      const prev = best.get(name)
-      if (!prev || t.avg < prev.avg) best.set(name, { name, ...t })
+      slices.get(name)?.push(t.p50)
+      tails.get(name)?.push(t.p99)
     }
   }
-  return cases.map(([name]) => best.get(name) as Timing)
+  return cases.map(([name]) => {
+    const s = (slices.get(name) ?? []).sort((a, b) => a - b)
+    const p = (tails.get(name) ?? []).sort((a, b) => a - b)
+    const avg = quantile(s, 0.25)
+    return { name, avg, p50: quantile(s, 0.5), p99: quantile(p, 0.5) }
+  })
 }
 
 /** Formats nanoseconds with a unit that keeps three significant digits. */

@@ -31,8 +31,11 @@ export interface HttpResult {
   p99: number
   non2xx: number
   errors: number
+  /** Server CPU time (user + system) per request served, in microseconds. */
+  cpuPerRequest: number
   ratioRps?: number
   ratioP99?: number
+  ratioCpu?: number
 }
 
 export const results = {

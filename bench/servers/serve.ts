@@ -43,6 +43,25 @@ async function honoServer(
 async function main(): Promise<Ready> {
   const fx = await fixtures()
   const auth = { authorization: `Bearer ${fx.jwt}`, origin: ORIGIN }
+  // `palisade-only:<factory>[,<factory>…]`: a bare Hono app plus just those middleware, for
+  // finding which part of the stack costs what (not part of the default run).
+  if (kind.startsWith('palisade-only:')) {
+    const { Hono } = await import('hono')
+    const { loadPalisade } = await import('../lib/palisade')
+    const { addRoutes, stackParts } = await import('../lib/stack')
+    const wanted = kind.slice('palisade-only:'.length).split(',')
+    const { middleware } = await stackParts(await loadPalisade(), 'full')
+    const port = await honoServer(async () => {
+      const app = new Hono()
+      for (const [name, m] of middleware) if (wanted.includes(name)) app.use('*', m)
+      return addRoutes(app)
+    })
+    const cookie = `sid=${fx.sessionCookieValue}; XSRF-TOKEN=${CSRF_TOKEN}`
+    return {
+      port,
+      headers: { ...auth, cookie, 'x-api-key': (await import('../lib/fixtures')).API_KEY },
+    }
+  }
   switch (kind) {
     case 'hono-bare': {
       const { Hono } = await import('hono')
@@ -137,9 +156,11 @@ async function express(auth: Record<string, string>): Promise<Ready> {
     ;(req.session as unknown as Record<string, unknown>).user = 'user-1'
     res.json({ ok: true })
   })
-  app.use(
-    expressjwt({ secret: JWT_SECRET_TEXT, algorithms: ['HS256'] }).unless({ path: ['/setup'] }),
-  )
+  // A KeyObject, not the string: given a string, jsonwebtoken 9 first tries createPublicKey() on
+  // it and catches the failure on every request, which alone costs Express about 5x its time.
+  const { createSecretKey } = await import('node:crypto')
+  const jwtKey = createSecretKey(Buffer.from(JWT_SECRET_TEXT))
+  app.use(expressjwt({ secret: jwtKey, algorithms: ['HS256'] }).unless({ path: ['/setup'] }))
   app.get('/api/me', (req, res) => {
     const auth = (req as unknown as { auth?: { sub?: string } }).auth
     res.json({ sub: auth?.sub ?? 'anonymous', ok: true })
@@ -192,6 +213,15 @@ async function fastify(auth: Record<string, string>): Promise<Ready> {
   const port = (app.server.address() as AddressInfo).port
   return { port, headers: { ...auth, cookie: await setupCookies(port) } }
 }
+
+// A normal exit on SIGTERM lets `node --cpu-prof` write its profile when the parent stops us.
+process.on('SIGTERM', () => process.exit(0))
+// SIGUSR2 asks for the CPU time this process has used so far (µs), so the parent can compute CPU
+// per request, which survives a busy machine far better than requests per second.
+process.on('SIGUSR2', () => {
+  const { user, system } = process.cpuUsage()
+  console.log(JSON.stringify({ cpu: user + system }))
+})
 
 main().then(
   (ready) => console.log(JSON.stringify(ready)),

@@ -45,6 +45,8 @@ interface Started {
   port: number
   headers: Record<string, string>
   note?: string
+  /** Asks the child for its CPU time so far, in microseconds. */
+  cpu: () => Promise<number>
 }
 
 function start(kind: string): Promise<Started> {
@@ -58,9 +60,14 @@ function start(kind: string): Promise<Started> {
       stderr += d
     })
     const lines = createInterface({ input: child.stdout as NodeJS.ReadableStream })
+    const cpu = () =>
+      new Promise<number>((done) => {
+        lines.once('line', (line) => done((JSON.parse(line) as { cpu: number }).cpu))
+        child.kill('SIGUSR2')
+      })
     lines.once('line', (line) => {
       try {
-        resolve({ child, ...(JSON.parse(line) as Omit<Started, 'child'>) })
+        resolve({ child, cpu, ...(JSON.parse(line) as Omit<Started, 'child' | 'cpu'>) })
       } catch {
         reject(new Error(`${kind}: unexpected output ${line}`))
       }
@@ -127,7 +134,9 @@ export async function runHttp(): Promise<void> {
           continue
         }
         await load(server.port, server.headers, warmup, path)
+        const cpuBefore = await server.cpu()
         const r = await load(server.port, server.headers, duration, path)
+        const cpuAfter = await server.cpu()
         const result: HttpResult = {
           name: spec.name,
           stack: spec.stack + (server.note ? ` (${server.note})` : ''),
@@ -136,9 +145,10 @@ export async function runHttp(): Promise<void> {
           p99: r.latency.p99,
           non2xx: r.non2xx,
           errors: r.errors + r.timeouts,
+          cpuPerRequest: (cpuAfter - cpuBefore) / Math.max(1, r.requests.total),
         }
         console.log(
-          `  round ${round + 1} ${spec.name.padEnd(40)} ${result.rps.toFixed(0).padStart(7)} req/s  p50 ${result.p50} ms  p99 ${result.p99} ms${result.non2xx ? `  non-2xx ${result.non2xx}` : ''}`,
+          `  round ${round + 1} ${spec.name.padEnd(40)} ${result.rps.toFixed(0).padStart(7)} req/s  p50 ${result.p50} ms  p99 ${result.p99} ms  CPU ${result.cpuPerRequest.toFixed(1)} µs/req${result.non2xx ? `  non-2xx ${result.non2xx}` : ''}`,
         )
         const prev = best.get(spec.kind)
         if (!prev || result.rps > prev.rps) best.set(spec.kind, result)
@@ -154,13 +164,14 @@ export async function runHttp(): Promise<void> {
     if (ours) {
       r.ratioRps = r.rps / ours.rps
       r.ratioP99 = r.p99 / ours.p99
+      r.ratioCpu = r.cpuPerRequest / ours.cpuPerRequest
     }
     results.http.push(r)
   }
   console.log('')
   for (const r of results.http) {
     console.log(
-      `  ${r.name.padEnd(40)} ${r.rps.toFixed(0).padStart(7)} req/s  p99 ${String(r.p99).padStart(4)} ms  ${r.ratioRps ? `${r.ratioRps.toFixed(2)}x of Palisade req/s` : ''}`,
+      `  ${r.name.padEnd(40)} ${r.rps.toFixed(0).padStart(7)} req/s  p99 ${String(r.p99).padStart(4)} ms  CPU ${r.cpuPerRequest.toFixed(1).padStart(6)} µs/req  ${r.ratioRps ? `${r.ratioRps.toFixed(2)}x of Palisade req/s` : ''}`,
     )
   }
 }
