@@ -11,10 +11,10 @@
  * that keep time outside the process (Redis) are held to the same contract.
  */
 
+import type { ApiKeyStore, ManagedApiKeyStore } from '@palisade/middleware/api-key'
+import type { RateLimitStore } from '@palisade/middleware/rate-limit'
+import type { SessionData, SessionStore } from '@palisade/middleware/sessions'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import type { ApiKeyStore, ManagedApiKeyStore } from '../../packages/middleware/src/api-key/store'
-import type { RateLimitStore } from '../../packages/middleware/src/rate-limit/store'
-import type { SessionData, SessionStore } from '../../packages/middleware/src/sessions/store'
 
 /** How a conformance block gets and releases its stores. */
 export interface ConformanceOptions<S> {
