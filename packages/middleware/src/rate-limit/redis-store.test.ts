@@ -1,8 +1,10 @@
 import { afterAll, afterEach, describe, expect, it } from 'vitest'
 import {
   deleteByPrefix,
+  freePort,
   ioredisClient,
   keysWithPrefix,
+  startRedisServer,
   uniquePrefix,
 } from '../../../../tests/redis/support'
 import { fromIoredis, type RedisCommand } from '../redis'
@@ -131,16 +133,25 @@ describe('RedisRateLimitStore on Redis', () => {
   })
 
   it('runs the script with EVALSHA and falls back to EVAL once after SCRIPT FLUSH', async () => {
-    const { commands, sendCommand } = recording()
-    const store = new RedisRateLimitStore({ sendCommand, prefix: freshPrefix() })
-    await store.increment('k', 60_000)
-    await client.script('FLUSH')
-    commands.length = 0
-    expect((await store.increment('k', 60_000)).count).toBe(2)
-    expect(commands).toEqual(['EVALSHA', 'EVAL'])
-    commands.length = 0
-    expect((await store.increment('k', 60_000)).count).toBe(3)
-    expect(commands).toEqual(['EVALSHA'])
+    // A private server: on the shared one, another test's EVAL could re-cache the script between
+    // the flush and the increment.
+    const server = await startRedisServer(await freePort())
+    const own = ioredisClient(server.url)
+    try {
+      const { commands, sendCommand } = recording(fromIoredis(own))
+      const store = new RedisRateLimitStore({ sendCommand })
+      await store.increment('k', 60_000)
+      await own.script('FLUSH')
+      commands.length = 0
+      expect((await store.increment('k', 60_000)).count).toBe(2)
+      expect(commands).toEqual(['EVALSHA', 'EVAL'])
+      commands.length = 0
+      expect((await store.increment('k', 60_000)).count).toBe(3)
+      expect(commands).toEqual(['EVALSHA'])
+    } finally {
+      own.disconnect()
+      await server.kill()
+    }
   })
 
   it('reset deletes the counter so the next request starts a new window', async () => {
