@@ -103,6 +103,11 @@ describe.each([
   })
 
   test(`has no console errors, CSP violations, failed or off-origin requests (${label})`, async () => {
+    // Navigate the way a reader does, so styles created on the way are checked too.
+    const { page } = guarded
+    await page.getByRole('menuitem').last().click()
+    await page.evaluate(() => window.scrollTo(0, document.body.scrollHeight))
+    await page.locator('button', { hasText: /^\d{3}/ }).first().click()
     expect(await guarded.collect()).toEqual(NO_PROBLEMS)
   })
 })

@@ -9,15 +9,18 @@
   const configElement = document.getElementById('palisade-docs-config')
   const config = JSON.parse(configElement ? configElement.textContent : '{}')
   const nonce = config.nonce
+  const createElement = document.createElement
   if (typeof nonce === 'string' && nonce !== '') {
-    const createElement = document.createElement
     document.createElement = function createElementWithNonce(tagName, options) {
       const element = createElement.call(this, tagName, options)
       if (String(tagName).toLowerCase() === 'style') element.setAttribute('nonce', nonce)
       return element
     }
   }
+  // Deferred scripts have all run by DOMContentLoaded: the bundle has loaded, so the wrapper is
+  // removed and ReDoc's own nonce option takes over.
   document.addEventListener('DOMContentLoaded', () => {
+    document.createElement = createElement
     window.Redoc.init(
       config.specURL,
       {
