@@ -120,6 +120,26 @@ describe('routing parity with plain Hono', () => {
     })
   })
 
+  it('documents the parity app as a valid document', async () => {
+    const doc = api.spec()
+    expect(Object.keys(doc.paths)).toEqual([
+      '/',
+      '/users/{id}',
+      '/posts/{id}',
+      '/opt',
+      '/opt/{a}',
+      '/users',
+      '/items/{id}',
+      '/echo',
+      '/guarded',
+      '/boom',
+      '/teapot',
+      '/api/things',
+      '/api',
+    ])
+    await expectValidOpenAPI(doc)
+  })
+
   it('runs route-scoped middleware before the handler, in order', async () => {
     const res = await api.request('/users', { method: 'POST', headers: json, body: '{}' })
     expect(res.headers.get('x-trace')).toBe('global:in,a:in,b:in')
@@ -261,6 +281,7 @@ describe('the spec endpoint and caching', () => {
     const second = api.spec()
     expect(second).not.toBe(first)
     expect(Object.keys(second.paths['/users/{id}'] ?? {})).toEqual(['get', 'delete'])
+    await expectValidOpenAPI(second)
     expect(
       (await (await api.request('/openapi.json')).json()).paths['/users/{id}'].delete.operationId,
     ).toBe('deleteUser')
@@ -274,6 +295,7 @@ describe('the spec endpoint and caching', () => {
       expect(res.headers.get('content-type')).toMatch(/^text\/html/)
     }
     expect(Object.keys(api.spec().paths)).toEqual(['/users/{id}'])
+    await expectValidOpenAPI(api.spec())
   })
 
   it('honours custom endpoint paths', async () => {
@@ -293,6 +315,7 @@ describe('the spec endpoint and caching', () => {
     const api = openapi(new Hono().basePath('/v1'), { info })
     api.get('/users', (c) => c.text('users'))
     expect(Object.keys(api.spec().paths)).toEqual(['/v1/users'])
+    await expectValidOpenAPI(api.spec())
     expect((await api.request('/v1/users')).status).toBe(200)
     expect((await api.request('/v1/openapi.json')).status).toBe(200)
   })
@@ -325,6 +348,7 @@ describe('registration errors', () => {
     api.get('/assets/*', (c) => c.text('asset'))
     expect((await api.request('/assets/x.js')).status).toBe(200)
     expect(api.spec().paths).toEqual({})
+    await expectValidOpenAPI(api.spec())
   })
 })
 
