@@ -107,7 +107,10 @@ describe.each([
     const { page } = guarded
     await page.getByRole('menuitem').last().click()
     await page.evaluate(() => window.scrollTo(0, document.body.scrollHeight))
-    await page.locator('button', { hasText: /^\d{3}/ }).first().click()
+    await page
+      .locator('button', { hasText: /^\d{3}/ })
+      .first()
+      .click()
     expect(await guarded.collect()).toEqual(NO_PROBLEMS)
   })
 })
