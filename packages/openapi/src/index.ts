@@ -13,7 +13,8 @@ export type {
   RouteOptionsArg,
 } from './app'
 export { openapi } from './app'
-export { explorerUIHTML, referenceHTML } from './pages'
+export type { ExplorerUIHTMLOptions, ReferenceHTMLOptions } from './pages'
+export { createNonce, EXPLORER_CSP, explorerUIHTML, referenceCSP, referenceHTML } from './pages'
 export type { OpenAPISchema, OpenAPISchemaType } from './schema'
 export { toOpenAPISchema } from './schema'
 export type {
