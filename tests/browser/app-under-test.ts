@@ -12,9 +12,9 @@ export const paths = {
 
 /** A fresh app under test: its fetch handler and how to release what it holds. */
 export async function createAppUnderTest(): Promise<{
-  fetch: (request: Request) => Response | Promise<Response>
+  fetch: (request: Request, env?: unknown) => Response | Promise<Response>
   close: () => Promise<void>
 }> {
   const { api, close } = await createApp()
-  return { fetch: (request) => api.fetch(request), close }
+  return { fetch: (request, env) => api.fetch(request, env as never), close }
 }

@@ -23,7 +23,7 @@ const CHROMIUM_ARGS = [
 
 /** The app under test: a fetch handler and, optionally, what releases its resources. */
 export interface Fetchable {
-  fetch: (request: Request) => Response | Promise<Response>
+  fetch: (request: Request, env?: unknown) => Response | Promise<Response>
   close?: () => Promise<void>
 }
 
@@ -55,7 +55,8 @@ export async function startServer(
     served.push({ method: c.req.method, path: new URL(c.req.url).pathname, status: c.res.status })
   })
   if (options.securityHeaders) outer.use('*', securityHeaders())
-  outer.all('*', (c) => app.fetch(c.req.raw))
+  // c.env carries @hono/node-server's socket, so the app still sees the client address.
+  outer.all('*', (c) => app.fetch(c.req.raw, c.env))
   const { server, port } = await new Promise<{ server: ReturnType<typeof serve>; port: number }>(
     (resolve) => {
       const s = serve({ fetch: outer.fetch, hostname: '127.0.0.1', port: 0 }, (info: AddressInfo) =>
