@@ -13,7 +13,7 @@ export default {
     app.get('/form', (c) => c.text(c.get('csrfToken')))
     app.post('/submit', (c) => c.text('accepted'))
 
-    const res = await app.request('/form')
+    let res = await app.request('/form')
     const token = cookieValue(res, 'XSRF-TOKEN')
     t.ok('GET sets the XSRF-TOKEN cookie', typeof token === 'string' && token.length >= 16, token)
     t.equal('the token is exposed as csrfToken', await res.text(), token)
@@ -63,5 +63,31 @@ export default {
       await post({ Cookie: cookie }, form),
       200,
     )
+
+    // Signed tokens: a cookie this server did not sign (planted by a sibling subdomain) fails.
+    const signed = new Hono()
+    signed.use(
+      '*',
+      csrf({ secret: 'runtime-matrix-csrf-secret', origins: ['https://app.example'] }),
+    )
+    signed.get('/form', (c) => c.text(c.get('csrfToken')))
+    signed.post('/submit', (c) => c.text('accepted'))
+    res = await signed.request('/form')
+    const good = cookieValue(res, 'XSRF-TOKEN') ?? ''
+    t.match('with secret, tokens are <random>.<signature>', good, /^[^.]+\.[^.]+$/)
+    const send = (tok, origin = 'https://app.example') =>
+      signed.request('/submit', {
+        method: 'POST',
+        headers: {
+          Cookie: `XSRF-TOKEN=${encodeURIComponent(tok)}`,
+          'X-XSRF-Token': tok,
+          Origin: origin,
+        },
+      })
+    await t.status('signed token from an allowed Origin → 200', await send(good), 200)
+    await t.status('planted unsigned token → 403', await send('planted-by-sibling-subdomain'), 403)
+    const [rand] = good.split('.')
+    await t.status('token with a forged signature → 403', await send(`${rand}.AAAA`), 403)
+    await t.status('foreign Origin → 403', await send(good, 'https://evil.example'), 403)
   },
 }

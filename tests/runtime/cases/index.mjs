@@ -14,6 +14,7 @@ import rateLimit from './rate-limit.mjs'
 import requestId from './request-id.mjs'
 import requestTimeout from './request-timeout.mjs'
 import securityHeaders from './security-headers.mjs'
+import server from './server.mjs'
 import sessions from './sessions.mjs'
 import ssrfGuard from './ssrf-guard.mjs'
 import xssSanitize from './xss-sanitize.mjs'
@@ -35,4 +36,5 @@ export const cases = [
   ssrfGuard,
   xssSanitize,
   openapi,
+  server,
 ]

@@ -36,6 +36,25 @@ export default {
     await t.status('default key = client IP: first request from A', await xff('203.0.113.1'), 200)
     await t.status('second request from A → 429', await xff('203.0.113.1'), 429)
     await t.status('client B has its own counter', await xff('203.0.113.2'), 200)
+
+    // A store that throws: fail closed (503) by default, pass with failOpen.
+    const broken = { increment: async () => Promise.reject(new Error('store down')) }
+    const warnings = []
+    const closed = new Hono()
+    closed.use(
+      '*',
+      rateLimit({ store: broken, keyGenerator: () => 'k', onStoreError: (e) => warnings.push(e) }),
+    )
+    closed.get('/', (c) => c.text('ok'))
+    const open = new Hono()
+    open.use(
+      '*',
+      rateLimit({ store: broken, failOpen: true, keyGenerator: () => 'k', onStoreError: () => {} }),
+    )
+    open.get('/', (c) => c.text('ok'))
+    await t.status('failing store → 503 (fail closed)', await closed.request('/'), 503)
+    t.equal('the store error reaches onStoreError', warnings.length, 1)
+    await t.status('failing store with failOpen → request passes', await open.request('/'), 200)
     store.destroy?.()
   },
 }
