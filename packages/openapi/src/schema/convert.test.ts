@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { z as z4 } from 'zod'
+import * as zm from 'zod/mini'
 import { z as z3from4 } from 'zod/v3'
 import { z as z4sub } from 'zod/v4'
 import { z as z3 } from 'zod3'
@@ -241,6 +242,15 @@ describe.each([
 })
 
 describe('other schema sources', () => {
+  it('converts zod/mini schemas, which share zod 4 definitions', () => {
+    const s = zm.object({ a: zm.string().check(zm.minLength(2)), b: zm.optional(zm.email()) })
+    expect(toOpenAPISchema(s)).toEqual({
+      type: 'object',
+      properties: { a: { type: 'string', minLength: 2 }, b: { type: 'string', format: 'email' } },
+      required: ['a'],
+    })
+  })
+
   it('passes a raw JSON Schema through unchanged', () => {
     const raw = { type: 'object', properties: { x: { type: 'integer' } }, 'x-custom': true }
     expect(toOpenAPISchema(raw)).toBe(raw)
