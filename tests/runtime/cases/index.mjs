@@ -3,6 +3,7 @@
 // the names that must exist, `run` builds a Hono app and asserts through `app.request()`.
 import apiKey from './api-key.mjs'
 import bodyLimit from './body-limit.mjs'
+import cjs from './cjs.mjs'
 import contentTypeGuard from './content-type-guard.mjs'
 import cors from './cors.mjs'
 import csrf from './csrf.mjs'
@@ -37,4 +38,5 @@ export const cases = [
   xssSanitize,
   openapi,
   server,
+  cjs,
 ]
