@@ -587,6 +587,19 @@ describe('all routes and repeated registrations', () => {
   })
 })
 
+describe('route records', () => {
+  it.each([
+    [
+      { method: 'GET', path: '/x' },
+      'openapi: GET /x: method must be one of get, post, put, patch, delete, all',
+    ],
+    [{ method: 'head', path: '/x' }, 'openapi: head /x: method must be one of'],
+    [{ method: 'get' }, 'openapi: a route must be an object with a string path'],
+  ])('rejects the record %j', (route, message) => {
+    expect(() => generateSpec([route as never], { info })).toThrow(message)
+  })
+})
+
 describe('RouteIndex', () => {
   it('records nothing from a rejected route', () => {
     const index = new RouteIndex()

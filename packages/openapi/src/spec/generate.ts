@@ -105,8 +105,18 @@ const META_KEYS = [
 ]
 const REQUEST_KEYS = ['body', 'query', 'params', 'headers']
 
-/** Shape checks of `openapi` metadata, so a typo fails at registration, not in a viewer. */
-function assertMeta(route: StoredRoute): void {
+const ROUTE_METHODS: readonly unknown[] = ['get', 'post', 'put', 'patch', 'delete', 'all']
+
+/** Shape checks of a route and its `openapi` metadata, so a typo fails at registration, not in a viewer. */
+function assertRoute(route: StoredRoute): void {
+  if (!isRecord(route) || typeof route.path !== 'string') {
+    throw new Error('openapi: a route must be an object with a string path')
+  }
+  if (!ROUTE_METHODS.includes(route.method)) {
+    throw new Error(
+      `openapi: ${String(route.method)} ${route.path}: method must be one of ${ROUTE_METHODS.join(', ')}`,
+    )
+  }
   const meta: unknown = route.openapi
   if (meta === undefined) return
   if (!isRecord(meta)) throw routeError(route, '`openapi` must be an object')
@@ -156,7 +166,7 @@ export class RouteIndex {
 
   /** Validates `route` against the routes added so far, then records it; records nothing on error. */
   add(route: StoredRoute): void {
-    assertMeta(route)
+    assertRoute(route)
     const plan = planRoute(route)
     const label = `${route.method.toUpperCase()} ${route.path}`
     const ids = new Set<string>()
