@@ -1,7 +1,7 @@
 // The one place that says which app the browser tests drive. Switch the import to the example app
 // (`../../examples/app`, same `createApp()` shape) once it exists; everything else reads the spec
 // the app serves.
-import { createApp } from './fixture-app'
+import { createApp } from '../../examples/app'
 
 /** Paths the app under test uses (the `openapi()` defaults). */
 export const paths = {
