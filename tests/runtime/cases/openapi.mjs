@@ -55,6 +55,38 @@ export default {
         `${res.status}`,
       )
       t.ok(`${path} escapes the title`, !html.includes('Matrix <API>'))
+      // Offline viewers: every script, style and icon comes from this app and is served.
+      const refs = [...html.matchAll(/(?:src|href)="([^"]+)"/g)].map((m) => m[1])
+      const external = refs.filter((r) => !r.startsWith('/'))
+      t.ok(
+        `${path} loads nothing from another origin`,
+        refs.length > 0 && external.length === 0,
+        external.join(', '),
+      )
+      const broken = []
+      for (const ref of refs) {
+        const asset = await app.request(ref)
+        const bytes = (await asset.arrayBuffer()).byteLength
+        if (asset.status !== 200 || bytes === 0) broken.push(`${ref} → ${asset.status}, ${bytes} B`)
+      }
+      t.ok(`${path} serves its ${refs.length} assets`, broken.length === 0, broken.join('; '))
     }
+
+    // Zod 4 schemas (optional peer, resolved from the workspace root) convert on every runtime.
+    const { z } = await import('zod')
+    const todos = new Hono()
+    openapi(todos, { info: { title: 'Todos', version: '1' } }).post('/todos', (c) => c.text('ok'), {
+      openapi: {
+        request: { body: z.object({ title: z.string().min(1), done: z.boolean() }) },
+        responses: { 201: { description: 'Created' } },
+      },
+    })
+    const spec = await (await todos.request('/openapi.json')).json()
+    const schema = spec.components?.schemas?.TitleAndDone
+    t.ok(
+      'zod object → components.schemas.TitleAndDone with minLength',
+      schema?.type === 'object' && schema.properties?.title?.minLength === 1,
+      JSON.stringify(spec.components),
+    )
   },
 }

@@ -34,5 +34,23 @@ export default {
     await t.status('malformed JSON → 400', await post('{"a":'), 400, 'Malformed JSON')
     const text = await post('hello <b>', 'text/plain')
     t.equal('non-JSON request: sanitizedBody is undefined', (await text.json()).clean, null)
+
+    const { sanitizedQuery } = await import('@palisade/middleware/xss-sanitize')
+    const scoped = new Hono()
+    scoped.use('*', xssSanitize({ fields: ['bio', 'q'], sanitizeQuery: true }))
+    scoped.post('/', (c) => c.json({ body: sanitizedBody(c), query: sanitizedQuery(c) ?? null }))
+    const r = await scoped.request('/?q=%3Cimg%20onerror%3Dx%3E', {
+      method: 'POST',
+      body: '{"bio":"<b>hi</b>","html":"<i>kept</i>"}',
+      headers: { 'Content-Type': 'application/json' },
+    })
+    const out = await r.json()
+    t.equal('fields: the named key is encoded', out.body?.bio, '&lt;b&gt;hi&lt;/b&gt;')
+    t.equal('fields: other keys are left alone', out.body?.html, '<i>kept</i>')
+    t.equal(
+      'sanitizeQuery encodes query values (fields apply to query keys too)',
+      out.query?.q,
+      '&lt;img onerror=x&gt;',
+    )
   },
 }
