@@ -332,6 +332,16 @@ describe('registration errors', () => {
     expect(api.routes.map((r) => r.path)).toEqual(['/a'])
   })
 
+  it('records nothing when Hono itself refuses the route', async () => {
+    const api = openapi(new Hono(), { info })
+    api.get('/a', (c) => c.text('a'))
+    const before = api.spec()
+    await api.request('/a') // builds Hono's router; later additions are refused by Hono
+    expect(() => api.get('/b', (c) => c.text('b'), { openapi: { operationId: 'b' } })).toThrow()
+    expect(api.routes.map((r) => r.path)).toEqual(['/a'])
+    expect(api.spec()).toBe(before)
+  })
+
   it('rejects an undocumentable schema at registration', () => {
     const api = openapi(new Hono(), { info })
     expect(() =>

@@ -75,7 +75,7 @@ function register(
   // Route-local problems (schemas, parameters, statuses) first, then conflicts with earlier routes;
   // both throw before Hono sees the route, so a rejected route is neither served nor documented.
   generateSpec([draft], state.options)
-  state.index.add(draft)
+  const plan = state.index.check(draft)
   const before = state.app.routes.length
   const handlers = [...middlewares, handler as Handler]
   // Hono's overloads type handler chains by arity; the wrapper passes a checked list.
@@ -85,6 +85,9 @@ function register(
   else on.call(state.app, method.toUpperCase(), full, ...handlers)
   // Hono prefixes its base path; its own record has the path as served.
   const served = state.app.routes.length > before ? (state.app.routes.at(-1)?.path ?? full) : full
+  // Recorded only once Hono has accepted the route (Hono refuses routes added after its router
+  // has been built by a first request).
+  state.index.record(draft, plan)
   state.routes.push({ ...draft, path: served })
   state.cache = undefined
 }

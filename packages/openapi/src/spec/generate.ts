@@ -43,7 +43,7 @@ const REASON: Readonly<Record<number, string>> = {
 }
 
 /** One operation a route contributes: a method on one path variant. */
-interface PlannedOperation {
+export interface PlannedOperation {
   method: string
   variant: PathVariant
   operationId?: string
@@ -166,6 +166,11 @@ export class RouteIndex {
 
   /** Validates `route` against the routes added so far, then records it; records nothing on error. */
   add(route: StoredRoute): void {
+    this.record(route, this.check(route))
+  }
+
+  /** Throws if `route` breaks a rule; records nothing. Returns what `record` needs. */
+  check(route: StoredRoute): PlannedOperation[] {
     assertRoute(route)
     const plan = planRoute(route)
     const label = `${route.method.toUpperCase()} ${route.path}`
@@ -197,6 +202,12 @@ export class RouteIndex {
         )
       }
     }
+    return plan
+  }
+
+  /** Records a route that passed `check`. */
+  record(route: StoredRoute, plan: PlannedOperation[]): void {
+    const label = `${route.method.toUpperCase()} ${route.path}`
     for (const op of plan) {
       if (op.operationId !== undefined) this.operationIds.set(op.operationId, label)
       this.shapes.set(op.variant.template.replace(/\{[^}]*\}/g, '{}'), op.variant.template)
