@@ -1,10 +1,11 @@
 /**
  * `pnpm bench` entry. Flags: `--quick` (shorter measurements, for a smoke run), `--only=<list>`
- * with any of middleware, components, http; `--no-report` to leave RESULTS.md alone (a partial
- * run with `--only` never writes it).
+ * with any of middleware, components, http; `--filter=<regex>` to run only the in-process
+ * comparisons whose title matches; `--no-report` to leave RESULTS.md alone (a partial run with
+ * `--only` or `--filter` never writes it).
  */
 import os from 'node:os'
-import { configure } from './lib/measure'
+import { configure, settings } from './lib/measure'
 import { writeReport } from './lib/report'
 import { runComponents } from './suites/components'
 import { runHttp } from './suites/http'
@@ -18,6 +19,8 @@ const only = args
   .split(',')
 const wants = (s: string) => !only || only.includes(s)
 configure(quick)
+const filter = args.find((a) => a.startsWith('--filter='))?.slice(9)
+if (filter) settings.filter = new RegExp(filter, 'i')
 
 const startedAt = new Date()
 const loadBefore = os.loadavg()
@@ -27,7 +30,7 @@ console.log(
 if (wants('middleware')) await runMiddleware()
 if (wants('components')) await runComponents()
 if (wants('http')) await runHttp()
-if (!only && !args.includes('--no-report')) {
+if (!only && !filter && !args.includes('--no-report')) {
   await writeReport({
     startedAt,
     seconds: (Date.now() - startedAt.getTime()) / 1000,

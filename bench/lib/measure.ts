@@ -19,9 +19,11 @@ export interface Settings {
   minCpuMs: number
   /** Interleaved slices per case. */
   rounds: number
+  /** Only comparisons whose title matches run (`--filter=<regex>`). */
+  filter: RegExp | undefined
 }
 
-export const settings: Settings = { quick: false, minCpuMs: 25, rounds: 16 }
+export const settings: Settings = { quick: false, minCpuMs: 25, rounds: 16, filter: undefined }
 
 export function configure(quick: boolean): void {
   settings.quick = quick

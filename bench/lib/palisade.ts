@@ -5,10 +5,14 @@
  * `pnpm bench` measure whatever exists and name what is missing.
  */
 import { existsSync } from 'node:fs'
-import { fileURLToPath } from 'node:url'
+import { fileURLToPath, pathToFileURL } from 'node:url'
 import type { MiddlewareHandler } from 'hono'
 
-const MIDDLEWARE_SRC = new URL('../../packages/middleware/src/', import.meta.url)
+// PALISADE_MIDDLEWARE_SRC points the bench at another copy of the sources, to try a fix before
+// it lands (e.g. PALISADE_MIDDLEWARE_SRC=/tmp/patched/src/ pnpm bench --only=http).
+const MIDDLEWARE_SRC = process.env.PALISADE_MIDDLEWARE_SRC
+  ? pathToFileURL(`${process.env.PALISADE_MIDDLEWARE_SRC.replace(/\/$/, '')}/`)
+  : new URL('../../packages/middleware/src/', import.meta.url)
 const OPENAPI_SRC = new URL('../../packages/openapi/src/', import.meta.url)
 
 /** Why a module could not be loaded, keyed by folder; printed in the summary. */

@@ -4,7 +4,7 @@
  * Chromium). Hand-written analysis lives in bench/FINDINGS.md and is copied in verbatim, so a
  * re-run refreshes the figures without losing it.
  */
-import { existsSync, readFileSync, writeFileSync } from 'node:fs'
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import os from 'node:os'
 import { fileURLToPath } from 'node:url'
 import { fmtNs, fmtRatio, settings } from './measure'
@@ -118,9 +118,10 @@ export function chartSvg(http: HttpResult[]): string {
     })
     .join('\n')
   return `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" viewBox="0 0 ${width} ${height}" font-family="DejaVu Sans, Arial, sans-serif">
+<title>HTTP comparison: requests per second per server</title>
 <rect width="100%" height="100%" fill="#fff"/>
 <text x="24" y="34" font-size="20" font-weight="bold">GET /api/me over loopback: requests per second (higher is better)</text>
-<text x="24" y="56" font-size="13" fill="#555">security headers, CORS, rate limit, session, CSRF, JWT · autocannon · ${escXml(os.cpus().length + ' × ' + (os.cpus()[0]?.model ?? ''))} · Node ${process.version}</text>
+<text x="24" y="56" font-size="13" fill="#555">security headers, CORS, rate limit, session, CSRF, JWT · autocannon · ${escXml(`${os.cpus().length} × ${os.cpus()[0]?.model ?? ''}`)} · Node ${process.version}</text>
 ${bars}
 </svg>`
 }
@@ -134,7 +135,8 @@ function escXml(s: string): string {
 }
 
 export async function renderChart(svg: string): Promise<string> {
-  writeFileSync(path('http-chart.svg'), svg)
+  mkdirSync(path('results'), { recursive: true })
+  writeFileSync(path('results/http-chart.svg'), svg)
   const chromium = ['/usr/bin/chromium', '/usr/bin/chromium-browser'].find((p) => existsSync(p))
   if (!chromium) return 'no Chromium at /usr/bin/chromium; chart left as SVG only'
   const { chromium: pw } = await import('playwright-core')
