@@ -84,6 +84,8 @@ export async function createApp(env: Env = process.env): Promise<{
       version: '1.0.0',
       description: 'Every Palisade middleware in one Hono app.',
     },
+    // Relative: "Try it out" calls whichever host and port serves the docs.
+    servers: [{ url: '/', description: 'This server' }],
   })
 
   // Whole app: request IDs first so every log line carries one; security headers everywhere
