@@ -88,7 +88,7 @@ function rowsTable(table: string): string {
 
 function httpTable(): string {
   const lines = [
-    '| Server | Stack | req/s | p50 | p99 | server CPU per request | req/s vs Palisade | p99 vs Palisade | CPU/request vs Palisade | non-2xx / errors |',
+    '| Server | Stack | req/s | p50 | p99 | server CPU per request | req/s vs ours | p99 vs ours | CPU/request vs ours | non-2xx / errors |',
     '|---|---|---:|---:|---:|---:|---:|---:|---:|---:|',
   ]
   for (const r of results.http) {
@@ -197,7 +197,7 @@ export async function writeReport(info: RunInfo): Promise<void> {
     sections.push(
       '## HTTP on loopback',
       '',
-      'Each server in its own child process; autocannon in the bench process, same connections and duration for all; GET /api/me with a JWT, a session cookie and (where the stack uses one) a CSRF cookie. Best of the interleaved rounds.',
+      `Each server in its own child process; autocannon in the bench process, same connections and duration for all; GET /api/me with a JWT, a session cookie and (where the stack uses one) a CSRF cookie; best of the interleaved rounds. "Ours" = ${results.oursHttp ?? 'the Palisade stack'}. Server CPU per request = the child's user+system CPU time over the measured window divided by the requests it served; unlike req/s it barely moves when other processes compete for the CPU.`,
       '',
       httpTable(),
       '',

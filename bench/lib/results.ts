@@ -44,6 +44,8 @@ export const results = {
   http: [] as HttpResult[],
   skipped: [] as string[],
   notes: [] as string[],
+  /** Name of the HTTP row the ratios are relative to. */
+  oursHttp: undefined as string | undefined,
 }
 
 export function addRow(row: Row): void {

@@ -1,8 +1,9 @@
 /**
  * One HTTP server per child process: `node --import tsx servers/serve.ts <kind>`. It listens on
  * an ephemeral loopback port, prepares whatever credentials its stack needs (session cookie, CSRF
- * cookie) by calling its own /setup route, and prints one JSON line for the parent:
- * `{ "port": …, "headers": { … } }` — the headers every load request must carry.
+ * cookie) by calling its own /setup route, and tells the parent (IPC message, or a JSON line on
+ * stdout when run by hand) `{ "port": …, "headers": { … } }`: the headers every load request must
+ * carry.
  *
  * Every app serves GET /api/me behind the same six concerns: security headers, CORS, a rate
  * limit high enough never to trip (it still counts every request), a session loaded from memory
@@ -97,13 +98,24 @@ async function main(): Promise<Ready> {
       }
     }
     case 'palisade-example': {
+      // The example app as the README starts it, configured through its environment (see the
+      // parent: JWT_SECRET, SESSION_SECRET, RATE_LIMIT_MAX, CORS_ORIGIN). Its logger writes to
+      // stdout, which the parent sends to /dev/null.
       const mod = (await import('../../examples/app.ts')) as {
-        createApp: () =>
-          | { fetch: (r: Request) => Response | Promise<Response> }
-          | Promise<{ fetch: (r: Request) => Response | Promise<Response> }>
+        createApp: () => Promise<{ api: { fetch: (r: Request) => Response | Promise<Response> } }>
       }
-      const port = await honoServer(async () => mod.createApp())
-      return { port, headers: auth }
+      const { api } = await mod.createApp()
+      const port = await honoServer(async () => api)
+      // A real session: the visit counter writes one and answers with its cookie.
+      const res = await fetch(`http://127.0.0.1:${port}/api/session/visit`, {
+        headers: { origin: ORIGIN },
+      })
+      const cookie = res.headers
+        .getSetCookie()
+        .map((c) => c.split(';')[0])
+        .join('; ')
+      await res.text()
+      return { port, headers: { ...auth, cookie } }
     }
     case 'express':
       return express(auth)
@@ -218,13 +230,27 @@ async function fastify(auth: Record<string, string>): Promise<Ready> {
 process.on('SIGTERM', () => process.exit(0))
 // SIGUSR2 asks for the CPU time this process has used so far (µs), so the parent can compute CPU
 // per request, which survives a busy machine far better than requests per second.
+// With an IPC channel (the bench parent) messages go through it and stdout is free for the app;
+// without one (a manual run) they are JSON lines on stdout.
+const say = (message: unknown) =>
+  process.send ? process.send(message) : console.log(JSON.stringify(message))
 process.on('SIGUSR2', () => {
   const { user, system } = process.cpuUsage()
-  console.log(JSON.stringify({ cpu: user + system }))
+  say({ cpu: user + system })
+})
+process.on('message', (message) => {
+  if (message === 'cpu') {
+    const { user, system } = process.cpuUsage()
+    say({ cpu: user + system })
+  }
 })
 
 main().then(
-  (ready) => console.log(JSON.stringify(ready)),
+  (ready) => {
+    say(ready)
+    // The IPC channel must not keep a stopped server alive, nor stop it from exiting.
+    process.channel?.unref()
+  },
   (error) => {
     console.error(error)
     process.exit(1)

@@ -5,11 +5,11 @@
  */
 import { type ChildProcess, spawn } from 'node:child_process'
 import { existsSync } from 'node:fs'
-import { createInterface } from 'node:readline'
 import { fileURLToPath } from 'node:url'
 import autocannon from 'autocannon'
+import { JWT_SECRET_TEXT, ORIGIN, SESSION_SECRET } from '../lib/fixtures'
 import { settings } from '../lib/measure'
-import { type HttpResult, heading, results, skip } from '../lib/results'
+import { addTarget, type HttpResult, heading, results, skip } from '../lib/results'
 
 interface ServerSpec {
   kind: string
@@ -19,22 +19,29 @@ interface ServerSpec {
 
 const SERVERS: ServerSpec[] = [
   {
+    kind: 'palisade-example',
+    name: 'Palisade example app',
+    stack:
+      'examples/app.ts createApp() on GET /api/me: requestId, logger (to /dev/null), securityHeaders, cors, requestTimeout, bodyLimit, rateLimit, sessions, jwtAuth',
+  },
+  {
     kind: 'palisade',
-    name: 'Palisade (Hono + @hono/node-server)',
+    name: 'Palisade, same six as the others',
     stack: 'securityHeaders, cors, rateLimit, sessions, csrf, jwtAuth',
   },
-  { kind: 'hono-bare', name: 'bare Hono (@hono/node-server)', stack: 'none' },
+  { kind: 'hono-bare', name: 'bare Hono', stack: 'no middleware (@hono/node-server)' },
+  {
+    kind: 'fastify',
+    name: 'Fastify 5',
+    stack:
+      '@fastify/helmet, @fastify/cors, @fastify/rate-limit, @fastify/secure-session, @fastify/csrf-protection, @fastify/jwt',
+  },
   {
     kind: 'express',
     name: 'Express 5',
     stack: 'helmet, cors, express-rate-limit, express-session, csrf-csrf, express-jwt',
   },
-  {
-    kind: 'fastify',
-    name: 'Fastify 5',
-    stack: '@fastify/helmet, cors, rate-limit, secure-session, csrf-protection, jwt',
-  },
-  { kind: 'palisade-full', name: 'Palisade, all fifteen middleware', stack: 'all fifteen' },
+  { kind: 'palisade-full', name: 'Palisade, all fifteen', stack: 'all fifteen middleware' },
 ]
 
 const SERVE = fileURLToPath(new URL('../servers/serve.ts', import.meta.url))
@@ -49,28 +56,43 @@ interface Started {
   cpu: () => Promise<number>
 }
 
+const ROOT = fileURLToPath(new URL('../../', import.meta.url))
+
 function start(kind: string): Promise<Started> {
   return new Promise((resolve, reject) => {
+    const example = kind === 'palisade-example'
     const child = spawn(process.execPath, ['--import', 'tsx', SERVE, kind], {
-      cwd: fileURLToPath(new URL('..', import.meta.url)),
-      stdio: ['ignore', 'pipe', 'pipe'],
+      // The example imports @palisade/* by name: the root tsconfig maps those to source.
+      cwd: example ? ROOT : fileURLToPath(new URL('..', import.meta.url)),
+      env: example
+        ? {
+            ...process.env,
+            TSX_TSCONFIG_PATH: `${ROOT}tsconfig.json`,
+            JWT_SECRET: JWT_SECRET_TEXT,
+            SESSION_SECRET,
+            CSRF_SECRET: SESSION_SECRET,
+            RATE_LIMIT_MAX: '1000000000',
+            CORS_ORIGIN: ORIGIN,
+          }
+        : process.env,
+      stdio: ['ignore', 'ignore', 'pipe', 'ipc'],
     })
     let stderr = ''
     child.stderr?.on('data', (d) => {
       stderr += d
     })
-    const lines = createInterface({ input: child.stdout as NodeJS.ReadableStream })
     const cpu = () =>
       new Promise<number>((done) => {
-        lines.once('line', (line) => done((JSON.parse(line) as { cpu: number }).cpu))
-        child.kill('SIGUSR2')
+        const onMessage = (m: { cpu?: number }) => {
+          if (typeof m?.cpu !== 'number') return
+          child.off('message', onMessage)
+          done(m.cpu)
+        }
+        child.on('message', onMessage)
+        child.send('cpu')
       })
-    lines.once('line', (line) => {
-      try {
-        resolve({ child, cpu, ...(JSON.parse(line) as Omit<Started, 'child' | 'cpu'>) })
-      } catch {
-        reject(new Error(`${kind}: unexpected output ${line}`))
-      }
+    child.once('message', (message) => {
+      resolve({ child, cpu, ...(message as Omit<Started, 'child' | 'cpu'>) })
     })
     child.once('exit', (code) =>
       reject(new Error(`${kind} exited with ${code}: ${stderr.slice(0, 500)}`)),
@@ -101,13 +123,7 @@ export async function runHttp(): Promise<void> {
   const warmup = settings.quick ? 1 : 3
   const rounds = settings.quick ? 1 : 2
   const connections = settings.quick ? 50 : 100
-  const specs = [...SERVERS]
-  if (existsSync(EXAMPLE))
-    specs.push({
-      kind: 'palisade-example',
-      name: 'examples/app.ts createApp()',
-      stack: 'the example app',
-    })
+  const specs = SERVERS.filter((s) => s.kind !== 'palisade-example' || existsSync(EXAMPLE))
   console.log(
     `  ${connections} connections, ${warmup} s warm-up + ${duration} s measured, best of ${rounds} round(s)`,
   )
@@ -123,7 +139,7 @@ export async function runHttp(): Promise<void> {
         continue
       }
       try {
-        const path = spec.kind === 'palisade-example' ? '/' : '/api/me'
+        const path = '/api/me'
         const probe = await fetch(`http://127.0.0.1:${server.port}${path}`, {
           headers: server.headers,
         })
@@ -157,7 +173,9 @@ export async function runHttp(): Promise<void> {
       }
     }
   }
-  const ours = best.get('palisade')
+  // "Ours" is the example app's stack when it runs, else the six-middleware equivalent.
+  const oursKind = best.has('palisade-example') ? 'palisade-example' : 'palisade'
+  const ours = best.get(oursKind)
   for (const spec of specs) {
     const r = best.get(spec.kind)
     if (!r) continue
@@ -171,7 +189,27 @@ export async function runHttp(): Promise<void> {
   console.log('')
   for (const r of results.http) {
     console.log(
-      `  ${r.name.padEnd(40)} ${r.rps.toFixed(0).padStart(7)} req/s  p99 ${String(r.p99).padStart(4)} ms  CPU ${r.cpuPerRequest.toFixed(1).padStart(6)} µs/req  ${r.ratioRps ? `${r.ratioRps.toFixed(2)}x of Palisade req/s` : ''}`,
+      `  ${r.name.padEnd(34)} ${r.rps.toFixed(0).padStart(7)} req/s  p99 ${String(r.p99).padStart(4)} ms  CPU ${r.cpuPerRequest.toFixed(1).padStart(6)} µs/req  ${r.ratioRps ? `req/s ${r.ratioRps.toFixed(2)}x of ours` : ''}`,
     )
   }
+  const fastify = best.get('fastify')
+  const express = best.get('express')
+  const label = ours ? `${ours.name} (${ours.rps.toFixed(0)} req/s)` : 'ours'
+  addTarget({
+    goal: 'HTTP: our stack ahead of the Fastify stack in req/s',
+    measured:
+      ours && fastify
+        ? `${label} = ${(ours.rps / fastify.rps).toFixed(2)}x Fastify's req/s; server CPU per request ${(ours.cpuPerRequest / fastify.cpuPerRequest).toFixed(2)}x Fastify's`
+        : 'not measured',
+    met: ours && fastify ? ours.rps > fastify.rps : null,
+  })
+  addTarget({
+    goal: 'HTTP: our stack at least 3x the Express stack in req/s',
+    measured:
+      ours && express
+        ? `${label} = ${(ours.rps / express.rps).toFixed(2)}x Express's req/s; server CPU per request ${(express.cpuPerRequest / ours.cpuPerRequest).toFixed(2)}x lower`
+        : 'not measured',
+    met: ours && express ? ours.rps >= 3 * express.rps : null,
+  })
+  results.oursHttp = ours?.name
 }
