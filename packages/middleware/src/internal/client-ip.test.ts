@@ -35,16 +35,20 @@ describe('getClientIP: connection address first', () => {
     expect((await ipOf({ 'x-forwarded-for': '1.2.3.4' }, env)).raw).toBe('198.51.100.7')
   })
 
-  it('falls through when Bun requestIP() throws or returns null', async () => {
+  it('falls through when Bun requestIP() throws (the env is not a Bun server)', async () => {
     const throwing = {
       requestIP: () => {
         throw new Error('not a server')
       },
     }
     expect((await ipOf({ 'x-forwarded-for': '9.9.9.9' }, throwing)).raw).toBe('9.9.9.9')
-    expect((await ipOf({ 'x-forwarded-for': '9.9.9.9' }, { requestIP: () => null })).raw).toBe(
-      '9.9.9.9',
-    )
+  })
+
+  // Bun returns null for a request whose client already disconnected; a client that sends a
+  // forged X-Forwarded-For and hangs up at once must not have it trusted.
+  it('never reads forgeable headers when Bun requestIP() returns null', async () => {
+    const headers = { 'x-forwarded-for': '9.9.9.9', 'cf-connecting-ip': '8.8.8.8' }
+    expect((await ipOf(headers, { requestIP: () => null })).raw).toBeNull()
   })
 
   it('uses Deno remoteAddr.hostname', async () => {
@@ -69,8 +73,17 @@ describe('getClientIP: connection address first', () => {
     expect(await res.text()).toBe('5.5.5.5')
   })
 
-  it('falls back when the node socket has no address (closed socket)', async () => {
-    expect((await ipOf({ 'x-forwarded-for': '7.7.7.7' }, node(undefined))).raw).toBe('7.7.7.7')
+  // Node's socket reports no address once the client has hung up. A request sent with a forged
+  // X-Forwarded-For by a client that disconnects at once must not get that address trusted.
+  it('never reads forgeable headers when the node socket has no address (closed socket)', async () => {
+    const headers = { 'x-forwarded-for': '7.7.7.7', 'cf-connecting-ip': '8.8.8.8' }
+    const r = await ipOf(headers, node(undefined))
+    expect(r).toEqual({ raw: null, ok: false })
+  })
+
+  it('never reads forgeable headers when the Deno env has no remote hostname', async () => {
+    const r = await ipOf({ 'x-forwarded-for': '7.7.7.7' }, { remoteAddr: { transport: 'unix' } })
+    expect(r.raw).toBeNull()
   })
 })
 

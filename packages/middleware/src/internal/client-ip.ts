@@ -6,13 +6,16 @@ import { type IP, parseIP } from './ip'
  * 1. the connection address the runtime exposes — `@hono/node-server` (`env.incoming.socket`),
  *    Bun (`env.requestIP`), Deno (`env.remoteAddr`), Workers (`cf-connecting-ip`, set by
  *    Cloudflare's edge and not forgeable by the client there);
- * 2. only when there is none, the last (right-most) `X-Forwarded-For` entry: the one written by
+ * 2. only when the runtime exposes none (no Node, Bun or Deno connection info, no
+ *    `cf-connecting-ip`), the last (right-most) `X-Forwarded-For` entry: the one written by
  *    the proxy nearest to the app. Left-most entries are whatever the client chose to send.
+ *    A runtime that has connection info but reports no address for this request (the client
+ *    hung up) gives `undefined`: the headers are never trusted on a runtime that has sockets.
  * Returns the raw text; use {@link getClientIPParsed} to get a parsed, IPv4-normalised address.
  */
 export function getClientIP(c: Context): string | undefined {
   const fromRuntime = connectionAddress(c)
-  if (fromRuntime) return fromRuntime
+  if (fromRuntime !== undefined) return fromRuntime ?? undefined
   const xff = c.req.header('x-forwarded-for')
   if (xff) {
     const parts = xff.split(',')
@@ -36,21 +39,33 @@ type RuntimeEnv = {
   remoteAddr?: { hostname?: string }
 }
 
-function connectionAddress(c: Context): string | undefined {
+/**
+ * The runtime's connection address; `null` when the runtime has a connection-address API but it
+ * reports nothing for this request; `undefined` when the runtime exposes no such API at all.
+ * Node's socket and Bun's requestIP() report nothing once the client has hung up: a client that
+ * sends a forged `X-Forwarded-For` and disconnects at once must not get it trusted, so `null`
+ * means "no address", never "read the headers".
+ */
+function connectionAddress(c: Context): string | null | undefined {
   const env = c.env as RuntimeEnv | undefined
   if (env && typeof env === 'object') {
-    const node = env.incoming?.socket?.remoteAddress
-    if (node) return node
-    if (typeof env.requestIP === 'function') {
-      try {
-        const addr = env.requestIP(c.req.raw)?.address
-        if (addr) return addr
-      } catch {
-        // Not a Bun server object after all: fall through.
-      }
+    if (env.incoming && typeof env.incoming === 'object') {
+      return env.incoming.socket?.remoteAddress || null
     }
-    const deno = env.remoteAddr?.hostname
-    if (deno) return deno
+    if (typeof env.requestIP === 'function') {
+      let info: { address?: string } | null | undefined
+      let isBun = true
+      try {
+        info = env.requestIP(c.req.raw)
+      } catch {
+        // Not a Bun server object after all: fall through to the other runtimes.
+        isBun = false
+      }
+      if (isBun) return info?.address || null
+    }
+    if (env.remoteAddr && typeof env.remoteAddr === 'object') {
+      return env.remoteAddr.hostname || null
+    }
   }
   return c.req.header('cf-connecting-ip') || undefined
 }

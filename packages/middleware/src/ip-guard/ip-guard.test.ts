@@ -135,6 +135,12 @@ describe('ipGuard client address source', () => {
     expect((await app.request('/')).status).toBe(403)
   })
 
+  it('rejects a forged allow-listed X-Forwarded-For from a client whose socket has closed', async () => {
+    const app = appWith({ mode: 'allow', list: ['10.0.0.0/8'] })
+    const res = await fromSocket(app, undefined, { 'x-forwarded-for': '10.0.0.1' })
+    expect(res.status).toBe(403)
+  })
+
   it('uses keyGenerator, sync or async, and fails closed when it returns nothing usable', async () => {
     const list = ['192.0.2.0/24']
     const fromHeader = appWith({
