@@ -11,7 +11,10 @@ export interface Session {
   readonly isNew: boolean
   /** A value, or `undefined`. */
   get<T = unknown>(key: string): T | undefined
-  /** Sets a JSON-serialisable value. */
+  /**
+   * Sets a JSON-serialisable value. Throws a `TypeError` for a value JSON cannot store, or would
+   * silently store as something else: a BigInt, a cycle, a function, a symbol, a Map or a Set.
+   */
   set(key: string, value: unknown): void
   has(key: string): boolean
   /** Removes a value; returns whether it was there. */
@@ -60,6 +63,7 @@ export class SessionState implements Session {
   }
 
   set(key: string, value: unknown): void {
+    assertStorable(key, value)
     // defineProperty, not assignment: a key named "__proto__" must stay plain data.
     Object.defineProperty(this.#data, key, {
       value,
@@ -105,5 +109,30 @@ export class SessionState implements Session {
   serialize(): { json: string; changed: boolean; empty: boolean; data: SessionData } {
     const json = JSON.stringify(this.#data)
     return { json, changed: json !== this.#snapshot, empty: json === '{}', data: this.#data }
+  }
+}
+
+/**
+ * Throws when `value` cannot be saved as JSON, or JSON would silently save something else (`{}` for
+ * a Map or Set, nothing for a function or symbol). Checked in `set()`, where the mistake is made,
+ * rather than after the handler, where the data could only be dropped.
+ */
+function assertStorable(key: string, value: unknown): void {
+  if (value === undefined) return
+  let problem: string | undefined
+  try {
+    const json = JSON.stringify(value, (_k, v: unknown) => {
+      if (typeof v === 'function' || typeof v === 'symbol') throw new TypeError(`a ${typeof v}`)
+      if (v instanceof Map || v instanceof Set) throw new TypeError(`a ${v.constructor.name}`)
+      return v
+    })
+    if (json === undefined) problem = 'no JSON value'
+  } catch (err) {
+    problem = err instanceof Error ? err.message : String(err)
+  }
+  if (problem !== undefined) {
+    throw new TypeError(
+      `session.set(${JSON.stringify(key)}): the value is not JSON-serialisable (${problem})`,
+    )
   }
 }

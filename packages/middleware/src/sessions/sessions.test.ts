@@ -209,6 +209,76 @@ describe('sessions: existing sessions', () => {
   })
 })
 
+describe('sessions: data JSON cannot store', () => {
+  it.each([
+    ['a BigInt', () => 10n],
+    [
+      'a cycle',
+      () => {
+        const a: Record<string, unknown> = {}
+        a.self = a
+        return a
+      },
+    ],
+    ['a Map (JSON would store {})', () => new Map([['a', 1]])],
+    ['a Set nested in an object', () => ({ tags: new Set(['a']) })],
+    ['a function', () => () => 1],
+    ['a symbol', () => Symbol('x')],
+  ])(
+    'set() throws a TypeError naming the key for %s, and the session stays intact',
+    async (_label, make) => {
+      const { app, store } = setup()
+      app.post('/bad', (c) => {
+        try {
+          c.get('session').set('bad', make())
+        } catch (err) {
+          return c.text(err instanceof TypeError ? err.message : 'other', 400)
+        }
+        return c.text('stored')
+      })
+      const cookie = await login(app)
+      const res = await app.request('/bad', withCookie(cookie, 'POST'))
+      expect(res.status).toBe(400)
+      expect(await res.text()).toMatch(/^session\.set\("bad"\): .*JSON/)
+      const read = await app.request('/read', withCookie(cookie))
+      expect((await read.json()).data).toEqual({ user: 'alice' })
+      expect(store.calls.set).toBe(1)
+    },
+  )
+
+  it('saves nothing and keeps the stored data when a nested mutation cannot be serialised', async () => {
+    vi.spyOn(console, 'error').mockImplementation(() => {})
+    const { app, store } = setup()
+    app.post('/nested-bigint', (c) => {
+      c.get('session').get<unknown[]>('cart')?.push(1n)
+      return c.text('ok')
+    })
+    const cookie = await login(app)
+    const id = cookie.slice(4, 47)
+    await store.inner.set(id, { user: 'alice', cart: [] }, 60)
+    const writes = store.calls.set
+    const res = await app.request('/nested-bigint', withCookie(cookie, 'POST'))
+    expect(res.status).toBe(500)
+    expect(store.calls.set).toBe(writes)
+    expect(await store.inner.get(id)).toEqual({ user: 'alice', cart: [] })
+  })
+
+  it('passes on the handler error, not the serialisation error, when both happen', async () => {
+    const store = new MemorySessionStore()
+    const mw = sessions({ secret: SECRET, store })
+    const c = new Context(new Request('http://localhost/'))
+    const failure = new Error('handler failed first')
+    const next = async () => {
+      c.get('session').set('list', [])
+      c.get('session').get<unknown[]>('list')?.push(1n)
+      throw failure
+    }
+    await expect(mw(c, next)).rejects.toBe(failure)
+    expect(store.size).toBe(0)
+    store.destroy_()
+  })
+})
+
 describe('sessions: hostile or stale cookies give a fresh session', () => {
   it.each([
     ['a tampered ID', (v: string) => `${v.slice(0, 4)}${v[4] === 'A' ? 'B' : 'A'}${v.slice(5)}`],

@@ -153,7 +153,19 @@ export function sessions(options: SessionsOptions): MiddlewareHandler {
       error = e
     }
 
-    const { empty, changed, data: current } = session.serialize()
+    let saved: ReturnType<SessionState['serialize']>
+    try {
+      saved = session.serialize()
+    } catch (e) {
+      // A value mutated in place into something JSON cannot store (a BigInt pushed into a stored
+      // array, a cycle). Nothing is written, so the stored session stays as it was; the handler's
+      // own error, if any, is the one worth reporting.
+      if (failed) throw error
+      throw new TypeError(
+        `sessions: the session data is not JSON-serialisable, nothing was saved (${e instanceof Error ? e.message : String(e)})`,
+      )
+    }
+    const { empty, changed, data: current } = saved
     const oldId = session.loadedId
     const replaceId = session.destroyed || session.regenerated
     try {
