@@ -35,5 +35,11 @@ export type {
 } from './spec'
 export { generateSpec } from './spec'
 
-/** The OpenAPI version every generated document declares. */
+/**
+ * The OpenAPI version every generated document declares.
+ *
+ * @example
+ * const doc = api.spec()
+ * doc.openapi === OPENAPI_VERSION // '3.1.0'
+ */
 export const OPENAPI_VERSION = '3.1.0' as const

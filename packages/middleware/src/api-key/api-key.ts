@@ -8,7 +8,13 @@ import {
 import { reject } from '../internal/reject'
 import type { ApiKeyInfo, ApiKeyStore } from './store'
 
-/** Options of {@link apiKey}. */
+/**
+ * Options of {@link apiKey}.
+ *
+ * @example
+ * const options: ApiKeyOptions = { store: new MemoryApiKeyStore(), extractFrom: 'both' }
+ * app.use('/partner/*', apiKey(options))
+ */
 export interface ApiKeyOptions {
   /** Where the key is read. Default `'header'`. With `'both'`, the header wins when present. */
   extractFrom?: 'header' | 'query' | 'both'

@@ -11,7 +11,16 @@ import type { ApiKeyInfo, ManagedApiKeyStore } from './store'
 
 const NAME = 'RedisApiKeyStore'
 
-/** Options of {@link RedisApiKeyStore}. */
+/**
+ * Options of {@link RedisApiKeyStore}.
+ *
+ * @example
+ * const options: RedisApiKeyStoreOptions = {
+ *   sendCommand: fromIoredis(client),
+ *   prefix: 'shop:key:',
+ * }
+ * const keys = new RedisApiKeyStore(options)
+ */
 export interface RedisApiKeyStoreOptions extends RedisStoreOptions {
   /** Key prefix. Default `'palisade:key:'`. */
   prefix?: string

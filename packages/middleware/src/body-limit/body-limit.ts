@@ -2,7 +2,13 @@ import type { MiddlewareHandler } from 'hono'
 import { assertKnownKeys, assertNonNegativeInteger } from '../internal/options'
 import { reject } from '../internal/reject'
 
-/** Options of {@link bodyLimit}. */
+/**
+ * Options of {@link bodyLimit}.
+ *
+ * @example
+ * const options: BodyLimitOptions = { max: 64 * 1024 }
+ * app.use('/api/*', bodyLimit(options))
+ */
 export interface BodyLimitOptions {
   /** Largest accepted body in bytes. Default `1_000_000`. */
   max?: number

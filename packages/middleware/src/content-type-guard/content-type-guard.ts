@@ -8,7 +8,13 @@ import {
 } from '../internal/options'
 import { reject } from '../internal/reject'
 
-/** Options of {@link contentTypeGuard}. */
+/**
+ * Options of {@link contentTypeGuard}.
+ *
+ * @example
+ * const options: ContentTypeGuardOptions = { required: ['application/json', 'multipart/*'] }
+ * app.use('/api/*', contentTypeGuard(options))
+ */
 export interface ContentTypeGuardOptions {
   /** Allowed media types: `application/json`, `multipart/*`, `*\/*`. Required, not empty. */
   required: string[]

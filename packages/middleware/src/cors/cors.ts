@@ -8,7 +8,17 @@ import {
   optionError,
 } from '../internal/options'
 
-/** Options of {@link cors}. */
+/**
+ * Options of {@link cors}.
+ *
+ * @example
+ * const options: CorsOptions = {
+ *   origin: ['https://app.example.com'],
+ *   credentials: true,
+ *   maxAge: 600,
+ * }
+ * app.use('/api/*', cors(options))
+ */
 export interface CorsOptions {
   /**
    * Allowed origin(s), e.g. `'https://app.example.com'` or a list of them. `'*'` allows any

@@ -13,7 +13,16 @@ import {
 } from '../internal/options'
 import { reject } from '../internal/reject'
 
-/** Options of {@link csrf}. */
+/**
+ * Options of {@link csrf}.
+ *
+ * @example
+ * const options: CsrfOptions = {
+ *   secret: process.env.CSRF_SECRET!,
+ *   origins: ['https://app.example.com'],
+ * }
+ * app.use(csrf(options))
+ */
 export interface CsrfOptions {
   /** Cookie carrying the token. Default `'XSRF-TOKEN'`. */
   cookieName?: string

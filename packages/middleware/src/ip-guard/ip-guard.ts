@@ -13,7 +13,13 @@ import { reject } from '../internal/reject'
 
 const FACTORY = 'ipGuard'
 
-/** Options of {@link ipGuard}. */
+/**
+ * Options of {@link ipGuard}.
+ *
+ * @example
+ * const options: IpGuardOptions = { mode: 'allow', list: ['10.0.0.0/8', '2001:db8::/32'] }
+ * app.use('/admin/*', ipGuard(options))
+ */
 export interface IpGuardOptions {
   /**
    * `'allow'`: only addresses in `list` pass. `'deny'`: addresses in `list` are rejected.

@@ -12,10 +12,25 @@ import {
 } from '../internal/options'
 import { reject } from '../internal/reject'
 
-/** The HMAC algorithms `jwtAuth` and `signJwt` accept. */
+/**
+ * The HMAC algorithms `jwtAuth` and `signJwt` accept.
+ *
+ * @example
+ * const algorithms: JwtAlgorithm[] = ['HS256', 'HS512']
+ * app.use('/api/*', jwtAuth({ secret: process.env.JWT_SECRET!, algorithms }))
+ */
 export type JwtAlgorithm = 'HS256' | 'HS384' | 'HS512'
 
-/** Options of {@link jwtAuth}. */
+/**
+ * Options of {@link jwtAuth}.
+ *
+ * @example
+ * const options: JwtAuthOptions = {
+ *   secret: process.env.JWT_SECRET!,
+ *   issuer: 'https://auth.example.com',
+ * }
+ * app.use('/api/*', jwtAuth(options))
+ */
 export interface JwtAuthOptions {
   /** HMAC secret key (required, non-empty). A string is used as its UTF-8 bytes. */
   secret: Uint8Array | string

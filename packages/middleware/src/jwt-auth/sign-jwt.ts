@@ -7,7 +7,13 @@ import {
 } from '../internal/options'
 import { assertHmacAlgorithm, type JwtAlgorithm, secretBytes } from './jwt-auth'
 
-/** Options of {@link signJwt}. */
+/**
+ * Options of {@link signJwt}.
+ *
+ * @example
+ * const options: SignJwtOptions = { expiresIn: '2h', issuer: 'https://auth.example.com' }
+ * const token = await signJwt({ sub: 'u1' }, process.env.JWT_SECRET!, options)
+ */
 export interface SignJwtOptions {
   /** Lifetime: a duration string (`'15m'`, `'2h'`, `'7d'`) or a number of seconds. Unset: no `exp`. */
   expiresIn?: string | number

@@ -7,7 +7,16 @@ import {
   optionError,
 } from '../internal/options'
 
-/** Options of {@link logger}. */
+/**
+ * Options of {@link logger}.
+ *
+ * @example
+ * const options: LoggerOptions = {
+ *   exclude: ['/health', '/static/*'],
+ *   sink: (line) => console.info(line),
+ * }
+ * app.use(logger(options))
+ */
 export interface LoggerOptions {
   /** Paths not logged: exact (`/health`) or a prefix (`/static/*`, also matching `/static`). Default `[]`. */
   exclude?: string[]

@@ -1,7 +1,14 @@
 import { unrefInterval } from '../internal/timers'
 import type { RateLimitInfo, RateLimitStore } from './store'
 
-/** Options of {@link MemoryRateLimitStore}. */
+/**
+ * Options of {@link MemoryRateLimitStore}.
+ *
+ * @example
+ * let now = 0
+ * const options: MemoryRateLimitStoreOptions = { now: () => now, sweepIntervalMs: 10_000 }
+ * const store = new MemoryRateLimitStore(options) // a test clock: advance `now` by hand
+ */
 export interface MemoryRateLimitStoreOptions {
   /** Clock in milliseconds, for tests. Default `Date.now`. */
   now?: () => number

@@ -13,7 +13,13 @@ import { reject } from '../internal/reject'
 import { MemoryRateLimitStore } from './memory-store'
 import type { RateLimitInfo, RateLimitStore } from './store'
 
-/** Options of {@link rateLimit}. */
+/**
+ * Options of {@link rateLimit}.
+ *
+ * @example
+ * const options: RateLimitOptions = { max: 100, windowMs: 60_000, failOpen: true }
+ * app.use('/api/*', rateLimit(options))
+ */
 export interface RateLimitOptions {
   /** Requests allowed per key and window. Default `60`. */
   max?: number
@@ -51,6 +57,12 @@ const KNOWN = [
  * network, since one host usually owns a whole /64 and could otherwise rotate addresses freely.
  * Requests without a usable address share the single key `unknown`: they are limited together,
  * never exempted.
+ *
+ * @example
+ * // Separate buckets per route on one shared store: prefix the default key.
+ * const store = new MemoryRateLimitStore()
+ * app.post('/login', rateLimit({ max: 5, store, keyGenerator: (c) => `login:${clientIpKey(c)}` }))
+ * app.use('/api/*', rateLimit({ max: 100, store, keyGenerator: (c) => `api:${clientIpKey(c)}` }))
  */
 export function clientIpKey(c: Context): string {
   const ip = getClientIPParsed(c)

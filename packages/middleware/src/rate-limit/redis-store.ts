@@ -28,7 +28,16 @@ const scriptSha = lazy(async () => {
   return Array.from(new Uint8Array(digest), (b) => b.toString(16).padStart(2, '0')).join('')
 })
 
-/** Options of {@link RedisRateLimitStore}. */
+/**
+ * Options of {@link RedisRateLimitStore}.
+ *
+ * @example
+ * const options: RedisRateLimitStoreOptions = {
+ *   sendCommand: fromIoredis(client),
+ *   prefix: 'shop:rl:',
+ * }
+ * app.use('/api/*', rateLimit({ store: new RedisRateLimitStore(options) }))
+ */
 export interface RedisRateLimitStoreOptions extends RedisStoreOptions {
   /** Key prefix. Default `'palisade:rl:'`. */
   prefix?: string

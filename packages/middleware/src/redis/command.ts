@@ -11,12 +11,24 @@ import { assertFunction, assertKnownKeys, optionError } from '../internal/option
  */
 export type RedisCommand = (args: string[]) => Promise<unknown>
 
-/** The part of an ioredis client the adapter uses. */
+/**
+ * The part of an ioredis client the adapter uses.
+ *
+ * @example
+ * const client: IoredisLike = new Redis(process.env.REDIS_URL!)
+ * const store = new RedisRateLimitStore({ sendCommand: fromIoredis(client) })
+ */
 export interface IoredisLike {
   call(command: string, ...args: string[]): Promise<unknown>
 }
 
-/** The part of a node-redis (v5+) client the adapter uses. */
+/**
+ * The part of a node-redis (v5+) client the adapter uses.
+ *
+ * @example
+ * const client: NodeRedisLike = await createClient({ url: process.env.REDIS_URL }).connect()
+ * const store = new RedisSessionStore({ sendCommand: fromNodeRedis(client) })
+ */
 export interface NodeRedisLike {
   sendCommand(args: string[]): Promise<unknown>
 }
@@ -46,7 +58,12 @@ export function fromNodeRedis(client: NodeRedisLike): RedisCommand {
   return (args) => client.sendCommand(args)
 }
 
-/** Options every Redis store takes. */
+/**
+ * Options every Redis store takes.
+ *
+ * @example
+ * const options: RedisStoreOptions = { sendCommand: fromIoredis(client), prefix: 'shop:' }
+ */
 export interface RedisStoreOptions {
   /** Sends one command to Redis; see {@link RedisCommand}. Required. */
   sendCommand: RedisCommand

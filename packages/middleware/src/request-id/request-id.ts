@@ -8,7 +8,13 @@ import {
   optionError,
 } from '../internal/options'
 
-/** Options of {@link requestId}. */
+/**
+ * Options of {@link requestId}.
+ *
+ * @example
+ * const options: RequestIdOptions = { headerName: 'X-Correlation-ID', trustUpstream: false }
+ * app.use(requestId(options))
+ */
 export interface RequestIdOptions {
   /** Header read from the request and written to the response. Default `X-Request-ID`. */
   headerName?: string

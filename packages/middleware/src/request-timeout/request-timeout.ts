@@ -7,7 +7,13 @@ import {
 } from '../internal/options'
 import { reject } from '../internal/reject'
 
-/** Options of {@link requestTimeout}. */
+/**
+ * Options of {@link requestTimeout}.
+ *
+ * @example
+ * const options: RequestTimeoutOptions = { ms: 5_000, message: 'The report took too long' }
+ * app.use('/reports/*', requestTimeout(options))
+ */
 export interface RequestTimeoutOptions {
   /** Time the handler chain may take, in milliseconds. Required. */
   ms: number

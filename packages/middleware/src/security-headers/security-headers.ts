@@ -2,7 +2,16 @@ import type { MiddlewareHandler } from 'hono'
 import { editResponseHeaders, HEADER_VALUE } from '../internal/headers'
 import { assertKnownKeys, assertOneOf, describe, optionError } from '../internal/options'
 
-/** Options of {@link securityHeaders}. Every header can be turned off with `false`. */
+/**
+ * Options of {@link securityHeaders}. Every header can be turned off with `false`.
+ *
+ * @example
+ * const options: SecurityHeadersOptions = {
+ *   referrerPolicy: 'no-referrer',
+ *   xFrameOptions: 'SAMEORIGIN',
+ * }
+ * app.use(securityHeaders(options))
+ */
 export interface SecurityHeadersOptions {
   /** `Content-Security-Policy`. Default `default-src 'self'`. */
   contentSecurityPolicy?: string | false
@@ -27,7 +36,13 @@ export interface SecurityHeadersOptions {
   permissionsPolicy?: string | false
 }
 
-/** A `Referrer-Policy` token (RFC-listed values only). */
+/**
+ * A `Referrer-Policy` token (RFC-listed values only).
+ *
+ * @example
+ * const referrerPolicy: ReferrerPolicyValue[] = ['no-referrer', 'strict-origin-when-cross-origin']
+ * app.use(securityHeaders({ referrerPolicy }))
+ */
 export type ReferrerPolicyValue =
   | 'no-referrer'
   | 'no-referrer-when-downgrade'

@@ -1,7 +1,15 @@
 import { unrefInterval } from '../internal/timers'
 import type { SessionData, SessionStore } from './store'
 
-/** Options of {@link MemorySessionStore}. */
+/**
+ * Options of {@link MemorySessionStore}.
+ *
+ * @example
+ * const options: MemorySessionStoreOptions = { sweepIntervalMs: 5 * 60_000 }
+ * app.use(
+ *   sessions({ secret: process.env.SESSION_SECRET!, store: new MemorySessionStore(options) }),
+ * )
+ */
 export interface MemorySessionStoreOptions {
   /** Clock in milliseconds, for tests. Default `Date.now`. */
   now?: () => number

@@ -8,7 +8,18 @@ import type { SessionData, SessionStore } from './store'
 
 const NAME = 'RedisSessionStore'
 
-/** Options of {@link RedisSessionStore}. */
+/**
+ * Options of {@link RedisSessionStore}.
+ *
+ * @example
+ * const options: RedisSessionStoreOptions = {
+ *   sendCommand: fromIoredis(client),
+ *   prefix: 'shop:sess:',
+ * }
+ * app.use(
+ *   sessions({ secret: process.env.SESSION_SECRET!, store: new RedisSessionStore(options) }),
+ * )
+ */
 export interface RedisSessionStoreOptions extends RedisStoreOptions {
   /** Key prefix. Default `'palisade:sess:'`. */
   prefix?: string

@@ -3,6 +3,14 @@ import type { SessionData } from './store'
 /**
  * The session a handler sees as `c.get('session')`. Reads and writes are synchronous; the
  * middleware saves the result after the handler, and only when something changed.
+ *
+ * @example
+ * app.post('/cart', (c) => {
+ *   const session: Session = c.get('session')
+ *   const cart = session.get<string[]>('cart') ?? []
+ *   session.set('cart', [...cart, 'sku-1']) // saved after the handler returns
+ *   return c.json({ items: cart.length + 1 })
+ * })
  */
 export interface Session {
   /** The stored session's id, or `null` for a session that has not been saved yet. */

@@ -19,7 +19,17 @@ import { MemorySessionStore } from './memory-store'
 import { SessionState } from './session'
 import type { SessionData, SessionStore } from './store'
 
-/** Options of {@link sessions}. */
+/**
+ * Options of {@link sessions}.
+ *
+ * @example
+ * const options: SessionsOptions = {
+ *   secret: process.env.SESSION_SECRET!,
+ *   maxAge: 3600,
+ *   cookieName: '__Host-sid',
+ * }
+ * app.use(sessions(options))
+ */
 export interface SessionsOptions {
   /** HMAC secret(s) for the cookie signature (required). With a list, the first signs, all verify. */
   secret: string | string[]

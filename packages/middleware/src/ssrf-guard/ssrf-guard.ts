@@ -14,10 +14,25 @@ import { reject } from '../internal/reject'
 /**
  * Resolves a hostname to its IPv4 and IPv6 addresses. Rejecting, or resolving to an empty list,
  * means "lookup failed" and blocks the URL.
+ *
+ * @example
+ * // DNS-over-HTTPS on an edge runtime without node:dns.
+ * const resolve: SsrfResolver = async (hostname) => {
+ *   const res = await fetch(`https://dns.example/resolve?name=${hostname}&type=A`)
+ *   const { Answer = [] } = (await res.json()) as { Answer?: { data: string }[] }
+ *   return Answer.map((a) => a.data)
+ * }
+ * app.post('/webhooks', ssrfGuard({ resolve }))
  */
 export type SsrfResolver = (hostname: string) => Promise<readonly string[]>
 
-/** Options of {@link checkUrl}: the destination policy shared with {@link ssrfGuard}. */
+/**
+ * Options of {@link checkUrl}: the destination policy shared with {@link ssrfGuard}.
+ *
+ * @example
+ * const policy: SsrfCheckOptions = { allowPrivate: true, blockList: ['10.1.0.0/16'] }
+ * const verdict = await checkUrl('http://10.2.0.5/hook', policy) // reuse one options object
+ */
 export interface SsrfCheckOptions {
   /** Extra IPs or CIDR ranges to block, on top of the defaults. Always blocked. @default [] */
   blockList?: readonly string[]
@@ -38,7 +53,13 @@ export interface SsrfCheckOptions {
   resolve?: SsrfResolver
 }
 
-/** Options of {@link ssrfGuard}. */
+/**
+ * Options of {@link ssrfGuard}.
+ *
+ * @example
+ * const options: SsrfGuardOptions = { extractUrl: (c) => c.req.query('target') ?? null }
+ * app.get('/preview', ssrfGuard(options))
+ */
 export interface SsrfGuardOptions extends SsrfCheckOptions {
   /**
    * Finds the URL to check. Returning `null`/`undefined` lets the request pass. Default: the `url`
@@ -51,7 +72,15 @@ export interface SsrfGuardOptions extends SsrfCheckOptions {
   message?: string
 }
 
-/** Why {@link checkUrl} refused a URL. */
+/**
+ * Why {@link checkUrl} refused a URL.
+ *
+ * @example
+ * const verdict = await checkUrl('http://169.254.169.254/latest/meta-data/')
+ * if (!verdict.ok) {
+ *   const reason: SsrfBlockReason = verdict.reason // 'blocked-address'
+ * }
+ */
 export type SsrfBlockReason =
   | 'invalid-url'
   | 'unsupported-protocol'
@@ -59,7 +88,16 @@ export type SsrfBlockReason =
   | 'blocked-address'
   | 'dns-failure'
 
-/** The verdict of {@link checkUrl}. */
+/**
+ * The verdict of {@link checkUrl}.
+ *
+ * @example
+ * app.post('/fetch', async (c) => {
+ *   const verdict: SsrfCheckResult = await checkUrl((await c.req.json<{ url: string }>()).url)
+ *   if (!verdict.ok) return c.text('Forbidden URL', verdict.status)
+ *   return fetch(verdict.url, { redirect: 'manual' })
+ * })
+ */
 export type SsrfCheckResult =
   | {
       ok: true

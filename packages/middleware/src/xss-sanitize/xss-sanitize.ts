@@ -9,7 +9,13 @@ import {
 } from '../internal/options'
 import { reject } from '../internal/reject'
 
-/** Options of {@link xssSanitize}. */
+/**
+ * Options of {@link xssSanitize}.
+ *
+ * @example
+ * const options: XssSanitizeOptions = { fields: ['text', 'author'], sanitizeQuery: true }
+ * app.post('/comments', xssSanitize(options), (c) => c.json(sanitizedBody(c)))
+ */
 export interface XssSanitizeOptions {
   /**
    * Only string values under these keys are sanitized, wherever the key appears (at any depth,
@@ -23,7 +29,15 @@ export interface XssSanitizeOptions {
   sanitizer?: (value: string) => string
 }
 
-/** What {@link xssSanitize} stores in the context under `xssSanitized`. */
+/**
+ * What {@link xssSanitize} stores in the context under `xssSanitized`.
+ *
+ * @example
+ * app.post('/comments', xssSanitize(), (c) => {
+ *   const { body, query }: XssSanitized = c.get('xssSanitized')
+ *   return c.json({ body, query })
+ * })
+ */
 export interface XssSanitized {
   /** The sanitized copy of the JSON body; `undefined` when the request had no JSON body. */
   body: unknown

@@ -8,7 +8,16 @@ import type {
   StoredRoute,
 } from '../spec/types'
 
-/** Options of `openapi(app, options)`. */
+/**
+ * Options of `openapi(app, options)`.
+ *
+ * @example
+ * const options: OpenAPIOptions = {
+ *   info: { title: 'Pets API', version: '1.0.0' },
+ *   docsPath: '/docs',
+ * }
+ * const api = openapi(new Hono(), options)
+ */
 export interface OpenAPIOptions {
   /** Title, version and description of the API. Required. */
   info: OpenAPIInfo
@@ -22,7 +31,16 @@ export interface OpenAPIOptions {
   redocPath?: string
 }
 
-/** The `opts` parameter of a route method. */
+/**
+ * The `opts` parameter of a route method.
+ *
+ * @example
+ * const opts: RouteOptions = {
+ *   middlewares: [bodyLimit({ max: 10_000 })],
+ *   openapi: { summary: 'Create a pet', responses: { 201: { description: 'Created' } } },
+ * }
+ * api.post('/pets', (c) => c.json({ id: 1 }, 201), opts)
+ */
 export interface RouteOptions<E extends Env = Env> {
   /** Route-scoped middleware, run in order before the handler. */
   middlewares?: MiddlewareHandler<E>[]
@@ -30,17 +48,37 @@ export interface RouteOptions<E extends Env = Env> {
   openapi?: RouteOpenAPIMeta
 }
 
-/** `RouteOptions`, or a plain array of middleware as shorthand for `{ middlewares }`. */
+/**
+ * `RouteOptions`, or a plain array of middleware as shorthand for `{ middlewares }`.
+ *
+ * @example
+ * // Shorthand for { middlewares: [...] }
+ * api.post('/pets', (c) => c.json({ id: 1 }, 201), [bodyLimit({ max: 10_000 })])
+ */
 export type RouteOptionsArg<E extends Env = Env> = RouteOptions<E> | MiddlewareHandler<E>[]
 
-/** A route method: registers `handler` at `path` (joined to the prefix) and documents it. */
+/**
+ * A route method: registers `handler` at `path` (joined to the prefix) and documents it.
+ *
+ * @example
+ * const get: RouteMethodFn<Env, '/', OpenAPIApp> = api.get
+ * get('/pets/:id', (c) => c.text(c.req.param('id')))
+ */
 export type RouteMethodFn<E extends Env, Prefix extends string, Self> = <P extends string>(
   path: P,
   handler: Handler<E, MergePath<Prefix, P>>,
   opts?: RouteOptionsArg<E>,
 ) => Self
 
-/** The route API shared by the app wrapper and its groups. */
+/**
+ * The route API shared by the app wrapper and its groups.
+ *
+ * @example
+ * function addHealth<E extends Env, P extends string>(r: OpenAPIRouter<E, P>) {
+ *   r.get('/health', (c) => c.text('ok'), { openapi: { summary: 'Health check' } })
+ * }
+ * addHealth(api)
+ */
 export interface OpenAPIRouter<E extends Env, Prefix extends string> {
   get: RouteMethodFn<E, Prefix, this>
   post: RouteMethodFn<E, Prefix, this>
@@ -58,14 +96,28 @@ export interface OpenAPIRouter<E extends Env, Prefix extends string> {
   ): this
 }
 
-/** The object `group(prefix, build)` passes to `build`. */
+/**
+ * The object `group(prefix, build)` passes to `build`.
+ *
+ * @example
+ * api.group('/orgs/:org', (g: OpenAPIGroup) => {
+ *   g.get('/repos', (c) => c.json([]), { openapi: { summary: 'List repositories' } })
+ * })
+ */
 export interface OpenAPIGroup<E extends Env = Env, Prefix extends string = string>
   extends OpenAPIRouter<E, Prefix> {
   /** The full prefix of this group, e.g. `/api/v1`. */
   readonly prefix: string
 }
 
-/** What `openapi(app, options)` returns: the route API of Hono plus the document. */
+/**
+ * What `openapi(app, options)` returns: the route API of Hono plus the document.
+ *
+ * @example
+ * const api: OpenAPIApp = openapi(new Hono(), { info: { title: 'Pets API', version: '1.0.0' } })
+ * api.get('/pets', (c) => c.json([]), { openapi: { summary: 'List pets' } })
+ * export default api // serves the routes, /openapi.json, /explorer and /reference
+ */
 export interface OpenAPIApp<
   E extends Env = Env,
   BasePath extends string = '/',

@@ -21,6 +21,13 @@ export const explorerAssets: readonly ViewerAsset[] = [
  * The Content-Security-Policy sent with the explorer page. Swagger UI needs no inline script and
  * no inline style element: scripts and styles come from the app (`'self'`), its icons are `data:`
  * SVGs in the stylesheet, and "Try it out" calls the API on the same origin.
+ *
+ * @example
+ * app.get('/explorer', (c) =>
+ *   c.html(explorerUIHTML('/openapi.json', 'Pets API'), 200, {
+ *     'Content-Security-Policy': EXPLORER_CSP,
+ *   }),
+ * )
  */
 export const EXPLORER_CSP = [
   "default-src 'none'",
@@ -33,11 +40,17 @@ export const EXPLORER_CSP = [
   "frame-ancestors 'self'",
 ].join('; ')
 
-/** Options of {@link explorerUIHTML}. */
+/**
+ * Options of {@link explorerUIHTML}.
+ *
+ * @example
+ * const options: ExplorerUIHTMLOptions = { assetsPath: '/docs/assets' }
+ * const html = explorerUIHTML('/openapi.json', 'Pets API', options)
+ */
 export interface ExplorerUIHTMLOptions {
   /**
    * URL path under which the page's assets are served.
-   * @default '/explorer/assets' (where `mountDocsPages` serves them for the default `docsPath`)
+   * @default '/explorer/assets' (where `openapi()` serves them for the default `docsPath`)
    */
   assetsPath?: string
 }

@@ -35,17 +35,33 @@ export function referenceCSP(nonce: string): string {
   ].join('; ')
 }
 
-/** A fresh CSP nonce: 16 random bytes, base64. Call once per response. */
+/**
+ * A fresh CSP nonce: 16 random bytes, base64. Call once per response.
+ *
+ * @example
+ * app.get('/docs', (c) => {
+ *   const nonce = createNonce()
+ *   return c.html(referenceHTML('/openapi.json', 'Pets API', { nonce }), 200, {
+ *     'Content-Security-Policy': referenceCSP(nonce),
+ *   })
+ * })
+ */
 export function createNonce(): string {
   const bytes = crypto.getRandomValues(new Uint8Array(16))
   return btoa(String.fromCharCode(...bytes))
 }
 
-/** Options of {@link referenceHTML}. */
+/**
+ * Options of {@link referenceHTML}.
+ *
+ * @example
+ * const options: ReferenceHTMLOptions = { assetsPath: '/reference/assets', nonce: createNonce() }
+ * const html = referenceHTML('/openapi.json', 'Pets API', options)
+ */
 export interface ReferenceHTMLOptions {
   /**
    * URL path under which the page's assets are served.
-   * @default '/reference/assets' (where `mountDocsPages` serves them for the default `redocPath`)
+   * @default '/reference/assets' (where `openapi()` serves them for the default `redocPath`)
    */
   assetsPath?: string
   /**

@@ -1,4 +1,9 @@
-/** A JSON type name as used by the `type` keyword of JSON Schema 2020-12. */
+/**
+ * A JSON type name as used by the `type` keyword of JSON Schema 2020-12.
+ *
+ * @example
+ * const nullableString: OpenAPISchema = { type: ['string', 'null'] satisfies OpenAPISchemaType[] }
+ */
 export type OpenAPISchemaType =
   | 'string'
   | 'number'
@@ -11,6 +16,11 @@ export type OpenAPISchemaType =
 /**
  * An OpenAPI 3.1 Schema Object (JSON Schema 2020-12). The keywords the converter produces are
  * listed; any other keyword of a raw JSON Schema passes through the index signature.
+ *
+ * @example
+ * const schema: OpenAPISchema = toOpenAPISchema(z.object({ name: z.string().min(1) }))
+ * // { type: 'object', required: ['name'],
+ * //   properties: { name: { type: 'string', minLength: 1 } } }
  */
 export interface OpenAPISchema {
   /** One JSON type, or several (`['string', 'null']`). */

@@ -1,6 +1,12 @@
 import type { OpenAPISchema } from '../schema/types'
 
-/** The `info` object of the document. */
+/**
+ * The `info` object of the document.
+ *
+ * @example
+ * const info: OpenAPIInfo = { title: 'Pets API', version: '1.0.0', description: 'Adopt a pet.' }
+ * const api = openapi(new Hono(), { info })
+ */
 export interface OpenAPIInfo {
   /** API title; also the title of the explorer and reference pages. */
   title: string
@@ -13,7 +19,13 @@ export interface OpenAPIInfo {
   license?: { name: string; identifier?: string; url?: string }
 }
 
-/** One entry of `servers`. */
+/**
+ * One entry of `servers`.
+ *
+ * @example
+ * const servers: OpenAPIServer[] = [{ url: 'https://api.example.com', description: 'Production' }]
+ * const api = openapi(new Hono(), { info: { title: 'Pets API', version: '1.0.0' }, servers })
+ */
 export interface OpenAPIServer {
   /** Base URL, absolute (`https://api.example.com`) or relative (`/v1`). */
   url: string
@@ -23,6 +35,13 @@ export interface OpenAPIServer {
 /**
  * Request schemas of a route. Each one may be a zod 3 or zod 4 schema, an object with
  * `toJSONSchema()`, or a raw JSON Schema (see `toOpenAPISchema`).
+ *
+ * @example
+ * const request: OpenAPIRequestMeta = {
+ *   params: z.object({ id: z.uuid() }),
+ *   query: z.object({ fields: z.string().optional() }),
+ * }
+ * api.get('/pets/:id', (c) => c.json({}), { openapi: { request } })
  */
 export interface OpenAPIRequestMeta {
   /** JSON request body; becomes a `components.schemas` entry referenced by `$ref`. */
@@ -35,7 +54,18 @@ export interface OpenAPIRequestMeta {
   headers?: unknown
 }
 
-/** One documented response. */
+/**
+ * One documented response.
+ *
+ * @example
+ * const notFound: OpenAPIResponseMeta = {
+ *   description: 'No such pet',
+ *   schema: z.object({ error: z.string() }),
+ * }
+ * api.get('/pets/:id', (c) => c.json({ error: 'No such pet' }, 404), {
+ *   openapi: { responses: { 404: notFound } },
+ * })
+ */
 export interface OpenAPIResponseMeta {
   /** Required by OpenAPI; shown next to the status code. */
   description: string
@@ -45,7 +75,20 @@ export interface OpenAPIResponseMeta {
   contentType?: string
 }
 
-/** OpenAPI metadata for one route (`opts.openapi`). */
+/**
+ * OpenAPI metadata for one route (`opts.openapi`).
+ *
+ * @example
+ * const meta: RouteOpenAPIMeta = {
+ *   operationId: 'listPets',
+ *   summary: 'List pets',
+ *   tags: ['pets'],
+ *   responses: {
+ *     200: { description: 'The pets', schema: z.array(z.object({ name: z.string() })) },
+ *   },
+ * }
+ * api.get('/pets', (c) => c.json([]), { openapi: meta })
+ */
 export interface RouteOpenAPIMeta {
   summary?: string
   description?: string
@@ -58,10 +101,23 @@ export interface RouteOpenAPIMeta {
   responses?: Record<number, OpenAPIResponseMeta>
 }
 
-/** HTTP method of a stored route; `all` is Hono's any-method route. */
+/**
+ * HTTP method of a stored route; `all` is Hono's any-method route.
+ *
+ * @example
+ * const methods: RouteMethod[] = api.routes.map((r) => r.method) // ['get', 'post', …]
+ */
 export type RouteMethod = 'get' | 'post' | 'put' | 'patch' | 'delete' | 'all'
 
-/** A route as recorded by the wrapper: what `generateSpec` reads. */
+/**
+ * A route as recorded by the wrapper: what `generateSpec` reads.
+ *
+ * @example
+ * const routes: StoredRoute[] = [
+ *   { method: 'get', path: '/pets/:id', openapi: { summary: 'One pet' } },
+ * ]
+ * const doc = generateSpec(routes, { info: { title: 'Pets API', version: '1.0.0' } })
+ */
 export interface StoredRoute {
   method: RouteMethod
   /** Full Hono path as registered, including group prefixes and the app's base path. */
@@ -69,7 +125,13 @@ export interface StoredRoute {
   openapi?: RouteOpenAPIMeta
 }
 
-/** A Parameter Object. */
+/**
+ * A Parameter Object.
+ *
+ * @example
+ * const params: OpenAPIParameter[] = api.spec().paths['/pets/{id}']?.get?.parameters ?? []
+ * // [{ name: 'id', in: 'path', required: true, schema: { type: 'string' } }]
+ */
 export interface OpenAPIParameter {
   name: string
   in: 'path' | 'query' | 'header'
@@ -80,19 +142,39 @@ export interface OpenAPIParameter {
   schema: OpenAPISchema
 }
 
-/** A Media Type Object. */
+/**
+ * A Media Type Object.
+ *
+ * @example
+ * const media: OpenAPIMediaType | undefined =
+ *   api.spec().paths['/pets']?.post?.requestBody?.content['application/json']
+ * // { schema: { $ref: '#/components/schemas/Name' } }
+ */
 export interface OpenAPIMediaType {
   schema: OpenAPISchema
 }
 
-/** A Request Body Object. */
+/**
+ * A Request Body Object.
+ *
+ * @example
+ * const body: OpenAPIRequestBody | undefined = api.spec().paths['/pets']?.post?.requestBody
+ * // { required: true,
+ * //   content: { 'application/json': { schema: { $ref: '#/components/schemas/Name' } } } }
+ */
 export interface OpenAPIRequestBody {
   required: boolean
   description?: string
   content: Record<string, OpenAPIMediaType>
 }
 
-/** A Response Object. */
+/**
+ * A Response Object.
+ *
+ * @example
+ * const created: OpenAPIResponse | undefined = api.spec().paths['/pets']?.post?.responses['201']
+ * // { description: 'Created', content: { 'application/json': { schema: { $ref: … } } } }
+ */
 export interface OpenAPIResponse {
   description: string
   content?: Record<string, OpenAPIMediaType>
@@ -101,6 +183,10 @@ export interface OpenAPIResponse {
 /**
  * One operation: what `paths[path][method]` holds. (SPEC calls this type `OpenAPIPathItem`;
  * in OpenAPI terms it is an Operation Object.)
+ *
+ * @example
+ * const op: OpenAPIPathItem | undefined = api.spec().paths['/pets/{id}']?.get
+ * op?.operationId // 'getPet'
  */
 export interface OpenAPIPathItem {
   operationId?: string
@@ -114,7 +200,13 @@ export interface OpenAPIPathItem {
   responses: Record<string, OpenAPIResponse>
 }
 
-/** The generated OpenAPI 3.1.0 document. */
+/**
+ * The generated OpenAPI 3.1.0 document.
+ *
+ * @example
+ * const doc: OpenAPIDocument = api.spec()
+ * const json = JSON.stringify(doc, null, 2) // e.g. written to openapi.json by a build step
+ */
 export interface OpenAPIDocument {
   openapi: '3.1.0'
   info: OpenAPIInfo
@@ -126,7 +218,16 @@ export interface OpenAPIDocument {
   components: { schemas: Record<string, OpenAPISchema> }
 }
 
-/** What `generateSpec` needs besides the routes; an `OpenAPIOptions` object fits. */
+/**
+ * What `generateSpec` needs besides the routes; an `OpenAPIOptions` object fits.
+ *
+ * @example
+ * const options: SpecOptions = {
+ *   info: { title: 'Pets API', version: '1.0.0' },
+ *   servers: [{ url: '/v1' }],
+ * }
+ * const doc = generateSpec(api.routes, options)
+ */
 export interface SpecOptions {
   info: OpenAPIInfo
   servers?: OpenAPIServer[]
