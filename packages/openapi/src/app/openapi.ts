@@ -1,9 +1,10 @@
 import type { Env, ErrorHandler, Handler, Hono, MiddlewareHandler, NotFoundHandler } from 'hono'
 import type { Schema } from 'hono/types'
 import { mergePath } from 'hono/utils/url'
-import { mountDocsPages } from '../pages'
+import { type DocsRegistrar, mountDocsPages, mountPrefix } from '../pages'
 import { generateSpec, RouteIndex } from '../spec/generate'
 import type { OpenAPIDocument, RouteMethod, RouteOpenAPIMeta, StoredRoute } from '../spec/types'
+import { behind, type DocsRoute, patternMatches } from './docs-routes'
 import { type ResolvedOptions, resolveOptions } from './options'
 import type { OpenAPIApp, OpenAPIOptions } from './types'
 
@@ -14,7 +15,16 @@ interface State {
   options: ResolvedOptions
   routes: StoredRoute[]
   index: RouteIndex
-  cache: { doc: OpenAPIDocument; json: string } | undefined
+  cache: Cache | undefined
+  /** The endpoints `openapi()` serves itself, which `use()` must still be able to guard. */
+  docs: DocsRoute[]
+}
+
+interface Cache {
+  doc: OpenAPIDocument
+  json: string
+  /** JSON served under a parent app's mount prefix, by prefix (see `mountPrefix`). */
+  mounted: Map<string, string>
 }
 
 const isObject = (v: unknown): v is Record<string, unknown> =>
@@ -48,12 +58,27 @@ function normalizeOpts(
   }
 }
 
-function spec(state: State): { doc: OpenAPIDocument; json: string } {
+function spec(state: State): Cache {
   if (!state.cache) {
     const doc = generateSpec(state.routes, state.options)
-    state.cache = { doc, json: JSON.stringify(doc) }
+    state.cache = { doc, json: JSON.stringify(doc), mounted: new Map() }
   }
   return state.cache
+}
+
+/**
+ * The JSON served under a mount prefix. Its paths are relative to the mounted app, so unless the
+ * user configured servers, the prefix becomes the server, and "Try it out" reaches the routes.
+ */
+function specJSON(state: State, prefix: string): string {
+  const cache = spec(state)
+  if (prefix === '' || state.options.servers.length > 0) return cache.json
+  let json = cache.mounted.get(prefix)
+  if (json === undefined) {
+    json = JSON.stringify({ ...cache.doc, servers: [{ url: prefix }] })
+    cache.mounted.set(prefix, json)
+  }
+  return json
 }
 
 function register(
@@ -123,6 +148,13 @@ function router<T extends object>(state: State, prefix: string, self: T) {
           ? '*'
           : mergePath(prefix, '*')
       state.app.use(at, ...(handlers as MiddlewareHandler[]))
+      // Hono would run this after the docs endpoints (registered by openapi()), which answer
+      // without calling next(); they run it themselves instead, once, before answering.
+      const pattern = state.app.routes.at(-1)?.path ?? at
+      for (const docs of state.docs) {
+        if (patternMatches(pattern, docs.path))
+          docs.chain.push(...(handlers as MiddlewareHandler[]))
+      }
       return self
     },
     group(sub: unknown, build: unknown): T {
@@ -182,15 +214,26 @@ export function openapi<
     routes: [],
     index: new RouteIndex(),
     cache: undefined,
+    docs: [],
   }
   const { specPath, docsPath, redocPath, info } = state.options
-  app.get(specPath, (c) =>
-    c.body(spec(state).json, 200, { 'Content-Type': 'application/json; charset=UTF-8' }),
-  )
+  const register: DocsRegistrar = (path, respond) => {
+    const chain: MiddlewareHandler[] = []
+    app.get(path, behind(chain, respond))
+    const served = app.routes.at(-1)?.path ?? path
+    state.docs.push({ path: served, chain })
+    return served
+  }
+  const servedSpecPath = register(specPath, function openapiDocument(c) {
+    const json = specJSON(state, mountPrefix(c.req.routePath, servedSpecPath))
+    return c.body(json, 200, { 'Content-Type': 'application/json; charset=UTF-8' })
+  })
   // The pages fetch the document by URL, so they need the path as served (with any base path).
-  const servedSpecPath = app.routes.at(-1)?.path ?? specPath
-  mountDocsPages(app, { specPath: servedSpecPath, docsPath, redocPath, title: info.title })
-
+  mountDocsPages(
+    app,
+    { specPath: servedSpecPath, docsPath, redocPath, title: info.title },
+    register,
+  )
   const wrapper = {} as Record<string, unknown>
   Object.assign(wrapper, router(state, '', wrapper), {
     app,

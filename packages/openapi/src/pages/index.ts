@@ -1,4 +1,5 @@
-import type { Hono } from 'hono'
+import type { Context, Hono } from 'hono'
+import { mergePath } from 'hono/utils/url'
 import { assetHandler, assetsPathFor } from './assets'
 import { EXPLORER_CSP, explorerAssets, explorerUIHTML } from './explorer'
 import { createNonce, referenceAssets, referenceCSP, referenceHTML } from './reference'
@@ -25,9 +26,36 @@ export interface DocsPagesOptions {
 const PAGE_CACHE = 'no-cache'
 
 /**
+ * Registers one GET endpoint and returns its path as served (with the app's base path).
+ * `openapi()` passes one that also lets middleware added later guard the endpoint.
+ */
+export type DocsRegistrar = (
+  path: string,
+  respond: (c: Context) => Response | Promise<Response>,
+) => string
+
+/**
+ * The prefix under which a parent app serves this route (`parent.route('/docs', app)`), from the
+ * route path Hono matched and the path the route was registered at; `''` when not mounted.
+ * Both are registered paths, never request data, so the set of prefixes is fixed by the app.
+ */
+export function mountPrefix(routePath: string, servedPath: string): string {
+  if (routePath === servedPath) return ''
+  // mergePath('/docs', '/') is '/docs': a root route mounted at a prefix is the prefix itself.
+  if (servedPath === '/') return routePath
+  return routePath.endsWith(servedPath) ? routePath.slice(0, -servedPath.length) : ''
+}
+
+/** `path` as served under a mount `prefix` (see {@link mountPrefix}). */
+export const underPrefix = (prefix: string, path: string): string =>
+  prefix === '' ? path : mergePath(prefix, path)
+
+/**
  * Registers the explorer page at `docsPath`, the reference page at `redocPath`, and the hashed
  * viewer files they load under `<docsPath>/assets/` and `<redocPath>/assets/`. Each page response
- * carries its own Content-Security-Policy, which `securityHeaders()` keeps.
+ * carries its own Content-Security-Policy, which `securityHeaders()` keeps. The pages name the
+ * document and their files by the paths they are served at, also when a parent app mounts this one
+ * with `parent.route(prefix, app)`.
  *
  * @example
  * mountDocsPages(app, {
@@ -37,38 +65,56 @@ const PAGE_CACHE = 'no-cache'
  *   title: 'Pets API',
  * })
  */
-// biome-ignore lint/suspicious/noExplicitAny: any Hono env
-export function mountDocsPages(app: Hono<any, any, any>, options: DocsPagesOptions): void {
+export function mountDocsPages(
+  // biome-ignore lint/suspicious/noExplicitAny: any Hono env
+  app: Hono<any, any, any>,
+  options: DocsPagesOptions,
+  register?: DocsRegistrar,
+): void {
   const { specPath, docsPath, redocPath, title } = options
-  // The HTML names its assets by absolute URL, so it needs each page's path as served, which
-  // includes the app's base path (`new Hono().basePath('/api')`): Hono reports it in `app.routes`.
-  const servedPath = (path: string) => app.routes.at(-1)?.path ?? path
+  // Hono reports the served path (with the app's base path) in `app.routes`.
+  const get: DocsRegistrar =
+    register ??
+    ((path, respond) => {
+      app.get(path, respond)
+      return app.routes.at(-1)?.path ?? path
+    })
 
-  let explorerHTML = ''
-  app.get(docsPath, function explorerPage(c) {
-    return c.html(explorerHTML, 200, {
+  // One explorer page per mount prefix: the page is the same for every request under it.
+  const explorerPages = new Map<string, string>()
+  const explorerServed = get(docsPath, function explorerPage(c) {
+    const prefix = mountPrefix(c.req.routePath, explorerServed)
+    let html = explorerPages.get(prefix)
+    if (html === undefined) {
+      html = explorerUIHTML(underPrefix(prefix, specPath), title, {
+        assetsPath: assetsPathFor(underPrefix(prefix, explorerServed)),
+      })
+      explorerPages.set(prefix, html)
+    }
+    return c.html(html, 200, {
       'Content-Security-Policy': EXPLORER_CSP,
       'Cache-Control': PAGE_CACHE,
     })
   })
-  const explorerAssetsPath = assetsPathFor(servedPath(docsPath))
-  explorerHTML = explorerUIHTML(specPath, title, { assetsPath: explorerAssetsPath })
 
-  let referenceAssetsPath = ''
-  app.get(redocPath, function referencePage(c) {
+  const referenceServed = get(redocPath, function referencePage(c) {
+    const prefix = mountPrefix(c.req.routePath, referenceServed)
     const nonce = createNonce()
-    return c.html(referenceHTML(specPath, title, { assetsPath: referenceAssetsPath, nonce }), 200, {
+    const html = referenceHTML(underPrefix(prefix, specPath), title, {
+      assetsPath: assetsPathFor(underPrefix(prefix, referenceServed)),
+      nonce,
+    })
+    return c.html(html, 200, {
       'Content-Security-Policy': referenceCSP(nonce),
       'Cache-Control': PAGE_CACHE,
     })
   })
-  referenceAssetsPath = assetsPathFor(servedPath(redocPath))
 
   // Registered relative to the app, like the pages, so the base path applies once.
   for (const asset of explorerAssets) {
-    app.get(`${assetsPathFor(docsPath)}/${asset.fileName}`, assetHandler(asset))
+    get(`${assetsPathFor(docsPath)}/${asset.fileName}`, assetHandler(asset))
   }
   for (const asset of referenceAssets) {
-    app.get(`${assetsPathFor(redocPath)}/${asset.fileName}`, assetHandler(asset))
+    get(`${assetsPathFor(redocPath)}/${asset.fileName}`, assetHandler(asset))
   }
 }
