@@ -7,7 +7,7 @@ import { assertFunction, assertKnownKeys, optionError } from '../internal/option
  * pass them on untouched, so the middleware's failure policy decides what the request gets.
  *
  * @example
- * const sendCommand: RedisCommand = (args) => client.call(args[0], ...args.slice(1))
+ * const sendCommand: RedisCommand = (args) => client.call(args[0]!, ...args.slice(1))
  */
 export type RedisCommand = (args: string[]) => Promise<unknown>
 
@@ -39,7 +39,8 @@ export interface NodeRedisLike {
  * @param client - A connected `ioredis` client (`new Redis(url)`).
  * @example
  * import Redis from 'ioredis'
- * const store = new RedisRateLimitStore({ sendCommand: fromIoredis(new Redis(process.env.REDIS_URL)) })
+ * const client = new Redis(process.env.REDIS_URL!)
+ * const store = new RedisRateLimitStore({ sendCommand: fromIoredis(client) })
  */
 export function fromIoredis(client: IoredisLike): RedisCommand {
   return (args) => client.call(args[0] as string, ...args.slice(1))

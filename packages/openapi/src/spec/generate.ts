@@ -365,7 +365,7 @@ function buildOperation(
  *   [{ method: 'get', path: '/users/:id', openapi: { operationId: 'getUser' } }],
  *   { info: { title: 'Users', version: '1.0.0' } },
  * )
- * doc.paths['/users/{id}'].get.parameters // [{ name: 'id', in: 'path', required: true, … }]
+ * doc.paths['/users/{id}']?.get?.parameters // [{ name: 'id', in: 'path', required: true, … }]
  * ```
  */
 export function generateSpec(
