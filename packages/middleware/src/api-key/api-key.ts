@@ -1,4 +1,5 @@
 import type { MiddlewareHandler } from 'hono'
+import { TOKEN } from '../internal/headers'
 import {
   assertKnownKeys,
   assertNonEmptyString,
@@ -32,7 +33,6 @@ export interface ApiKeyOptions {
 export const MAX_API_KEY_LENGTH = 4096
 
 const KNOWN = ['extractFrom', 'headerName', 'queryParam', 'store', 'contextKey'] as const
-const HEADER_NAME = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/
 
 /**
  * Requires a valid API key, read from a header, a query parameter, or both, and checked with
@@ -63,7 +63,7 @@ export function apiKey(options: ApiKeyOptions): MiddlewareHandler {
     'both',
   ])
   const headerName = assertNonEmptyString(factory, 'headerName', options.headerName ?? 'X-API-Key')
-  if (!HEADER_NAME.test(headerName)) {
+  if (!TOKEN.test(headerName)) {
     throw optionError(factory, '"headerName" must be a valid header name')
   }
   const queryParam = assertNonEmptyString(factory, 'queryParam', options.queryParam ?? 'api_key')

@@ -1,9 +1,10 @@
 import type { Context, MiddlewareHandler } from 'hono'
 import { type CookieSettings, getCookie, setCookie } from '../internal/cookie'
 import { assertCookieName, assertCookieSettings, cookieOptions } from '../internal/cookie-settings'
-import { createCookieSigner } from '../internal/cookie-signing'
+import { assertSecretList, createCookieSigner } from '../internal/cookie-signing'
 import { timingSafeEqual } from '../internal/crypto'
-import { isJsonContentType, readBodyText } from '../internal/json-body'
+import { TOKEN as HTTP_TOKEN } from '../internal/headers'
+import { isJsonContentType, readBodyForm, readBodyText } from '../internal/json-body'
 import {
   assertFunction,
   assertKnownKeys,
@@ -58,7 +59,6 @@ const KNOWN = [
   'secret',
   'origins',
 ] as const
-const HEADER_NAME = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/
 /** Printable ASCII without separators: survives the cookie, `document.cookie` and a header. */
 const TOKEN = /^[\x21\x23-\x2b\x2d-\x3a\x3c-\x5b\x5d-\x7e]{1,256}$/
 /** Longer cookie or header values are not ours and are not compared. */
@@ -95,7 +95,7 @@ export function csrf(options: CsrfOptions = {}): MiddlewareHandler {
     'headerName',
     options.headerName ?? 'X-XSRF-Token',
   )
-  if (!HEADER_NAME.test(headerName)) {
+  if (!HTTP_TOKEN.test(headerName)) {
     throw optionError(factory, '"headerName" must be a valid header name')
   }
   const bodyField = assertNonEmptyString(factory, 'bodyField', options.bodyField ?? '_csrf')
@@ -120,15 +120,7 @@ export function csrf(options: CsrfOptions = {}): MiddlewareHandler {
   ])
   let signer: ReturnType<typeof createCookieSigner> | undefined
   if (options.secret !== undefined) {
-    const list = typeof options.secret === 'string' ? [options.secret] : options.secret
-    if (
-      !Array.isArray(list) ||
-      list.length === 0 ||
-      list.some((s) => typeof s !== 'string' || !s)
-    ) {
-      throw optionError(factory, '"secret" must be a non-empty string or list of them')
-    }
-    signer = createCookieSigner(list)
+    signer = createCookieSigner(assertSecretList(factory, options.secret))
   }
   let origins: Set<string> | undefined
   if (options.origins !== undefined) {
@@ -236,19 +228,7 @@ async function bodyToken(c: Context, field: string): Promise<string | undefined>
   if (media !== 'application/x-www-form-urlencoded' && media !== 'multipart/form-data') {
     return undefined
   }
-  const form = await readForm(c)
+  const form = await readBodyForm(c)
   const value = form?.get(field)
   return typeof value === 'string' ? value : undefined
-}
-
-/** Parses a form body without using it up (from Hono's cache, or from a clone). */
-async function readForm(c: Context): Promise<FormData | null> {
-  try {
-    if (Object.keys(c.req.bodyCache).length > 0) return await c.req.formData()
-    const raw = c.req.raw
-    if (raw.body === null || raw.bodyUsed) return null
-    return await raw.clone().formData()
-  } catch {
-    return null
-  }
 }

@@ -1,9 +1,10 @@
 import type { Context } from 'hono'
 import { type CookieOptions, type CookieSettings, isHttps } from './cookie'
+import { TOKEN } from './headers'
 import { assertBoolean, assertKnownKeys, assertNonNegativeInteger, optionError } from './options'
 
-/** RFC 6265 cookie-name token characters. */
-const COOKIE_NAME = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/
+/** RFC 6265 cookie names are HTTP tokens: the same grammar as header names. */
+const COOKIE_NAME = TOKEN
 /** Characters that would end or split a cookie attribute. */
 const ATTRIBUTE_UNSAFE = /[;\r\n,\s]/
 /** Browsers cap cookie lifetimes at 400 days; Hono's serializer throws beyond it. */

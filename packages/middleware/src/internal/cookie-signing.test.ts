@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { createCookieSigner } from './cookie-signing'
+import { assertSecretList, createCookieSigner } from './cookie-signing'
 import { hmacSign, importHmacKey } from './crypto'
 
 describe('createCookieSigner', () => {
@@ -64,4 +64,23 @@ describe('createCookieSigner', () => {
       expect(await signer.unsign(tamper(signed))).toBeNull()
     })
   })
+})
+
+describe('assertSecretList', () => {
+  it('turns one secret into a list and copies a list', () => {
+    expect(assertSecretList('f', 'a')).toEqual(['a'])
+    const list = ['a', 'b']
+    const out = assertSecretList('f', list)
+    expect(out).toEqual(['a', 'b'])
+    expect(out).not.toBe(list)
+  })
+
+  it.each([[''], [[]], [['a', '']], [[1]], [null], [undefined]])(
+    'throws a factory-named TypeError for %j',
+    (value) => {
+      expect(() => assertSecretList('sessions', value)).toThrow(
+        /^sessions: "secret" must be a non-empty string or a list of them$/,
+      )
+    },
+  )
 })

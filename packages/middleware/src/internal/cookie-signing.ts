@@ -1,4 +1,5 @@
 import { hmacSign, hmacVerify, importHmacKey, lazy } from './crypto'
+import { optionError } from './options'
 
 /**
  * Signs cookie values as `<value>.<base64url HMAC-SHA256>`. With several secrets, the first signs
@@ -28,4 +29,17 @@ export function createCookieSigner(secrets: readonly string[]): CookieSigner {
       return null
     },
   }
+}
+
+/** Validates a `secret` option: one non-empty string or a non-empty list of them, as a list. */
+export function assertSecretList(factory: string, value: unknown): string[] {
+  const list = typeof value === 'string' ? [value] : value
+  if (
+    !Array.isArray(list) ||
+    list.length === 0 ||
+    list.some((s) => typeof s !== 'string' || s.length === 0)
+  ) {
+    throw optionError(factory, '"secret" must be a non-empty string or a list of them')
+  }
+  return [...list]
 }

@@ -1,6 +1,7 @@
 import { describe, expect, it, vi } from 'vitest'
 import {
   base64url,
+  digestHex,
   fromBase64url,
   hmacSign,
   hmacVerify,
@@ -196,5 +197,12 @@ describe('lazy', () => {
     } finally {
       process.off('unhandledRejection', unhandled)
     }
+  })
+})
+
+describe('digestHex', () => {
+  it('gives the lowercase hex SHA-1 and SHA-256 of the UTF-8 bytes', async () => {
+    expect(await digestHex('SHA-1', 'abc')).toBe('a9993e364706816aba3e25717850c26c9cd0d89d')
+    expect(await digestHex('SHA-256', 'abc')).toBe(await sha256Hex('abc'))
   })
 })

@@ -81,7 +81,12 @@ export async function hmacVerify(
 
 /** SHA-256 of a string, as lowercase hex. */
 export async function sha256Hex(data: string): Promise<string> {
-  const digest = new Uint8Array(await crypto.subtle.digest('SHA-256', encoder.encode(data)))
+  return digestHex('SHA-256', data)
+}
+
+/** A WebCrypto digest of a string's UTF-8 bytes, as lowercase hex. */
+export async function digestHex(algorithm: 'SHA-1' | 'SHA-256', data: string): Promise<string> {
+  const digest = new Uint8Array(await crypto.subtle.digest(algorithm, encoder.encode(data)))
   let hex = ''
   for (let i = 0; i < digest.length; i++) hex += (digest[i] as number).toString(16).padStart(2, '0')
   return hex

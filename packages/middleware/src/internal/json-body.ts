@@ -25,3 +25,18 @@ export async function readBodyText(c: Context): Promise<string | null> {
     return null
   }
 }
+
+/**
+ * Parses a urlencoded or multipart body without using it up, like {@link readBodyText}. Returns
+ * `null` when the body is missing, already consumed outside Hono's cache, or not a valid form.
+ */
+export async function readBodyForm(c: Context): Promise<FormData | null> {
+  try {
+    if (Object.keys(c.req.bodyCache).length > 0) return await c.req.formData()
+    const raw = c.req.raw
+    if (raw.body === null || raw.bodyUsed) return null
+    return await raw.clone().formData()
+  } catch {
+    return null
+  }
+}

@@ -1,4 +1,4 @@
-import { lazy } from '../internal/crypto'
+import { digestHex, lazy } from '../internal/crypto'
 import {
   isNoScriptError,
   type RedisCommand,
@@ -23,10 +23,7 @@ return {count, ttl}`
 
 // EVALSHA needs the script's SHA-1; WebCrypto computes it locally, which saves the SCRIPT LOAD
 // round trip and does no I/O at construction.
-const scriptSha = lazy(async () => {
-  const digest = await crypto.subtle.digest('SHA-1', new TextEncoder().encode(INCREMENT_SCRIPT))
-  return Array.from(new Uint8Array(digest), (b) => b.toString(16).padStart(2, '0')).join('')
-})
+const scriptSha = lazy(() => digestHex('SHA-1', INCREMENT_SCRIPT))
 
 /**
  * Options of {@link RedisRateLimitStore}.

@@ -6,7 +6,7 @@ import {
   cookieOptions,
   MAX_COOKIE_AGE,
 } from '../internal/cookie-settings'
-import { createCookieSigner } from '../internal/cookie-signing'
+import { assertSecretList, createCookieSigner } from '../internal/cookie-signing'
 import { randomToken } from '../internal/crypto'
 import {
   assertKnownKeys,
@@ -51,19 +51,6 @@ const SESSION_ID = /^[A-Za-z0-9_-]{43}$/
 /** An id, a dot and an HMAC-SHA256 (43 chars): anything much longer is not ours. */
 const MAX_COOKIE_LENGTH = 128
 
-/** One secret or a non-empty list of non-empty secrets, as a list. */
-function secretList(factory: string, value: unknown): string[] {
-  const list = typeof value === 'string' ? [value] : value
-  if (
-    !Array.isArray(list) ||
-    list.length === 0 ||
-    list.some((s) => typeof s !== 'string' || s.length === 0)
-  ) {
-    throw optionError(factory, '"secret" must be a non-empty string or a list of them')
-  }
-  return [...list]
-}
-
 /**
  * Cookie sessions with server-side data. The cookie holds only `<id>.<HMAC-SHA256>` of a 256-bit
  * random ID; the data lives in `store`. Handlers get a {@link Session} as `c.get('session')` and
@@ -96,7 +83,7 @@ export function sessions(options: SessionsOptions): MiddlewareHandler {
   const factory = 'sessions'
   if (options === undefined) throw optionError(factory, '"secret" is required')
   assertKnownKeys(factory, options, KNOWN)
-  const secrets = secretList(factory, options.secret)
+  const secrets = assertSecretList(factory, options.secret)
   const cookieName = assertCookieName(factory, 'cookieName', options.cookieName ?? 'sid')
   const maxAge = assertPositiveInteger(factory, 'maxAge', options.maxAge ?? 86_400)
   if (maxAge > MAX_COOKIE_AGE) {

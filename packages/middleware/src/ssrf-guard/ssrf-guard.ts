@@ -1,6 +1,6 @@
 import type { Context, MiddlewareHandler } from 'hono'
 import { type CIDR, type IP, IPMatcher, parseCIDR, parseIP } from '../internal/ip'
-import { readBodyText } from '../internal/json-body'
+import { readBodyForm, readBodyText } from '../internal/json-body'
 import {
   assertBoolean,
   assertFunction,
@@ -381,13 +381,8 @@ async function urlsFromBody(c: Context): Promise<unknown[]> {
   if (raw.body === null && Object.keys(c.req.bodyCache).length === 0) return []
   const contentType = c.req.header('content-type') ?? ''
   if (FORM_TYPE.test(contentType)) {
-    let form: FormData
-    try {
-      form = await readFormData(c)
-    } catch {
-      return []
-    }
-    return form.getAll('url')
+    const form = await readBodyForm(c)
+    return form ? form.getAll('url') : []
   }
   const text = await readBodyText(c)
   if (!text) return []
@@ -400,9 +395,4 @@ async function urlsFromBody(c: Context): Promise<unknown[]> {
   }
   if (body === null || typeof body !== 'object' || Array.isArray(body)) return []
   return Object.hasOwn(body, 'url') ? [(body as { url: unknown }).url] : []
-}
-
-async function readFormData(c: Context): Promise<FormData> {
-  if (Object.keys(c.req.bodyCache).length > 0) return c.req.formData()
-  return c.req.raw.clone().formData()
 }
