@@ -1,14 +1,17 @@
 import { readFileSync } from 'node:fs'
-import { dirname, join, resolve } from 'node:path'
+import { dirname, join, relative, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import ts from 'typescript'
 import { describe, expect, it } from 'vitest'
 
-// Every ```ts block of the three READMEs is type-checked against the package SOURCES (root
-// tsconfig paths), so an example cannot drift from the API it shows. A block is skipped only when
-// the line right before its fence is `<!-- no-check -->` (declaration sketches, fragments).
-// Conventions shared by all blocks (stated in the middleware README): each block is its own
-// module, and `app` is a `Hono` instance unless the block declares its own.
+// Documentation examples are type-checked against the package SOURCES (root tsconfig paths), so
+// an example cannot drift from the API it shows:
+// - every ```ts block of the three READMEs, in full. A block is skipped only when the line right
+//   before its fence is `<!-- no-check -->` (for a fragment that cannot be made complete);
+// - every JSDoc @example of an export of either package, with the package exports, `Hono` and
+//   `z` in scope; names an illustration leaves undeclared (`user`, `c`) are tolerated.
+// Each snippet is its own module; `app` (a Hono app) and `api` (an openapi() wrapper) are
+// available unless the snippet declares its own (the middleware README states this convention).
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..')
 const readmes = ['README.md', 'packages/middleware/README.md', 'packages/openapi/README.md']
@@ -55,22 +58,114 @@ function extractBlocks(readme: string): Block[] {
 const blocks = readmes.flatMap(extractBlocks)
 const checked = blocks.filter((b) => !b.skipped)
 
-// `app` is the one name blocks may use without declaring it; a block's own `const app` shadows it.
+// `app` (a Hono app) and `api` (an `openapi()` wrapper) are the names examples may use without
+// declaring them; a block's own `const app` shadows the global.
 const ambientFile = join(root, 'tests/docs/__readme__/ambient.d.ts')
-const ambient = `declare const app: import('hono').Hono\n`
+const ambient = `declare const app: import('hono').Hono
+declare const api: import('@palisade/openapi').OpenAPIApp
+`
+
+const configPath = join(root, 'tsconfig.json')
+const { config, error } = ts.readConfigFile(configPath, ts.sys.readFile)
+if (error) throw new Error(ts.flattenDiagnosticMessageText(error.messageText, '\n'))
+const options: ts.CompilerOptions = {
+  ...ts.parseJsonConfigFileContent(config, ts.sys, root, undefined, configPath).options,
+  noEmit: true,
+  moduleDetection: ts.ModuleDetectionKind.Force,
+}
+
+// JSDoc @example blocks of every export of both packages. They are illustrations and may use
+// names they do not declare (`user`, `client`, `c`); everything else must type-check, so an
+// example with a wrong option name or type fails. Package exports, `Hono` and `z` are in scope.
+const entries = {
+  '@palisade/middleware': join(root, 'packages/middleware/src/index.ts'),
+  '@palisade/openapi': join(root, 'packages/openapi/src/index.ts'),
+}
+const UNDECLARED_NAME = new Set([2304, 2552, 18004])
+
+interface DocExample {
+  label: string
+  file: string
+  code: string
+  preludeLines: number
+}
+
+/** Names a snippet imports itself, so the prelude does not import them a second time. */
+function importedNames(code: string): Set<string> {
+  const names = new Set<string>()
+  for (const m of code.matchAll(/^import\s+(?:type\s+)?(?:(\w+)\s*,?\s*)?(?:\{([^}]*)\})?/gm)) {
+    if (m[1]) names.add(m[1])
+    for (const spec of (m[2] ?? '').split(',')) {
+      const local = spec
+        .replace(/^\s*type\s+/, '')
+        .split(/\s+as\s+/)
+        .pop()
+        ?.trim()
+      if (local) names.add(local)
+    }
+  }
+  return names
+}
+
+function extractDocExamples(): DocExample[] {
+  const program = ts.createProgram(Object.values(entries), options)
+  const checker = program.getTypeChecker()
+  const exports = Object.entries(entries).map(([pkg, entry]) => {
+    const sf = program.getSourceFile(entry)
+    const mod = sf && checker.getSymbolAtLocation(sf)
+    if (!mod) throw new Error(`cannot load ${entry}`)
+    return { pkg, symbols: checker.getExportsOfModule(mod) }
+  })
+  const examples: DocExample[] = []
+  const seen = new Set<ts.Declaration>()
+  for (const { symbols } of exports) {
+    for (const exported of symbols) {
+      const target =
+        exported.flags & ts.SymbolFlags.Alias ? checker.getAliasedSymbol(exported) : exported
+      for (const decl of target.declarations ?? []) {
+        if (seen.has(decl) || decl.getSourceFile().fileName.includes('node_modules')) continue
+        seen.add(decl)
+        for (const tag of ts.getJSDocTags(decl)) {
+          if (tag.tagName.text !== 'example') continue
+          const code = (ts.getTextOfJSDocComment(tag.comment) ?? '').replace(/^```\w*$/gm, '')
+          const own = importedNames(code)
+          const prelude = exports.flatMap(({ pkg, symbols: all }) => {
+            const free = all.filter((s) => !own.has(s.name))
+            const isValue = (s: ts.Symbol) =>
+              ((s.flags & ts.SymbolFlags.Alias ? checker.getAliasedSymbol(s) : s).flags &
+                ts.SymbolFlags.Value) !==
+              0
+            const values = free.filter(isValue).map((s) => s.name)
+            const types = free.filter((s) => !isValue(s)).map((s) => s.name)
+            return [
+              `import { ${values.join(', ')} } from '${pkg}'`,
+              `import type { ${types.join(', ')} } from '${pkg}'`,
+            ]
+          })
+          if (!own.has('Hono')) prelude.push(`import { Hono } from 'hono'`)
+          if (!own.has('z')) prelude.push(`import { z } from 'zod'`)
+          const sf = decl.getSourceFile()
+          const line = sf.getLineAndCharacterOfPosition(decl.getStart()).line + 1
+          const label = `${relative(root, sf.fileName)}:${line} ${exported.name}`
+          examples.push({
+            label,
+            file: join(root, 'tests/docs/__jsdoc__', `${examples.length}.ts`),
+            code: `${prelude.join('\n')}\n${code}\n`,
+            preludeLines: prelude.length,
+          })
+        }
+      }
+    }
+  }
+  return examples
+}
+
+const docExamples = extractDocExamples()
 
 function typeCheck(): Map<string, string[]> {
-  const configPath = join(root, 'tsconfig.json')
-  const { config, error } = ts.readConfigFile(configPath, ts.sys.readFile)
-  if (error) throw new Error(ts.flattenDiagnosticMessageText(error.messageText, '\n'))
-  const parsed = ts.parseJsonConfigFileContent(config, ts.sys, root, undefined, configPath)
-  const options: ts.CompilerOptions = {
-    ...parsed.options,
-    noEmit: true,
-    moduleDetection: ts.ModuleDetectionKind.Force,
-  }
   const virtual = new Map<string, string>([[ambientFile, ambient]])
   for (const b of checked) virtual.set(b.file, b.code)
+  for (const e of docExamples) virtual.set(e.file, e.code)
 
   const host = ts.createCompilerHost(options, true)
   const { fileExists, readFile, getSourceFile } = host
@@ -84,43 +179,62 @@ function typeCheck(): Map<string, string[]> {
   }
 
   const program = ts.createProgram([...virtual.keys()], options, host)
+  const diagnosticsOf = (file: string) => {
+    const sf = program.getSourceFile(file)
+    if (!sf) throw new Error(`not in program: ${file}`)
+    return [...program.getSyntacticDiagnostics(sf), ...program.getSemanticDiagnostics(sf)].map(
+      (d) => ({
+        code: d.code,
+        line: d.start === undefined ? 0 : sf.getLineAndCharacterOfPosition(d.start).line,
+        text: `TS${d.code}: ${ts.flattenDiagnosticMessageText(d.messageText, '\n')}`,
+      }),
+    )
+  }
   const result = new Map<string, string[]>()
   for (const b of checked) {
-    const sf = program.getSourceFile(b.file)
-    if (!sf) throw new Error(`not in program: ${b.file}`)
-    const diags = [...program.getSyntacticDiagnostics(sf), ...program.getSemanticDiagnostics(sf)]
+    // +1 for the fence line, +1 for 1-based lines: the README line of the offending code.
     result.set(
       b.file,
-      diags.map((d) => {
-        const pos = d.start === undefined ? undefined : sf.getLineAndCharacterOfPosition(d.start)
-        // +1 for the fence line, +1 for 1-based lines: the README line of the offending code.
-        const at = pos ? `${b.readme}:${b.line + pos.line + 1}` : b.readme
-        return `${at} TS${d.code}: ${ts.flattenDiagnosticMessageText(d.messageText, '\n')}`
-      }),
+      diagnosticsOf(b.file).map((d) => `${b.readme}:${b.line + d.line + 1} ${d.text}`),
+    )
+  }
+  for (const e of docExamples) {
+    result.set(
+      e.file,
+      diagnosticsOf(e.file)
+        .filter((d) => !UNDECLARED_NAME.has(d.code))
+        .map((d) => `${e.label}, example line ${d.line - e.preludeLines + 1}: ${d.text}`),
     )
   }
   return result
 }
 
-describe('README code examples', () => {
+describe('documentation code examples', () => {
   const diagnostics = typeCheck()
 
-  it('finds the ts blocks of all three READMEs', () => {
+  it('finds the ts blocks of all three READMEs and the JSDoc examples', () => {
     for (const readme of readmes) {
       expect(checked.filter((b) => b.readme === readme).length, readme).toBeGreaterThan(0)
     }
+    expect(docExamples.length).toBeGreaterThan(50)
   })
 
   it.each(checked.map((b) => [`${b.readme}:${b.line}`, b] as const))(
-    '%s type-checks against the package sources',
+    'README block %s type-checks against the package sources',
     (_name, block) => {
       expect(diagnostics.get(block.file)).toEqual([])
     },
   )
 
-  it('skips only blocks marked no-check, and says which', () => {
+  it.each(docExamples.map((e) => [e.label, e] as const))(
+    'JSDoc @example of %s type-checks (undeclared illustration names aside)',
+    (_name, example) => {
+      expect(diagnostics.get(example.file)).toEqual([])
+    },
+  )
+
+  it('skips only README blocks marked no-check, and only a few', () => {
     const skipped = blocks.filter((b) => b.skipped).map((b) => `${b.readme}:${b.line}`)
-    // A skipped block must be a real fragment; keep the list short and visible.
     expect(skipped.length).toBeLessThanOrEqual(blocks.length / 4)
   })
 })
