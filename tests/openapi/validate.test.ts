@@ -27,6 +27,18 @@ describe('expectValidOpenAPI', () => {
     await expectValidOpenAPI(valid())
   })
 
+  it('accepts a $ref to a place inside a component', async () => {
+    const doc = valid()
+    Object.assign(doc.components.schemas, {
+      Tree: {
+        type: 'array',
+        items: { $ref: '#/components/schemas/Tree/$defs/Node' },
+        $defs: { Node: { type: 'string' } },
+      },
+    })
+    await expectValidOpenAPI(doc)
+  })
+
   it.each([
     [
       'a response without description',
@@ -34,6 +46,13 @@ describe('expectValidOpenAPI', () => {
         Reflect.deleteProperty(d.paths['/a']?.get?.responses['200'] ?? {}, 'description'),
     ],
     ['a dangling $ref', (d: OpenAPIDocument) => delete d.components.schemas.A],
+    [
+      'a $ref to a missing place inside a component',
+      (d: OpenAPIDocument) =>
+        Object.assign(d.components.schemas, {
+          B: { type: 'array', items: { $ref: '#/components/schemas/A/$defs/Missing' } },
+        }),
+    ],
     [
       'an unknown schema keyword',
       (d: OpenAPIDocument) => Object.assign(d.components.schemas.A ?? {}, { minimumm: 1 }),

@@ -38,9 +38,22 @@ export async function expectValidOpenAPI(doc: OpenAPIDocument): Promise<void> {
   expect(result.valid).toBe(true)
   expect(validator.version).toBe('3.1')
   for (const ref of refs(doc)) {
-    expect(ref).toMatch(/^#\/components\/schemas\/[A-Za-z0-9._-]+$/)
-    const name = ref.split('/').pop() as string
+    // A component, or a place inside one (`…/Tree/$defs/Node`, from a schema's own `$defs`).
+    expect(ref).toMatch(/^#\/components\/schemas\/[A-Za-z0-9._-]+(\/.+)?$/)
+    const name = ref.split('/')[3] as string
     expect(Object.hasOwn(doc.components.schemas, name), `${ref} resolves`).toBe(true)
+    const target = ref
+      .slice(2)
+      .split('/')
+      .map((k) => k.replace(/~1/g, '/').replace(/~0/g, '~'))
+      .reduce<unknown>(
+        (node, key) =>
+          node && typeof node === 'object' && Object.hasOwn(node, key)
+            ? (node as Record<string, unknown>)[key]
+            : undefined,
+        doc,
+      )
+    expect(target !== null && typeof target === 'object', `${ref} resolves to a schema`).toBe(true)
   }
   const ajv = createAjv()
   const schemas: OpenAPISchema[] = [...Object.values(doc.components.schemas)]

@@ -480,6 +480,85 @@ describe('request bodies, responses and components', () => {
   })
 })
 
+describe('schema references inside components', () => {
+  /** Resolves a local `$ref` against the document, as a tool would. */
+  const resolve = (doc: OpenAPIDocument, ref: string): unknown =>
+    ref
+      .slice(1)
+      .split('/')
+      .filter(Boolean)
+      .map((k) => k.replace(/~1/g, '/').replace(/~0/g, '~'))
+      .reduce<unknown>((node, key) => (node as Record<string, unknown> | undefined)?.[key], doc)
+  const refsOf = (node: unknown, out: string[] = []): string[] => {
+    if (node && typeof node === 'object')
+      for (const [k, v] of Object.entries(node))
+        if (k === '$ref' && typeof v === 'string') out.push(v)
+        else refsOf(v, out)
+    return out
+  }
+  const Node: z.ZodType = z.object({
+    name: z.string(),
+    get children() {
+      return z.array(Node)
+    },
+  })
+  const body = (schema: unknown): StoredRoute[] => [
+    {
+      method: 'post',
+      path: '/trees',
+      openapi: { request: { body: schema }, responses: { 200: { description: 'ok', schema } } },
+    },
+  ]
+
+  it.each([
+    [
+      'toJSONSchema() output with $defs',
+      { toJSONSchema: () => z.toJSONSchema(z.object({ n: Node })) },
+    ],
+    [
+      'raw JSON Schema with $defs',
+      {
+        type: 'object',
+        properties: { a: { $ref: '#/$defs/A' } },
+        $defs: { A: { type: 'string' } },
+      },
+    ],
+  ])('keeps the $defs references of %s resolvable', async (_label, schema) => {
+    const doc = await gen(body(schema))
+    const refs = refsOf(doc.components.schemas)
+    expect(refs.length).toBeGreaterThan(0)
+    for (const ref of refs) {
+      expect(ref).toMatch(/^#\/components\/schemas\/[A-Za-z0-9._-]+\/\$defs\//)
+      expect(resolve(doc, ref), ref).toBeTypeOf('object')
+    }
+  })
+
+  it('points a root self-reference (#) at the component, not at the document', async () => {
+    const doc = await gen(body({ toJSONSchema: () => z.toJSONSchema(Node) }))
+    const [name] = Object.keys(doc.components.schemas)
+    expect(refsOf(doc.components.schemas)).toEqual([`#/components/schemas/${name}`])
+  })
+
+  it('leaves references to document components, and schemas with their own $id, alone', async () => {
+    const toPet = { type: 'object', properties: { pet: { $ref: '#/components/schemas/Pet' } } }
+    const withId = { $id: 'urn:tree', type: 'array', items: { $ref: '#' } }
+    const doc = generateSpec(
+      [
+        ...body(toPet),
+        {
+          method: 'get',
+          path: '/ids',
+          openapi: { responses: { 200: { description: 'ok', schema: withId } } },
+        },
+      ],
+      { info },
+    )
+    const schemas = Object.values(doc.components.schemas)
+    expect(schemas).toContainEqual(toPet)
+    expect(schemas).toContainEqual(withId)
+  })
+})
+
 describe('operation metadata', () => {
   it('carries operationId, summary, description, tags and deprecated, and lists tags', async () => {
     const doc = await gen([

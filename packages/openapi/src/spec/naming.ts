@@ -1,4 +1,4 @@
-import { setOwn } from '../schema/common'
+import { isRecord, setOwn } from '../schema/common'
 import type { OpenAPISchema } from '../schema/types'
 
 /** Properties named in a component name before the rest are counted (`…And3More`). */
@@ -85,6 +85,44 @@ export function canonicalJSON(value: unknown): string {
   })
 }
 
+// Keywords whose values are data, not schemas: a `$ref` key inside them is not a reference.
+const DATA_KEYWORDS = new Set(['const', 'enum', 'default', 'examples', 'example'])
+
+/**
+ * Rewrites the references of a standalone schema that point into itself (`#`, `#/$defs/X`) so they
+ * point at the same place once the schema sits at `base` in the document (`#/components/schemas/X`):
+ * in an OpenAPI document, `#` is the document root. References that do not resolve inside the
+ * schema (`#/components/schemas/Pet`) and subschemas with their own `$id` are left alone.
+ */
+export function relocateRefs(schema: OpenAPISchema, base: string): OpenAPISchema {
+  if (typeof schema.$id === 'string') return schema
+  const resolvesInside = (ref: string): boolean => {
+    let node: unknown = schema
+    for (const raw of ref.slice(2).split('/')) {
+      const key = raw.replace(/~1/g, '/').replace(/~0/g, '~')
+      if (!isRecord(node) && !Array.isArray(node)) return false
+      if (!Object.hasOwn(node, key)) return false
+      node = (node as Record<string, unknown>)[key]
+    }
+    return true
+  }
+  const walk = (node: unknown, root: boolean): unknown => {
+    if (Array.isArray(node)) return node.map((n) => walk(n, false))
+    if (!isRecord(node) || (!root && typeof node.$id === 'string')) return node
+    const out: Record<string, unknown> = {}
+    for (const [key, value] of Object.entries(node)) {
+      let next = value
+      if (key === '$ref' && typeof value === 'string') {
+        if (value === '#') next = base
+        else if (value.startsWith('#/') && resolvesInside(value)) next = base + value.slice(1)
+      } else if (!DATA_KEYWORDS.has(key)) next = walk(value, false)
+      setOwn(out, key, next)
+    }
+    return out
+  }
+  return walk(schema, true) as OpenAPISchema
+}
+
 /**
  * `components.schemas` under construction. Structurally equal schemas share one entry; a
  * different schema whose name is taken gets the next free numbered suffix (`NameAndEmail2`).
@@ -101,7 +139,8 @@ export class ComponentRegistry {
       const base = schemaName(schema)
       name = base
       for (let i = 2; Object.hasOwn(this.schemas, name); i++) name = `${base}${i}`
-      setOwn(this.schemas, name, JSON.parse(JSON.stringify(schema)) as OpenAPISchema)
+      const copy = JSON.parse(JSON.stringify(schema)) as OpenAPISchema
+      setOwn(this.schemas, name, relocateRefs(copy, `#/components/schemas/${name}`))
       this.byCanonical.set(canonical, name)
     }
     return { $ref: `#/components/schemas/${name}` }
