@@ -490,6 +490,18 @@ describe('ssrfGuard middleware', () => {
     expect(res.status).toBe(403)
   })
 
+  // c.req.json() ignores the Content-Type, so a JSON body labelled as a form is still a JSON body
+  // to the handler: the guard must not look only for form fields there.
+  it.each([
+    ['application/x-www-form-urlencoded', 'application/x-www-form-urlencoded'],
+    ['multipart/form-data with a boundary', 'multipart/form-data; boundary=x'],
+  ])('checks a JSON body sent with a form Content-Type (%s)', async (_label, type) => {
+    const app = new Hono()
+    app.post('/fetch', ssrfGuard(), async (c) => c.text((await c.req.json()).url))
+    const res = await post(app, '{"url":"http://169.254.169.254/latest/meta-data/"}', type)
+    expect(res.status).toBe(403)
+  })
+
   it('uses extractUrl, and a null result passes', async () => {
     const app = new Hono()
     app.get('/proxy', ssrfGuard({ extractUrl: (c) => c.req.query('target') ?? null }), (c) =>

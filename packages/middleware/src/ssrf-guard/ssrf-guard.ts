@@ -63,8 +63,8 @@ export interface SsrfCheckOptions {
 export interface SsrfGuardOptions extends SsrfCheckOptions {
   /**
    * Finds the URL to check. Returning `null`/`undefined` lets the request pass. Default: the `url`
-   * field of a JSON body, whatever its Content-Type (`c.req.json()` ignores it too), or every `url`
-   * field of a form body; read from a clone, so the handler can still read the body. A body that
+   * field of a JSON body, whatever its Content-Type, a form type included (`c.req.json()` ignores
+   * it too), and every `url` field of a form body; read from a clone, so the handler can still read the body. A body that
    * is not JSON, or has no `url`, passes. A `url` that is present but not a string is 400.
    */
   extractUrl?: (c: Context) => string | null | undefined | Promise<string | null | undefined>
@@ -374,25 +374,33 @@ const FORM_TYPE = /^(?:application\/x-www-form-urlencoded|multipart\/form-data)\
 
 /**
  * The `url` values of the request body. JSON is tried whatever the Content-Type says, because
- * `c.req.json()` parses a `text/plain` body just as happily; form bodies give every `url` field.
+ * `c.req.json()` parses a `text/plain` body, or a JSON body labelled as a form, just as happily;
+ * form bodies also give every `url` field.
  */
 async function urlsFromBody(c: Context): Promise<unknown[]> {
   const raw = c.req.raw
   if (raw.body === null && Object.keys(c.req.bodyCache).length === 0) return []
-  const contentType = c.req.header('content-type') ?? ''
-  if (FORM_TYPE.test(contentType)) {
+  const urls: unknown[] = []
+  if (FORM_TYPE.test(c.req.header('content-type') ?? '')) {
     const form = await readBodyForm(c)
-    return form ? form.getAll('url') : []
+    if (form) urls.push(...form.getAll('url'))
   }
   const text = await readBodyText(c)
-  if (!text) return []
+  if (!text) return urls
   let body: unknown
   try {
     body = JSON.parse(text)
   } catch {
     // Not JSON: nothing here a JSON handler could fetch, and the handler's own parse rejects it.
-    return []
+    return urls
   }
-  if (body === null || typeof body !== 'object' || Array.isArray(body)) return []
-  return Object.hasOwn(body, 'url') ? [(body as { url: unknown }).url] : []
+  if (
+    body !== null &&
+    typeof body === 'object' &&
+    !Array.isArray(body) &&
+    Object.hasOwn(body, 'url')
+  ) {
+    urls.push((body as { url: unknown }).url)
+  }
+  return urls
 }
