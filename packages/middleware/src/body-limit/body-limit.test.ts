@@ -205,6 +205,32 @@ describe('bodyLimit: streamed bodies (no Content-Length)', () => {
   })
 })
 
+describe('bodyLimit: a body an earlier middleware already read', () => {
+  // A validator or parser registered before bodyLimit has consumed the stream through Hono: the
+  // limit then applies to what Hono cached, instead of a 500 from a locked stream.
+  function afterParser(max: number) {
+    const app = new Hono()
+    app.use('*', async (c, next) => {
+      await c.req.text()
+      await next()
+    })
+    app.use('*', bodyLimit({ max }))
+    app.post('/upload', async (c) => c.text(`handler saw ${await c.req.text()}`))
+    return app
+  }
+
+  it('rejects an oversized streamed body with 413, not a 500', async () => {
+    const res = await afterParser(5).request(post(stream(['0123', '456789']).body))
+    expect(res.status).toBe(413)
+  })
+
+  it('passes a small streamed body, still readable from the cache', async () => {
+    const res = await afterParser(100).request(post(stream(['ab', 'cd']).body))
+    expect(res.status).toBe(200)
+    expect(await res.text()).toBe('handler saw abcd')
+  })
+})
+
 describe('bodyLimit: untrusted Content-Length', () => {
   it.each([
     [

@@ -51,6 +51,19 @@ export function bodyLimit(options?: BodyLimitOptions): MiddlewareHandler {
       return next()
     }
 
+    if (raw.bodyUsed || raw.body.locked) {
+      // An earlier middleware already read the body through Hono: measure what Hono cached (the
+      // stream is gone, getReader() would throw). Read outside Hono's cache, nothing is left to limit.
+      let size: number
+      try {
+        size = (await c.req.arrayBuffer()).byteLength
+      } catch {
+        return next()
+      }
+      if (size > max) reject(413, 'Payload Too Large')
+      return next()
+    }
+
     const reader = raw.body.getReader()
     const chunks: Uint8Array[] = []
     let size = 0
