@@ -2,6 +2,7 @@ import { serve } from '@hono/node-server'
 import { Hono, type MiddlewareHandler } from 'hono'
 import { HTTPException } from 'hono/http-exception'
 import { describe, expect, it } from 'vitest'
+import { EXPLORER_CSP } from '../pages'
 import { openapi } from './openapi'
 
 const info = { title: 'Guarded API', version: '1.0.0' }
@@ -27,7 +28,8 @@ const get = (fetch: Fetch, path: string, init?: RequestInit) =>
   fetch(new Request(`http://docs.test${path}`, init))
 
 /** The same-origin files a served page loads (scripts, styles, icon), as absolute paths. */
-const pageURLs = (html: string) => [...html.matchAll(/\s(?:src|href)="([^"]+)"/g)].map((m) => m[1] as string)
+const pageURLs = (html: string) =>
+  [...html.matchAll(/\s(?:src|href)="([^"]+)"/g)].map((m) => m[1] as string)
 
 /** The spec URL a served page hands to its init script. */
 const pageSpecURL = (html: string) =>
@@ -252,5 +254,36 @@ describe('mounted with app.route(prefix, api.app)', () => {
     }
     const doc = await (await root.request('/svc/m/v1/openapi.json')).json()
     expect(doc.servers).toEqual([{ url: '/svc/m' }])
+  })
+})
+
+describe('the explorer CSP and configured servers', () => {
+  it('lets "Try it out" reach the origins of absolute servers, and nothing else', async () => {
+    const api = openapi(new Hono(), {
+      info,
+      servers: [
+        { url: 'https://api.example.com/v1' },
+        { url: '/' },
+        { url: 'http://localhost:8787' },
+        { url: 'https://api.example.com/v2' },
+        { url: 'https://{region}.example.com' },
+        { url: 'ftp://files.example.com' },
+      ],
+    })
+    const csp = (await api.request('/explorer')).headers.get('content-security-policy') ?? ''
+    expect(csp).toContain("; connect-src 'self' https://api.example.com http://localhost:8787; ")
+    expect(csp).toBe(
+      EXPLORER_CSP.replace(
+        "connect-src 'self'",
+        "connect-src 'self' https://api.example.com http://localhost:8787",
+      ),
+    )
+  })
+
+  it('keeps connect-src to the app itself without absolute servers', async () => {
+    const api = openapi(new Hono(), { info, servers: [{ url: '/api' }] })
+    expect((await api.request('/explorer')).headers.get('content-security-policy')).toBe(
+      EXPLORER_CSP,
+    )
   })
 })

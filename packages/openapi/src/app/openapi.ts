@@ -231,7 +231,13 @@ export function openapi<
   // The pages fetch the document by URL, so they need the path as served (with any base path).
   mountDocsPages(
     app,
-    { specPath: servedSpecPath, docsPath, redocPath, title: info.title },
+    {
+      specPath: servedSpecPath,
+      docsPath,
+      redocPath,
+      title: info.title,
+      servers: state.options.servers,
+    },
     register,
   )
   const wrapper = {} as Record<string, unknown>

@@ -19,6 +19,27 @@ export interface DocsPagesOptions {
   redocPath: string
   /** Page title. */
   title: string
+  /** Server URLs of the document: "Try it out" may call the origins of the absolute ones. */
+  servers?: readonly { url: string }[]
+}
+
+/**
+ * `EXPLORER_CSP` with the origins of absolute `http(s)` server URLs added to `connect-src`, so the
+ * explorer's "Try it out" can call the servers the document names. Templated URLs
+ * (`https://{region}.example.com`) are skipped: a CSP source cannot express them.
+ */
+export function explorerCSPFor(servers: readonly { url: string }[] = []): string {
+  const origins = new Set<string>()
+  for (const { url } of servers) {
+    if (!/^https?:\/\//i.test(url) || /[{}]/.test(url)) continue
+    try {
+      origins.add(new URL(url).origin)
+    } catch {
+      // Not a URL a browser could call either.
+    }
+  }
+  if (origins.size === 0) return EXPLORER_CSP
+  return EXPLORER_CSP.replace("connect-src 'self'", `connect-src 'self' ${[...origins].join(' ')}`)
 }
 
 // Pages are never cached without revalidation: the reference page carries a fresh nonce each time,
@@ -71,7 +92,8 @@ export function mountDocsPages(
   options: DocsPagesOptions,
   register?: DocsRegistrar,
 ): void {
-  const { specPath, docsPath, redocPath, title } = options
+  const { specPath, docsPath, redocPath, title, servers } = options
+  const explorerCSP = explorerCSPFor(servers)
   // Hono reports the served path (with the app's base path) in `app.routes`.
   const get: DocsRegistrar =
     register ??
@@ -92,7 +114,7 @@ export function mountDocsPages(
       explorerPages.set(prefix, html)
     }
     return c.html(html, 200, {
-      'Content-Security-Policy': EXPLORER_CSP,
+      'Content-Security-Policy': explorerCSP,
       'Cache-Control': PAGE_CACHE,
     })
   })
