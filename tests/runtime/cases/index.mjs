@@ -18,6 +18,7 @@ import securityHeaders from './security-headers.mjs'
 import server from './server.mjs'
 import sessions from './sessions.mjs'
 import ssrfGuard from './ssrf-guard.mjs'
+import stack from './stack.mjs'
 import xssSanitize from './xss-sanitize.mjs'
 
 export const cases = [
@@ -39,4 +40,5 @@ export const cases = [
   openapi,
   server,
   cjs,
+  stack,
 ]

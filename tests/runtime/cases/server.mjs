@@ -1,7 +1,7 @@
 // Through each runtime's real HTTP server (Node: @hono/node-server, Bun.serve, Deno.serve), where
 // the client IP comes from the connection instead of a header, and bodies arrive as real streams.
 
-async function listen(app, runtime) {
+export async function listen(app, runtime) {
   if (runtime === 'bun') {
     const server = globalThis.Bun.serve({ port: 0, hostname: '127.0.0.1', fetch: app.fetch })
     return { port: server.port, close: async () => server.stop(true) }
