@@ -82,8 +82,33 @@ describe('getClientIP: connection address first', () => {
   })
 
   it('never reads forgeable headers when the Deno env has no remote hostname', async () => {
-    const r = await ipOf({ 'x-forwarded-for': '7.7.7.7' }, { remoteAddr: { transport: 'unix' } })
+    const r = await ipOf({ 'x-forwarded-for': '7.7.7.7' }, { remoteAddr: { transport: 'tcp' } })
     expect(r.raw).toBeNull()
+  })
+
+  // Only local processes (a reverse proxy) can connect to a Unix socket, and it has no client
+  // address of its own: the proxy's X-Forwarded-For is the only source there.
+  it('reads X-Forwarded-For on a Node Unix-socket server', async () => {
+    const env = {
+      incoming: {
+        socket: { remoteAddress: undefined, server: { address: () => '/run/app.sock' } },
+      },
+    }
+    expect((await ipOf({ 'x-forwarded-for': '7.7.7.7' }, env)).raw).toBe('7.7.7.7')
+  })
+
+  it('reads X-Forwarded-For on a Deno Unix-socket server', async () => {
+    const env = { remoteAddr: { transport: 'unix', path: '/run/app.sock' } }
+    expect((await ipOf({ 'x-forwarded-for': '7.7.7.7' }, env)).raw).toBe('7.7.7.7')
+  })
+
+  it('does not read X-Forwarded-For from a closed socket of a Node TCP server', async () => {
+    const env = {
+      incoming: {
+        socket: { remoteAddress: undefined, server: { address: () => ({ port: 3000 }) } },
+      },
+    }
+    expect((await ipOf({ 'x-forwarded-for': '7.7.7.7' }, env)).raw).toBeNull()
   })
 })
 

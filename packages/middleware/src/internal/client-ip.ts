@@ -34,9 +34,9 @@ export function getClientIPParsed(c: Context): IP | null {
 }
 
 type RuntimeEnv = {
-  incoming?: { socket?: { remoteAddress?: string } }
+  incoming?: { socket?: { remoteAddress?: string; server?: { address?: () => unknown } } }
   requestIP?: (req: Request) => { address?: string } | null
-  remoteAddr?: { hostname?: string }
+  remoteAddr?: { hostname?: string; transport?: string }
 }
 
 /**
@@ -44,13 +44,18 @@ type RuntimeEnv = {
  * reports nothing for this request; `undefined` when the runtime exposes no such API at all.
  * Node's socket and Bun's requestIP() report nothing once the client has hung up: a client that
  * sends a forged `X-Forwarded-For` and disconnects at once must not get it trusted, so `null`
- * means "no address", never "read the headers".
+ * means "no address", never "read the headers". A Unix-socket server (Node, Deno) has no client
+ * address by nature and only local processes, such as a reverse proxy, can reach it: there the
+ * headers may be read (`undefined`). Bun gives `null` for both cases, so Bun fails closed.
  */
 function connectionAddress(c: Context): string | null | undefined {
   const env = c.env as RuntimeEnv | undefined
   if (env && typeof env === 'object') {
     if (env.incoming && typeof env.incoming === 'object') {
-      return env.incoming.socket?.remoteAddress || null
+      const socket = env.incoming.socket
+      if (socket?.remoteAddress) return socket.remoteAddress
+      // A pipe server's address() is its path; a TCP server's is an object.
+      return typeof socket?.server?.address?.() === 'string' ? undefined : null
     }
     if (typeof env.requestIP === 'function') {
       let info: { address?: string } | null | undefined
@@ -64,6 +69,7 @@ function connectionAddress(c: Context): string | null | undefined {
       if (isBun) return info?.address || null
     }
     if (env.remoteAddr && typeof env.remoteAddr === 'object') {
+      if (env.remoteAddr.transport === 'unix') return undefined
       return env.remoteAddr.hostname || null
     }
   }
