@@ -152,8 +152,11 @@ function listFiles(dir) {
 
 const LONG_STRING = /'(?:[^'\\\n]|\\.){2000,}'|"(?:[^"\\\n]|\\.){2000,}"|`(?:[^`\\]|\\.){2000,}`/g
 
-/** Web-standard APIs only: no static node: imports, no Buffer in built JavaScript. */
-function scanDist(pkgDir) {
+/**
+ * Web-standard APIs only (no static node: imports, no Buffer) and no undeclared runtime imports
+ * in the built JavaScript.
+ */
+function scanDist(pkgDir, pkg) {
   const problems = []
   const dist = join(pkgDir, 'dist')
   for (const file of listFiles(dist).filter((f) => /\.(c|m)?js$/.test(f))) {
@@ -171,6 +174,24 @@ function scanDist(pkgDir) {
       if (!ALLOWED_DYNAMIC_NODE.has(m[1])) problems.push(`${rel}: dynamic import of ${m[1]}`)
     }
     if (/\bBuffer\b/.test(code)) problems.push(`${rel}: uses Buffer (use Uint8Array/TextEncoder)`)
+    // Every package the built code loads must be one users get: a dependency or a required peer.
+    // An optional peer (zod for openapi) may not be loaded statically, or users without it break.
+    const staticSpecs = [
+      ...code.matchAll(/\b(?:from|import)\s*["']([^"'./][^"']*)["']/g),
+      ...code.matchAll(/\brequire\(\s*["']([^"'./][^"']*)["']\s*\)/g),
+    ].map((m) => m[1])
+    for (const spec of new Set(staticSpecs)) {
+      if (spec.startsWith('node:')) continue // reported above
+      const name = spec.startsWith('@') ? spec.split('/').slice(0, 2).join('/') : spec.split('/')[0]
+      if (name in (pkg.dependencies ?? {})) continue
+      if (name in (pkg.peerDependencies ?? {})) {
+        if (pkg.peerDependenciesMeta?.[name]?.optional) {
+          problems.push(`${rel}: static import of optional peer "${spec}" (load it lazily)`)
+        }
+        continue
+      }
+      problems.push(`${rel}: imports "${spec}", which is not a dependency or peer dependency`)
+    }
   }
   return problems
 }
@@ -289,7 +310,7 @@ async function checkPackage({ dir, foldersArePublic, notInBarrel }) {
       s.barrel.push(`${subpath}: not re-exported by the root: ${absent.join(', ')}`)
   }
 
-  s['dist scan'].push(...scanDist(pkgDir))
+  s['dist scan'].push(...scanDist(pkgDir, pkg))
   return result
 }
 
