@@ -480,6 +480,51 @@ describe('request bodies, responses and components', () => {
   })
 })
 
+describe('media types and header names', () => {
+  it.each([
+    ['an empty contentType', ''],
+    ['a contentType without a subtype', 'text'],
+    ['a contentType with a space', 'text/ plain'],
+    ['a non-string contentType', 42],
+  ])('rejects %s on a response', (_label, contentType) => {
+    const route = {
+      method: 'get',
+      path: '/a',
+      openapi: {
+        responses: { 200: { description: 'ok', schema: z.string(), contentType } },
+      },
+    } as unknown as StoredRoute
+    expect(() => generateSpec([route], { info })).toThrow(
+      'openapi: GET /a: responses.200.contentType must be a media type such as "text/plain"',
+    )
+  })
+
+  it('accepts media types with parameters, structured suffixes and wildcards', async () => {
+    const types = ['text/plain; charset=utf-8', 'application/problem+json', 'image/*']
+    const doc = await gen(
+      types.map((contentType, i) => ({
+        method: 'get',
+        path: `/m${i}`,
+        openapi: { responses: { 200: { description: 'ok', schema: z.string(), contentType } } },
+      })),
+    )
+    expect(
+      types.map((t, i) => Object.keys(op(doc, `/m${i}`, 'get').responses['200']?.content ?? {})[0]),
+    ).toEqual(types)
+  })
+
+  it('rejects a header property that is not an HTTP header name', () => {
+    const route: StoredRoute = {
+      method: 'get',
+      path: '/a',
+      openapi: { request: { headers: z.object({ 'bad header': z.string() }) } },
+    }
+    expect(() => generateSpec([route], { info })).toThrow(
+      'openapi: GET /a: request.headers has "bad header", which is not an HTTP header name',
+    )
+  })
+})
+
 describe('schema references inside components', () => {
   /** Resolves a local `$ref` against the document, as a tool would. */
   const resolve = (doc: OpenAPIDocument, ref: string): unknown =>

@@ -21,6 +21,10 @@ const METHOD_ORDER = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch'
 
 /** OpenAPI ignores these header parameters; auth belongs in security schemes, bodies in content. */
 const IGNORED_HEADERS = new Set(['accept', 'content-type', 'authorization'])
+/** RFC 9110 token: what an HTTP header name can be. */
+const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/
+/** `type/subtype` (tokens, `*` allowed) with optional `; parameters`. */
+const MEDIA_TYPE = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+\/[!#$%&'*+.^_`|~0-9A-Za-z-]+(\s*;.*)?$/
 
 const REASON: Readonly<Record<number, string>> = {
   200: 'OK',
@@ -289,6 +293,8 @@ function buildParameters(
       input,
     )
     for (const [name, schema] of Object.entries(properties)) {
+      if (where === 'header' && !HEADER_NAME.test(name))
+        throw routeError(route, `request.headers has "${name}", which is not an HTTP header name`)
       if (where === 'header' && IGNORED_HEADERS.has(name.toLowerCase())) continue
       parameters.push(parameter(name, where, schema, required.has(name)))
     }
@@ -317,6 +323,11 @@ function buildResponses(
     const out: OpenAPIResponse = { description }
     if (response.schema !== undefined) {
       const contentType = response.contentType ?? 'application/json'
+      if (typeof contentType !== 'string' || !MEDIA_TYPE.test(contentType))
+        throw routeError(
+          route,
+          `responses.${status}.contentType must be a media type such as "text/plain"`,
+        )
       out.content = { [contentType]: { schema: registry.ref(toOpenAPISchema(response.schema)) } }
     }
     responses[status] = out
