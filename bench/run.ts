@@ -2,7 +2,9 @@
  * `pnpm bench` entry. Flags: `--quick` (shorter measurements, for a smoke run), `--only=<list>`
  * with any of middleware, components, http; `--filter=<regex>` to run only the in-process
  * comparisons whose title matches; `--no-report` to leave RESULTS.md alone (a partial run with
- * `--only` or `--filter` never writes it).
+ * `--only` or `--filter` never writes it); `--no-proposal` to skip the HTTP rows that run on
+ * proposals/perf-fixes.diff applied to a copy of the sources (on in full runs; `--proposal`
+ * turns them on in a quick run).
  */
 import os from 'node:os'
 import { configure, settings } from './lib/measure'
@@ -29,7 +31,9 @@ console.log(
 )
 if (wants('middleware')) await runMiddleware()
 if (wants('components')) await runComponents()
-if (wants('http')) await runHttp()
+if (wants('http')) {
+  await runHttp(args.includes('--proposal') || (!quick && !args.includes('--no-proposal')))
+}
 if (!only && !filter && !args.includes('--no-report')) {
   await writeReport({
     startedAt,

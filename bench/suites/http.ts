@@ -9,12 +9,17 @@ import { fileURLToPath } from 'node:url'
 import autocannon from 'autocannon'
 import { JWT_SECRET_TEXT, ORIGIN, SESSION_SECRET } from '../lib/fixtures'
 import { settings } from '../lib/measure'
+import { type PatchedTree, preparePatchedTree } from '../lib/proposal'
 import { addTarget, type HttpResult, heading, results, skip } from '../lib/results'
 
 interface ServerSpec {
   kind: string
   name: string
   stack: string
+  /** Key of the result; defaults to `kind`. */
+  id?: string
+  /** Runs the server against the patched sources of proposals/perf-fixes.diff. */
+  patched?: PatchedTree
 }
 
 const SERVERS: ServerSpec[] = [
@@ -26,7 +31,7 @@ const SERVERS: ServerSpec[] = [
   },
   {
     kind: 'palisade',
-    name: 'Palisade, same six as the others',
+    name: 'Palisade, same six',
     stack: 'securityHeaders, cors, rateLimit, sessions, csrf, jwtAuth',
   },
   { kind: 'hono-bare', name: 'bare Hono', stack: 'no middleware (@hono/node-server)' },
@@ -58,9 +63,13 @@ interface Started {
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url))
 
-function start(kind: string): Promise<Started> {
+function start(spec: ServerSpec): Promise<Started> {
+  const { kind, patched } = spec
   return new Promise((resolve, reject) => {
     const example = kind === 'palisade-example'
+    const patchEnv = patched
+      ? { PALISADE_MIDDLEWARE_SRC: patched.middlewareSrc, TSX_TSCONFIG_PATH: patched.tsconfig }
+      : {}
     const child = spawn(process.execPath, ['--import', 'tsx', SERVE, kind], {
       // The example imports @palisade/* by name: the root tsconfig maps those to source.
       cwd: example ? ROOT : fileURLToPath(new URL('..', import.meta.url)),
@@ -73,8 +82,9 @@ function start(kind: string): Promise<Started> {
             CSRF_SECRET: SESSION_SECRET,
             RATE_LIMIT_MAX: '1000000000',
             CORS_ORIGIN: ORIGIN,
+            ...patchEnv,
           }
-        : process.env,
+        : { ...process.env, ...patchEnv },
       stdio: ['ignore', 'ignore', 'pipe', 'ipc'],
     })
     let stderr = ''
@@ -117,13 +127,31 @@ function load(port: number, headers: Record<string, string>, seconds: number, pa
   })
 }
 
-export async function runHttp(): Promise<void> {
+export async function runHttp(withProposal: boolean): Promise<void> {
   heading('HTTP on loopback (autocannon)')
   const duration = settings.quick ? 3 : 10
   const warmup = settings.quick ? 1 : 3
   const rounds = settings.quick ? 1 : 2
   const connections = settings.quick ? 50 : 100
   const specs = SERVERS.filter((s) => s.kind !== 'palisade-example' || existsSync(EXAMPLE))
+  // The same Palisade servers once more on the proposed fixes, so one run shows both.
+  if (withProposal) {
+    const patched = preparePatchedTree()
+    if ('error' in patched) skip(`rows with the proposed fixes: ${patched.error}`)
+    else {
+      for (const base of specs.filter(
+        (s) => s.kind === 'palisade-example' || s.kind === 'palisade',
+      )) {
+        specs.push({
+          ...base,
+          id: `${base.kind}+patch`,
+          name: `${base.name} + fixes`,
+          stack: `${base.stack}; with bench/proposals/perf-fixes.diff applied to a copy of the sources`,
+          patched,
+        })
+      }
+    }
+  }
   console.log(
     `  ${connections} connections, ${warmup} s warm-up + ${duration} s measured, best of ${rounds} round(s)`,
   )
@@ -133,7 +161,7 @@ export async function runHttp(): Promise<void> {
     for (const spec of order) {
       let server: Started
       try {
-        server = await start(spec.kind)
+        server = await start(spec)
       } catch (error) {
         if (round === 0) skip(`${spec.name}: ${(error as Error).message}`)
         continue
@@ -166,8 +194,9 @@ export async function runHttp(): Promise<void> {
         console.log(
           `  round ${round + 1} ${spec.name.padEnd(40)} ${result.rps.toFixed(0).padStart(7)} req/s  p50 ${result.p50} ms  p99 ${result.p99} ms  CPU ${result.cpuPerRequest.toFixed(1)} µs/req${result.non2xx ? `  non-2xx ${result.non2xx}` : ''}`,
         )
-        const prev = best.get(spec.kind)
-        if (!prev || result.rps > prev.rps) best.set(spec.kind, result)
+        const id = spec.id ?? spec.kind
+        const prev = best.get(id)
+        if (!prev || result.rps > prev.rps) best.set(id, result)
       } finally {
         await stop(server.child)
       }
@@ -177,7 +206,7 @@ export async function runHttp(): Promise<void> {
   const oursKind = best.has('palisade-example') ? 'palisade-example' : 'palisade'
   const ours = best.get(oursKind)
   for (const spec of specs) {
-    const r = best.get(spec.kind)
+    const r = best.get(spec.id ?? spec.kind)
     if (!r) continue
     if (ours) {
       r.ratioRps = r.rps / ours.rps
@@ -211,5 +240,11 @@ export async function runHttp(): Promise<void> {
         : 'not measured',
     met: ours && express ? ours.rps >= 3 * express.rps : null,
   })
+  const patchedOurs = best.get(`${oursKind}+patch`)
+  if (patchedOurs && fastify && express) {
+    results.notes.push(
+      `With bench/proposals/perf-fixes.diff applied (same run): ${patchedOurs.name} serves ${patchedOurs.rps.toFixed(0)} req/s = ${(patchedOurs.rps / fastify.rps).toFixed(2)}x Fastify and ${(patchedOurs.rps / express.rps).toFixed(2)}x Express, at ${patchedOurs.cpuPerRequest.toFixed(1)} µs server CPU per request (Fastify ${fastify.cpuPerRequest.toFixed(1)}, Express ${express.cpuPerRequest.toFixed(1)}).`,
+    )
+  }
   results.oursHttp = ours?.name
 }
