@@ -87,7 +87,11 @@ export interface OpenAPIRouter<E extends Env, Prefix extends string> {
   delete: RouteMethodFn<E, Prefix, this>
   /** Any method; documented under get, post, put, patch and delete. */
   all: RouteMethodFn<E, Prefix, this>
-  /** `use(mw, …)` or `use(path, mw, …)`: registers middleware (under the group prefix in a group). */
+  /**
+   * `use(mw, …)` or `use(path, mw, …)`: registers middleware (under the group prefix in a group).
+   * It also runs for the docs endpoints whose path it matches (the document, both pages and their
+   * files), even when added after `openapi()`, so `api.use('/explorer/*', guard)` protects them.
+   */
   use(...args: [string, ...MiddlewareHandler<E>[]] | MiddlewareHandler<E>[]): this
   /** Registers the routes `build` adds under `prefix` (joined once to this router's prefix). */
   group<P extends string>(
