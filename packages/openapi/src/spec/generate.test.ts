@@ -509,7 +509,9 @@ describe('media types and header names', () => {
       })),
     )
     expect(
-      types.map((t, i) => Object.keys(op(doc, `/m${i}`, 'get').responses['200']?.content ?? {})[0]),
+      types.map(
+        (_t, i) => Object.keys(op(doc, `/m${i}`, 'get').responses['200']?.content ?? {})[0],
+      ),
     ).toEqual(types)
   })
 
