@@ -13,6 +13,15 @@ import type { AddressInfo } from 'node:net'
 import { CSRF_TOKEN, fixtures, JWT_SECRET_TEXT, ORIGIN, SESSION_SECRET } from '../lib/fixtures'
 
 const kind = process.argv[2] ?? ''
+
+// The Express packages ship no types (and @types/* are not installed): the two handlers only
+// need this much.
+interface ExpressReq {
+  session: Record<string, unknown>
+}
+interface ExpressRes {
+  json(body: unknown): void
+}
 const HIGH_LIMIT = 1_000_000_000
 
 interface Ready {
@@ -89,7 +98,7 @@ async function main(): Promise<Ready> {
         return addRoutes(app, p)
       })
       const cookie = `sid=${fx.sessionCookieValue}; XSRF-TOKEN=${CSRF_TOKEN}`
-      const extra =
+      const extra: Record<string, string> =
         kind === 'palisade-full' ? { 'x-api-key': (await import('../lib/fixtures')).API_KEY } : {}
       return {
         port,
@@ -159,12 +168,12 @@ async function express(auth: Record<string, string>): Promise<Ready> {
   app.use(cookieParser())
   const { doubleCsrfProtection } = doubleCsrf({
     getSecret: () => SESSION_SECRET,
-    getSessionIdentifier: (req) => req.session.id,
+    getSessionIdentifier: (req) => (req as unknown as { session: { id: string } }).session.id,
     cookieName: 'x-csrf-token',
     cookieOptions: { secure: false, sameSite: 'lax' },
   })
   app.use(doubleCsrfProtection)
-  app.get('/setup', (req, res) => {
+  app.get('/setup', (req: ExpressReq, res: ExpressRes) => {
     ;(req.session as unknown as Record<string, unknown>).user = 'user-1'
     res.json({ ok: true })
   })
@@ -173,7 +182,7 @@ async function express(auth: Record<string, string>): Promise<Ready> {
   const { createSecretKey } = await import('node:crypto')
   const jwtKey = createSecretKey(Buffer.from(JWT_SECRET_TEXT))
   app.use(expressjwt({ secret: jwtKey, algorithms: ['HS256'] }).unless({ path: ['/setup'] }))
-  app.get('/api/me', (req, res) => {
+  app.get('/api/me', (req: ExpressReq, res: ExpressRes) => {
     const auth = (req as unknown as { auth?: { sub?: string } }).auth
     res.json({ sub: auth?.sub ?? 'anonymous', ok: true })
   })
@@ -214,7 +223,7 @@ async function fastify(auth: Record<string, string>): Promise<Ready> {
     await req.jwtVerify()
   })
   app.get('/setup', async (req) => {
-    req.session.set('user', 'user-1')
+    ;(req.session as unknown as { set(key: string, value: unknown): void }).set('user', 'user-1')
     return { ok: true }
   })
   app.get('/api/me', async (req) => {
