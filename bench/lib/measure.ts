@@ -11,6 +11,9 @@ export interface Timing {
   avg: number
   p50: number
   p99: number
+  /** The median of every slice, in round order (round i of one case ran beside round i of the
+   * other cases of the same measureAll call). */
+  slices: number[]
 }
 
 export interface Settings {
@@ -67,11 +70,28 @@ export async function measureAll(cases: Array<[name: string, fn: Fn]>): Promise<
     }
   }
   return cases.map(([name]) => {
-    const s = (slices.get(name) ?? []).sort((a, b) => a - b)
+    const inOrder = slices.get(name) ?? []
+    const s = [...inOrder].sort((a, b) => a - b)
     const p = (tails.get(name) ?? []).sort((a, b) => a - b)
     const avg = quantile(s, 0.25)
-    return { name, avg, p50: quantile(s, 0.5), p99: quantile(p, 0.5) }
+    return { name, avg, p50: quantile(s, 0.5), p99: quantile(p, 0.5), slices: inOrder }
   })
+}
+
+/**
+ * Ratio a/b of two cases from the same measureAll call: the median of the per-round ratios. Each
+ * round measured both cases within a few tens of milliseconds of each other, so a slow patch of
+ * the machine cancels out of the ratio.
+ */
+export function pairedRatio(a: Timing, b: Timing): number {
+  const n = Math.min(a.slices.length, b.slices.length)
+  if (n === 0) return a.avg / b.avg
+  const ratios: number[] = []
+  for (let i = 0; i < n; i++) ratios.push((a.slices[i] as number) / (b.slices[i] as number))
+  ratios.sort((x, y) => x - y)
+  return n % 2
+    ? (ratios[n >> 1] as number)
+    : ((ratios[n / 2 - 1] as number) + (ratios[n / 2] as number)) / 2
 }
 
 /** Formats nanoseconds with a unit that keeps three significant digits. */

@@ -129,8 +129,8 @@ function load(port: number, headers: Record<string, string>, seconds: number, pa
 
 export async function runHttp(withProposal: boolean): Promise<void> {
   heading('HTTP on loopback (autocannon)')
-  const duration = settings.quick ? 3 : 10
-  const warmup = settings.quick ? 1 : 3
+  const duration = settings.quick ? 3 : 8
+  const warmup = settings.quick ? 1 : 2
   const rounds = settings.quick ? 1 : 2
   const connections = settings.quick ? 50 : 100
   const specs = SERVERS.filter((s) => s.kind !== 'palisade-example' || existsSync(EXAMPLE))

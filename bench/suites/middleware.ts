@@ -27,7 +27,7 @@ import {
   SESSION_ID,
   SESSION_SECRET,
 } from '../lib/fixtures'
-import { fmtRatio, measureAll, settings } from '../lib/measure'
+import { fmtRatio, measureAll, pairedRatio, settings, type Timing } from '../lib/measure'
 import { loadPalisade, type Palisade } from '../lib/palisade'
 import { addRow, addTarget, heading, skip } from '../lib/results'
 import { addRoutes, quietLoggerOptions, stackParts } from '../lib/stack'
@@ -68,7 +68,7 @@ async function compare(
   title: string,
   req: MakeRequest,
   sides: Side[],
-): Promise<Map<string, number>> {
+): Promise<Map<string, Timing>> {
   if (settings.filter && !settings.filter.test(title)) return new Map()
   heading(title)
   const cases: Array<[string, () => Promise<unknown>]> = []
@@ -89,7 +89,7 @@ async function compare(
     cases.push([side.name, () => app.fetch(req()) as Promise<Response>])
   }
   const timings = await measureAll(cases)
-  const byName = new Map(timings.map((t) => [t.name, t.avg]))
+  const byName = new Map(timings.map((t) => [t.name, t]))
   const bare = timings[0]
   for (const t of timings) {
     const overhead =
@@ -107,7 +107,7 @@ async function compare(
 }
 
 /** Records "ours no slower than Hono's built-in" (5% noise band) for one comparison. */
-function vsHono(label: string, times: Map<string, number>, ours: string, theirs: string): void {
+function vsHono(label: string, times: Map<string, Timing>, ours: string, theirs: string): void {
   const a = times.get(ours)
   const b = times.get(theirs)
   if (a === undefined || b === undefined) {
@@ -119,7 +119,7 @@ function vsHono(label: string, times: Map<string, number>, ours: string, theirs:
     })
     return
   }
-  const r = a / b
+  const r = pairedRatio(a, b)
   addTarget({
     goal: `${label} no slower than Hono's built-in`,
     measured: `${fmtRatio(r)} of Hono's time`,
@@ -268,7 +268,7 @@ export async function runMiddleware(): Promise<void> {
         ],
       )
       vsHono(`ipGuard (${n} entries)`, t, `palisade ipGuard ${n}`, `hono ipRestriction ${n}`)
-      ourTimes[n] = t.get(`palisade ipGuard ${n}`)
+      ourTimes[n] = t.get(`palisade ipGuard ${n}`)?.avg
     }
     const a = ourTimes[10]
     const b = ourTimes[10_000]
@@ -469,7 +469,7 @@ export async function runMiddleware(): Promise<void> {
   }
 }
 
-function floorTarget(label: string, ours?: number, floor?: number, bare?: number): void {
+function floorTarget(label: string, ours?: Timing, floor?: Timing, bare?: Timing): void {
   if (ours === undefined || floor === undefined) {
     if (settings.filter) return
     addTarget({
@@ -479,10 +479,10 @@ function floorTarget(label: string, ours?: number, floor?: number, bare?: number
     })
     return
   }
-  const r = ours / floor
+  const r = pairedRatio(ours, floor)
   const overhead =
     bare !== undefined
-      ? ` (middleware work ${((ours - bare) / 1000).toFixed(2)} µs vs verify ${((floor - bare) / 1000).toFixed(2)} µs)`
+      ? ` (middleware work ${((ours.avg - bare.avg) / 1000).toFixed(2)} µs vs verify ${((floor.avg - bare.avg) / 1000).toFixed(2)} µs)`
       : ''
   addTarget({
     goal: `${label} within 1.5x of its HMAC floor`,
