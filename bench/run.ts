@@ -1,6 +1,7 @@
 /**
  * `pnpm bench` entry. Flags: `--quick` (shorter measurements, for a smoke run), `--only=<list>`
- * with any of middleware, components, http; `--filter=<regex>` to run only the in-process
+ * with any of middleware, components, http, ablation (ablation only runs when named; it writes
+ * ABLATION.md); `--filter=<regex>` to run only the in-process
  * comparisons whose title matches; `--no-report` to leave RESULTS.md alone (a partial run with
  * `--only` or `--filter` never writes it); `--no-proposal` to skip the HTTP rows that run on
  * proposals/perf-fixes.diff applied to a copy of the sources (on in full runs; `--proposal`
@@ -9,6 +10,7 @@
 import os from 'node:os'
 import { configure, settings } from './lib/measure'
 import { writeReport } from './lib/report'
+import { runAblation } from './suites/ablation'
 import { runComponents } from './suites/components'
 import { runHttp } from './suites/http'
 import { runMiddleware } from './suites/middleware'
@@ -34,6 +36,8 @@ if (wants('components')) await runComponents()
 if (wants('http')) {
   await runHttp(args.includes('--proposal') || (!quick && !args.includes('--no-proposal')))
 }
+// Not part of the default run: `--only=ablation`.
+if (only?.includes('ablation')) await runAblation()
 if (!only && !filter && !args.includes('--no-report')) {
   await writeReport({
     startedAt,

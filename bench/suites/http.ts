@@ -12,7 +12,7 @@ import { settings } from '../lib/measure'
 import { type PatchedTree, preparePatchedTree } from '../lib/proposal'
 import { addTarget, type HttpResult, heading, results, skip } from '../lib/results'
 
-interface ServerSpec {
+export interface ServerSpec {
   kind: string
   name: string
   stack: string
@@ -52,7 +52,7 @@ const SERVERS: ServerSpec[] = [
 const SERVE = fileURLToPath(new URL('../servers/serve.ts', import.meta.url))
 const EXAMPLE = fileURLToPath(new URL('../../examples/app.ts', import.meta.url))
 
-interface Started {
+export interface Started {
   child: ChildProcess
   port: number
   headers: Record<string, string>
@@ -63,7 +63,7 @@ interface Started {
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url))
 
-function start(spec: ServerSpec): Promise<Started> {
+export function start(spec: ServerSpec): Promise<Started> {
   const { kind, patched } = spec
   return new Promise((resolve, reject) => {
     const example = kind === 'palisade-example'
@@ -110,7 +110,7 @@ function start(spec: ServerSpec): Promise<Started> {
   })
 }
 
-function stop(child: ChildProcess): Promise<void> {
+export function stop(child: ChildProcess): Promise<void> {
   return new Promise((resolve) => {
     if (child.exitCode !== null) return resolve()
     child.once('exit', () => resolve())
@@ -118,7 +118,7 @@ function stop(child: ChildProcess): Promise<void> {
   })
 }
 
-function load(port: number, headers: Record<string, string>, seconds: number, path: string) {
+export function load(port: number, headers: Record<string, string>, seconds: number, path: string) {
   return autocannon({
     url: `http://127.0.0.1:${port}${path}`,
     connections: settings.quick ? 50 : 100,
