@@ -82,6 +82,31 @@ describe('csrf: token cookie', () => {
     )
   })
 
+  it("sets the cookie on the handler's Response in place, without rebuilding it", async () => {
+    const app = new Hono()
+    const own = new Response('raw')
+    let seen: Response | undefined
+    app.use(async (c, next) => {
+      await next()
+      seen = c.res
+    })
+    app.use(csrf({ generateToken: () => 'fixed-token' }))
+    app.get('/', () => own)
+    const res = await app.request('/')
+    expect(seen).toBe(own)
+    expect(res.headers.getSetCookie()).toEqual(['XSRF-TOKEN=fixed-token; Path=/; SameSite=Lax'])
+    expect(await res.text()).toBe('raw')
+  })
+
+  it('sets the cookie on a response whose headers are immutable', async () => {
+    const app = new Hono()
+    app.use(csrf({ generateToken: () => 'fixed-token' }))
+    app.get('/', () => Response.redirect('https://example.com/form', 302))
+    const res = await app.request('/')
+    expect(res.headers.get('location')).toBe('https://example.com/form')
+    expect(res.headers.getSetCookie()).toEqual(['XSRF-TOKEN=fixed-token; Path=/; SameSite=Lax'])
+  })
+
   it('does not draw randomness at construction', () => {
     const uuid = vi.spyOn(crypto, 'randomUUID')
     const random = vi.spyOn(crypto, 'getRandomValues')

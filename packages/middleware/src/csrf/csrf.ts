@@ -1,5 +1,5 @@
 import type { Context, MiddlewareHandler } from 'hono'
-import { type CookieSettings, getCookie, setCookie } from '../internal/cookie'
+import { appendSetCookie, type CookieSettings, getCookie } from '../internal/cookie'
 import { assertCookieName, assertCookieSettings, cookieOptions } from '../internal/cookie-settings'
 import { assertSecretList, createCookieSigner } from '../internal/cookie-signing'
 import { timingSafeEqual } from '../internal/crypto'
@@ -184,7 +184,12 @@ export function csrf(options: CsrfOptions = {}): MiddlewareHandler {
     c.set('csrfToken', token)
     await next()
     if (cookieToken === undefined) {
-      setCookie(c, cookieName, token, cookieOptions(c, cookieName, settings, { httpOnly: false }))
+      appendSetCookie(
+        c,
+        cookieName,
+        token,
+        cookieOptions(c, cookieName, settings, { httpOnly: false }),
+      )
     }
   }
 }

@@ -170,6 +170,32 @@ describe('rateLimit: headers', () => {
     expect(res.headers.get('ratelimit-limit')).toBe('2')
     expect(res.headers.get('x-own')).toBe('1')
   })
+
+  it("writes the headers into the handler's Response in place, without rebuilding it", async () => {
+    const app = new Hono()
+    const own = new Response('raw')
+    let seen: Response | undefined
+    app.use(async (c, next) => {
+      await next()
+      seen = c.res
+    })
+    app.use(rateLimit({ max: 2 }))
+    app.get('/', () => own)
+    const res = await hit(app)
+    expect(seen).toBe(own)
+    expect(res.headers.get('ratelimit-remaining')).toBe('1')
+    expect(await res.text()).toBe('raw')
+  })
+
+  it('adds the headers to a response whose headers are immutable', async () => {
+    const app = new Hono()
+    app.use(rateLimit({ max: 2 }))
+    app.get('/', () => Response.redirect('https://example.com/next', 302))
+    const res = await hit(app)
+    expect(res.status).toBe(302)
+    expect(res.headers.get('location')).toBe('https://example.com/next')
+    expect(res.headers.get('ratelimit-limit')).toBe('2')
+  })
 })
 
 describe('rateLimit: client keys and spoofing', () => {

@@ -1,5 +1,6 @@
 import type { Context, MiddlewareHandler } from 'hono'
 import { getClientIPParsed } from '../internal/client-ip'
+import { editResponseHeaders } from '../internal/headers'
 import { formatIPv4 } from '../internal/ip'
 import {
   assertBoolean,
@@ -167,6 +168,10 @@ export function rateLimit(options: RateLimitOptions = {}): MiddlewareHandler {
       reject(429, message, { ...headers, 'Retry-After': String(Math.max(1, reset)) })
     }
     await next()
-    for (const name in headers) c.header(name, headers[name])
+    // In place: c.header() on a finished response rebuilds the Response on every call, which
+    // turns a string body into a stream and costs @hono/node-server its fast path.
+    editResponseHeaders(c, (h) => {
+      for (const name in headers) h.set(name, headers[name] as string)
+    })
   }
 }

@@ -118,6 +118,46 @@ describe('sessions: new sessions', () => {
     expect(setCookies(res)[0]).toMatch(/; Secure/)
   })
 
+  it("sets the cookie on the handler's Response in place, without rebuilding it", async () => {
+    const app = new Hono()
+    const own = new Response('raw')
+    let seen: Response | undefined
+    app.use(async (c, next) => {
+      await next()
+      seen = c.res
+    })
+    app.use(sessions({ secret: SECRET }))
+    app.post('/', (c) => {
+      c.get('session').set('user', 'alice')
+      return own
+    })
+    const res = await app.request('/', { method: 'POST' })
+    expect(seen).toBe(own)
+    expect(setCookies(res)[0]).toMatch(/^sid=[A-Za-z0-9_-]{43}\./)
+    expect(await res.text()).toBe('raw')
+  })
+
+  it('sets and clears the cookie on a response whose headers are immutable', async () => {
+    const app = new Hono()
+    app.use(sessions({ secret: SECRET }))
+    app.post('/in', (c) => {
+      c.get('session').set('user', 'alice')
+      return Response.redirect('https://example.com/home', 303)
+    })
+    app.post('/out', (c) => {
+      c.get('session').destroy()
+      return Response.redirect('https://example.com/bye', 303)
+    })
+    const res = await app.request('/in', { method: 'POST' })
+    expect(res.status).toBe(303)
+    expect(res.headers.get('location')).toBe('https://example.com/home')
+    const cookie = sid(res)
+    expect(cookie).toMatch(/^sid=/)
+    const out = await app.request('/out', withCookie(cookie, 'POST'))
+    expect(out.headers.get('location')).toBe('https://example.com/bye')
+    expect(setCookies(out)[0]).toMatch(/^sid=; Max-Age=0; Path=\/; HttpOnly; SameSite=Lax$/)
+  })
+
   it('gives every new session a distinct 256-bit ID', async () => {
     const { app } = setup()
     const ids = new Set<string>()

@@ -1,5 +1,10 @@
 import type { MiddlewareHandler } from 'hono'
-import { type CookieSettings, deleteCookie, getCookie, setCookie } from '../internal/cookie'
+import {
+  appendDeleteCookie,
+  appendSetCookie,
+  type CookieSettings,
+  getCookie,
+} from '../internal/cookie'
 import {
   assertCookieName,
   assertCookieSettings,
@@ -170,12 +175,16 @@ export function sessions(options: SessionsOptions): MiddlewareHandler {
       if (oldId !== null && (replaceId || (empty && changed))) await activeStore.destroy(oldId)
       if (empty) {
         if (oldId !== null && (replaceId || changed)) {
-          deleteCookie(c, cookieName, cookieOptions(c, cookieName, settings, { httpOnly: true }))
+          appendDeleteCookie(
+            c,
+            cookieName,
+            cookieOptions(c, cookieName, settings, { httpOnly: true }),
+          )
         }
       } else if (oldId === null || replaceId || changed) {
         const newId = oldId === null || replaceId ? randomToken(32) : oldId
         await activeStore.set(newId, current, maxAge)
-        setCookie(
+        appendSetCookie(
           c,
           cookieName,
           await signer.sign(newId),
