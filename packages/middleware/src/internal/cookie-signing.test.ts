@@ -1,5 +1,5 @@
-import { describe, expect, it } from 'vitest'
-import { assertSecretList, createCookieSigner } from './cookie-signing'
+import { afterEach, describe, expect, it, vi } from 'vitest'
+import { assertSecretList, createCookieSigner, VERIFIED_COOKIE_CACHE_SIZE } from './cookie-signing'
 import { hmacSign, importHmacKey } from './crypto'
 
 describe('createCookieSigner', () => {
@@ -63,6 +63,72 @@ describe('createCookieSigner', () => {
       const signed = await signer.sign('user1')
       expect(await signer.unsign(tamper(signed))).toBeNull()
     })
+  })
+})
+
+describe('createCookieSigner: cache of verified cookies', () => {
+  afterEach(() => {
+    vi.restoreAllMocks()
+  })
+
+  const tampered: [string, (signed: string) => string][] = [
+    ['a changed value', (s) => s.replace(/^user/, 'admin')],
+    ['a flipped signature character', (s) => `${s.slice(0, -1)}${s.endsWith('A') ? 'B' : 'A'}`],
+    ['a truncated signature', (s) => s.slice(0, -1)],
+    ['an extended signature', (s) => `${s}A`],
+    ['a trailing space', (s) => `${s} `],
+    ['another case', (s) => s.toUpperCase()],
+    ['the signature of another value', (s) => `user2.${s.split('.')[1]}`],
+  ]
+
+  it('verifies a returning cookie once: the next unsign is a lookup, not a WebCrypto verify', async () => {
+    const signer = createCookieSigner(['secret'])
+    const signed = await signer.sign('user1')
+    const verify = vi.spyOn(crypto.subtle, 'verify')
+    expect(await signer.unsign(signed)).toBe('user1')
+    expect(await signer.unsign(signed)).toBe('user1')
+    expect(await signer.unsign(signed)).toBe('user1')
+    expect(verify).toHaveBeenCalledTimes(1)
+  })
+
+  it('never remembers a failure: a bad cookie is verified (and rejected) every time', async () => {
+    const signer = createCookieSigner(['secret'])
+    const forged = await createCookieSigner(['attacker']).sign('admin')
+    const verify = vi.spyOn(crypto.subtle, 'verify')
+    expect(await signer.unsign(forged)).toBeNull()
+    expect(await signer.unsign(forged)).toBeNull()
+    expect(verify).toHaveBeenCalledTimes(2)
+  })
+
+  it.each(tampered)('rejects %s after the valid twin was remembered', async (_, tamper) => {
+    const signer = createCookieSigner(['secret'])
+    const signed = await signer.sign('user1')
+    expect(await signer.unsign(signed)).toBe('user1')
+    expect(await signer.unsign(tamper(signed))).toBeNull()
+    expect(await signer.unsign(signed)).toBe('user1')
+  })
+
+  it(`remembers at most ${VERIFIED_COOKIE_CACHE_SIZE} cookies, evicting the least recently used`, async () => {
+    const signer = createCookieSigner(['secret'])
+    const signed: string[] = []
+    for (let i = 0; i <= VERIFIED_COOKIE_CACHE_SIZE; i++) signed.push(await signer.sign(`v${i}`))
+    for (const s of signed) await signer.unsign(s)
+    const verify = vi.spyOn(crypto.subtle, 'verify')
+    // The newest 1,000 are remembered; the first one was evicted and is verified again.
+    for (const s of signed.slice(1)) await signer.unsign(s)
+    expect(verify).toHaveBeenCalledTimes(0)
+    expect(await signer.unsign(signed[0] as string)).toBe('v0')
+    expect(verify).toHaveBeenCalledTimes(1)
+  })
+
+  it('keeps the cache per signer: rotating to a new secret list does not inherit it', async () => {
+    const oldSigner = createCookieSigner(['old'])
+    const legacy = await oldSigner.sign('v')
+    expect(await oldSigner.unsign(legacy)).toBe('v')
+    expect(await createCookieSigner(['new']).unsign(legacy)).toBeNull()
+    const verify = vi.spyOn(crypto.subtle, 'verify')
+    expect(await createCookieSigner(['new', 'old']).unsign(legacy)).toBe('v')
+    expect(verify).toHaveBeenCalled()
   })
 })
 
