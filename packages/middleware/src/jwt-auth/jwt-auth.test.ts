@@ -2,6 +2,7 @@ import { Hono } from 'hono'
 import { generateKeyPair, base64url as joseB64, SignJWT } from 'jose'
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import { type JwtAuthOptions, jwtAuth, signJwt } from './index'
+import { VERIFIED_TOKEN_CACHE_SIZE } from './jwt-auth'
 
 const SECRET = 'a-test-secret-that-is-at-least-32-bytes-long'
 const enc = (value: unknown) => joseB64.encode(JSON.stringify(value))
@@ -299,6 +300,128 @@ describe('jwtAuth: attacks and broken tokens', () => {
     app.onError((err, c) => c.json({ error: err.message }, 401))
     const res = await app.request('/p/me')
     expect(await res.json()).toEqual({ error: 'Unauthorized' })
+  })
+})
+
+describe('jwtAuth: cache of verified tokens', () => {
+  afterEach(() => {
+    vi.restoreAllMocks()
+  })
+
+  const T0 = new Date('2026-01-01T00:00:00Z')
+  const at = (seconds: number) => new Date(T0.getTime() + seconds * 1000)
+
+  it('verifies a returning token once: later requests run no WebCrypto verify', async () => {
+    const app = appWith()
+    const token = await signJwt({ sub: 'u1' }, SECRET, { expiresIn: '1h' })
+    const verify = vi.spyOn(crypto.subtle, 'verify')
+    for (let i = 0; i < 3; i++) {
+      const res = await app.request('/p/me', bearer(token))
+      expect(await res.json()).toMatchObject({ sub: 'u1' })
+    }
+    expect(verify).toHaveBeenCalledTimes(1)
+  })
+
+  it('rejects a remembered token once exp has passed', async () => {
+    vi.useFakeTimers({ now: T0 })
+    const app = appWith()
+    const token = await signJwt({ sub: 'u' }, SECRET, { expiresIn: 60 })
+    expect((await app.request('/p/me', bearer(token))).status).toBe(200)
+    vi.setSystemTime(at(59))
+    expect((await app.request('/p/me', bearer(token))).status).toBe(200)
+    vi.setSystemTime(at(60))
+    await expectInvalidToken(await app.request('/p/me', bearer(token)))
+  })
+
+  it('applies clockTolerance to a remembered token exactly as jose does', async () => {
+    vi.useFakeTimers({ now: T0 })
+    const app = appWith({ clockTolerance: 10 })
+    const token = await signJwt({ sub: 'u' }, SECRET, { expiresIn: 60 })
+    expect((await app.request('/p/me', bearer(token))).status).toBe(200)
+    vi.setSystemTime(at(69))
+    expect((await app.request('/p/me', bearer(token))).status).toBe(200)
+    vi.setSystemTime(at(70))
+    await expectInvalidToken(await app.request('/p/me', bearer(token)))
+  })
+
+  it('rejects a remembered token when the clock moves back before nbf', async () => {
+    vi.useFakeTimers({ now: at(120) })
+    const app = appWith({ clockTolerance: 5 })
+    const token = await new SignJWT({ sub: 'u' })
+      .setProtectedHeader({ alg: 'HS256' })
+      .setNotBefore(Math.floor(at(100).getTime() / 1000))
+      .sign(new TextEncoder().encode(SECRET))
+    expect((await app.request('/p/me', bearer(token))).status).toBe(200)
+    vi.setSystemTime(at(95))
+    expect((await app.request('/p/me', bearer(token))).status).toBe(200)
+    vi.setSystemTime(at(94))
+    await expectInvalidToken(await app.request('/p/me', bearer(token)))
+  })
+
+  it('never serves a tampered token from the cache of its valid twin', async () => {
+    const app = appWith()
+    const token = await signJwt({ sub: 'u1', role: 'user' }, SECRET, { expiresIn: '1h' })
+    expect((await app.request('/p/me', bearer(token))).status).toBe(200)
+    const [header, payload, signature] = token.split('.') as [string, string, string]
+    const claims = JSON.parse(new TextDecoder().decode(joseB64.decode(payload)))
+    const flipped = `${signature.slice(0, -1)}${signature.endsWith('A') ? 'B' : 'A'}`
+    for (const bad of [
+      `${header}.${enc({ ...claims, role: 'admin' })}.${signature}`,
+      `${header}.${payload}.${flipped}`,
+      `${header}.${payload}.${signature.slice(0, -1)}`,
+      `${header}.${payload}.${signature}A`,
+      `${header}.${payload}.`,
+      `${enc({ alg: 'none', typ: 'JWT' })}.${payload}.`,
+    ]) {
+      await expectInvalidToken(await app.request('/p/me', bearer(bad)))
+    }
+    expect((await app.request('/p/me', bearer(token))).status).toBe(200)
+  })
+
+  it('never remembers a failure', async () => {
+    const app = appWith()
+    const forged = await signJwt({ sub: 'u1' }, 'another-secret-that-is-at-least-32-bytes')
+    const verify = vi.spyOn(crypto.subtle, 'verify')
+    await expectInvalidToken(await app.request('/p/me', bearer(forged)))
+    await expectInvalidToken(await app.request('/p/me', bearer(forged)))
+    expect(verify).toHaveBeenCalledTimes(2)
+  })
+
+  it('hands each request its own payload object', async () => {
+    const app = new Hono()
+    app.use(jwtAuth({ secret: SECRET }))
+    app.get('/', (c) => {
+      const payload = c.get('jwtPayload')
+      const before = payload.role
+      payload.role = 'admin'
+      return c.text(String(before))
+    })
+    const token = await signJwt({ sub: 'u1', role: 'user' }, SECRET)
+    expect(await (await app.request('/', bearer(token))).text()).toBe('user')
+    expect(await (await app.request('/', bearer(token))).text()).toBe('user')
+  })
+
+  it(`remembers at most ${VERIFIED_TOKEN_CACHE_SIZE} tokens per middleware`, async () => {
+    const app = appWith()
+    const tokens: string[] = []
+    for (let i = 0; i <= VERIFIED_TOKEN_CACHE_SIZE; i++) {
+      tokens.push(await signJwt({ sub: `u${i}` }, SECRET))
+    }
+    for (const token of tokens) await app.request('/p/me', bearer(token))
+    const verify = vi.spyOn(crypto.subtle, 'verify')
+    for (const token of tokens.slice(1)) await app.request('/p/me', bearer(token))
+    expect(verify).toHaveBeenCalledTimes(0)
+    expect((await app.request('/p/me', bearer(tokens[0] as string))).status).toBe(200)
+    expect(verify).toHaveBeenCalledTimes(1)
+  })
+
+  it('keeps the cache per middleware: another secret or audience verifies for itself', async () => {
+    const token = await signJwt({ sub: 'u1', aud: 'a' }, SECRET)
+    expect((await appWith().request('/p/me', bearer(token))).status).toBe(200)
+    await expectInvalidToken(
+      await appWith({ secret: 'x'.repeat(32) }).request('/p/me', bearer(token)),
+    )
+    await expectInvalidToken(await appWith({ audience: 'b' }).request('/p/me', bearer(token)))
   })
 })
 

@@ -1,5 +1,6 @@
 import type { MiddlewareHandler } from 'hono'
 import { type JWTPayload, type JWTVerifyOptions, jwtVerify } from 'jose'
+import { BoundedCache } from '../internal/bounded-cache'
 import { getCookie } from '../internal/cookie'
 import { assertCookieName } from '../internal/cookie-settings'
 import { type HmacHash, importHmacKey, lazy } from '../internal/crypto'
@@ -50,6 +51,16 @@ export interface JwtAuthOptions {
 
 /** Tokens longer than this are rejected before any parsing (bytes of the compact form). */
 export const MAX_TOKEN_LENGTH = 8192
+
+/** How many verified tokens each `jwtAuth` middleware remembers. */
+export const VERIFIED_TOKEN_CACHE_SIZE = 1000
+
+/** A token that passed jose: its payload as JSON (a fresh object per request) and its times. */
+interface VerifiedToken {
+  json: string
+  exp: number | undefined
+  nbf: number | undefined
+}
 
 export const HMAC_HASHES: Readonly<Record<JwtAlgorithm, HmacHash>> = {
   HS256: 'SHA-256',
@@ -138,13 +149,11 @@ export function jwtAuth(options: JwtAuthOptions): MiddlewareHandler {
   if (options.audience !== undefined) {
     verifyOptions.audience = stringOrList(factory, 'audience', options.audience)
   }
-  if (options.clockTolerance !== undefined) {
-    verifyOptions.clockTolerance = assertNonNegativeInteger(
-      factory,
-      'clockTolerance',
-      options.clockTolerance,
-    )
-  }
+  const tolerance =
+    options.clockTolerance === undefined
+      ? 0
+      : assertNonNegativeInteger(factory, 'clockTolerance', options.clockTolerance)
+  if (options.clockTolerance !== undefined) verifyOptions.clockTolerance = tolerance
 
   // One CryptoKey per allowed algorithm: WebCrypto binds the hash to the key, so a key imported
   // for SHA-256 can never verify an HS512 signature, whatever the token header claims.
@@ -156,6 +165,19 @@ export function jwtAuth(options: JwtAuthOptions): MiddlewareHandler {
     // jose checks `algorithms` first; this is the second lock on the same door.
     if (!key) return Promise.reject(new Error('algorithm not allowed'))
     return key()
+  }
+
+  // Returning tokens skip the WebCrypto verify (a thread-pool job on Node). Only tokens that
+  // passed jwtVerify are stored, under their exact compact form; issuer, audience and algorithms
+  // are this factory's constants, so only the time claims can change their verdict, and those
+  // are checked again on every hit exactly as jose checks them.
+  const verified = new BoundedCache<string, VerifiedToken>(VERIFIED_TOKEN_CACHE_SIZE)
+  const stillValid = (entry: VerifiedToken): boolean => {
+    const now = Math.floor(Date.now() / 1000)
+    return (
+      (entry.nbf === undefined || entry.nbf <= now + tolerance) &&
+      (entry.exp === undefined || entry.exp > now - tolerance)
+    )
   }
 
   const challenge = `Bearer realm="${realm}"`
@@ -183,12 +205,27 @@ export function jwtAuth(options: JwtAuthOptions): MiddlewareHandler {
     if (token.length > MAX_TOKEN_LENGTH) unauthorized('invalid_token')
 
     let payload: JWTPayload
-    try {
-      payload = (await jwtVerify(token, getKey, verifyOptions)).payload
-    } catch {
-      // Every jose error (malformed, bad signature, expired, alg not allowed…) looks the same to
-      // the client: details would only help an attacker probe.
-      return unauthorized('invalid_token')
+    const hit = verified.get(token)
+    if (hit !== undefined && stillValid(hit)) {
+      // Parsed again per request, as jose does: a handler that mutates its payload cannot
+      // change what the next request with this token sees.
+      payload = JSON.parse(hit.json) as JWTPayload
+    } else {
+      // A remembered token whose time ran out goes back through jose, which rejects it.
+      if (hit !== undefined) verified.delete(token)
+      try {
+        payload = (await jwtVerify(token, getKey, verifyOptions)).payload
+      } catch {
+        // Every jose error (malformed, bad signature, expired, alg not allowed…) looks the same
+        // to the client: details would only help an attacker probe.
+        return unauthorized('invalid_token')
+      }
+      // jose has checked that exp and nbf, when present, are numbers.
+      verified.set(token, {
+        json: JSON.stringify(payload),
+        exp: payload.exp,
+        nbf: payload.nbf,
+      })
     }
     c.set('jwtPayload', payload)
     await next()
