@@ -1,4 +1,5 @@
 import type { MiddlewareHandler } from 'hono'
+import { mayHaveBody } from '../internal/body'
 import { assertKnownKeys, assertNonNegativeInteger } from '../internal/options'
 import { reject } from '../internal/reject'
 
@@ -36,6 +37,7 @@ export function bodyLimit(options?: BodyLimitOptions): MiddlewareHandler {
   const max = assertNonNegativeInteger(NAME, 'max', options?.max ?? 1_000_000)
 
   return async function bodyLimit(c, next) {
+    if (!mayHaveBody(c)) return next()
     const raw = c.req.raw
     if (!raw.body) return next()
 

@@ -1,4 +1,5 @@
 import type { Context } from 'hono'
+import { mayHaveBody } from './body'
 
 // `application/json`, `application/<anything>+json` (merge-patch, problem, vnd.api…), any params.
 const JSON_TYPE = /^application\/(?:[a-z0-9!#$&^_.-]+\+)?json\s*(?:;|$)/i
@@ -17,8 +18,8 @@ export function isJsonContentType(header: string | null | undefined): boolean {
 export async function readBodyText(c: Context): Promise<string | null> {
   try {
     if (Object.keys(c.req.bodyCache).length > 0) return await c.req.text()
+    if (!mayHaveBody(c)) return ''
     const raw = c.req.raw
-    if (raw.body === null) return ''
     if (raw.bodyUsed) return null
     return await raw.clone().text()
   } catch {
@@ -33,8 +34,9 @@ export async function readBodyText(c: Context): Promise<string | null> {
 export async function readBodyForm(c: Context): Promise<FormData | null> {
   try {
     if (Object.keys(c.req.bodyCache).length > 0) return await c.req.formData()
+    if (!mayHaveBody(c)) return null
     const raw = c.req.raw
-    if (raw.body === null || raw.bodyUsed) return null
+    if (raw.bodyUsed) return null
     return await raw.clone().formData()
   } catch {
     return null

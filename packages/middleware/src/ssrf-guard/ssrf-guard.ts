@@ -1,4 +1,5 @@
 import type { Context, MiddlewareHandler } from 'hono'
+import { mayHaveBody } from '../internal/body'
 import { type CIDR, type IP, IPMatcher, parseCIDR, parseIP } from '../internal/ip'
 import { readBodyForm, readBodyText } from '../internal/json-body'
 import {
@@ -378,8 +379,7 @@ const FORM_TYPE = /^(?:application\/x-www-form-urlencoded|multipart\/form-data)\
  * form bodies also give every `url` field.
  */
 async function urlsFromBody(c: Context): Promise<unknown[]> {
-  const raw = c.req.raw
-  if (raw.body === null && Object.keys(c.req.bodyCache).length === 0) return []
+  if (!mayHaveBody(c)) return []
   const urls: unknown[] = []
   if (FORM_TYPE.test(c.req.header('content-type') ?? '')) {
     const form = await readBodyForm(c)

@@ -1,0 +1,211 @@
+import { type AddressInfo, connect } from 'node:net'
+import { type ServerType, serve } from '@hono/node-server'
+import { Hono } from 'hono'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { bodyLimit } from '../body-limit'
+import { csrf } from '../csrf'
+import { ssrfGuard } from '../ssrf-guard'
+import { xssSanitize } from '../xss-sanitize'
+import { mayHaveBody } from './body'
+
+/**
+ * @hono/node-server builds its undici Request (with an AbortController) only when something
+ * reads the body; the controller then sits on the lightweight request under a private symbol.
+ */
+function materialised(raw: Request): boolean {
+  return Object.getOwnPropertySymbols(raw).some(
+    (key) => (raw as unknown as Record<symbol, unknown>)[key] instanceof AbortController,
+  )
+}
+
+interface Reply {
+  status: number
+  body: string
+}
+
+/** One HTTP/1.1 request written byte for byte, so the framing is exactly what the test says. */
+function send(port: number, head: string, body = ''): Promise<Reply> {
+  return new Promise((resolve, reject) => {
+    const socket = connect(port, '127.0.0.1', () => {
+      socket.write(
+        `${head.trim().split('\n').join('\r\n')}\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n${body}`,
+      )
+    })
+    let raw = ''
+    socket.setEncoding('latin1')
+    socket.on('data', (d) => {
+      raw += d
+    })
+    // A server may answer 413 before reading everything and reset the connection.
+    socket.on('error', (error) => (raw ? undefined : reject(error)))
+    socket.on('close', () => {
+      const [header = '', payload = ''] = raw.split('\r\n\r\n')
+      const chunked = /transfer-encoding: chunked/i.test(header)
+      resolve({
+        status: Number(header.split(' ')[1]),
+        body: chunked ? dechunk(payload) : payload,
+      })
+    })
+  })
+}
+
+function dechunk(payload: string): string {
+  let out = ''
+  let rest = payload
+  for (;;) {
+    const line = rest.indexOf('\r\n')
+    const size = Number.parseInt(rest.slice(0, line), 16)
+    if (!size) return out
+    out += rest.slice(line + 2, line + 2 + size)
+    rest = rest.slice(line + 4 + size)
+  }
+}
+
+const chunk = (text: string) => `${text.length.toString(16)}\r\n${text}\r\n`
+
+describe('mayHaveBody over a real @hono/node-server server', () => {
+  let server: ServerType
+  let port: number
+  const seen: { path: string; mayHaveBody: boolean; materialised: boolean }[] = []
+
+  beforeAll(async () => {
+    const app = new Hono()
+    app.use(async (c, next) => {
+      await next()
+      // After the whole chain: did anything build the body, and what does the helper say?
+      const built = materialised(c.req.raw)
+      seen.push({ path: c.req.path, mayHaveBody: mayHaveBody(c), materialised: built })
+    })
+    app.use('/replaced/*', async (c, next) => {
+      // A middleware that swaps in its own request, with a body but no framing headers.
+      c.req.raw = new Request(c.req.url, { method: 'POST', body: 'x'.repeat(200) })
+      await next()
+    })
+    app.use(bodyLimit({ max: 100 }))
+    app.use(ssrfGuard())
+    app.use(xssSanitize())
+    app.use(csrf({ origins: ['http://allowed.example'] }))
+    app.all('*', (c) => c.text(`${c.req.method} ok`))
+    await new Promise<void>((resolve) => {
+      server = serve({ fetch: app.fetch, port: 0, hostname: '127.0.0.1' }, () => resolve())
+    })
+    port = (server.address() as AddressInfo).port
+  })
+
+  afterAll(async () => {
+    await new Promise((resolve) => server.close(resolve))
+  })
+
+  it('answers a GET without body framing from the headers, never building the body', async () => {
+    seen.length = 0
+    const res = await send(port, 'GET /plain HTTP/1.1\nContent-Type: application/json')
+    expect(res).toEqual({ status: 200, body: 'GET ok' })
+    expect(seen).toEqual([{ path: '/plain', mayHaveBody: false, materialised: false }])
+  })
+
+  it('still limits a chunked upload (no Content-Length)', async () => {
+    const res = await send(
+      port,
+      'POST /upload HTTP/1.1\nContent-Type: text/plain\nTransfer-Encoding: chunked',
+      `${chunk('a'.repeat(60))}${chunk('b'.repeat(60))}0\r\n\r\n`,
+    )
+    expect(res).toEqual({ status: 413, body: 'Payload Too Large' })
+  })
+
+  it('still limits an upload with Content-Length', async () => {
+    const res = await send(
+      port,
+      'POST /upload HTTP/1.1\nContent-Type: text/plain\nContent-Length: 150',
+      'a'.repeat(150),
+    )
+    expect(res).toEqual({ status: 413, body: 'Payload Too Large' })
+  })
+
+  it('still reads a chunked JSON body: ssrfGuard finds the URL in it', async () => {
+    const res = await send(
+      port,
+      'POST /fetch HTTP/1.1\nContent-Type: application/json\nTransfer-Encoding: chunked',
+      `${chunk('{"url":"http://127.')}${chunk('0.0.1/admin"}')}0\r\n\r\n`,
+    )
+    expect(res).toEqual({ status: 403, body: 'Forbidden URL' })
+  })
+
+  it.each([
+    ['a chunked', 'Transfer-Encoding: chunked', `${chunk('_csrf=tok')}0\r\n\r\n`],
+    ['a Content-Length', 'Content-Length: 9', '_csrf=tok'],
+  ])('still reads %s form body: csrf finds the token in it', async (_, framing, body) => {
+    const res = await send(
+      port,
+      `POST /form HTTP/1.1\nContent-Type: application/x-www-form-urlencoded\nCookie: XSRF-TOKEN=tok\nOrigin: http://allowed.example\n${framing}`,
+      body,
+    )
+    expect(res).toEqual({ status: 200, body: 'POST ok' })
+  })
+
+  it('falls back to raw.body for a GET that declares a body', async () => {
+    seen.length = 0
+    const res = await send(port, 'GET /plain HTTP/1.1\nContent-Length: 5', 'hello')
+    expect(res.status).toBe(200)
+    // @hono/node-server gives a GET no body at all, which it takes building the Request to learn.
+    expect(seen).toEqual([{ path: '/plain', mayHaveBody: false, materialised: true }])
+  })
+
+  it('checks a request that a middleware put in place by its own body', async () => {
+    const res = await send(port, 'GET /replaced/x HTTP/1.1')
+    expect(res).toEqual({ status: 413, body: 'Payload Too Large' })
+  })
+
+  it('treats a POST with neither Content-Length nor Transfer-Encoding as bodiless', async () => {
+    seen.length = 0
+    const res = await send(
+      port,
+      'POST /form HTTP/1.1\nContent-Type: application/x-www-form-urlencoded\nOrigin: http://allowed.example',
+    )
+    expect(res).toEqual({ status: 403, body: 'Invalid CSRF token' })
+    expect(seen).toEqual([{ path: '/form', mayHaveBody: false, materialised: false }])
+  })
+})
+
+describe('mayHaveBody in process', () => {
+  it.each([
+    ['GET', undefined, false],
+    ['POST', 'data', true],
+    ['POST', undefined, false],
+  ] as const)('%s with body %j: %s (answered by raw.body)', async (method, body, expected) => {
+    const app = new Hono()
+    let answer: boolean | undefined
+    app.all('/', (c) => {
+      answer = mayHaveBody(c)
+      return c.text('ok')
+    })
+    await app.request('/', { method, body: body ?? null })
+    expect(answer).toBe(expected)
+  })
+
+  it('trusts neither a fake env nor a framing claim without the node-server request', async () => {
+    const app = new Hono()
+    let answer: boolean | undefined
+    app.post('/', (c) => {
+      answer = mayHaveBody(c)
+      return c.text('ok')
+    })
+    await app.request(
+      '/',
+      { method: 'POST', body: 'data' },
+      { incoming: { httpVersionMajor: 1, headers: {} } },
+    )
+    expect(answer).toBe(true)
+  })
+
+  it('counts a body Hono already cached', async () => {
+    const app = new Hono()
+    let answer: boolean | undefined
+    app.post('/', async (c) => {
+      await c.req.text()
+      answer = mayHaveBody(c)
+      return c.text('ok')
+    })
+    await app.request('/', { method: 'POST', body: 'data' })
+    expect(answer).toBe(true)
+  })
+})

@@ -1,0 +1,59 @@
+import type { Context } from 'hono'
+
+/** The parts of node:http's IncomingMessage this module reads (`c.env.incoming`). */
+interface NodeIncoming {
+  httpVersionMajor?: unknown
+  headers?: Record<string, unknown>
+  rawBody?: unknown
+}
+
+/**
+ * True unless the request provably has no body. On @hono/node-server, reading `c.req.raw.body`
+ * builds a whole undici Request and an AbortController (about 10 µs on Node 20), so a GET should
+ * not pay for it. The answer is "no body" only when all of these hold:
+ *
+ * - the request came over HTTP/1.x through @hono/node-server (`c.env.incoming`),
+ * - `c.req.raw` is still the request built from that very message (no middleware replaced it),
+ * - the message has neither `Content-Length` nor `Transfer-Encoding`: RFC 9112 §6.3 then fixes
+ *   the body length at zero, and Node's parser reads none,
+ * - nothing is in Hono's body cache.
+ *
+ * Anything else (HTTP/2, Bun, Deno, Workers, `app.request()`, a replaced request) is answered by
+ * `c.req.raw.body !== null`, exactly as before.
+ *
+ * @example
+ * ```ts
+ * if (!mayHaveBody(c)) return next()
+ * ```
+ */
+export function mayHaveBody(c: Context): boolean {
+  if (framedWithoutBody(c)) return false
+  return c.req.raw.body !== null || Object.keys(c.req.bodyCache).length > 0
+}
+
+function framedWithoutBody(c: Context): boolean {
+  const incoming = (c.env as { incoming?: NodeIncoming } | undefined)?.incoming
+  if (incoming?.httpVersionMajor !== 1 || 'rawBody' in incoming) return false
+  const headers = incoming.headers
+  if (
+    headers === undefined ||
+    headers['content-length'] !== undefined ||
+    headers['transfer-encoding'] !== undefined
+  ) {
+    return false
+  }
+  if (Object.keys(c.req.bodyCache).length > 0) return false
+  return builtFrom(c.req.raw, incoming)
+}
+
+/**
+ * @hono/node-server's lightweight request keeps its message under a private symbol. Finding the
+ * message there proves `raw` was built from it; a Request some middleware put in its place has
+ * no such property, and its body is then checked directly.
+ */
+function builtFrom(raw: Request, incoming: NodeIncoming): boolean {
+  for (const key of Object.getOwnPropertySymbols(raw)) {
+    if ((raw as unknown as Record<symbol, unknown>)[key] === incoming) return true
+  }
+  return false
+}
