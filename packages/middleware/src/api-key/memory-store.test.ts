@@ -22,6 +22,29 @@ describe('MemoryApiKeyStore', () => {
     expect(await store.validate('')).toBeNull()
   })
 
+  it('hashes a presented key in JavaScript, without a WebCrypto job per validate', async () => {
+    const store = new MemoryApiKeyStore()
+    const id = await store.add(KEY)
+    const digest = vi.spyOn(crypto.subtle, 'digest')
+    expect(await store.validate(KEY)).toEqual({ id })
+    expect(await store.validate('other')).toBeNull()
+    expect(digest).not.toHaveBeenCalled()
+    digest.mockRestore()
+  })
+
+  it.each([
+    ['a non-ASCII key', 'sk_clé_🔑_ключ'],
+    ['a key at the synchronous-hash limit', 'k'.repeat(4096)],
+    ['a key past it (hashed by WebCrypto)', 'k'.repeat(4097)],
+  ])('finds %s again and tells it from a near twin', async (_, key) => {
+    const store = new MemoryApiKeyStore()
+    const id = await store.add(key)
+    expect(await store.validate(key)).toEqual({ id })
+    expect(await store.validate(`${key}x`)).toBeNull()
+    expect(await store.validate(key.slice(0, -1))).toBeNull()
+    expect(await store.remove(key)).toBe(true)
+  })
+
   it('omits metadata when none was given', async () => {
     const store = new MemoryApiKeyStore()
     const id = await store.add(KEY)

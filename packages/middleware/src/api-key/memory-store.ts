@@ -1,4 +1,4 @@
-import { sha256Hex } from '../internal/crypto'
+import { hashApiKey } from './hash-key'
 import type { ApiKeyInfo, ManagedApiKeyStore } from './store'
 
 interface Entry {
@@ -46,7 +46,7 @@ export class MemoryApiKeyStore implements ManagedApiKeyStore {
    * not leak into the store.
    */
   async add(key: string, metadata?: Record<string, unknown>): Promise<string> {
-    const hash = await sha256Hex(checkKey(key, 'add'))
+    const hash = await hashApiKey(checkKey(key, 'add'))
     if (metadata !== undefined && (metadata === null || typeof metadata !== 'object')) {
       throw new TypeError('MemoryApiKeyStore.add: metadata must be an object')
     }
@@ -59,13 +59,13 @@ export class MemoryApiKeyStore implements ManagedApiKeyStore {
 
   /** Removes a key; resolves `true` when it was present. */
   async remove(key: string): Promise<boolean> {
-    return this.#byHash.delete(await sha256Hex(checkKey(key, 'remove')))
+    return this.#byHash.delete(await hashApiKey(checkKey(key, 'remove')))
   }
 
   /** Resolves the key's `{ id, metadata? }` (a fresh copy), or `null` for an unknown key. */
   async validate(key: string): Promise<ApiKeyInfo | null> {
     if (typeof key !== 'string' || key.length === 0) return null
-    const entry = this.#byHash.get(await sha256Hex(key))
+    const entry = this.#byHash.get(await hashApiKey(key))
     return entry ? info(entry) : null
   }
 

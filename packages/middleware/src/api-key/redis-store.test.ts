@@ -54,6 +54,17 @@ describe('RedisApiKeyStore on Redis', () => {
     })
   })
 
+  it.each([
+    ['a non-ASCII key', 'sk_clé_🔑_ключ'],
+    ['a key at the synchronous-hash limit', 'k'.repeat(4096)],
+    ['a key past it', 'k'.repeat(4097)],
+  ])('stores %s at prefix + sha256 of its UTF-8 bytes', async (_, key) => {
+    const { store: s, prefix } = store()
+    const id = await s.add(key)
+    expect(await client.hget(`${prefix}${sha256(key)}`, 'id')).toBe(id)
+    expect(await s.validate(key)).toEqual({ id })
+  })
+
   it('never sends the plain key to Redis, in any command', async () => {
     const { store: s, sent } = store()
     await s.add(KEY, { owner: 'billing' })

@@ -1,4 +1,3 @@
-import { sha256Hex } from '../internal/crypto'
 import {
   parseJsonObject,
   type RedisCommand,
@@ -7,6 +6,7 @@ import {
   replyInteger,
   replyText,
 } from '../redis/command'
+import { hashApiKey } from './hash-key'
 import type { ApiKeyInfo, ManagedApiKeyStore } from './store'
 
 const NAME = 'RedisApiKeyStore'
@@ -54,7 +54,7 @@ export class RedisApiKeyStore implements ManagedApiKeyStore {
   }
 
   async #redisKey(key: string): Promise<string> {
-    return this.#prefix + (await sha256Hex(key))
+    return this.#prefix + (await hashApiKey(key))
   }
 
   /**

@@ -9,6 +9,7 @@ import {
   lazy,
   randomToken,
   sha256Hex,
+  sha256HexSync,
   timingSafeEqual,
 } from './crypto'
 
@@ -159,6 +160,80 @@ describe('sha256Hex', () => {
           Array.from(new Uint8Array(d), (b) => b.toString(16).padStart(2, '0')).join(''),
         ),
     )
+  })
+})
+
+describe('sha256HexSync', () => {
+  const subtleHex = async (text: string) =>
+    Array.from(
+      new Uint8Array(await crypto.subtle.digest('SHA-256', new TextEncoder().encode(text))),
+      (b) => b.toString(16).padStart(2, '0'),
+    ).join('')
+
+  // FIPS 180-4 / NIST CAVP examples, plus the one-million-"a" vector.
+  it.each([
+    ['the empty string', '', 'e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855'],
+    ['"abc"', 'abc', 'ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad'],
+    [
+      'the 448-bit message',
+      'abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq',
+      '248d6a61d20638b8e5c026930c3e6039a33ce45964ff2167f6ecedd419db06c1',
+    ],
+    [
+      'the 896-bit message',
+      'abcdefghbcdefghicdefghijdefghijkefghijklfghijklmghijklmnhijklmnoijklmnopjklmnopqklmnopqrlmnopqrsmnopqrstnopqrstu',
+      'cf5b16a778af8380036ce59e7b0492370b249b11e8f07a51afac45037afee9d1',
+    ],
+    [
+      'one million "a"',
+      'a'.repeat(1_000_000),
+      'cdc76e5c9914fb9281a1c7e284d73e67f1809a48a497200e046d39ccc7112cd0',
+    ],
+  ])('matches the standard vector for %s', async (_, input, hex) => {
+    expect(sha256HexSync(input)).toBe(hex)
+    expect(await sha256Hex(input)).toBe(hex)
+  })
+
+  it('matches crypto.subtle for every byte length from 0 to 200 (the 55/56/64-byte edges)', async () => {
+    for (let n = 0; n <= 200; n++) {
+      const ascii = 'x'.repeat(n)
+      expect(sha256HexSync(ascii), `${n} bytes`).toBe(await subtleHex(ascii))
+    }
+  })
+
+  it('matches crypto.subtle when multi-byte characters land on the block edges', async () => {
+    // é is 2 UTF-8 bytes, € 3, 😀 4: each lands the total on 54–66 and 118–130 bytes.
+    for (const wide of ['é', '€', '😀', '\ud800']) {
+      for (let n = 50; n <= 130; n++) {
+        const text = wide + 'y'.repeat(n) + wide
+        expect(sha256HexSync(text), JSON.stringify(text)).toBe(await subtleHex(text))
+      }
+    }
+  })
+
+  it('matches crypto.subtle on 1,500 random strings of random lengths, non-ASCII included', async () => {
+    // A seeded generator, so a failure names an input that can be rebuilt.
+    let seed = 0x5eed
+    const next = () => {
+      seed = (seed + 0x6d2b79f5) | 0
+      let t = Math.imul(seed ^ (seed >>> 15), 1 | seed)
+      t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t
+      return ((t ^ (t >>> 14)) >>> 0) / 4294967296
+    }
+    const pools = [
+      () => String.fromCharCode(0x20 + Math.floor(next() * 95)), // printable ASCII
+      () => String.fromCharCode(Math.floor(next() * 0x80)), // any ASCII, controls and NUL too
+      () => String.fromCharCode(0x80 + Math.floor(next() * 0x780)), // 2 UTF-8 bytes
+      () => String.fromCharCode(0x800 + Math.floor(next() * 0xd000)), // 3 bytes (and lone surrogates)
+      () => String.fromCodePoint(0x10000 + Math.floor(next() * 0xfffff)), // 4 bytes
+    ]
+    for (let i = 0; i < 1500; i++) {
+      const length = i % 3 === 0 ? 40 + Math.floor(next() * 40) : Math.floor(next() * 300)
+      let text = ''
+      for (let j = 0; j < length; j++)
+        text += (pools[Math.floor(next() * pools.length)] as () => string)()
+      expect(sha256HexSync(text), `string #${i}`).toBe(await subtleHex(text))
+    }
   })
 })
 
