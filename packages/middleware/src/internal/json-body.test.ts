@@ -1,0 +1,141 @@
+import { Hono } from 'hono'
+import { afterEach, describe, expect, it, vi } from 'vitest'
+import { isJsonContentType, readBodyForm, readBodyText } from './json-body'
+
+afterEach(() => {
+  vi.restoreAllMocks()
+})
+
+/** An app whose middleware reads the body first, then a handler that reads it every way. */
+function appReading(read: (c: Parameters<typeof readBodyText>[0]) => Promise<unknown>) {
+  const app = new Hono()
+  const seen: { middleware?: unknown } = {}
+  app.use(async (c, next) => {
+    seen.middleware = await read(c)
+    await next()
+  })
+  app.post('/', async (c) => {
+    const viaHono = new Uint8Array(await c.req.arrayBuffer())
+    const text = await c.req.text()
+    const viaRaw = new Uint8Array(await c.req.raw.arrayBuffer())
+    return c.json({ viaHono: [...viaHono], text, viaRaw: [...viaRaw] })
+  })
+  return { app, seen }
+}
+
+describe('readBodyText', () => {
+  it('reads the body once into Hono’s cache, without a clone (stream tee)', async () => {
+    const clone = vi.spyOn(Request.prototype, 'clone')
+    const { app, seen } = appReading(readBodyText)
+    const res = await app.request('/', { method: 'POST', body: '{"a":"é"}' })
+    expect(seen.middleware).toBe('{"a":"é"}')
+    const out = await res.json()
+    expect(out.text).toBe('{"a":"é"}')
+    expect(out.viaRaw).toEqual(out.viaHono)
+    expect(clone).not.toHaveBeenCalled()
+  })
+
+  it('hands a binary, non-UTF-8 body on byte for byte, to c.req and to c.req.raw', async () => {
+    const bytes = new Uint8Array([0xff, 0xfe, 0x00, 0x80, 0xc3, 0x28, 0x7b])
+    const { app } = appReading(readBodyText)
+    const res = await app.request('/', {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/octet-stream' },
+      body: bytes,
+    })
+    const out = await res.json()
+    expect(out.viaHono).toEqual([...bytes])
+    expect(out.viaRaw).toEqual([...bytes])
+  })
+
+  it('decodes like Response.text(): BOM dropped, bad bytes as U+FFFD', async () => {
+    const bytes = new Uint8Array([0xef, 0xbb, 0xbf, 0x61, 0xff, 0x62])
+    const { app, seen } = appReading(readBodyText)
+    await app.request('/', { method: 'POST', body: bytes })
+    expect(seen.middleware).toBe(await new Response(bytes).text())
+    expect(seen.middleware).toBe('a\ufffdb')
+  })
+
+  it('gives "" for no body and null for a body consumed outside Hono', async () => {
+    const app = new Hono()
+    const results: unknown[] = []
+    app.get('/', async (c) => {
+      results.push(await readBodyText(c))
+      return c.text('ok')
+    })
+    app.post('/', async (c) => {
+      await c.req.raw.text()
+      results.push(await readBodyText(c))
+      return c.text('ok')
+    })
+    await app.request('/')
+    await app.request('/', { method: 'POST', body: 'x' })
+    expect(results).toEqual(['', null])
+  })
+})
+
+describe('readBodyForm', () => {
+  it.each([
+    ['urlencoded', 'application/x-www-form-urlencoded', 'a=1&url=http%3A%2F%2Fx&a=2'],
+    [
+      'multipart',
+      'multipart/form-data; boundary=XyZ',
+      '--XyZ\r\nContent-Disposition: form-data; name="a"\r\n\r\n1\r\n--XyZ\r\nContent-Disposition: form-data; name="url"\r\n\r\nhttp://x\r\n--XyZ--\r\n',
+    ],
+  ])('parses a %s body and leaves the original bytes to the handler', async (_, type, body) => {
+    const { app, seen } = appReading(async (c) => {
+      const form = await readBodyForm(c)
+      return form && [...form.entries()]
+    })
+    const res = await app.request('/', { method: 'POST', headers: { 'Content-Type': type }, body })
+    expect(seen.middleware).toEqual(expect.arrayContaining([['url', 'http://x']]))
+    const out = await res.json()
+    expect(out.text).toBe(body)
+    expect(new TextDecoder().decode(new Uint8Array(out.viaRaw))).toBe(body)
+  })
+
+  it('lets the handler parse the form again after text and form readers both ran', async () => {
+    const app = new Hono()
+    app.use(async (c, next) => {
+      await readBodyForm(c)
+      await readBodyText(c)
+      await next()
+    })
+    app.post('/', async (c) => c.json(Object.fromEntries(await c.req.formData())))
+    const res = await app.request('/', {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
+      body: 'a=1&b=2',
+    })
+    expect(await res.json()).toEqual({ a: '1', b: '2' })
+  })
+
+  it('gives null for no body and for a body that is not a form', async () => {
+    const app = new Hono()
+    const results: unknown[] = []
+    app.on(['GET', 'POST'], '/', async (c) => {
+      results.push(await readBodyForm(c))
+      return c.text('ok')
+    })
+    await app.request('/')
+    await app.request('/', {
+      method: 'POST',
+      headers: { 'Content-Type': 'multipart/form-data; boundary=nope' },
+      body: 'not multipart',
+    })
+    expect(results).toEqual([null, null])
+  })
+})
+
+describe('isJsonContentType', () => {
+  it.each([
+    ['application/json', true],
+    ['application/json; charset=utf-8', true],
+    ['application/problem+json', true],
+    ['text/plain', false],
+    ['application/jsonp', false],
+    [undefined, false],
+  ])('%j → %s', (type, expected) => {
+    expect(isJsonContentType(type)).toBe(expected)
+  })
+})
