@@ -89,6 +89,39 @@ describe('timingSafeEqual', () => {
     expect(timingSafeEqual(a, b)).toBe(expected)
   })
 
+  it.each<[string, string]>([
+    // Different lone surrogates both encode to U+FFFD in UTF-8: comparing bytes called them equal.
+    ['a\ud800', 'a\ud801'],
+    ['\udc00', '\ufffd'],
+    ['\ud83d', '\ud83e'],
+  ])('tells apart %j and %j, which UTF-8 encoding would merge', (a, b) => {
+    expect(timingSafeEqual(a, b)).toBe(false)
+    expect(timingSafeEqual(a, a)).toBe(true)
+  })
+
+  it('agrees with === on random strings and their one-unit mutations', () => {
+    for (let i = 0; i < 500; i++) {
+      const a = Array.from({ length: i % 40 }, () =>
+        String.fromCharCode(Math.floor(Math.random() * 0x10000)),
+      ).join('')
+      const at = Math.floor(Math.random() * Math.max(1, a.length))
+      const b =
+        a.length === 0
+          ? 'x'
+          : `${a.slice(0, at)}${String.fromCharCode((a.charCodeAt(at) + 1) % 0x10000)}${a.slice(at + 1)}`
+      expect(timingSafeEqual(a, a.slice())).toBe(true)
+      expect(timingSafeEqual(a, b)).toBe(a === b)
+    }
+  })
+
+  it('allocates no encoded copy of its inputs', () => {
+    const encode = vi.spyOn(TextEncoder.prototype, 'encode')
+    expect(timingSafeEqual('token-value', 'token-value')).toBe(true)
+    expect(timingSafeEqual('token-value', 'token-valuf')).toBe(false)
+    expect(encode).not.toHaveBeenCalled()
+    encode.mockRestore()
+  })
+
   it('does not treat a prefix as equal however long', () => {
     const long = 'x'.repeat(10_000)
     expect(timingSafeEqual(long, `${long}y`)).toBe(false)

@@ -37,14 +37,15 @@ export function randomToken(bytes = 32): string {
 
 /**
  * Compares two strings in time that depends only on their lengths, never on where they differ.
- * Both are compared as UTF-8 bytes; a length mismatch still walks the longer input.
+ * Both are compared as UTF-16 code units, which needs no encoding (no allocation) and is exact:
+ * two strings are equal exactly when their code units are. A length mismatch still walks the
+ * longer input.
  */
 export function timingSafeEqual(a: string, b: string): boolean {
-  const x = encoder.encode(a)
-  const y = encoder.encode(b)
-  const len = Math.max(x.length, y.length)
-  let diff = x.length ^ y.length
-  for (let i = 0; i < len; i++) diff |= (x[i] ?? 0) ^ (y[i] ?? 0)
+  const len = Math.max(a.length, b.length)
+  let diff = a.length ^ b.length
+  // Past the end, charCodeAt gives NaN, and NaN | 0 is 0: no branch on the content.
+  for (let i = 0; i < len; i++) diff |= (a.charCodeAt(i) | 0) ^ (b.charCodeAt(i) | 0)
   return diff === 0
 }
 
