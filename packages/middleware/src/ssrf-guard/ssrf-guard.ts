@@ -65,7 +65,8 @@ export interface SsrfGuardOptions extends SsrfCheckOptions {
   /**
    * Finds the URL to check. Returning `null`/`undefined` lets the request pass. Default: the `url`
    * field of a JSON body, whatever its Content-Type, a form type included (`c.req.json()` ignores
-   * it too), and every `url` field of a form body; read from a clone, so the handler can still read the body. A body that
+   * it too), and every `url` field of a form body; read once into Hono's body cache, with `c.req.raw`
+   * replaced by a Request carrying the same bytes, so the handler can still read the body. A body that
    * is not JSON, or has no `url`, passes. A `url` that is present but not a string is 400.
    */
   extractUrl?: (c: Context) => string | null | undefined | Promise<string | null | undefined>

@@ -58,7 +58,8 @@ class TooDeep extends Error {}
  * handlers that put user input into HTML. By default `&`, `<`, `>`, `"` and `'` become HTML
  * entities in every string value at any depth. Object keys are not changed.
  *
- * The raw request is left untouched: the body is parsed from a clone, and handlers read the result
+ * The body bytes are left untouched (read once into Hono's body cache; `c.req.raw` becomes a
+ * Request carrying the same bytes), and handlers read the result
  * with {@link sanitizedBody} (and {@link sanitizedQuery}). A JSON content type whose body does not
  * parse, or that nests deeper than 1,000 levels, is rejected with `400 Malformed JSON`. Keys such
  * as `__proto__` stay plain own data properties; no prototype is ever touched.
