@@ -19,6 +19,11 @@ export interface PatchedTree {
   tsconfig: string
 }
 
+/** Whether a proposal is pending at all (the file is removed once its fixes have landed). */
+export function hasProposal(): boolean {
+  return existsSync(`${BENCH}proposals/perf-fixes.diff`)
+}
+
 export function preparePatchedTree(): PatchedTree | { error: string } {
   const diff = `${BENCH}proposals/perf-fixes.diff`
   if (!existsSync(diff)) return { error: 'no proposals/perf-fixes.diff' }

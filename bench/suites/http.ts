@@ -9,7 +9,7 @@ import { fileURLToPath } from 'node:url'
 import autocannon from 'autocannon'
 import { JWT_SECRET_TEXT, ORIGIN, SESSION_SECRET } from '../lib/fixtures'
 import { settings } from '../lib/measure'
-import { type PatchedTree, preparePatchedTree } from '../lib/proposal'
+import { hasProposal, type PatchedTree, preparePatchedTree } from '../lib/proposal'
 import { addTarget, type HttpResult, heading, results, skip } from '../lib/results'
 
 export interface ServerSpec {
@@ -135,7 +135,7 @@ export async function runHttp(withProposal: boolean): Promise<void> {
   const connections = settings.quick ? 50 : 100
   const specs = SERVERS.filter((s) => s.kind !== 'palisade-example' || existsSync(EXAMPLE))
   // The same Palisade servers once more on the proposed fixes, so one run shows both.
-  if (withProposal) {
+  if (withProposal && hasProposal()) {
     const patched = preparePatchedTree()
     if ('error' in patched) skip(`rows with the proposed fixes: ${patched.error}`)
     else {
