@@ -127,7 +127,7 @@ export function chartSvg(http: HttpResult[]): string {
 <rect width="100%" height="100%" fill="#fff"/>
 <text x="24" y="34" font-size="20" font-weight="bold">GET /api/me over loopback: requests per second (higher is better)</text>
 <text x="24" y="56" font-size="13" fill="#555">Each server in its own process; security headers, CORS, rate limit, session, CSRF (not in the example app), JWT</text>
-<text x="24" y="74" font-size="13" fill="#555">dark blue: Palisade today · light blue: with bench/proposals/perf-fixes.diff · grey: others · autocannon · ${escXml(`${os.cpus().length} × ${os.cpus()[0]?.model ?? ''}`)} · Node ${process.version}</text>
+<text x="24" y="74" font-size="13" fill="#555">${http.some((r) => r.name.endsWith('+ fixes')) ? 'dark blue: Palisade today · light blue: with bench/proposals/perf-fixes.diff' : 'blue: Palisade'} · grey: others · autocannon · ${escXml(`${os.cpus().length} × ${os.cpus()[0]?.model ?? ''}`)} · Node ${process.version}</text>
 ${bars}
 </svg>`
 }
