@@ -240,6 +240,20 @@ export async function runHttp(withProposal: boolean): Promise<void> {
         : 'not measured',
     met: ours && express ? ours.rps >= 3 * express.rps : null,
   })
+  // The same targets for the like-for-like stack (the six concerns the other two stacks run).
+  const six = best.get('palisade')
+  if (six && oursKind !== 'palisade' && fastify && express) {
+    addTarget({
+      goal: 'HTTP, like-for-like six-middleware stack: ahead of Fastify in req/s',
+      measured: `${six.rps.toFixed(0)} req/s = ${(six.rps / fastify.rps).toFixed(2)}x Fastify's; CPU per request ${(six.cpuPerRequest / fastify.cpuPerRequest).toFixed(2)}x Fastify's`,
+      met: six.rps > fastify.rps,
+    })
+    addTarget({
+      goal: 'HTTP, like-for-like six-middleware stack: at least 3x Express in req/s',
+      measured: `${(six.rps / express.rps).toFixed(2)}x Express's req/s`,
+      met: six.rps >= 3 * express.rps,
+    })
+  }
   const patchedOurs = best.get(`${oursKind}+patch`)
   if (patchedOurs && fastify && express) {
     results.notes.push(
