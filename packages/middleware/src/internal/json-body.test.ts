@@ -74,6 +74,32 @@ describe('readBodyText', () => {
   })
 })
 
+describe('readBodyText then the handler', () => {
+  it('serves c.req.json(), text(), formData() and blob() from the cache, consistently', async () => {
+    const app = new Hono()
+    app.use(async (c, next) => {
+      await readBodyText(c)
+      await next()
+    })
+    app.post('/', async (c) => {
+      const form = Object.fromEntries(await c.req.formData())
+      const blob = await c.req.blob()
+      return c.json({ text: await c.req.text(), form, blobSize: blob.size, type: blob.type })
+    })
+    const res = await app.request('/', {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
+      body: 'a=%C3%A9&b=2',
+    })
+    expect(await res.json()).toEqual({
+      text: 'a=%C3%A9&b=2',
+      form: { a: 'é', b: '2' },
+      blobSize: 12,
+      type: 'application/x-www-form-urlencoded',
+    })
+  })
+})
+
 describe('readBodyForm', () => {
   it.each([
     ['urlencoded', 'application/x-www-form-urlencoded', 'a=1&url=http%3A%2F%2Fx&a=2'],
