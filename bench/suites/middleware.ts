@@ -9,7 +9,7 @@ import { bodyLimit as honoBodyLimit } from 'hono/body-limit'
 import { cors as honoCors } from 'hono/cors'
 import { csrf as honoCsrf } from 'hono/csrf'
 import { ipRestriction } from 'hono/ip-restriction'
-import { jwt as honoJwt } from 'hono/jwt'
+import { jwt as honoJwt, sign as honoSign } from 'hono/jwt'
 import { requestId as honoRequestId } from 'hono/request-id'
 import { secureHeaders } from 'hono/secure-headers'
 import { timeout as honoTimeout } from 'hono/timeout'
@@ -28,7 +28,7 @@ import {
   SESSION_SECRET,
 } from '../lib/fixtures'
 import { fmtRatio, measureAll, pairedRatio, settings, type Timing } from '../lib/measure'
-import { loadPalisade, type Palisade } from '../lib/palisade'
+import { loadCookieSigner, loadPalisade, type Palisade } from '../lib/palisade'
 import { addRow, addTarget, heading, skip } from '../lib/results'
 import { addRoutes, quietLoggerOptions, stackParts } from '../lib/stack'
 
@@ -290,21 +290,57 @@ export async function runMiddleware(): Promise<void> {
       return c.text('ok')
     })
     const req = get({ authorization: `Bearer ${fx.jwt}` })
-    const t = await compare(T, 'jwtAuth ↔ hono/jwt ↔ HMAC floor', req, [
-      { name: 'bare route', app: bare },
-      { name: 'HMAC floor (bare + subtle.verify)', app: floor },
-      {
-        name: 'palisade jwtAuth',
-        app: p.jwtAuth ? appWith(p.jwtAuth({ secret: JWT_SECRET })) : null,
-      },
-      { name: 'hono jwt', app: appWith(honoJwt({ secret: JWT_SECRET_TEXT, alg: 'HS256' })) },
-    ])
-    vsHono('jwtAuth', t, 'palisade jwtAuth', 'hono jwt')
+    const t = await compare(
+      T,
+      'jwtAuth ↔ hono/jwt ↔ HMAC floor (the same token every request)',
+      req,
+      [
+        { name: 'bare route', app: bare },
+        { name: 'HMAC floor (bare + subtle.verify)', app: floor },
+        {
+          name: 'palisade jwtAuth',
+          app: p.jwtAuth ? appWith(p.jwtAuth({ secret: JWT_SECRET })) : null,
+        },
+        { name: 'hono jwt', app: appWith(honoJwt({ secret: JWT_SECRET_TEXT, alg: 'HS256' })) },
+      ],
+    )
+    vsHono('jwtAuth (repeated token)', t, 'palisade jwtAuth', 'hono jwt')
     floorTarget(
-      'jwtAuth',
+      'jwtAuth (repeated token: verified-token cache hit)',
       t.get('palisade jwtAuth'),
       t.get('HMAC floor (bare + subtle.verify)'),
       t.get('bare route'),
+    )
+
+    // The cold path: 2,048 distinct tokens in rotation, more than the 1,000-entry cache holds,
+    // so every request verifies its token (and so does every floor request).
+    const tokens = await manyTokens(2048)
+    let k = 0
+    const cold = () =>
+      new Request(`${BASE}/`, { headers: { authorization: `Bearer ${tokens[k++ & 2047]}` } })
+    const t2 = await compare(
+      T,
+      'jwtAuth ↔ hono/jwt ↔ HMAC floor (a new token every request)',
+      cold,
+      [
+        { name: 'bare route', app: bare },
+        { name: 'HMAC floor, new token', app: floor },
+        {
+          name: 'palisade jwtAuth, new token',
+          app: p.jwtAuth ? appWith(p.jwtAuth({ secret: JWT_SECRET })) : null,
+        },
+        {
+          name: 'hono jwt, new token',
+          app: appWith(honoJwt({ secret: JWT_SECRET_TEXT, alg: 'HS256' })),
+        },
+      ],
+    )
+    vsHono('jwtAuth (new token)', t2, 'palisade jwtAuth, new token', 'hono jwt, new token')
+    floorTarget(
+      'jwtAuth (new token every request)',
+      t2.get('palisade jwtAuth, new token'),
+      t2.get('HMAC floor, new token'),
+      t2.get('bare route'),
     )
   }
 
@@ -355,7 +391,7 @@ export async function runMiddleware(): Promise<void> {
     }
     const t = await compare(
       T,
-      'sessions ↔ HMAC floor (existing session, signed cookie)',
+      'sessions ↔ HMAC floor (the same session cookie every request)',
       get({ cookie: `sid=${cookieValue}` }),
       [
         { name: 'bare route', app: bare },
@@ -364,11 +400,52 @@ export async function runMiddleware(): Promise<void> {
       ],
     )
     floorTarget(
-      'sessions',
+      'sessions (repeated cookie: verified-signature cache hit)',
       t.get('palisade sessions'),
       t.get('HMAC floor (bare + subtle.verify)'),
       t.get('bare route'),
     )
+
+    // The cold path: 2,048 sessions in rotation, more than the signer's 1,000-entry cache holds.
+    const signer = await loadCookieSigner()
+    if (ours && signer && p.MemorySessionStore && p.sessions) {
+      const store = new p.MemorySessionStore()
+      const sign = signer([SESSION_SECRET])
+      const cookies: string[] = []
+      for (let i = 0; i < 2048; i++) {
+        const id = Buffer.from(crypto.getRandomValues(new Uint8Array(32))).toString('base64url')
+        await store.set(id, { user: `user-${i}`, visits: 1 }, 86_400)
+        cookies.push(`sid=${await sign.sign(id)}`)
+      }
+      const coldApp = new Hono()
+      coldApp.use('*', p.sessions({ secret: SESSION_SECRET, store }))
+      coldApp.get('/', (c) => {
+        const session = (c.get as (k: string) => unknown)('session') as
+          | { get?: (k: string) => unknown }
+          | undefined
+        const user = session?.get?.('user')
+        return c.text(user ? 'ok' : 'no session', user ? 200 : 500)
+      })
+      let k = 0
+      const cold = () =>
+        new Request(`${BASE}/`, { headers: { cookie: cookies[k++ & 2047] as string } })
+      const t2 = await compare(
+        T,
+        'sessions ↔ HMAC floor (a new session cookie every request)',
+        cold,
+        [
+          { name: 'bare route', app: bare },
+          { name: 'HMAC floor, new cookie', app: floor },
+          { name: 'palisade sessions, new cookie', app: coldApp },
+        ],
+      )
+      floorTarget(
+        'sessions (new cookie every request)',
+        t2.get('palisade sessions, new cookie'),
+        t2.get('HMAC floor, new cookie'),
+        t2.get('bare route'),
+      )
+    }
   }
 
   // Middleware without a Hono built-in: overhead over the bare route only.
@@ -489,4 +566,14 @@ function floorTarget(label: string, ours?: Timing, floor?: Timing, bare?: Timing
     measured: `${fmtRatio(r)} of the floor per request${overhead}`,
     met: r <= 1.5,
   })
+}
+
+/** `n` distinct HS256 tokens for the bench secret. */
+async function manyTokens(n: number): Promise<string[]> {
+  const exp = Math.floor(Date.now() / 1000) + 24 * 3600
+  const out: string[] = []
+  for (let i = 0; i < n; i++) {
+    out.push(await honoSign({ sub: `user-${i}`, role: 'member', exp }, JWT_SECRET_TEXT, 'HS256'))
+  }
+  return out
 }
