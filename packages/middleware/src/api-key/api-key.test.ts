@@ -1,6 +1,12 @@
 import { Hono } from 'hono'
-import { afterEach, describe, expect, it, vi } from 'vitest'
-import { type ApiKeyOptions, type ApiKeyStore, apiKey, MemoryApiKeyStore } from './index'
+import { afterEach, describe, expect, expectTypeOf, it, vi } from 'vitest'
+import {
+  type ApiKeyInfo,
+  type ApiKeyOptions,
+  type ApiKeyStore,
+  apiKey,
+  MemoryApiKeyStore,
+} from './index'
 
 const KEY = 'pk_live_0123456789abcdef'
 
@@ -154,6 +160,42 @@ describe('apiKey: rejections', () => {
     app.get('/', handler)
     await app.request('/', { headers: { 'X-API-Key': KEY } })
     expect(handler).not.toHaveBeenCalled()
+  })
+
+  it('never writes a presented key, valid or not, to the console', async () => {
+    const spies = (['log', 'info', 'warn', 'error', 'debug'] as const).map((m) =>
+      vi.spyOn(console, m).mockImplementation(() => {}),
+    )
+    const { app, store } = await setup({ extractFrom: 'both' })
+    const wrong = 'pk_live_wrong_secret_value'
+    await app.request('/api/who', { headers: { 'X-API-Key': KEY } })
+    await app.request('/api/who', { headers: { 'X-API-Key': wrong } })
+    await app.request(`/api/who?api_key=${wrong}`)
+    await app.request('/api/who', { headers: { 'X-API-Key': 'k'.repeat(4097) } })
+    await store.remove(KEY)
+    await app.request('/api/who', { headers: { 'X-API-Key': KEY } })
+    for (const spy of spies) {
+      for (const call of spy.mock.calls) {
+        const text = JSON.stringify(call)
+        expect(text).not.toContain(KEY)
+        expect(text).not.toContain(wrong)
+      }
+    }
+  })
+})
+
+describe('apiKey: context type', () => {
+  it('types apiKey in the context as { id, metadata? }', async () => {
+    const { app } = await setup()
+    app.get('/api/typed', (c) => {
+      const info = c.get('apiKey')
+      expectTypeOf(info).toEqualTypeOf<ApiKeyInfo>()
+      expectTypeOf(info.id).toEqualTypeOf<string>()
+      expectTypeOf(info.metadata).toEqualTypeOf<Record<string, unknown> | undefined>()
+      return c.text(`${info.id}:${String(info.metadata?.partner)}`)
+    })
+    const res = await app.request('/api/typed', { headers: { 'X-API-Key': KEY } })
+    expect(await res.text()).toMatch(/^.+:acme$/)
   })
 })
 

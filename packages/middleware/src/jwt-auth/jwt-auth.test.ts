@@ -1,7 +1,7 @@
 import { Hono } from 'hono'
 import { generateKeyPair, base64url as joseB64, SignJWT } from 'jose'
-import { afterEach, describe, expect, it, vi } from 'vitest'
-import { type JwtAuthOptions, jwtAuth, signJwt } from './index'
+import { afterEach, describe, expect, expectTypeOf, it, vi } from 'vitest'
+import { type JWTPayload, type JwtAuthOptions, jwtAuth, signJwt } from './index'
 import { VERIFIED_TOKEN_CACHE_SIZE } from './jwt-auth'
 
 const SECRET = 'a-test-secret-that-is-at-least-32-bytes-long'
@@ -32,6 +32,19 @@ describe('jwtAuth: accepted tokens', () => {
     const res = await appWith().request('/p/me', bearer(token))
     expect(res.status).toBe(200)
     expect(await res.json()).toMatchObject({ sub: 'u1', role: 'admin' })
+  })
+
+  it('types jwtPayload in the context as a jose JWTPayload', async () => {
+    const app = new Hono()
+    app.use(jwtAuth({ secret: SECRET }))
+    app.get('/', (c) => {
+      const payload = c.get('jwtPayload')
+      expectTypeOf(payload).toEqualTypeOf<JWTPayload>()
+      expectTypeOf(payload.sub).toEqualTypeOf<string | undefined>()
+      return c.text(String(payload.sub))
+    })
+    const token = await signJwt({ sub: 'u2' }, SECRET)
+    expect(await (await app.request('/', bearer(token))).text()).toBe('u2')
   })
 
   it.each(['Bearer', 'bearer', 'BEARER', 'bEaReR'])('accepts the scheme spelled %s', async (s) => {
