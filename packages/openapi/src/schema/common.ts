@@ -232,3 +232,23 @@ export function withDefault(s: OpenAPISchema, value: unknown): OpenAPISchema {
   if (isJSONValue(value)) s.default = value
   return s
 }
+
+/**
+ * A zod tuple as JSON Schema 2020-12: `prefixItems`, `minItems` up to the last required item, and
+ * either `items` for a rest element or `maxItems` to close it. Shared by the v3 and v4 converters,
+ * which differ only in how they read a definition and tell an optional item.
+ */
+export function tupleSchema(
+  items: unknown[],
+  rest: unknown,
+  convert: Convert,
+  isOptional: (schema: unknown) => boolean,
+): OpenAPISchema {
+  const s: OpenAPISchema = { type: 'array', prefixItems: items.map(convert) }
+  let min = items.length
+  while (min > 0 && isOptional(items[min - 1])) min--
+  if (min > 0) s.minItems = min
+  if (rest) s.items = convert(rest)
+  else s.maxItems = items.length
+  return s
+}

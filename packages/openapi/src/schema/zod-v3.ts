@@ -14,6 +14,7 @@ import {
   setMin,
   setOwn,
   setUpperBound,
+  tupleSchema,
   typeForValues,
   union,
   withDefault,
@@ -168,16 +169,8 @@ function objectSchema(def: Record<string, unknown>, convert: Convert): OpenAPISc
   return s
 }
 
-function tupleSchema(def: Record<string, unknown>, convert: Convert): OpenAPISchema {
-  const items = (def.items as unknown[]) ?? []
-  const s: OpenAPISchema = { type: 'array', prefixItems: items.map(convert) }
-  let min = items.length
-  while (min > 0 && isOptional(items[min - 1])) min--
-  if (min > 0) s.minItems = min
-  if (def.rest) s.items = convert(def.rest)
-  else s.maxItems = items.length
-  return s
-}
+const tuple = (def: Record<string, unknown>, convert: Convert): OpenAPISchema =>
+  tupleSchema((def.items as unknown[]) ?? [], def.rest, convert, isOptional)
 
 function convertKind(schema: ZodV3Like, convert: Convert): OpenAPISchema {
   const def = schema._def
@@ -225,7 +218,7 @@ function convertKind(schema: ZodV3Like, convert: Convert): OpenAPISchema {
     case 'ZodSet':
       return { type: 'array', items: convert(def.valueType), uniqueItems: true }
     case 'ZodTuple':
-      return tupleSchema(def, convert)
+      return tuple(def, convert)
     case 'ZodRecord': {
       const s: OpenAPISchema = { type: 'object', additionalProperties: convert(def.valueType) }
       const key = convert(def.keyType)

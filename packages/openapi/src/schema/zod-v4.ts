@@ -15,6 +15,7 @@ import {
   setMin,
   setOwn,
   setUpperBound,
+  tupleSchema,
   typeForValues,
   union,
   withDefault,
@@ -169,16 +170,8 @@ function recordSchema(def: Def, convert: Convert): OpenAPISchema {
   return s
 }
 
-function tupleSchema(def: Def, convert: Convert): OpenAPISchema {
-  const items = (def.items as unknown[]) ?? []
-  const s: OpenAPISchema = { type: 'array', prefixItems: items.map(convert) }
-  let min = items.length
-  while (min > 0 && isOptional(items[min - 1])) min--
-  if (min > 0) s.minItems = min
-  if (def.rest) s.items = convert(def.rest)
-  else s.maxItems = items.length
-  return s
-}
+const tuple = (def: Def, convert: Convert): OpenAPISchema =>
+  tupleSchema((def.items as unknown[]) ?? [], def.rest, convert, isOptional)
 
 function convertKind(schema: ZodV4Like, convert: Convert): OpenAPISchema {
   const def = schema._zod.def
@@ -232,7 +225,7 @@ function convertKind(schema: ZodV4Like, convert: Convert): OpenAPISchema {
       return s
     }
     case 'tuple':
-      return tupleSchema(def, convert)
+      return tuple(def, convert)
     case 'record':
       return recordSchema(def, convert)
     case 'union':
