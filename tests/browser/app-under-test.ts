@@ -1,7 +1,7 @@
-// The one place that says which app the browser tests drive. Switch the import to the example app
-// (`../../examples/app`, same `createApp()` shape) once it exists; everything else reads the spec
-// the app serves.
+// The one place that says which app the browser tests drive: the example app. Everything else
+// reads the spec the app serves.
 import { createApp } from '../../examples/app'
+import { inventory, type SpecInventory } from './harness'
 
 /** Paths the app under test uses (the `openapi()` defaults). */
 export const paths = {
@@ -17,4 +17,15 @@ export async function createAppUnderTest(): Promise<{
 }> {
   const { api, close } = await createApp()
   return { fetch: (request, env) => api.fetch(request, env as never), close }
+}
+
+/** What the app under test documents: read once from its served spec, without a browser. */
+export async function specUnderTest(): Promise<SpecInventory> {
+  const app = await createAppUnderTest()
+  try {
+    const response = await app.fetch(new Request(`http://docs.test${paths.spec}`))
+    return inventory(await response.json())
+  } finally {
+    await app.close()
+  }
 }

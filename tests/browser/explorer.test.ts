@@ -3,11 +3,10 @@
 // securityHeaders().
 import { mkdir } from 'node:fs/promises'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
-import { createAppUnderTest, paths } from './app-under-test'
+import { createAppUnderTest, paths, specUnderTest } from './app-under-test'
 import {
   type Browser,
   type GuardedPage,
-  inventory,
   launchBrowser,
   NO_PROBLEMS,
   openGuardedPage,
@@ -30,10 +29,7 @@ let browser: Browser
 let spec: SpecInventory
 
 beforeAll(async () => {
-  const app = await createAppUnderTest()
-  const response = await app.fetch(new Request(`http://docs.test${paths.spec}`))
-  spec = inventory(await response.json())
-  await app.close()
+  spec = await specUnderTest()
   browser = await launchBrowser()
 })
 afterAll(async () => {
