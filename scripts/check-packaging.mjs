@@ -19,6 +19,7 @@ import { dirname, join, relative } from 'node:path'
 import { fileURLToPath, pathToFileURL } from 'node:url'
 import { publint } from 'publint'
 import { formatMessage } from 'publint/utils'
+import { bold, green, red, yellow } from './term.mjs'
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..')
 const ATTW = join(ROOT, 'node_modules', '.bin', 'attw')
@@ -37,13 +38,6 @@ const PACKAGES = [
 
 // Only ssrfGuard may load node:dns lazily; nothing else from node: may appear in built code.
 const ALLOWED_DYNAMIC_NODE = new Set(['node:dns/promises', 'node:dns'])
-
-const useColor = process.stdout.isTTY && !process.env.NO_COLOR
-const paint = (code, s) => (useColor ? `\x1b[${code}m${s}\x1b[0m` : s)
-const red = (s) => paint(31, s)
-const green = (s) => paint(32, s)
-const yellow = (s) => paint(33, s)
-const bold = (s) => paint(1, s)
 
 /** Leaf targets of an exports entry: [{ conditions: 'import.types', file: './dist/…' }]. */
 function leafTargets(value, conditions = []) {

@@ -14,6 +14,7 @@ import { spawn } from 'node:child_process'
 import { existsSync } from 'node:fs'
 import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
+import { bold, green, red, yellow } from '../../scripts/term.mjs'
 
 const HERE = dirname(fileURLToPath(import.meta.url))
 const BIN = join(HERE, 'node_modules')
@@ -49,13 +50,6 @@ const runtimes = [
     args: ['run', '-A', '--node-modules-dir=manual', '--no-lock', '--cached-only', SMOKE],
   },
 ]
-
-const useColor = process.stdout.isTTY && !process.env.NO_COLOR
-const paint = (code, s) => (useColor ? `\x1b[${code}m${s}\x1b[0m` : s)
-const red = (s) => paint(31, s)
-const green = (s) => paint(32, s)
-const yellow = (s) => paint(33, s)
-const bold = (s) => paint(1, s)
 
 function run(rt) {
   const started = performance.now()
