@@ -1,6 +1,7 @@
 import type { Context } from 'hono'
 import { generateCookie } from 'hono/cookie'
 import type { CookieOptions } from 'hono/utils/cookie'
+import { tryDecodeURIComponent } from 'hono/utils/url'
 import { editResponseHeaders } from './headers'
 
 export { deleteCookie, getCookie, setCookie } from 'hono/cookie'
@@ -24,6 +25,40 @@ export function appendSetCookie(
 /** `deleteCookie` for use after `next()`: an empty value with `Max-Age=0`, appended in place. */
 export function appendDeleteCookie(c: Context, name: string, options?: CookieOptions): void {
   appendSetCookie(c, name, '', { ...options, maxAge: 0 })
+}
+
+/** Hono's rule for a cookie value it accepts (RFC 6265 cookie-octets plus space and comma). */
+const COOKIE_VALUE = /^[ !#-:<-[\]-~]*$/
+
+/**
+ * Every copy of the cookie `name` the request carries, in header order, decoded as hono/cookie's
+ * `getCookie` decodes the first one (quotes stripped, percent-decoding, invalid values skipped).
+ * At most `limit` copies are returned.
+ *
+ * Why: browsers send every cookie whose domain and path match, so a sibling subdomain can plant
+ * a second `sid` that sorts first (cookie tossing). `getCookie` returns only that first copy;
+ * sessions and csrf look at all of them and pick the one they can verify.
+ */
+export function getCookieValues(c: Context, name: string, limit = 8): string[] {
+  const header = c.req.header('cookie')
+  if (header === undefined || !header.includes(name)) return []
+  const out: string[] = []
+  for (const pair of header.split(';')) {
+    const eq = pair.indexOf('=')
+    if (eq === -1 || trimSpaces(pair.slice(0, eq)) !== name) continue
+    let value = trimSpaces(pair.slice(eq + 1))
+    if (value.length >= 2 && value.startsWith('"') && value.endsWith('"'))
+      value = value.slice(1, -1)
+    if (!COOKIE_VALUE.test(value)) continue
+    out.push(tryDecodeURIComponent(value))
+    if (out.length >= limit) break
+  }
+  return out
+}
+
+/** Trims spaces and tabs only, as hono/cookie does. */
+function trimSpaces(value: string): string {
+  return value.replace(/^[ \t]+|[ \t]+$/g, '')
 }
 
 /** Cookie options a user may set on `csrf` and `sessions`. */
