@@ -8,13 +8,18 @@ import {
   replyInteger,
   replyText,
 } from '../redis/command'
+import { KeyedQueue } from './key-queue'
 import type { SessionData, SessionStore, SessionUpdate } from './store'
 
 const NAME = 'RedisSessionStore'
 
 // Compare-and-set on one key (so it runs on Redis Cluster as is): the new value is written only
-// if the stored one is still exactly what the caller read. An empty ARGV[2] deletes.
-const CAS_SCRIPT = `if redis.call('GET', KEYS[1]) ~= ARGV[1] then return 0 end
+// if the stored one is still exactly what the caller read (ARGV[4] = '1': that it is still
+// missing). An empty ARGV[2] deletes.
+const CAS_SCRIPT = `local cur = redis.call('GET', KEYS[1])
+if ARGV[4] == '1' then
+  if cur then return 0 end
+elseif cur ~= ARGV[1] then return 0 end
 if ARGV[2] == '' then redis.call('DEL', KEYS[1])
 else redis.call('SET', KEYS[1], ARGV[2], 'PX', ARGV[3]) end
 return 1`
@@ -60,6 +65,8 @@ export interface RedisSessionStoreOptions extends RedisStoreOptions {
 export class RedisSessionStore implements SessionStore {
   readonly #send: RedisCommand
   readonly #prefix: string
+  /** Updates of one session from this process run one at a time; CAS covers other processes. */
+  readonly #updates = new KeyedQueue()
 
   constructor(options: RedisSessionStoreOptions) {
     const { send, prefix } = redisStoreOptions(NAME, options, 'palisade:sess:')
@@ -87,21 +94,24 @@ export class RedisSessionStore implements SessionStore {
   /**
    * Read-modify-write without lost updates: reads the value, applies `apply`, and writes with a
    * compare-and-set script that succeeds only if nobody wrote in between; on a conflict it reads
-   * again and re-applies (at most {@link MAX_UPDATE_ATTEMPTS} times, then it throws). A missing
+   * again and re-applies (at most {@link MAX_UPDATE_ATTEMPTS} times, then it throws). Updates of
+   * one session from this process are queued, so conflicts come only from other processes. A missing
    * or unreadable session is passed to `apply` as `null`; `null` back writes nothing, `{}`
    * deletes.
    */
   async update(id: string, apply: SessionUpdate, maxAge: number): Promise<SessionData | null> {
     const ms = this.#ttlMs(maxAge)
+    return this.#updates.run(id, () => this.#compareAndSet(id, apply, ms))
+  }
+
+  async #compareAndSet(id: string, apply: SessionUpdate, ms: number): Promise<SessionData | null> {
     const key = this.#prefix + id
     for (let attempt = 0; attempt < MAX_UPDATE_ATTEMPTS; attempt++) {
       const raw = replyText(await this.#send(['GET', key]))
       const next = apply(parseJsonObject(raw))
       if (next === null) return null
-      // A missing key cannot be compared (nil), and apply was asked not to revive it anyway.
-      if (raw === null) return null
       const value = Object.keys(next).length === 0 || ms <= 0 ? '' : JSON.stringify(next)
-      const args = ['1', key, raw, value, String(Math.max(ms, 1))]
+      const args = ['1', key, raw ?? '', value, String(Math.max(ms, 1)), raw === null ? '1' : '0']
       let reply: unknown
       try {
         reply = await this.#send(['EVALSHA', await casSha(), ...args])

@@ -1,3 +1,5 @@
+import { KeyedQueue } from './key-queue'
+
 /**
  * Data of one session: plain JSON-serialisable values.
  *
@@ -52,9 +54,13 @@ export interface SessionStore {
  */
 export type SessionUpdate = (current: SessionData | null) => SessionData | null
 
+/** Saves in flight per store, for stores without `update` (see below). */
+const queues = new WeakMap<SessionStore, KeyedQueue>()
+
 /**
  * `store.update` when the store has it; otherwise the same contract from `get`, `set` and
- * `destroy` (not atomic: a write landing between the get and the set is lost).
+ * `destroy`. Those saves are queued per session ID within this process, so two requests here
+ * never interleave their get and set; across processes a write landing between the two is lost.
  */
 export async function updateSession(
   store: SessionStore,
@@ -63,9 +69,16 @@ export async function updateSession(
   maxAge: number,
 ): Promise<SessionData | null> {
   if (typeof store.update === 'function') return store.update(id, apply, maxAge)
-  const next = apply(await store.get(id))
-  if (next === null) return null
-  if (Object.keys(next).length === 0) await store.destroy(id)
-  else await store.set(id, next, maxAge)
-  return next
+  let queue = queues.get(store)
+  if (queue === undefined) {
+    queue = new KeyedQueue()
+    queues.set(store, queue)
+  }
+  return queue.run(id, async () => {
+    const next = apply(await store.get(id))
+    if (next === null) return null
+    if (Object.keys(next).length === 0) await store.destroy(id)
+    else await store.set(id, next, maxAge)
+    return next
+  })
 }
