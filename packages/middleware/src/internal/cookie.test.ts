@@ -34,6 +34,32 @@ describe('getCookieValues', () => {
     expect((await values('sid=a"b; sid=%E0%A4%A; sid=ok')).all).toEqual(['%E0%A4%A', 'ok'])
   })
 
+  it('finds the name only as a pair name, never inside another value or name', async () => {
+    expect((await values('a=sid=5; b=xsid; sid=ok; c=sid')).all).toEqual(['ok'])
+    expect((await values('sid=first;sid=second;  sid=third')).all).toEqual([
+      'first',
+      'second',
+      'third',
+    ])
+    expect((await values('sid')).all).toEqual([])
+    expect((await values('sid;sid=;sid= ')).all).toEqual(['', ''])
+  })
+
+  it('agrees with getCookie on the first copy for a range of headers', async () => {
+    for (const header of [
+      'sid=a',
+      ' sid=a ; sid=b',
+      'x=1;sid="q"',
+      'sid=%41%42',
+      'sid=a b',
+      'sid=a=b',
+      '\tsid\t=\tv\t',
+    ]) {
+      const got = await values(header)
+      expect(got.all[0]).toBe(got.first)
+    }
+  })
+
   it('returns at most `limit` copies (a header stuffed with copies costs bounded work)', async () => {
     const header = Array.from({ length: 100 }, (_, i) => `sid=v${i}`).join('; ')
     expect((await values(header)).all).toHaveLength(8)

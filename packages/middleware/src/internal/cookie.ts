@@ -41,24 +41,46 @@ const COOKIE_VALUE = /^[ !#-:<-[\]-~]*$/
  */
 export function getCookieValues(c: Context, name: string, limit = 8): string[] {
   const header = c.req.header('cookie')
-  if (header === undefined || !header.includes(name)) return []
   const out: string[] = []
-  for (const pair of header.split(';')) {
-    const eq = pair.indexOf('=')
-    if (eq === -1 || trimSpaces(pair.slice(0, eq)) !== name) continue
-    let value = trimSpaces(pair.slice(eq + 1))
-    if (value.length >= 2 && value.startsWith('"') && value.endsWith('"'))
+  if (header === undefined) return out
+  // A scan with indexOf, no split and no regex per pair: this runs on every request.
+  let from = 0
+  while (out.length < limit) {
+    const at = header.indexOf(name, from)
+    if (at === -1) break
+    from = at + name.length
+    // The name must be a whole pair name: after the start or a ';' (spaces and tabs allowed
+    // around it), and followed by optional spaces and '='.
+    let before = at - 1
+    while (before >= 0 && isSpace(header.charCodeAt(before))) before--
+    if (before >= 0 && header.charCodeAt(before) !== 59 /* ; */) continue
+    let eq = from
+    while (eq < header.length && isSpace(header.charCodeAt(eq))) eq++
+    if (header.charCodeAt(eq) !== 61 /* = */) continue
+    let end = header.indexOf(';', eq + 1)
+    if (end === -1) end = header.length
+    from = end
+    let start = eq + 1
+    while (start < end && isSpace(header.charCodeAt(start))) start++
+    let stop = end
+    while (stop > start && isSpace(header.charCodeAt(stop - 1))) stop--
+    let value = header.slice(start, stop)
+    if (
+      value.length >= 2 &&
+      value.charCodeAt(0) === 34 &&
+      value.charCodeAt(value.length - 1) === 34
+    ) {
       value = value.slice(1, -1)
+    }
     if (!COOKIE_VALUE.test(value)) continue
-    out.push(tryDecodeURIComponent(value))
-    if (out.length >= limit) break
+    out.push(value.includes('%') ? tryDecodeURIComponent(value) : value)
   }
   return out
 }
 
-/** Trims spaces and tabs only, as hono/cookie does. */
-function trimSpaces(value: string): string {
-  return value.replace(/^[ \t]+|[ \t]+$/g, '')
+/** Space or tab: the whitespace hono/cookie trims around names and values. */
+function isSpace(code: number): boolean {
+  return code === 32 || code === 9
 }
 
 /** Cookie options a user may set on `csrf` and `sessions`. */
