@@ -1,3 +1,4 @@
+import type { SessionBinding } from '../internal/cookie-signing'
 import { randomToken } from '../internal/crypto'
 import type { SessionData } from './store'
 
@@ -74,11 +75,11 @@ export interface SessionChanges {
 }
 
 /** The session object and the state the middleware needs to save it. */
-export class SessionState implements Session {
+export class SessionState implements Session, SessionBinding {
   #data: SessionData
   #meta: Meta
-  /** JSON of every key as loaded (user keys and the meta key), to find what changed. */
-  readonly #loaded: Map<string, string>
+  /** JSON of the data as loaded (user keys and the meta key), to find what changed. */
+  readonly #snapshot: string
   readonly loadedId: string | null
   #nextId: string | null = null
   readonly #trackCreated: boolean
@@ -89,14 +90,20 @@ export class SessionState implements Session {
 
   constructor(id: string | null, stored: SessionData, trackCreated = false) {
     this.loadedId = id
-    this.#loaded = new Map()
-    for (const key of Object.keys(stored)) this.#loaded.set(key, JSON.stringify(stored[key]))
-    const data: SessionData = {}
-    for (const key of Object.keys(stored)) if (key !== META_KEY) define(data, key, stored[key])
-    this.#data = data
+    // One stringify here and one at save time, as before the per-key merge: the key-by-key diff
+    // runs only when the two differ.
+    this.#snapshot = JSON.stringify(stored)
     const meta = stored[META_KEY]
-    this.#meta =
-      meta !== null && typeof meta === 'object' && !Array.isArray(meta) ? { ...meta } : {}
+    if (meta === undefined) {
+      this.#data = stored
+      this.#meta = {}
+    } else {
+      const data: SessionData = {}
+      for (const key of Object.keys(stored)) if (key !== META_KEY) define(data, key, stored[key])
+      this.#data = data
+      this.#meta =
+        meta !== null && typeof meta === 'object' && !Array.isArray(meta) ? { ...meta } : {}
+    }
     this.#trackCreated = trackCreated
   }
 
@@ -204,15 +211,23 @@ export class SessionState implements Session {
 
   /** The data as it will be saved: the user's keys plus the middleware's own fields. */
   record(): SessionData {
-    const out: SessionData = {}
-    for (const key of Object.keys(this.#data)) {
-      // JSON drops undefined values; so does the store, so they are no change either.
-      if (this.#data[key] !== undefined) define(out, key, this.#data[key])
-    }
     const meta: Meta = {}
     if (this.#meta.created !== undefined) meta.created = this.#meta.created
     if (this.#meta.flash !== undefined) meta.flash = this.#meta.flash
-    if (Object.keys(meta).length > 0) define(out, META_KEY, meta)
+    const hasMeta = meta.created !== undefined || meta.flash !== undefined
+    let out = this.#data
+    let copy = hasMeta
+    for (const key in this.#data) {
+      // JSON drops undefined values; so does the store, so they are no change either.
+      if (this.#data[key] === undefined) copy = true
+    }
+    if (copy) {
+      out = {}
+      for (const key of Object.keys(this.#data)) {
+        if (this.#data[key] !== undefined) define(out, key, this.#data[key])
+      }
+      if (hasMeta) define(out, META_KEY, meta)
+    }
     return out
   }
 
@@ -223,21 +238,35 @@ export class SessionState implements Session {
   serialize(): { data: SessionData; changes: SessionChanges; changed: boolean; empty: boolean } {
     const data = this.record()
     const changes: SessionChanges = { set: {}, delete: [] }
+    const empty = isEmptyData(data)
+    // The common case, a session that was only read: one stringify, equal to the snapshot.
+    if (JSON.stringify(data) === this.#snapshot) return { data, changes, changed: false, empty }
+    const loaded = JSON.parse(this.#snapshot) as SessionData
     let changed = false
     for (const key of Object.keys(data)) {
       const json = JSON.stringify(data[key])
-      if (this.#loaded.get(key) !== json) {
+      if (!Object.hasOwn(loaded, key) || JSON.stringify(loaded[key]) !== json) {
         define(changes.set, key, data[key])
         changed = true
       }
     }
-    for (const key of this.#loaded.keys()) {
+    for (const key of Object.keys(loaded)) {
       if (!Object.hasOwn(data, key)) {
         changes.delete.push(key)
         changed = true
       }
     }
-    return { data, changes, changed, empty: isEmptyData(data) }
+    return { data, changes, changed, empty }
+  }
+
+  /** {@link SessionBinding} for csrf: the ID the request brought. */
+  get current(): string {
+    return this.loadedId ?? ''
+  }
+
+  /** {@link SessionBinding} for csrf: the ID after this response's save. */
+  next(): string {
+    return this.boundId() ?? ''
   }
 }
 

@@ -11,12 +11,7 @@ import {
   cookieOptions,
   MAX_COOKIE_AGE,
 } from '../internal/cookie-settings'
-import {
-  assertSecretList,
-  createCookieSigner,
-  SESSION_BINDING,
-  type SessionBinding,
-} from '../internal/cookie-signing'
+import { assertSecretList, createCookieSigner, SESSION_BINDING } from '../internal/cookie-signing'
 import { randomToken } from '../internal/crypto'
 import {
   assertBoolean,
@@ -246,11 +241,8 @@ export function sessions(options: SessionsOptions): MiddlewareHandler {
     // A session from before absoluteTimeout was turned on starts its clock now (saved below).
     if (session.created === undefined) session.markCreated(now)
     c.set(contextKey as 'session', session)
-    const binding: SessionBinding = {
-      current: id ?? '',
-      next: () => session.boundId() ?? '',
-    }
-    c.set(SESSION_BINDING as never, binding as never)
+    // The session is its own SessionBinding (current and next IDs) for csrf.
+    c.set(SESSION_BINDING as never, session as never)
 
     let failed = false
     let error: unknown
