@@ -642,3 +642,35 @@ describe('jwtAuth and signJwt: secret length (RFC 7518 §3.2)', () => {
     expect(() => jwtAuth({ secret: 'é'.repeat(15) })).toThrow(/at least 32 bytes/)
   })
 })
+
+describe('jwtAuth: duplicate token cookies (cookie tossing)', () => {
+  const app = () => appWith({ cookie: 'token' })
+  const withCookie = (cookie: string) => ({ headers: { Cookie: cookie } })
+
+  it('a junk copy placed first does not lock the user out', async () => {
+    const mine = await signJwt({ sub: 'alice' }, SECRET)
+    for (const junk of ['junk', 'a.b.c', `${mine.slice(0, -2)}xx`]) {
+      const res = await app().request('/p/me', withCookie(`token=${junk}; token=${mine}`))
+      expect(res.status).toBe(200)
+      expect(await res.json()).toMatchObject({ sub: 'alice' })
+    }
+  })
+
+  it('a valid foreign token placed first is not adopted over the user own: neither is', async () => {
+    const mine = await signJwt({ sub: 'alice' }, SECRET)
+    const attacker = await signJwt({ sub: 'mallory' }, SECRET, { expiresIn: '1h' })
+    await expectInvalidToken(
+      await app().request('/p/me', withCookie(`token=${attacker}; token=${mine}`)),
+    )
+  })
+
+  it('the same token sent twice is not an ambiguity', async () => {
+    const mine = await signJwt({ sub: 'alice' }, SECRET)
+    const res = await app().request('/p/me', withCookie(`token=${mine}; token=${mine}`))
+    expect(res.status).toBe(200)
+  })
+
+  it('only junk copies: 401 invalid_token', async () => {
+    await expectInvalidToken(await app().request('/p/me', withCookie('token=a; token=b')))
+  })
+})

@@ -1,7 +1,7 @@
 import type { MiddlewareHandler } from 'hono'
 import { type JWTPayload, type JWTVerifyOptions, jwtVerify } from 'jose'
 import { BoundedCache } from '../internal/bounded-cache'
-import { getCookie } from '../internal/cookie'
+import { getCookieValues } from '../internal/cookie'
 import { assertCookieName } from '../internal/cookie-settings'
 import { type HmacHash, importHmacKey, lazy } from '../internal/crypto'
 import {
@@ -64,6 +64,9 @@ export interface JwtAuthOptions {
 
 /** Tokens longer than this are rejected before any parsing (bytes of the compact form). */
 export const MAX_TOKEN_LENGTH = 8192
+
+/** Copies of the token cookie looked at (cookie tossing). */
+const MAX_COOKIE_COPIES = 4
 
 /** How many verified tokens each `jwtAuth` middleware remembers. */
 export const VERIFIED_TOKEN_CACHE_SIZE = 1000
@@ -270,6 +273,32 @@ export function jwtAuth(options: JwtAuthOptions): MiddlewareHandler {
     })
   }
 
+  /** The verified payload of `token`, or `null`: from the cache when it is still valid. */
+  const verify = async (token: string): Promise<JWTPayload | null> => {
+    // Cap before parsing: base64 decoding and JSON parsing of a huge token is wasted work.
+    if (token.length > MAX_TOKEN_LENGTH) return null
+    const hit = verified.get(token)
+    if (hit !== undefined && timesValid(hit.times)) {
+      // Parsed again per request, as jose does: a handler that mutates its payload cannot
+      // change what the next request with this token sees.
+      return JSON.parse(hit.json) as JWTPayload
+    }
+    // A remembered token whose time ran out goes back through jose, which rejects it.
+    if (hit !== undefined) verified.delete(token)
+    let payload: JWTPayload
+    try {
+      payload = (await jwtVerify(token, getKey, verifyOptions)).payload
+    } catch {
+      // Every jose error (malformed, bad signature, expired, alg not allowed…) looks the same
+      // to the client: details would only help an attacker probe.
+      return null
+    }
+    const times = timeClaims(payload)
+    if (times === null || !timesValid(times)) return null
+    verified.set(token, { json: JSON.stringify(payload), times })
+    return payload
+  }
+
   return async function jwtAuth(c, next) {
     let token: string | undefined
     const authorization = c.req.header('authorization')
@@ -280,34 +309,36 @@ export function jwtAuth(options: JwtAuthOptions): MiddlewareHandler {
         token = parts[1] as string
       }
     }
-    if (token === undefined && cookieName !== undefined) {
-      token = getCookie(c, cookieName) || undefined
-    }
-    if (token === undefined) unauthorized()
-    // Cap before parsing: base64 decoding and JSON parsing of a huge token is wasted work.
-    if (token.length > MAX_TOKEN_LENGTH) unauthorized('invalid_token')
-
-    let payload: JWTPayload
-    const hit = verified.get(token)
-    if (hit !== undefined && timesValid(hit.times)) {
-      // Parsed again per request, as jose does: a handler that mutates its payload cannot
-      // change what the next request with this token sees.
-      payload = JSON.parse(hit.json) as JWTPayload
+    let payload: JWTPayload | null
+    if (token !== undefined) {
+      payload = await verify(token)
     } else {
-      // A remembered token whose time ran out goes back through jose, which rejects it.
-      if (hit !== undefined) verified.delete(token)
-      try {
-        payload = (await jwtVerify(token, getKey, verifyOptions)).payload
-      } catch {
-        // Every jose error (malformed, bad signature, expired, alg not allowed…) looks the same
-        // to the client: details would only help an attacker probe.
-        return unauthorized('invalid_token')
-      }
-      const times = timeClaims(payload)
-      if (times === null || !timesValid(times)) return unauthorized('invalid_token')
-      verified.set(token, { json: JSON.stringify(payload), times })
+      const copies =
+        cookieName === undefined
+          ? []
+          : getCookieValues(c, cookieName, MAX_COOKIE_COPIES).filter((v) => v !== '')
+      if (copies.length === 0) unauthorized()
+      payload = await fromCookies(copies)
     }
+    if (payload === null) unauthorized('invalid_token')
     c.set('jwtPayload', payload)
     await next()
+  }
+
+  /**
+   * Cookie tossing: a sibling subdomain can plant a second cookie of this name that the browser
+   * sends first. Every copy (up to 4) is verified: junk in front is skipped, and two different
+   * valid tokens (one may be the attacker's own) are ambiguous and accept neither.
+   */
+  async function fromCookies(copies: string[]): Promise<JWTPayload | null> {
+    let found: { token: string; payload: JWTPayload } | null = null
+    for (const copy of copies) {
+      if (found !== null && copy === found.token) continue
+      const payload = await verify(copy)
+      if (payload === null) continue
+      if (found !== null) return null
+      found = { token: copy, payload }
+    }
+    return found === null ? null : found.payload
   }
 }
