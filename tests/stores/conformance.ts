@@ -13,7 +13,8 @@
 
 import type { ApiKeyStore, ManagedApiKeyStore } from '@palisade/middleware/api-key'
 import type { RateLimitStore } from '@palisade/middleware/rate-limit'
-import type { SessionData, SessionStore } from '@palisade/middleware/sessions'
+import { type SessionData, type SessionStore, sessions } from '@palisade/middleware/sessions'
+import { Hono } from 'hono'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 
 /** How a conformance block gets and releases its stores. */
@@ -167,14 +168,25 @@ const richData: SessionData = {
   big: 'x'.repeat(10_000),
 }
 
+/** Options of {@link sessionStoreConformance}. */
+export interface SessionConformanceOptions<S> extends ConformanceOptions<S> {
+  /**
+   * Whether the store implements the optional atomic `update(id, apply, maxAge)`; its contract
+   * is then checked too, including that concurrent updates lose nothing. Default `false`.
+   */
+  update?: boolean
+}
+
 /**
  * SessionStore behaviour: get/set/destroy, full overwrite, a JSON round trip that returns copies,
- * expiry after `maxAge` seconds (renewed by every `set`), isolated ids.
+ * expiry after `maxAge` seconds (renewed by every `set`), isolated ids; concurrent requests on
+ * one session through `sessions()` keep each other's keys; and, with `update: true`, the atomic
+ * `update` contract.
  */
 export function sessionStoreConformance<S extends SessionStore>(
   name: string,
   makeStore: Factory<S>,
-  options?: ConformanceOptions<S>,
+  options?: SessionConformanceOptions<S>,
 ): void {
   describe(`SessionStore conformance: ${name}`, () => {
     const store = useStore(makeStore, options)
@@ -235,6 +247,103 @@ export function sessionStoreConformance<S extends SessionStore>(
       await sleep(600)
       expect(await store().get('s1')).toEqual({ n: 2 })
     })
+
+    it('keeps both keys when two requests on one session save concurrently (sessions middleware)', async () => {
+      const app = new Hono()
+      app.use(sessions({ secret: 'conformance-secret-0123456789abcdef', store: store() }))
+      let release: () => void = () => {}
+      let held = Promise.resolve()
+      app.post('/set/:k', async (c) => {
+        const session = c.get('session')
+        await held
+        session.set(c.req.param('k'), true)
+        return c.text('ok')
+      })
+      app.get('/', (c) => c.json(c.get('session').toJSON()))
+      const first = await app.request('/set/user', { method: 'POST' })
+      const cookie = (first.headers.getSetCookie()[0] ?? '').split(';')[0] as string
+      held = new Promise((resolve) => {
+        release = resolve
+      })
+      const headers = { cookie }
+      const a = app.request('/set/cart', { method: 'POST', headers })
+      const b = app.request('/set/theme', { method: 'POST', headers })
+      await sleep(50) // both requests have loaded the same data
+      release()
+      expect((await a).status).toBe(200)
+      expect((await b).status).toBe(200)
+      expect(await (await app.request('/', { headers })).json()).toEqual({
+        user: true,
+        cart: true,
+        theme: true,
+      })
+    })
+
+    if (options?.update) {
+      const update = (
+        id: string,
+        apply: (d: SessionData | null) => SessionData | null,
+        s = 3600,
+      ) => {
+        const fn = store().update
+        if (typeof fn !== 'function') throw new Error(`${name} has no update()`)
+        return fn.call(store(), id, apply, s)
+      }
+
+      it('update applies the change to the stored data and returns what it wrote', async () => {
+        await store().set('s1', { a: 1, b: 2 }, 3600)
+        const written = await update('s1', (cur) => ({ ...cur, b: 3, c: 4 }))
+        expect(written).toEqual({ a: 1, b: 3, c: 4 })
+        expect(await store().get('s1')).toEqual({ a: 1, b: 3, c: 4 })
+      })
+
+      it('update passes null for a missing session, and null back writes nothing (no revival)', async () => {
+        let seen: unknown = 'not called'
+        expect(
+          await update('missing', (cur) => {
+            seen = cur
+            return null
+          }),
+        ).toBeNull()
+        expect(seen).toBeNull()
+        expect(await store().get('missing')).toBeNull()
+      })
+
+      it('update never revives an expired session', async () => {
+        await store().set('short', { a: 1 }, 1)
+        await sleep(1_150)
+        expect(await update('short', (cur) => (cur === null ? null : { ...cur, b: 2 }))).toBeNull()
+        expect(await store().get('short')).toBeNull()
+      })
+
+      it('update returning {} deletes the session', async () => {
+        await store().set('s1', { a: 1 }, 3600)
+        expect(await update('s1', () => ({}))).toEqual({})
+        expect(await store().get('s1')).toBeNull()
+      })
+
+      it('update renews the lifetime to the given maxAge', async () => {
+        await store().set('s1', { n: 1 }, 1)
+        await sleep(600)
+        await update('s1', (cur) => cur, 2)
+        await sleep(600)
+        expect(await store().get('s1')).toEqual({ n: 1 })
+      })
+
+      it('20 concurrent updates of one session lose none (atomic read-modify-write)', async () => {
+        await store().set('counter', { n: 0 }, 3600)
+        await Promise.all(
+          Array.from({ length: 20 }, (_, i) =>
+            update('counter', (cur) =>
+              cur === null ? null : { ...cur, n: (cur.n as number) + 1, [`k${i}`]: i },
+            ),
+          ),
+        )
+        const data = (await store().get('counter')) as Record<string, number>
+        expect(data.n).toBe(20)
+        expect(Object.keys(data)).toHaveLength(21)
+      })
+    }
 
     it('stores 50 sessions written concurrently', async () => {
       const ids = Array.from({ length: 50 }, (_, i) => `c${i}`)

@@ -17,6 +17,7 @@ rateLimitStoreConformance('MemoryRateLimitStore', () => new MemoryRateLimitStore
 
 sessionStoreConformance('MemorySessionStore', () => new MemorySessionStore(), {
   release: (store) => store.destroy_(),
+  update: true,
 })
 
 apiKeyStoreConformance('MemoryApiKeyStore', () => new MemoryApiKeyStore(), {
