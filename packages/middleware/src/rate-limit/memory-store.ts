@@ -197,7 +197,14 @@ export class MemoryRateLimitStore implements RateLimitStore {
       this.#nextRoomSweep = now + 1_000
       this.#sweep(now)
     }
-    return this.size < this.#maxKeys ? key : OVERFLOW
+    return this.#ownKeys() < this.#maxKeys ? key : OVERFLOW
+  }
+
+  /** Keys held apart from the overflow counters, which do not take a key's room. */
+  #ownKeys(): number {
+    let overflow = 0
+    for (const map of [this.#fixed, this.#sliding, this.#buckets]) if (map.has(OVERFLOW)) overflow++
+    return this.size - overflow
   }
 
   #startSweep(windowMs: number): void {

@@ -167,7 +167,7 @@ export function rateLimit(options: RateLimitOptions = {}): MiddlewareHandler {
     }
   }
   const message = assertNonEmptyString(factory, 'message', options.message ?? 'Too many requests')
-  const ipv6Subnet = options.ipv6Subnet ?? 56
+  const ipv6Subnet = options.ipv6Subnet === undefined ? 56 : options.ipv6Subnet
   if (!isIPv6Subnet(ipv6Subnet)) {
     throw optionError(
       factory,
