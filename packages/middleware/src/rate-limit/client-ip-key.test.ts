@@ -2,7 +2,7 @@ import { Hono } from 'hono'
 import { describe, expect, it } from 'vitest'
 import { clientIpKey, rateLimit } from './index'
 
-const fromSocket = (remoteAddress: string) => ({ incoming: { socket: { remoteAddress } } })
+import { fromSocket, hitFrom, limitedApp } from './test-app'
 
 async function keyOf(ip: string, subnet?: number | false): Promise<string> {
   const app = new Hono()
@@ -11,7 +11,7 @@ async function keyOf(ip: string, subnet?: number | false): Promise<string> {
 }
 
 describe('clientIpKey', () => {
-  it.each([
+  it.each<[string, string, number | false | undefined, string]>([
     ['an IPv4 address', '1.2.3.4', undefined, '1.2.3.4'],
     ['IPv4-mapped IPv6', '::ffff:1.2.3.4', undefined, '1.2.3.4'],
     ['IPv4-mapped IPv6 in hex', '::ffff:102:304', undefined, '1.2.3.4'],
@@ -62,10 +62,8 @@ describe('clientIpKey', () => {
 
 describe('rateLimit: ipv6Subnet', () => {
   const appWith = (ipv6Subnet?: number | false) => {
-    const app = new Hono()
-    app.use(rateLimit({ max: 1, ...(ipv6Subnet === undefined ? {} : { ipv6Subnet }) }))
-    app.get('/', (c) => c.text('ok'))
-    return (ip: string) => app.request('/', {}, fromSocket(ip)).then((r) => r.status)
+    const app = limitedApp({ max: 1, ...(ipv6Subnet === undefined ? {} : { ipv6Subnet }) })
+    return async (ip: string) => (await hitFrom(app, ip)).status
   }
 
   it('limits a whole /56 together by default: 256 /64s give no extra requests', async () => {

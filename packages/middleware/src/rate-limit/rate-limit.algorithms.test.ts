@@ -7,16 +7,9 @@ import {
   rateLimit,
 } from './index'
 
-const fromSocket = (remoteAddress: string) => ({ incoming: { socket: { remoteAddress } } })
+import { hitFrom as hit, limitedApp } from './test-app'
 
-function appWith(options: RateLimitOptions) {
-  const app = new Hono()
-  app.use(rateLimit(options))
-  app.get('/', (c) => c.text('ok'))
-  return app
-}
-
-const hit = (app: Hono, ip = '203.0.113.9') => app.request('/', {}, fromSocket(ip))
+const appWith = (options: RateLimitOptions) => limitedApp(options)
 
 afterEach(() => {
   vi.useRealTimers()

@@ -1,17 +1,8 @@
-import { Hono } from 'hono'
 import { afterEach, describe, expect, it, vi } from 'vitest'
-import { type RateLimitOptions, rateLimit } from './index'
+import { rateLimit } from './index'
 
-const fromSocket = (remoteAddress: string) => ({ incoming: { socket: { remoteAddress } } })
+import { limitedApp as appWith, fromSocket, hitFrom as hit } from './test-app'
 
-function appWith(...limiters: RateLimitOptions[]) {
-  const app = new Hono()
-  for (const options of limiters) app.use(rateLimit(options))
-  app.get('/', (c) => c.text('ok'))
-  return app
-}
-
-const hit = (app: Hono, ip = '203.0.113.9') => app.request('/', {}, fromSocket(ip))
 const rateLimitHeaders = (res: Response) =>
   Object.fromEntries(
     [...res.headers].filter(([k]) => k.startsWith('ratelimit') || k === 'retry-after'),

@@ -9,7 +9,7 @@ import {
   rateLimit,
 } from './index'
 
-const fromSocket = (remoteAddress: string) => ({ incoming: { socket: { remoteAddress } } })
+import { fromSocket } from './test-app'
 
 function appWith(options: RateLimitOptions) {
   const app = new Hono()
