@@ -10,6 +10,7 @@ async function keyOf(ip: string, subnet?: number | false): Promise<string> {
   return (await app.request('/', {}, fromSocket(ip))).text()
 }
 
+// express-rate-limit's ip-key-generator-test cases are the table below, ported to clientIpKey.
 describe('clientIpKey', () => {
   it.each<[string, string, number | false | undefined, string]>([
     ['an IPv4 address', '1.2.3.4', undefined, '1.2.3.4'],
@@ -38,6 +39,9 @@ describe('clientIpKey', () => {
       undefined,
       '2001:db8:1234:5600::/56',
     ],
+    // express-rate-limit keys the deprecated IPv4-compatible `::1.2.3.4` as 1.2.3.4; it is not
+    // IPv4-mapped, so the shared client-IP rule treats it as the IPv6 address it is.
+    ['IPv4-compatible (deprecated, not mapped)', '::1.2.3.4', undefined, '::/56'],
     ['NAT64 (not mapped)', '64:ff9b::1.2.3.4', undefined, '64:ff9b::/56'],
   ])('keys %s', async (_label, ip, subnet, key) => {
     expect(await keyOf(ip, subnet)).toBe(key)
