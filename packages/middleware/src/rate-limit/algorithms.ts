@@ -14,30 +14,33 @@ export interface SlidingState {
 
 /**
  * One sliding-window request at `now`: the weighted count (previous window × the part of it still
- * inside the last `windowMs`, rounded down, plus the current window, plus this request) and the
- * state to store, or `null` when the request is over `max` and nothing is recorded.
+ * inside the last `windowMs`, rounded down, plus the current window, plus this request). Records
+ * the request in `state` (in place: this runs on every request) unless the count passes `max`.
+ * A new key starts from `{ index: -Infinity, current: 0, previous: 0 }`.
  */
 export function slidingWindowHit(
-  state: SlidingState | undefined,
+  state: SlidingState,
   now: number,
   windowMs: number,
   max: number,
-): { info: RateLimitInfo; next: SlidingState | null } {
+): RateLimitInfo {
   const index = Math.floor(now / windowMs)
   let current = 0
   let previous = 0
-  if (state !== undefined) {
-    if (state.index === index) {
-      current = state.current
-      previous = state.previous
-    } else if (state.index === index - 1) {
-      previous = state.current
-    }
+  if (state.index === index) {
+    current = state.current
+    previous = state.previous
+  } else if (state.index === index - 1) {
+    previous = state.current
   }
   const elapsed = now - index * windowMs
   const count = Math.floor((previous * (windowMs - elapsed)) / windowMs) + current + 1
-  const info = { count, ttl: windowMs - elapsed }
-  return { info, next: count > max ? null : { index, current: current + 1, previous } }
+  if (count <= max) {
+    state.index = index
+    state.current = current + 1
+    state.previous = previous
+  }
+  return { count, ttl: windowMs - elapsed }
 }
 
 /** When a sliding-window state stops mattering: the end of the window after its own. */
@@ -48,23 +51,20 @@ export function slidingExpiresAt(state: SlidingState, windowMs: number): number 
 /**
  * Token-bucket state of one key. The level is kept in integer units, `windowMs` units per token
  * and `max` units refilled per millisecond, so the arithmetic is exact (no float drift in
- * JavaScript or in Redis's Lua) as long as `max × windowMs` is a safe integer.
+ * JavaScript or in Redis's Lua) as long as `max × windowMs` is a safe integer. A new key is a
+ * full bucket: `{ level: max × windowMs, at: now }`.
  */
 export interface BucketState {
   level: number
   at: number
 }
 
-/** The bucket's level at `now`: full when new, else refilled since `at`, capped at capacity. */
-export function bucketLevel(
-  state: BucketState | undefined,
-  now: number,
-  windowMs: number,
-  max: number,
-): number {
-  const capacity = max * windowMs
-  if (state === undefined) return capacity
-  return Math.min(capacity, state.level + Math.max(0, now - state.at) * max)
+/** Refills the bucket up to `now` (in place), capped at capacity. */
+export function refillBucket(state: BucketState, now: number, windowMs: number, max: number): void {
+  if (now > state.at) {
+    state.level = Math.min(max * windowMs, state.level + (now - state.at) * max)
+    state.at = now
+  }
 }
 
 /**
@@ -73,20 +73,19 @@ export function bucketLevel(
  * left), or `max + 1` when empty; `ttl` is the time until the next whole token.
  */
 export function tokenBucketHit(
-  state: BucketState | undefined,
+  state: BucketState,
   now: number,
   windowMs: number,
   max: number,
-): { info: RateLimitInfo; next: BucketState | null } {
-  const level = bucketLevel(state, now, windowMs, max)
-  if (level < windowMs) {
-    return { info: { count: max + 1, ttl: Math.ceil((windowMs - level) / max) }, next: null }
-  }
+): RateLimitInfo {
+  refillBucket(state, now, windowMs, max)
+  const level = state.level
+  if (level < windowMs) return { count: max + 1, ttl: Math.ceil((windowMs - level) / max) }
   const left = level - windowMs
-  const count = max - Math.floor(left / windowMs)
+  state.level = left
   return {
-    info: { count, ttl: Math.ceil((windowMs - (left % windowMs)) / max) },
-    next: { level: left, at: now },
+    count: max - Math.floor(left / windowMs),
+    ttl: Math.ceil((windowMs - (left % windowMs)) / max),
   }
 }
 

@@ -2,7 +2,7 @@ import { unrefInterval } from '../internal/timers'
 import {
   type BucketState,
   bucketExpiresAt,
-  bucketLevel,
+  refillBucket,
   type SlidingState,
   slidingExpiresAt,
   slidingWindowHit,
@@ -122,8 +122,13 @@ export class MemoryRateLimitStore implements RateLimitStore {
     checkMax('slidingWindow', max)
     const now = this.#now()
     const slot = this.#slot(this.#sliding, key, now, windowMs)
-    const { info, next } = slidingWindowHit(this.#sliding.get(slot), now, windowMs, max)
-    if (next) this.#sliding.set(slot, { ...next, expiresAt: slidingExpiresAt(next, windowMs) })
+    let state = this.#sliding.get(slot)
+    if (state === undefined) {
+      state = { index: Number.NEGATIVE_INFINITY, current: 0, previous: 0, expiresAt: 0 }
+      this.#sliding.set(slot, state)
+    }
+    const info = slidingWindowHit(state, now, windowMs, max)
+    state.expiresAt = slidingExpiresAt(state, windowMs)
     return info
   }
 
@@ -133,8 +138,13 @@ export class MemoryRateLimitStore implements RateLimitStore {
     checkMax('tokenBucket', max, windowMs)
     const now = this.#now()
     const slot = this.#slot(this.#buckets, key, now, windowMs)
-    const { info, next } = tokenBucketHit(this.#buckets.get(slot), now, windowMs, max)
-    if (next) this.#buckets.set(slot, { ...next, expiresAt: bucketExpiresAt(next, windowMs, max) })
+    let state = this.#buckets.get(slot)
+    if (state === undefined) {
+      state = { level: max * windowMs, at: now, expiresAt: 0 }
+      this.#buckets.set(slot, state)
+    }
+    const info = tokenBucketHit(state, now, windowMs, max)
+    state.expiresAt = bucketExpiresAt(state, windowMs, max)
     return info
   }
 
@@ -156,13 +166,9 @@ export class MemoryRateLimitStore implements RateLimitStore {
     } else {
       const state = this.#buckets.get(key)
       if (state === undefined) return
-      const capacity = hit.max * hit.windowMs
-      const level = Math.min(
-        capacity,
-        bucketLevel(state, now, hit.windowMs, hit.max) + hit.windowMs,
-      )
-      const next = { level, at: now }
-      this.#buckets.set(key, { ...next, expiresAt: bucketExpiresAt(next, hit.windowMs, hit.max) })
+      refillBucket(state, now, hit.windowMs, hit.max)
+      state.level = Math.min(hit.max * hit.windowMs, state.level + hit.windowMs)
+      state.expiresAt = bucketExpiresAt(state, hit.windowMs, hit.max)
     }
   }
 
