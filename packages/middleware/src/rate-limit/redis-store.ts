@@ -28,7 +28,8 @@ end
 return {count, ttl}`
 
 // Sliding window, as algorithms.ts slidingWindowHit: one hash holds the window index `w`, its
-// count `c` and the previous window's count `p`.
+// count `c` and the previous window's count `p`. Within a window only `c` changes (HINCRBY); the
+// first request of a window rewrites the hash and sets its expiry to the end of the next window.
 const NOW = `local t = redis.call('TIME')
 local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
 `
@@ -46,8 +47,12 @@ end
 local elapsed = now - index * window
 local count = math.floor(previous * (window - elapsed) / window) + current + 1
 if count <= max then
-  redis.call('HSET', KEYS[1], 'w', string.format('%.0f', index), 'c', current + 1, 'p', previous)
-  redis.call('PEXPIRE', KEYS[1], string.format('%.0f', 2 * window - elapsed))
+  if w == index then
+    redis.call('HINCRBY', KEYS[1], 'c', 1)
+  else
+    redis.call('HSET', KEYS[1], 'w', string.format('%.0f', index), 'c', 1, 'p', previous)
+    redis.call('PEXPIRE', KEYS[1], string.format('%.0f', 2 * window - elapsed))
+  end
 end
 return {count, window - elapsed}`
 
