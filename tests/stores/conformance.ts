@@ -231,9 +231,17 @@ function rateLimitAlgorithmConformance<S extends RateLimitStore>(
         for (let i = 0; i < 4; i++) expect((await sliding('w', 1_000, 4)).count).toBe(i + 1)
         await nextWindow(1_000, 100)
         // About 90% of the previous window overlaps: floor(4 × 0.9) = 3 of its requests count.
-        expect((await sliding('w', 1_000, 4)).count).toBe(4)
-        expect((await sliding('w', 1_000, 4)).count).toBe(5)
-        // A fixed window would have allowed four fresh requests here.
+        // The exact share depends on when the store reads its clock, somewhere in the call.
+        const before = Date.now() % 1_000
+        const { count } = await sliding('w', 1_000, 4)
+        const after = Date.now() % 1_000
+        const possible = new Set<number>()
+        for (let e = before; e <= (after < before ? 999 : after); e++) {
+          possible.add(Math.floor((4 * (1_000 - e)) / 1_000) + 1)
+        }
+        expect(possible).toContain(count)
+        // A fixed window would count this request as the first of a fresh window.
+        if (after >= before && after < 750) expect(count).toBeGreaterThan(1)
         await sleep(2_000)
         expect((await sliding('w', 1_000, 4)).count).toBe(1)
       },
@@ -275,20 +283,24 @@ function rateLimitAlgorithmConformance<S extends RateLimitStore>(
       },
     )
 
-    bucketIt('token bucket: refills max tokens per windowMs, evenly', async () => {
-      // 2 tokens per 400 ms: one every 200 ms.
-      expect((await bucket('r', 400, 2)).count).toBe(1)
-      expect((await bucket('r', 400, 2)).count).toBe(2)
-      expect((await bucket('r', 400, 2)).count).toBe(3)
-      await sleep(250)
-      expect((await bucket('r', 400, 2)).count).toBe(2)
-      expect((await bucket('r', 400, 2)).count).toBe(3)
-      await sleep(500)
-      // Refilled to capacity, never beyond it.
-      expect((await bucket('r', 400, 2)).count).toBe(1)
-      expect((await bucket('r', 400, 2)).count).toBe(2)
-      expect((await bucket('r', 400, 2)).count).toBe(3)
-    })
+    bucketIt(
+      'token bucket: refills max tokens per windowMs, evenly',
+      async () => {
+        // 2 tokens per 2 s: one every second.
+        expect((await bucket('r', 2_000, 2)).count).toBe(1)
+        expect((await bucket('r', 2_000, 2)).count).toBe(2)
+        expect((await bucket('r', 2_000, 2)).count).toBe(3)
+        await sleep(1_100)
+        expect((await bucket('r', 2_000, 2)).count).toBe(2)
+        expect((await bucket('r', 2_000, 2)).count).toBe(3)
+        await sleep(2_100)
+        // Refilled to capacity, never beyond it.
+        expect((await bucket('r', 2_000, 2)).count).toBe(1)
+        expect((await bucket('r', 2_000, 2)).count).toBe(2)
+        expect((await bucket('r', 2_000, 2)).count).toBe(3)
+      },
+      10_000,
+    )
 
     bucketIt('token bucket: lets exactly max of 30 concurrent requests through', async () => {
       const results = await Promise.all(Array.from({ length: 30 }, () => bucket('burst', HOUR, 10)))
