@@ -12,7 +12,7 @@ import { expectValidOpenAPI } from './validate'
 
 const run = promisify(execFile)
 const root = resolve(import.meta.dirname, '../..')
-const bin = (name: string) => join(root, 'node_modules/.bin', name)
+const bin = (name: string) => join(root, 'tests/node_modules/.bin', name)
 
 let dir: string
 beforeAll(async () => {
