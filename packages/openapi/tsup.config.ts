@@ -1,4 +1,6 @@
-import { copyFileSync } from 'node:fs'
+import { copyFileSync, mkdirSync } from 'node:fs'
+import { createRequire } from 'node:module'
+import { dirname, join } from 'node:path'
 import { defineConfig, type Options } from 'tsup'
 
 type Plugin = NonNullable<Options['esbuildPlugins']>[number]
@@ -18,6 +20,24 @@ const shipViewerBodiesOnce: Plugin = {
   },
 }
 
+// The viewer files keep their licences: Swagger UI (Apache-2.0, with its NOTICE) and ReDoc (MIT),
+// plus the third-party notices each bundle points at, ship in dist/licenses/.
+const require = createRequire(import.meta.url)
+const packageDir = (name: string) => dirname(require.resolve(`${name}/package.json`))
+const LICENCES: Array<[from: string, to: string]> = [
+  [join(packageDir('swagger-ui-dist'), 'LICENSE'), 'swagger-ui-dist.LICENSE'],
+  [join(packageDir('swagger-ui-dist'), 'NOTICE'), 'swagger-ui-dist.NOTICE'],
+  [
+    join(packageDir('swagger-ui-dist'), 'swagger-ui-bundle.js.LICENSE.txt'),
+    'swagger-ui-bundle.js.LICENSE.txt',
+  ],
+  [join(packageDir('redoc'), 'LICENSE'), 'redoc.LICENSE'],
+  [
+    join(packageDir('redoc'), 'bundles', 'redoc.standalone.js.LICENSE.txt'),
+    'redoc.standalone.js.LICENSE.txt',
+  ],
+]
+
 export default defineConfig({
   entry: { index: 'src/index.ts' },
   format: ['esm', 'cjs'],
@@ -30,5 +50,7 @@ export default defineConfig({
   esbuildPlugins: [shipViewerBodiesOnce],
   onSuccess: async () => {
     copyFileSync(BODIES_SOURCE, `dist/${BODIES_DIST.slice(2)}`)
+    mkdirSync('dist/licenses', { recursive: true })
+    for (const [from, to] of LICENCES) copyFileSync(from, join('dist/licenses', to))
   },
 })
