@@ -1,5 +1,5 @@
 import type { MiddlewareHandler } from 'hono'
-import { type JWTPayload, type JWTVerifyOptions, jwtVerify } from 'jose'
+import { type JWTVerifyOptions, jwtVerify } from 'jose'
 import { BoundedCache } from '../internal/bounded-cache'
 import { getCookieValues } from '../internal/cookie'
 import { assertCookieName } from '../internal/cookie-settings'
@@ -14,6 +14,7 @@ import {
   optionError,
 } from '../internal/options'
 import { reject } from '../internal/reject'
+import type { JWTPayload } from './payload'
 
 /**
  * The HMAC algorithms `jwtAuth` and `signJwt` accept.

@@ -1,4 +1,4 @@
-import { type JWTPayload, SignJWT } from 'jose'
+import { SignJWT } from 'jose'
 import {
   assertKnownKeys,
   assertNonEmptyString,
@@ -6,6 +6,7 @@ import {
   optionError,
 } from '../internal/options'
 import { assertHmacAlgorithm, type JwtAlgorithm, MIN_SECRET_BYTES, secretBytes } from './jwt-auth'
+import type { JWTPayload } from './payload'
 
 /**
  * Options of {@link signJwt}.
