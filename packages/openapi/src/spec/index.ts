@@ -10,6 +10,7 @@ export type {
   OpenAPIResponse,
   OpenAPIResponseMeta,
   OpenAPIServer,
+  OpenAPITag,
   RouteMethod,
   RouteOpenAPIMeta,
   SpecOptions,
