@@ -116,7 +116,8 @@ export type EnvOf<A> = A extends { onError: (handler: ErrorHandler<infer E>) => 
  * The base path of a Hono app (`'/'` unless `basePath()` set one).
  *
  * @example
- * type B = BasePathOf<ReturnType<Hono['basePath']<'/api'>>> // '/api'
+ * const v1 = new Hono().basePath('/v1')
+ * type B = BasePathOf<typeof v1> // '/v1'
  */
 // biome-ignore lint/suspicious/noExplicitAny: only the base path is read
 export type BasePathOf<A> = A extends Hono<any, any, infer B> ? B : '/'
