@@ -65,7 +65,7 @@ function describeOther(node: unknown, options: ConvertOptions): OpenAPISchema {
   if (isRecord(standard)) {
     const vendor = String(standard.vendor)
     throw new TypeError(
-      `toOpenAPISchema: a ${vendor} schema cannot describe itself as JSON Schema; pass a converter as \`converters: { ${vendor}: … }\`${vendor === 'valibot' ? " (toJsonSchema from '@valibot/to-json-schema')" : ''}`,
+      `toOpenAPISchema: a ${vendor} schema cannot describe itself as JSON Schema; pass a converter as \`converters: { ${vendor}: … }\`${vendor === 'valibot' ? ' (the toJsonSchema function of the @valibot/to-json-schema package)' : ''}`,
     )
   }
   if (isRecord(node)) return node as OpenAPISchema
