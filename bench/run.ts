@@ -1,6 +1,6 @@
 /**
  * `pnpm bench` entry. Flags: `--quick` (shorter measurements, for a smoke run), `--only=<list>`
- * with any of middleware, components, rate-limit, http, ablation (ablation only runs when named; it writes
+ * with any of middleware, components, rate-limit, openapi, http, ablation (ablation only runs when named; it writes
  * ABLATION.md); `--filter=<regex>` to run only the in-process
  * comparisons whose title matches; `--no-report` to leave RESULTS.md alone (a partial run with
  * `--only` or `--filter` never writes it); `--no-proposal` to skip the HTTP rows that run on
@@ -15,6 +15,7 @@ import { runComponents } from './suites/components'
 import { runHttp } from './suites/http'
 import { runMiddleware } from './suites/middleware'
 import { runRateLimit } from './suites/rate-limit'
+import { runOpenAPI } from './suites/openapi'
 
 const args = process.argv.slice(2)
 const quick = args.includes('--quick')
@@ -35,6 +36,7 @@ console.log(
 if (wants('middleware')) await runMiddleware()
 if (wants('components')) await runComponents()
 if (wants('rate-limit')) await runRateLimit()
+if (wants('openapi')) await runOpenAPI()
 if (wants('http')) {
   await runHttp(args.includes('--proposal') || (!quick && !args.includes('--no-proposal')))
 }

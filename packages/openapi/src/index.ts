@@ -1,9 +1,14 @@
 /**
  * @palisade/openapi — OpenAPI 3.1 documentation for Hono apps, generated from the routes and
- * the schemas they already use.
+ * the schemas they already use, and request validation from the same schemas. This file is the
+ * one list of the public API.
  */
 
+export { openapi } from './app/openapi'
 export type {
+  BasePathOf,
+  EnvOf,
+  HonoApp,
   OpenAPIApp,
   OpenAPIGroup,
   OpenAPIOptions,
@@ -11,12 +16,10 @@ export type {
   RouteMethodFn,
   RouteOptions,
   RouteOptionsArg,
-} from './app'
-export { openapi } from './app'
-export type { ExplorerUIHTMLOptions, ReferenceHTMLOptions } from './pages'
-export { createNonce, EXPLORER_CSP, explorerUIHTML, referenceCSP, referenceHTML } from './pages'
-export type { OpenAPISchema, OpenAPISchemaType } from './schema'
-export { toOpenAPISchema } from './schema'
+  RouterKind,
+  RouterOf,
+} from './app/types'
+export { generateSpec } from './document/generate'
 export type {
   OpenAPIDocument,
   OpenAPIInfo,
@@ -28,12 +31,35 @@ export type {
   OpenAPIResponse,
   OpenAPIResponseMeta,
   OpenAPIServer,
+  OpenAPITag,
   RouteMethod,
   RouteOpenAPIMeta,
   SpecOptions,
   StoredRoute,
-} from './spec'
-export { generateSpec } from './spec'
+} from './document/types'
+export type { ExplorerUIHTMLOptions, ReferenceHTMLOptions } from './pages'
+export { createNonce, EXPLORER_CSP, explorerUIHTML, referenceCSP, referenceHTML } from './pages'
+export type { ComponentSink, ConvertOptions, SchemaConverter } from './schema/convert'
+export { toOpenAPISchema } from './schema/convert'
+export { component } from './schema/names'
+export type { OpenAPISchema, OpenAPISchemaType } from './schema/types'
+export type {
+  ProblemDetails,
+  ValidationCode,
+  ValidationIssue,
+  ValidationLocation,
+  ValidationProblem,
+} from './validate/problem'
+export {
+  PROBLEM_JSON,
+  problemDetails,
+  problemResponse,
+  validationProblem,
+  validationProblemSchema,
+} from './validate/problem'
+export type { JSONSchemaValidator, ValidationErrorHandler } from './validate/request'
+export type { StandardIssue, StandardResult, StandardSchemaV1 } from './validate/standard'
+export type { RequestInput, SchemaInput, SchemaOutput } from './validate/types'
 
 /**
  * The OpenAPI version every generated document declares.

@@ -1,12 +1,14 @@
-import type { Env, ErrorHandler, Handler, Hono, MiddlewareHandler, NotFoundHandler } from 'hono'
-import type { Schema } from 'hono/types'
+import type { ErrorHandler, Handler, Hono, MiddlewareHandler, NotFoundHandler } from 'hono'
 import { mergePath } from 'hono/utils/url'
+import { generateSpec } from '../document/generate'
+import type { OpenAPIDocument, RouteMethod, StoredRoute } from '../document/types'
 import { type DocsRegistrar, mountDocsPages, mountPrefix } from '../pages'
-import { generateSpec, RouteIndex } from '../spec/generate'
-import type { OpenAPIDocument, RouteMethod, RouteOpenAPIMeta, StoredRoute } from '../spec/types'
-import { behind, type DocsRoute, patternMatches } from './docs-routes'
-import { type ResolvedOptions, resolveOptions } from './options'
-import type { OpenAPIApp, OpenAPIOptions } from './types'
+import { type ResolvedOptions, resolveOptions } from '../rules/options'
+import { normalizeRouteOptions, RouteIndex } from '../rules/route'
+import { isRecord } from '../schema/common'
+import { requestValidator } from '../validate/request'
+import { type DocsRoute, docsGuard, patternMatches } from './docs-routes'
+import type { BasePathOf, EnvOf, HonoApp, OpenAPIApp, OpenAPIOptions } from './types'
 
 /** Shared by the wrapper and all its groups. */
 interface State {
@@ -25,37 +27,6 @@ interface Cache {
   json: string
   /** JSON served under a parent app's mount prefix, by prefix (see `mountPrefix`). */
   mounted: Map<string, string>
-}
-
-const isObject = (v: unknown): v is Record<string, unknown> =>
-  typeof v === 'object' && v !== null && !Array.isArray(v)
-
-function normalizeOpts(
-  opts: unknown,
-  label: string,
-): { middlewares: MiddlewareHandler[]; openapi: RouteOpenAPIMeta | undefined } {
-  const fail = (message: string): never => {
-    throw new TypeError(`openapi: ${label}: ${message}`)
-  }
-  if (opts === undefined) return { middlewares: [], openapi: undefined }
-  let middlewares: unknown = []
-  let meta: unknown
-  if (Array.isArray(opts)) middlewares = opts
-  else if (isObject(opts)) {
-    for (const key of Object.keys(opts)) {
-      if (key !== 'middlewares' && key !== 'openapi')
-        fail(`unknown route option "${key}" (known: middlewares, openapi)`)
-    }
-    middlewares = opts.middlewares ?? []
-    meta = opts.openapi
-  } else fail('opts must be RouteOptions or an array of middleware')
-  if (!Array.isArray(middlewares) || !middlewares.every((m) => typeof m === 'function')) {
-    fail('middlewares must be an array of middleware functions')
-  }
-  return {
-    middlewares: middlewares as MiddlewareHandler[],
-    openapi: meta as RouteOpenAPIMeta | undefined,
-  }
 }
 
 function spec(state: State): Cache {
@@ -94,15 +65,24 @@ function register(
   const label = `${method.toUpperCase()} ${full}`
   if (typeof handler !== 'function')
     throw new TypeError(`openapi: ${label}: handler must be a function`)
-  const { middlewares, openapi } = normalizeOpts(opts, label)
+  const { middlewares, openapi, validate, onValidationError } = normalizeRouteOptions(opts, label)
   const draft: StoredRoute =
     openapi === undefined ? { method, path: full } : { method, path: full, openapi }
-  // Route-local problems (schemas, parameters, statuses) first, then conflicts with earlier routes;
-  // both throw before Hono sees the route, so a rejected route is neither served nor documented.
-  generateSpec([draft], state.options)
+  const validating = validate ?? state.options.validation
+  if (validate !== undefined) draft.validate = validate
+  // The route rules (shape, schemas, parameters, statuses, conflicts with earlier routes) throw
+  // before Hono sees the route, so a rejected route is neither served nor documented.
   const plan = state.index.check(draft)
   const before = state.app.routes.length
-  const handlers = [...middlewares, handler as Handler]
+  const validator = validating
+    ? requestValidator(draft.openapi?.request, {
+        jsonSchemaValidator: state.options.jsonSchemaValidator,
+        onValidationError: onValidationError ?? state.options.onValidationError,
+      })
+    : undefined
+  const handlers = validator
+    ? [...middlewares, validator, handler as Handler]
+    : [...middlewares, handler as Handler]
   // Hono's overloads type handler chains by arity; the wrapper passes a checked list.
   const on = state.app.on as (method: string, path: string, ...handlers: Handler[]) => unknown
   const all = state.app.all as (path: string, ...handlers: Handler[]) => unknown
@@ -180,7 +160,7 @@ function router<T extends object>(state: State, prefix: string, self: T) {
  * route is added. Registration throws a descriptive `Error` for a duplicate operationId, a path
  * that clashes with an earlier one, or a schema that cannot be documented.
  *
- * @param app - the Hono app to register on (its base path is respected)
+ * @param input - the Hono app to register on (its base path is respected)
  * @param options - `info` (required); `servers` default `[]`; `specPath` default `/openapi.json`,
  *   `docsPath` default `/explorer`, `redocPath` default `/reference`
  * @example
@@ -196,30 +176,32 @@ function router<T extends object>(state: State, prefix: string, self: T) {
  * export default api // GET /openapi.json, /explorer, /reference
  * ```
  */
-export function openapi<
-  E extends Env = Env,
-  S extends Schema = Schema,
-  BasePath extends string = '/',
->(app: Hono<E, S, BasePath>, options: OpenAPIOptions): OpenAPIApp<E, BasePath, S> {
+export function openapi<A extends HonoApp>(
+  input: A,
+  options: OpenAPIOptions,
+): OpenAPIApp<EnvOf<A>, BasePathOf<A>> {
   if (
-    !isObject(app) ||
-    typeof (app as { fetch?: unknown }).fetch !== 'function' ||
-    !Array.isArray(app.routes)
+    !isRecord(input) ||
+    typeof (input as { fetch?: unknown }).fetch !== 'function' ||
+    !Array.isArray(input.routes)
   ) {
     throw new TypeError('openapi: the first argument must be a Hono app')
   }
+  // biome-ignore lint/suspicious/noExplicitAny: checked above; the wrapper registers on any Hono app
+  const app = input as unknown as Hono<any, any, any>
   const state: State = {
     app,
     options: resolveOptions(options),
     routes: [],
-    index: new RouteIndex(),
+    index: undefined as unknown as RouteIndex,
     cache: undefined,
     docs: [],
   }
+  state.index = new RouteIndex({ converters: state.options.converters })
   const { specPath, docsPath, redocPath, info } = state.options
   const register: DocsRegistrar = (path, respond) => {
     const chain: MiddlewareHandler[] = []
-    app.get(path, behind(chain, respond))
+    app.get(path, docsGuard(chain), respond)
     const served = app.routes.at(-1)?.path ?? path
     state.docs.push({ path: served, chain })
     return served
@@ -245,11 +227,11 @@ export function openapi<
     app,
     spec: () => spec(state).doc,
     getSpec: () => spec(state).doc,
-    onError(handler: ErrorHandler<E>) {
+    onError(handler: ErrorHandler) {
       app.onError(handler)
       return wrapper
     },
-    notFound(handler: NotFoundHandler<E>) {
+    notFound(handler: NotFoundHandler) {
       app.notFound(handler)
       return wrapper
     },
@@ -257,5 +239,5 @@ export function openapi<
     request: app.request,
   })
   Object.defineProperty(wrapper, 'routes', { get: () => state.routes, enumerable: true })
-  return wrapper as unknown as OpenAPIApp<E, BasePath, S>
+  return wrapper as unknown as OpenAPIApp<EnvOf<A>, BasePathOf<A>>
 }

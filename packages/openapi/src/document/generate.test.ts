@@ -2,10 +2,14 @@ import { describe, expect, it } from 'vitest'
 import { z } from 'zod'
 import { z as z3 } from 'zod3'
 import { expectValidOpenAPI } from '../../../../tests/openapi/validate'
-import { generateSpec, RouteIndex } from './generate'
+import { RouteIndex } from '../rules/route'
+import { generateSpec } from './generate'
 import type { OpenAPIDocument, StoredRoute } from './types'
 
 const info = { title: 'Test API', version: '1.2.3' }
+/** Component names other than the shared validation problem every validated operation adds. */
+const userComponents = (doc: OpenAPIDocument) =>
+  Object.keys(doc.components.schemas).filter((name) => name !== 'ValidationProblem')
 
 /** Generates and checks validity with the external validator: every document in these tests. */
 async function gen(routes: StoredRoute[], options: Parameters<typeof generateSpec>[1] = { info }) {
@@ -58,7 +62,7 @@ describe('document shell', () => {
     ]
     const doc = generateSpec(routes(), { info })
     expect(JSON.stringify(generateSpec(routes(), { info }))).toBe(JSON.stringify(doc))
-    expect(Object.keys(doc.components.schemas)).toEqual(['X', 'X2'])
+    expect(userComponents(doc)).toEqual(['X', 'X2'])
     await expectValidOpenAPI(doc)
   })
 
@@ -363,7 +367,7 @@ describe('request bodies, responses and components', () => {
         },
       },
     ])
-    expect(Object.keys(doc.components.schemas)).toEqual(['NameAndEmail'])
+    expect(userComponents(doc)).toEqual(['NameAndEmail'])
   })
 
   it('gives a different schema with the same name a numbered suffix and keeps both', async () => {
@@ -375,7 +379,7 @@ describe('request bodies, responses and components', () => {
         openapi: { request: { body: z.object({ name: z.string(), email: z.number() }) } },
       },
     ])
-    expect(Object.keys(doc.components.schemas)).toEqual(['NameAndEmail', 'NameAndEmail2'])
+    expect(userComponents(doc)).toEqual(['NameAndEmail', 'NameAndEmail2'])
     expect(op(doc, '/b', 'post').requestBody?.content['application/json']?.schema).toEqual({
       $ref: '#/components/schemas/NameAndEmail2',
     })
@@ -395,11 +399,7 @@ describe('request bodies, responses and components', () => {
         openapi: { request: { body: z.union([z.string(), z.number()]) } },
       },
     ])
-    expect(Object.keys(doc.components.schemas)).toEqual([
-      'NameAndEmailList',
-      'String',
-      'StringOrNumber',
-    ])
+    expect(userComponents(doc)).toEqual(['NameAndEmailList', 'String', 'StringOrNumber'])
   })
 
   it('documents responses with descriptions and schemas, by status code', async () => {
@@ -731,5 +731,33 @@ describe('RouteIndex', () => {
     ).toThrow()
     // /b/{id} was not recorded, so another name for that shape is fine.
     expect(() => index.add({ method: 'get', path: '/b/:other' })).not.toThrow()
+  })
+})
+
+describe('option rules shared with openapi()', () => {
+  it('rejects missing or bad options with a TypeError naming generateSpec, never a SyntaxError', () => {
+    expect(() => generateSpec([], {} as never)).toThrow(
+      /^generateSpec: info must be an object with `title` and `version`$/,
+    )
+    expect(() => generateSpec([], { info: { title: '', version: '1' } })).toThrow(
+      /^generateSpec: info.title must be a non-empty string/,
+    )
+    expect(() => generateSpec([], { info, servers: 'x' as never })).toThrow(
+      /servers must be an array/,
+    )
+    expect(() => generateSpec({} as never, { info })).toThrow(
+      /^generateSpec: routes must be an array/,
+    )
+  })
+
+  it('applies the same route rules as openapi() route registration', () => {
+    expect(() =>
+      generateSpec(
+        [{ method: 'get', path: '/x', openapi: { responses: { 999: { description: 'x' } } } }],
+        {
+          info,
+        },
+      ),
+    ).toThrow(/response status "999" is not an HTTP status code/)
   })
 })

@@ -1,2 +1,0 @@
-export { toOpenAPISchema } from './convert'
-export type { OpenAPISchema, OpenAPISchemaType } from './types'
