@@ -14,8 +14,8 @@ import { runAblation } from './suites/ablation'
 import { runComponents } from './suites/components'
 import { runHttp } from './suites/http'
 import { runMiddleware } from './suites/middleware'
-import { runRateLimit } from './suites/rate-limit'
 import { runOpenAPI } from './suites/openapi'
+import { runRateLimit } from './suites/rate-limit'
 
 const args = process.argv.slice(2)
 const quick = args.includes('--quick')
