@@ -29,7 +29,10 @@ const MAX_DELAY = 2_147_483_647
 /**
  * Races the rest of the chain against a timer of `ms` milliseconds and rejects with 408 when the
  * timer wins. Handlers get an `AbortSignal` as `c.get('timeoutSignal')`, aborted at the timeout,
- * to stop their own work (pass it to `fetch`, database drivers, …). The timer is cleared as soon
+ * to stop their own work (pass it to `fetch`, database drivers, …). The signal is created on the
+ * first `c.get('timeoutSignal')` of a request (read after the timeout, it is already aborted), so
+ * requests that never ask for it cost no AbortController; `c.var.timeoutSignal` is filled in by
+ * that first `c.get`. The timer is cleared as soon
  * as the handler finishes, and a handler's error propagates to `app.onError` unchanged.
  *
  * @param options.ms required, milliseconds
@@ -48,12 +51,27 @@ export function requestTimeout(options: RequestTimeoutOptions): MiddlewareHandle
   const message = assertNonEmptyString(NAME, 'message', options.message ?? 'Request Timeout')
 
   return async function requestTimeout(c, next) {
-    const controller = new AbortController()
-    c.set('timeoutSignal', controller.signal)
+    // The AbortController behind c.get('timeoutSignal') is made on first read: most handlers
+    // never read it, and creating one costs more than the rest of this middleware together.
+    let controller: AbortController | undefined
+    let fired = false
+    const get = c.get
+    c.get = ((key: string) => {
+      if (key !== 'timeoutSignal') return get.call(c, key as never)
+      if (controller === undefined) {
+        controller = new AbortController()
+        if (fired) controller.abort(new DOMException(message, 'TimeoutError'))
+        // From now on c.var lists it too (redefining c.var per request would cost more than the
+        // controller saves).
+        c.set('timeoutSignal', controller.signal)
+      }
+      return controller.signal
+    }) as typeof c.get
     let timer: ReturnType<typeof setTimeout> | undefined
     const timedOut = new Promise<'timeout'>((resolve) => {
       timer = setTimeout(() => {
-        controller.abort(new DOMException(message, 'TimeoutError'))
+        fired = true
+        controller?.abort(new DOMException(message, 'TimeoutError'))
         resolve('timeout')
       }, ms)
     })
