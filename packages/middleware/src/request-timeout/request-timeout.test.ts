@@ -199,6 +199,20 @@ describe('requestTimeout: the signal is created on first read', () => {
     expect(await (await app.request('/')).json()).toEqual({ inVar: true })
   })
 
+  it('puts an aborted signal in c.var at the timeout, even when nobody read it before', async () => {
+    const app = setup({ ms: 100 })
+    let seen: unknown = 'unset'
+    app.get('/', async (c) => {
+      await sleep(500)
+      seen = (c.var as { timeoutSignal?: AbortSignal }).timeoutSignal?.aborted
+      return c.text('late')
+    })
+    const pending = app.request('/')
+    await vi.advanceTimersByTimeAsync(600)
+    expect((await pending).status).toBe(408)
+    expect(seen).toBe(true)
+  })
+
   it('leaves the other context variables alone', async () => {
     const app = new Hono<{ Variables: { user: string } }>()
     app.use('*', async (c, next) => {

@@ -54,25 +54,28 @@ export function requestTimeout(options: RequestTimeoutOptions): MiddlewareHandle
     // The AbortController behind c.get('timeoutSignal') is made on first read: most handlers
     // never read it, and creating one costs more than the rest of this middleware together.
     let controller: AbortController | undefined
-    let fired = false
     const get = c.get
     c.get = ((key: string) => {
       if (key !== 'timeoutSignal') return get.call(c, key as never)
+      return signal()
+    }) as typeof c.get
+    // Creates the controller on first need; from then on c.var lists it too (redefining c.var
+    // per request would cost more than the lazy controller saves).
+    const signal = (): AbortSignal => {
       if (controller === undefined) {
         controller = new AbortController()
-        if (fired) controller.abort(new DOMException(message, 'TimeoutError'))
-        // From now on c.var lists it too (redefining c.var per request would cost more than the
-        // controller saves).
         c.set('timeoutSignal', controller.signal)
       }
       return controller.signal
-    }) as typeof c.get
+    }
     // One promise settled by whichever comes first, rather than Promise.race over two: the
     // chain keeps running after a timeout, and its late failure lands in an already settled
     // promise instead of becoming an unhandled rejection.
     return new Promise<void>((resolve, fail) => {
       const timer = setTimeout(() => {
-        fired = true
+        // Materialised at the timeout, so code reading c.var.timeoutSignal (sessions does, to
+        // skip saving a request that already got its 408) sees an aborted signal.
+        signal()
         controller?.abort(new DOMException(message, 'TimeoutError'))
         fail(timeoutError(message))
       }, ms)
