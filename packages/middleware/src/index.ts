@@ -1,5 +1,6 @@
 export * from './api-key'
 export * from './body-limit'
+export * from './client-ip'
 export * from './content-type-guard'
 export * from './cors'
 export * from './csrf'

@@ -4,6 +4,7 @@
 import apiKey from './api-key.mjs'
 import bodyLimit from './body-limit.mjs'
 import cjs from './cjs.mjs'
+import clientIp from './client-ip.mjs'
 import contentTypeGuard from './content-type-guard.mjs'
 import cors from './cors.mjs'
 import csrf from './csrf.mjs'
@@ -35,6 +36,7 @@ export const cases = [
   csrf,
   rateLimit,
   ipGuard,
+  clientIp,
   ssrfGuard,
   xssSanitize,
   openapi,

@@ -1,5 +1,5 @@
 import type { MiddlewareHandler } from 'hono'
-import { mayHaveBody } from '../internal/body'
+import { framedByRuntime, mayHaveBody } from '../internal/body'
 import { assertKnownKeys, assertNonNegativeInteger } from '../internal/options'
 import { reject } from '../internal/reject'
 
@@ -18,13 +18,17 @@ export interface BodyLimitOptions {
 const NAME = 'bodyLimit'
 const KNOWN = ['max'] as const
 const CONTENT_LENGTH = /^[0-9]+$/
+const MISMATCH = 'Content-Length does not match the body'
 
 /**
  * Rejects request bodies larger than `max` bytes with 413 `Payload Too Large`, before the handler
- * runs. A single well-formed `Content-Length` is checked without reading the body. A body whose
- * size is not declared trustworthily (chunked, `Transfer-Encoding` next to `Content-Length`,
- * duplicate, negative or non-numeric `Content-Length`) is counted as it arrives: reading stops at
- * `max + 1` bytes, and a body within the limit is handed on buffered, fully readable.
+ * runs. A `Content-Length` over `max` is rejected without reading the body. A single well-formed
+ * `Content-Length` within `max` is trusted only where a server runtime framed the body by it
+ * (@hono/node-server, Bun, Deno, Cloudflare). Every other body (chunked, `Transfer-Encoding` next
+ * to `Content-Length`, duplicate, negative or non-numeric `Content-Length`, and any request built
+ * in-process, e.g. `app.request()`) is counted as it arrives: reading stops at `max + 1` bytes
+ * (413), a declared length that differs from the real one is `400 Content-Length does not match
+ * the body`, and a body within the limit is handed on buffered, fully readable.
  *
  * @param options.max default `1_000_000` bytes
  * @example
@@ -42,15 +46,18 @@ export function bodyLimit(options?: BodyLimitOptions): MiddlewareHandler {
     if (!raw.body) return next()
 
     const declared = raw.headers.get('content-length')
-    // The runtime frames the body by a lone numeric Content-Length, so it is exact. With
-    // Transfer-Encoding, or a value such as "10, 5000" (duplicates) or "-1", it is not.
+    // A server runtime frames the body by a lone numeric Content-Length, so there it is exact.
+    // With Transfer-Encoding, or a value such as "10, 5000" (duplicates) or "-1", it is not; nor
+    // on a Request built in-process (app.request, a platform adapter), which may carry any body.
+    let expected: number | undefined
     if (
       declared !== null &&
       !raw.headers.has('transfer-encoding') &&
       CONTENT_LENGTH.test(declared)
     ) {
-      if (Number(declared) > max) reject(413, 'Payload Too Large')
-      return next()
+      expected = Number(declared)
+      if (expected > max) reject(413, 'Payload Too Large')
+      if (framedByRuntime(c)) return next()
     }
 
     if (raw.bodyUsed || raw.body.locked) {
@@ -63,6 +70,7 @@ export function bodyLimit(options?: BodyLimitOptions): MiddlewareHandler {
         return next()
       }
       if (size > max) reject(413, 'Payload Too Large')
+      if (expected !== undefined && size !== expected) reject(400, MISMATCH)
       return next()
     }
 
@@ -85,6 +93,8 @@ export function bodyLimit(options?: BodyLimitOptions): MiddlewareHandler {
       }
       chunks.push(result.value)
     }
+    // The declared length lied (only possible in-process): the body is not what it claims to be.
+    if (expected !== undefined && size !== expected) reject(400, MISMATCH)
     // Downstream code now sees the body's real, single length instead of the untrusted framing.
     const headers = new Headers(raw.headers)
     headers.delete('transfer-encoding')

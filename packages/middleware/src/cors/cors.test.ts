@@ -1,4 +1,4 @@
-import { Hono } from 'hono'
+import { type Context, Hono } from 'hono'
 import { describe, expect, it, vi } from 'vitest'
 import { type CorsOptions, cors } from './index'
 
@@ -203,6 +203,90 @@ describe('cors: preflight', () => {
     const { app } = appWith({ origin: APP })
     const res = await app.request('/r', preflight(APP, { vary: 'Accept-Encoding, Cookie' }))
     expect(res.headers.get('vary')).toBe('Origin')
+  })
+})
+
+describe('cors: preflight keeps what earlier middleware set (as Hono does)', () => {
+  function withEarlier(set: (c: Context) => void, options: CorsOptions = { origin: APP }) {
+    const app = new Hono()
+    app.use('/api/*', async (c, next) => {
+      set(c)
+      await next()
+    })
+    app.use('/api/*', cors(options))
+    app.all('/api/test', (c) => c.text('ok'))
+    return app
+  }
+
+  it('keeps a header an earlier middleware set with c.header()', async () => {
+    const app = withEarlier((c) => {
+      c.header('X-Request-ID', 'abc-123')
+      c.header('X-Frame-Options', 'DENY')
+    })
+    const res = await app.request('/api/test', preflight(APP))
+    expect(res.status).toBe(204)
+    expect(res.headers.get('x-request-id')).toBe('abc-123')
+    expect(res.headers.get('x-frame-options')).toBe('DENY')
+    expect(res.headers.get('access-control-allow-origin')).toBe(APP)
+  })
+
+  // Ported from Hono: 'Append "Origin" to Vary header on OPTIONS preflight, if response has
+  // some Vary header'. Hono also appends Access-Control-Request-Headers because it reflects the
+  // requested headers when allowHeaders is empty; we never reflect them, so only Origin is added.
+  it('merges Origin into a Vary an earlier middleware set', async () => {
+    const app = withEarlier((c) => c.header('Vary', 'Accept-Encoding', { append: true }))
+    const res = await app.request('/api/test', preflight(APP))
+    expect(res.status).toBe(204)
+    expect(res.headers.get('access-control-allow-origin')).toBe(APP)
+    expect(res.headers.get('vary')).toBe('Accept-Encoding, Origin')
+  })
+
+  it('does not add Origin twice, nor next to Vary: *', async () => {
+    const twice = withEarlier((c) => c.header('Vary', 'origin'))
+    expect((await twice.request('/api/test', preflight(APP))).headers.get('vary')).toBe('origin')
+    const star = withEarlier((c) => c.header('Vary', '*'))
+    expect((await star.request('/api/test', preflight(APP))).headers.get('vary')).toBe('*')
+  })
+
+  it('keeps an earlier Vary untouched when origin is "*" (nothing depends on Origin)', async () => {
+    const app = withEarlier((c) => c.header('Vary', 'Accept-Encoding'), { origin: '*' })
+    const res = await app.request('/api/test', preflight(APP))
+    expect(res.headers.get('vary')).toBe('Accept-Encoding')
+  })
+
+  it('overrides CORS headers an earlier middleware set with its own values', async () => {
+    const app = withEarlier((c) => {
+      c.header('Access-Control-Allow-Origin', 'https://evil.test')
+      c.header('Access-Control-Allow-Methods', 'TRACE')
+    })
+    const res = await app.request('/api/test', preflight(APP))
+    expect(res.headers.get('access-control-allow-origin')).toBe(APP)
+    expect(res.headers.get('access-control-allow-methods')).toBe(
+      'GET, POST, PUT, PATCH, DELETE, OPTIONS',
+    )
+  })
+
+  it('drops a Content-Type or Content-Length set earlier (a 204 has no body)', async () => {
+    const app = withEarlier((c) => {
+      c.header('Content-Type', 'application/json')
+      c.header('Content-Length', '42')
+    })
+    const res = await app.request('/api/test', preflight(APP))
+    expect(res.status).toBe(204)
+    expect(res.headers.get('content-type')).toBeNull()
+    expect(res.headers.get('content-length')).toBeNull()
+  })
+
+  it('does not leak headers set for one preflight into the next', async () => {
+    let n = 0
+    const app = withEarlier((c) => {
+      n++
+      if (n === 1) c.header('X-Once', 'yes')
+    })
+    await app.request('/api/test', preflight(APP))
+    const second = await app.request('/api/test', preflight(APP))
+    expect(second.headers.get('x-once')).toBeNull()
+    expect(second.headers.get('vary')).toBe('Origin')
   })
 })
 

@@ -108,12 +108,20 @@ export function cors(options?: CorsOptions): MiddlewareHandler {
     const allow = allowOrigin(c.req.header('origin'))
 
     if (c.req.method === 'OPTIONS' && c.req.header('access-control-request-method') !== undefined) {
-      const headers = new Headers(preflight)
+      // Edit the headers earlier middleware already set (c.header() before next(), e.g.
+      // securityHeaders or requestId) in place, as Hono's cors does: a preflight must not drop
+      // them, and Hono copies c.res's headers over the returned response, so the CORS values
+      // have to be written there to win.
+      const headers = c.res.headers
+      for (const [k, v] of preflight) headers.set(k, v)
       if (allow) {
         headers.set('access-control-allow-origin', allow)
         for (const [k, v] of grant) headers.set(k, v)
       }
-      if (varies) headers.set('vary', 'Origin')
+      if (varies) addVaryOrigin(headers)
+      // A 204 has no content: a length or type set earlier would describe a body that is not there.
+      headers.delete('content-length')
+      headers.delete('content-type')
       return new Response(null, { status: 204, headers })
     }
 

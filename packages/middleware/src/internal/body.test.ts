@@ -6,7 +6,7 @@ import { bodyLimit } from '../body-limit'
 import { csrf } from '../csrf'
 import { ssrfGuard } from '../ssrf-guard'
 import { xssSanitize } from '../xss-sanitize'
-import { mayHaveBody } from './body'
+import { framedByRuntime, mayHaveBody } from './body'
 
 /**
  * @hono/node-server builds its undici Request (with an AbortController) only when something
@@ -207,5 +207,48 @@ describe('mayHaveBody in process', () => {
     })
     await app.request('/', { method: 'POST', body: 'data' })
     expect(answer).toBe(true)
+  })
+})
+
+describe('framedByRuntime', () => {
+  it('is true for a request @hono/node-server built from the socket, false once replaced', async () => {
+    const app = new Hono()
+    app.use('/replaced', async (c, next) => {
+      c.req.raw = new Request(c.req.raw)
+      await next()
+    })
+    app.all('*', (c) => c.text(String(framedByRuntime(c))))
+    const server = await new Promise<ServerType>((resolve) => {
+      const s = serve({ fetch: app.fetch, port: 0, hostname: '127.0.0.1' }, () => resolve(s))
+    })
+    try {
+      const port = (server.address() as AddressInfo).port
+      const head = (path: string) => `POST ${path} HTTP/1.1\nContent-Length: 5`
+      expect((await send(port, head('/'), 'hello')).body).toBe('true')
+      expect((await send(port, head('/replaced'), 'hello')).body).toBe('false')
+    } finally {
+      await new Promise((resolve) => server.close(resolve))
+    }
+  })
+
+  it.each<[string, unknown, boolean]>([
+    ['app.request without env', undefined, false],
+    ['a fake node-server env', { incoming: { httpVersionMajor: 1, headers: {} } }, false],
+    ['a Bun server env', { requestIP: () => null }, true],
+    ['a Deno serve env', { remoteAddr: { hostname: '127.0.0.1' } }, true],
+    ['a Lambda env', { requestContext: { http: { sourceIp: '1.2.3.4' } } }, false],
+  ])('is %s → %s', async (_, env, expected) => {
+    const app = new Hono()
+    app.post('/', (c) => c.json(framedByRuntime(c)))
+    const res = await app.request('/', { method: 'POST', body: 'x' }, env as never)
+    expect(await res.json()).toBe(expected)
+  })
+
+  it('is true for a Workers request (the cf object)', async () => {
+    const app = new Hono()
+    app.post('/', (c) => c.json(framedByRuntime(c)))
+    const req = new Request('http://w.test/', { method: 'POST', body: 'x' })
+    Object.defineProperty(req, 'cf', { value: { colo: 'FRA' } })
+    expect(await (await app.fetch(req)).json()).toBe(true)
   })
 })

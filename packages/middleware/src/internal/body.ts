@@ -57,3 +57,30 @@ function builtFrom(raw: Request, incoming: NodeIncoming): boolean {
   }
   return false
 }
+
+/**
+ * True when a server runtime built `c.req.raw` from a real connection, so its body is exactly as
+ * long as a lone numeric `Content-Length` says (the runtime's HTTP parser frames the body by it):
+ * @hono/node-server (the request still built from its message), Bun (`env.requestIP`), Deno
+ * (`env.remoteAddr`) and Cloudflare (the `cf` object). Anything else, `app.request()` and
+ * `app.fetch(new Request(…))` above all, can carry any Content-Length next to any body.
+ *
+ * @example
+ * ```ts
+ * if (framedByRuntime(c)) return next() // the declared length is the real one
+ * ```
+ */
+export function framedByRuntime(c: Context): boolean {
+  const env = c.env as
+    | { incoming?: NodeIncoming; requestIP?: unknown; remoteAddr?: unknown }
+    | undefined
+  if (env && typeof env === 'object') {
+    if (env.incoming && typeof env.incoming === 'object') {
+      return !('rawBody' in env.incoming) && builtFrom(c.req.raw, env.incoming)
+    }
+    if (typeof env.requestIP === 'function') return true
+    if (env.remoteAddr && typeof env.remoteAddr === 'object') return true
+  }
+  const cf = (c.req.raw as { cf?: unknown }).cf
+  return cf !== null && typeof cf === 'object'
+}

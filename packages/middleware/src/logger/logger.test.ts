@@ -88,6 +88,73 @@ describe('logger: line format', () => {
   })
 })
 
+describe('logger: path parameters are redacted', () => {
+  it.each([
+    ['/cart;jsessionid=1A2B3C4D', '/cart;jsessionid=[redacted]'],
+    ['/cart;JSESSIONID=abc/items/7', '/cart;JSESSIONID=[redacted]/items/7'],
+    ['/a;token=s3cr3t;v=2/b;sid=x', '/a;token=[redacted];v=[redacted]/b;sid=[redacted]'],
+    ['/a;=nameless', '/a;=[redacted]'],
+    ['/a;flag/b', '/a;flag/b'],
+    ['/users/42', '/users/42'],
+  ])('logs %s as %s', async (path, logged) => {
+    const lines: string[] = []
+    const app = new Hono()
+    app.use('*', logger({ sink: (line) => lines.push(line) }))
+    app.get('*', (c) => c.text('ok'))
+    await app.request(path)
+    expect(parse(lines[0]).path).toBe(logged)
+  })
+
+  it('never writes the parameter value anywhere in the line', async () => {
+    const { app, lines } = setup()
+    await app.request('/users/42;jsessionid=TOPSECRET0123?x=1')
+    expect(lines[0]).not.toContain('TOPSECRET0123')
+  })
+})
+
+describe('logger: line length is bounded', () => {
+  it('cuts a 64 KB path to 1024 characters with a marker of what was left out', async () => {
+    const { app, lines } = setup()
+    const path = `/users/${'a'.repeat(64 * 1024)}`
+    await app.request(path)
+    const logged = parse(lines[0]).path as string
+    expect(logged).toBe(`${path.slice(0, 1024)}…[+${path.length - 1024}]`)
+    expect((lines[0] as string).length).toBeLessThan(1100)
+  })
+
+  it('keeps a path of exactly maxPathLength whole', async () => {
+    const { app, lines } = setup({ maxPathLength: 12 })
+    await app.request('/users/12345')
+    expect(parse(lines[0]).path).toBe('/users/12345')
+  })
+
+  it('takes maxPathLength', async () => {
+    const { app, lines } = setup({ maxPathLength: 8 })
+    await app.request('/users/123456789')
+    expect(parse(lines[0]).path).toBe('/users/1…[+8]')
+  })
+
+  it('redacts before cutting, so a cut never shows part of a parameter value', async () => {
+    const { app, lines } = setup({ maxPathLength: 30 })
+    await app.request(`/users/1;jsessionid=${'S'.repeat(100)}`)
+    expect(lines[0]).not.toContain('SSS')
+    expect(parse(lines[0]).path).toBe('/users/1;jsessionid=[redacted]')
+  })
+
+  it('bounds a long request ID from the context', async () => {
+    const lines: string[] = []
+    const app = new Hono()
+    app.use('*', async (c, next) => {
+      ;(c.set as (k: string, v: unknown) => void)('requestId', 'x'.repeat(10_000))
+      await next()
+    })
+    app.use('*', logger({ sink: (line) => lines.push(line) }))
+    app.get('/', (c) => c.text('ok'))
+    await app.request('/')
+    expect(parse(lines[0]).id).toBe(`${'x'.repeat(256)}…[+9744]`)
+  })
+})
+
 describe('logger: request ID', () => {
   it('appends the request ID when requestId() put one in the context', async () => {
     const lines: string[] = []
@@ -290,6 +357,8 @@ describe('logger: option validation', () => {
       /"exclude" must be an array of non-empty strings/,
     ],
     ['a non-function sink', { sink: 'stdout' }, /"sink" must be a function/],
+    ['a zero maxPathLength', { maxPathLength: 0 }, /"maxPathLength"/],
+    ['a fractional maxPathLength', { maxPathLength: 1.5 }, /"maxPathLength"/],
   ])('throws a logger TypeError for %s', (_, options, message) => {
     const make = () => logger(options as LoggerOptions)
     expect(make).toThrow(TypeError)

@@ -3,6 +3,7 @@ import { HTTPException } from 'hono/http-exception'
 import {
   assertFunction,
   assertKnownKeys,
+  assertPositiveInteger,
   assertStringArray,
   optionError,
 } from '../internal/options'
@@ -22,19 +23,31 @@ export interface LoggerOptions {
   exclude?: string[]
   /** Receives each finished line. Default `console.log`. */
   sink?: (line: string) => void
+  /**
+   * Longest path written, in characters; a longer one is cut and ends in `…[+N]` (N characters
+   * left out), so a 64 KB URL cannot flood the log. Default `1024`.
+   */
+  maxPathLength?: number
 }
 
 const NAME = 'logger'
-const KNOWN = ['exclude', 'sink'] as const
+const KNOWN = ['exclude', 'sink', 'maxPathLength'] as const
+/** Longest method and request ID written; real ones are far shorter. */
+const MAX_METHOD = 32
+const MAX_ID = 256
+// `;name=value` path parameters (RFC 3986 §3.3), e.g. Java's `;jsessionid=…`: session tokens.
+const MATRIX_PARAM = /;([^/;=?#]*)=[^/;?#]*/g
 
 /**
  * Writes one line per finished request: `METHOD /path STATUS DURATIONms`, followed by the request
  * ID when `requestId()` put one in the context. The query string is never logged (it carries
- * tokens). A request whose handler threw is logged with the status the client got (500, or the
+ * tokens), nor the values of `;name=value` path parameters (`;jsessionid=…`), and paths longer
+ * than `maxPathLength` are cut. A request whose handler threw is logged with the status the client got (500, or the
  * `HTTPException`'s status), and the error still reaches `app.onError`.
  *
  * @param options.exclude default `[]`; exact paths and `prefix/*` patterns
  * @param options.sink default `console.log`
+ * @param options.maxPathLength default `1024` characters
  * @example
  * ```ts
  * app.use('*', requestId())
@@ -59,6 +72,7 @@ export function logger(options?: LoggerOptions): MiddlewareHandler {
       )
     } else exact.add(pattern)
   }
+  const maxPathLength = assertPositiveInteger(NAME, 'maxPathLength', o.maxPathLength ?? 1024)
   const sink = assertFunction<(line: string) => void>(
     NAME,
     'sink',
@@ -76,9 +90,9 @@ export function logger(options?: LoggerOptions): MiddlewareHandler {
   function write(c: Context, path: string, status: number, start: number): void {
     const ms = Math.round(performance.now() - start)
     const id = (c.get as (key: string) => unknown)('requestId')
-    const line = `${c.req.method} ${path} ${status} ${ms}ms`
+    const line = `${bound(c.req.method, MAX_METHOD)} ${bound(redact(path), maxPathLength)} ${status} ${ms}ms`
     try {
-      sink(typeof id === 'string' && id ? `${line} ${id}` : line)
+      sink(typeof id === 'string' && id ? `${line} ${bound(id, MAX_ID)}` : line)
     } catch {
       // A failing log sink must not turn a served request into an error.
     }
@@ -96,6 +110,16 @@ export function logger(options?: LoggerOptions): MiddlewareHandler {
     }
     write(c, path, c.res.status, start)
   }
+}
+
+/** Replaces the value of every `;name=value` path parameter: `/cart;jsessionid=[redacted]`. */
+function redact(path: string): string {
+  return path.includes(';') ? path.replace(MATRIX_PARAM, ';$1=[redacted]') : path
+}
+
+/** Cuts `text` to `max` characters, marking how many were left out. */
+function bound(text: string, max: number): string {
+  return text.length <= max ? text : `${text.slice(0, max)}…[+${text.length - max}]`
 }
 
 /**

@@ -157,6 +157,93 @@ describe('requestTimeout: with fake timers', () => {
   })
 })
 
+describe('requestTimeout: the signal is created on first read', () => {
+  beforeEach(() => {
+    vi.useFakeTimers()
+  })
+  afterEach(() => {
+    vi.useRealTimers()
+  })
+
+  it('gives an already aborted signal to code that first reads it after the timeout', async () => {
+    const app = setup({ ms: 100 })
+    let late: AbortSignal | undefined
+    app.get('/', async (c) => {
+      await sleep(500)
+      late = c.get('timeoutSignal')
+      return c.text('late')
+    })
+    const pending = app.request('/')
+    await vi.advanceTimersByTimeAsync(600)
+    expect((await pending).status).toBe(408)
+    expect(late?.aborted).toBe(true)
+    expect((late?.reason as DOMException | undefined)?.name).toBe('TimeoutError')
+  })
+
+  it('returns the same signal on every read of one request', async () => {
+    const app = setup({ ms: 100 })
+    app.get('/', (c) => {
+      const first = c.get('timeoutSignal')
+      const second = c.get('timeoutSignal')
+      return c.json({ same: first === second })
+    })
+    expect(await (await app.request('/')).json()).toEqual({ same: true })
+  })
+
+  it('lists the signal in c.var once it has been read', async () => {
+    const app = setup({ ms: 100 })
+    app.get('/', (c) => {
+      const signal = c.get('timeoutSignal')
+      return c.json({ inVar: c.var.timeoutSignal === signal })
+    })
+    expect(await (await app.request('/')).json()).toEqual({ inVar: true })
+  })
+
+  it('puts an aborted signal in c.var at the timeout, even when nobody read it before', async () => {
+    const app = setup({ ms: 100 })
+    let seen: unknown = 'unset'
+    app.get('/', async (c) => {
+      await sleep(500)
+      seen = (c.var as { timeoutSignal?: AbortSignal }).timeoutSignal?.aborted
+      return c.text('late')
+    })
+    const pending = app.request('/')
+    await vi.advanceTimersByTimeAsync(600)
+    expect((await pending).status).toBe(408)
+    expect(seen).toBe(true)
+  })
+
+  it('leaves the other context variables alone', async () => {
+    const app = new Hono<{ Variables: { user: string } }>()
+    app.use('*', async (c, next) => {
+      c.set('user', 'ada')
+      await next()
+    })
+    app.use('*', requestTimeout({ ms: 100 }))
+    app.get('/', (c) => {
+      c.set('user', `${c.get('user')}!`)
+      return c.json({ user: c.get('user'), var: c.var.user })
+    })
+    expect(await (await app.request('/')).json()).toEqual({ user: 'ada!', var: 'ada!' })
+  })
+
+  it('gives the innermost of two nested timeouts to the handler', async () => {
+    const app = new Hono()
+    app.use('*', requestTimeout({ ms: 1000 }))
+    app.use('*', requestTimeout({ ms: 100, message: 'inner' }))
+    let signal: AbortSignal | undefined
+    app.get('/', (c) => {
+      signal = c.get('timeoutSignal')
+      return new Promise<Response>(() => {})
+    })
+    const pending = app.request('/')
+    await vi.advanceTimersByTimeAsync(150)
+    expect((await pending).status).toBe(408)
+    expect(signal?.aborted).toBe(true)
+    expect((signal?.reason as DOMException | undefined)?.message).toBe('inner')
+  })
+})
+
 describe('requestTimeout: late failures', () => {
   it('does not raise an unhandled rejection when the chain fails after the timeout', async () => {
     const unhandled = vi.fn()

@@ -29,7 +29,10 @@ const MAX_DELAY = 2_147_483_647
 /**
  * Races the rest of the chain against a timer of `ms` milliseconds and rejects with 408 when the
  * timer wins. Handlers get an `AbortSignal` as `c.get('timeoutSignal')`, aborted at the timeout,
- * to stop their own work (pass it to `fetch`, database drivers, …). The timer is cleared as soon
+ * to stop their own work (pass it to `fetch`, database drivers, …). The signal is created on the
+ * first `c.get('timeoutSignal')` of a request (read after the timeout, it is already aborted), so
+ * requests that never ask for it cost no AbortController; `c.var.timeoutSignal` is filled in by
+ * that first `c.get`. The timer is cleared as soon
  * as the handler finishes, and a handler's error propagates to `app.onError` unchanged.
  *
  * @param options.ms required, milliseconds
@@ -47,22 +50,54 @@ export function requestTimeout(options: RequestTimeoutOptions): MiddlewareHandle
   if (ms > MAX_DELAY) throw optionError(NAME, `"ms" must be at most ${MAX_DELAY}, got ${ms}`)
   const message = assertNonEmptyString(NAME, 'message', options.message ?? 'Request Timeout')
 
-  return async function requestTimeout(c, next) {
-    const controller = new AbortController()
-    c.set('timeoutSignal', controller.signal)
-    let timer: ReturnType<typeof setTimeout> | undefined
-    const timedOut = new Promise<'timeout'>((resolve) => {
-      timer = setTimeout(() => {
-        controller.abort(new DOMException(message, 'TimeoutError'))
-        resolve('timeout')
-      }, ms)
-    })
-    try {
-      // The chain keeps running after a timeout; race's subscription also keeps a late failure
-      // of the chain from becoming an unhandled rejection.
-      if ((await Promise.race([next(), timedOut])) === 'timeout') reject(408, message)
-    } finally {
-      clearTimeout(timer)
+  return function requestTimeout(c, next) {
+    // The AbortController behind c.get('timeoutSignal') is made on first read: most handlers
+    // never read it, and creating one costs more than the rest of this middleware together.
+    let controller: AbortController | undefined
+    const get = c.get
+    c.get = ((key: string) => {
+      if (key !== 'timeoutSignal') return get.call(c, key as never)
+      return signal()
+    }) as typeof c.get
+    // Creates the controller on first need; from then on c.var lists it too (redefining c.var
+    // per request would cost more than the lazy controller saves).
+    const signal = (): AbortSignal => {
+      if (controller === undefined) {
+        controller = new AbortController()
+        c.set('timeoutSignal', controller.signal)
+      }
+      return controller.signal
     }
+    // One promise settled by whichever comes first, rather than Promise.race over two: the
+    // chain keeps running after a timeout, and its late failure lands in an already settled
+    // promise instead of becoming an unhandled rejection.
+    return new Promise<void>((resolve, fail) => {
+      const timer = setTimeout(() => {
+        // Materialised at the timeout, so code reading c.var.timeoutSignal (sessions does, to
+        // skip saving a request that already got its 408) sees an aborted signal.
+        signal()
+        controller?.abort(new DOMException(message, 'TimeoutError'))
+        fail(timeoutError(message))
+      }, ms)
+      next().then(
+        () => {
+          clearTimeout(timer)
+          resolve()
+        },
+        (error: unknown) => {
+          clearTimeout(timer)
+          fail(error)
+        },
+      )
+    })
+  }
+}
+
+/** The 408 rejection every timed-out request gets, as a value to settle a promise with. */
+function timeoutError(message: string): unknown {
+  try {
+    reject(408, message)
+  } catch (error) {
+    return error
   }
 }

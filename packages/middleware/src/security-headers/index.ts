@@ -3,3 +3,10 @@ export {
   type SecurityHeadersOptions,
   securityHeaders,
 } from './security-headers'
+
+declare module 'hono' {
+  interface ContextVariableMap {
+    /** This request's CSP nonce, set by `securityHeaders({ nonce: true })`. */
+    cspNonce: string
+  }
+}

@@ -66,6 +66,18 @@ const BLOCKED_403 = [
   'http://169.254.169.254./',
   'http://100.100.100.200/latest/meta-data/',
   'http://192.0.0.192/',
+  'http://168.63.129.16/machine?comp=goalstate', // Azure WireServer
+  'http://[::ffff:168.63.129.16]/',
+  // IANA special-purpose blocks that are not globally reachable.
+  'http://192.0.0.8/',
+  'http://192.0.0.170/',
+  'http://192.0.2.1/', // TEST-NET-1
+  'http://198.51.100.7/', // TEST-NET-2
+  'http://203.0.113.255/', // TEST-NET-3
+  'http://192.88.99.1/', // deprecated 6to4 relay
+  'http://198.18.0.1/', // benchmarking
+  'http://198.19.255.255/',
+  'http://[64:ff9b::c612:1]/', // NAT64 of 198.18.0.1
   // Multicast, reserved, broadcast.
   'http://224.0.0.1/',
   'http://239.255.255.250/',
@@ -85,6 +97,18 @@ const BLOCKED_403 = [
   'http://[ff02::1]/',
   'http://[ff05::1:3]/',
   'http://[fd00:ec2::254]/',
+  'http://[100::1]/', // discard-only
+  'http://[100::ffff:ffff:ffff:ffff]/',
+  'http://[100:0:0:1::1]/', // dummy prefix
+  'http://[2001:2::1]/', // benchmarking
+  'http://[2001:10::1]/', // ORCHID
+  'http://[2001:20::1]/', // ORCHIDv2
+  'http://[2001:3f::1]/', // DRIP
+  'http://[2001:db8::1]/', // documentation
+  'http://[2001:db8:ffff::1]/',
+  'http://[3fff::1]/', // documentation (RFC 9637)
+  'http://[3fff:fff::1]/',
+  'http://[5f00::1]/', // SRv6 SIDs
   // IPv4 embedded in IPv6: mapped, compatible, SIIT, NAT64, 6to4, Teredo.
   'http://[::ffff:127.0.0.1]/',
   'http://[::ffff:7f00:1]/',
@@ -164,7 +188,7 @@ const ALLOWED = [
   'http://[::ffff:8.8.8.8]/',
   'http://[64:ff9b::8.8.8.8]/',
   'http://[2002:808:808::1]/',
-  'http://[2001:0:4136:e378:8000:63bf:3fff:fdd2]/',
+  'http://[2001:0:4136:e378:8000:63bf:f7f7:f7f7]/', // Teredo client 8.8.8.8
   // Just outside each blocked range.
   'http://9.255.255.255/',
   'http://11.0.0.1/',
@@ -181,7 +205,23 @@ const ALLOWED = [
   'http://223.255.255.255/',
   'http://[fbff::1]/',
   'http://[fe7f::1]/',
-  'http://[2001:db8::1]/',
+  'http://192.0.1.255/',
+  'http://192.0.3.0/',
+  'http://192.88.98.255/',
+  'http://198.17.255.255/',
+  'http://198.20.0.0/',
+  'http://198.51.99.255/',
+  'http://198.51.101.0/',
+  'http://203.0.112.255/',
+  'http://203.0.114.0/',
+  'http://168.63.129.15/',
+  'http://168.63.129.17/',
+  'http://[100:0:0:2::1]/',
+  'http://[2001:db7:ffff::1]/',
+  'http://[2001:db9::1]/',
+  'http://[3fff:1000::1]/',
+  'http://[2001:4::1]/',
+  'http://[2001:40::1]/',
 ]
 
 describe('checkUrl policy tables', () => {
@@ -314,6 +354,67 @@ describe('checkUrl with DNS', () => {
     expect(spy).not.toHaveBeenCalled()
   })
 
+  it.each([
+    ['resolveTimeout', 250, { resolveTimeout: 250 }],
+    ['the default of 3000 ms', 3000, {}],
+  ])(
+    'blocks a resolver that never answers after %s, with reason dns-timeout',
+    async (_, ms, opts) => {
+      vi.useFakeTimers()
+      try {
+        const never: SsrfResolver = () => new Promise(() => {})
+        const pending = checkUrl('http://hang.example/', { resolve: never, ...opts })
+        let settled = false
+        pending.then(() => {
+          settled = true
+        })
+        await vi.advanceTimersByTimeAsync(ms - 1)
+        expect(settled).toBe(false)
+        await vi.advanceTimersByTimeAsync(1)
+        expect(await pending).toEqual({ ok: false, status: 403, reason: 'dns-timeout' })
+        expect(vi.getTimerCount()).toBe(0)
+      } finally {
+        vi.useRealTimers()
+      }
+    },
+  )
+
+  it('clears its timer when the resolver answers in time', async () => {
+    vi.useFakeTimers()
+    try {
+      const verdict = await checkUrl('http://public.example/', { resolve })
+      expect(verdict.ok).toBe(true)
+      expect(vi.getTimerCount()).toBe(0)
+    } finally {
+      vi.useRealTimers()
+    }
+  })
+
+  it('ignores a late rejection of a resolver that already timed out', async () => {
+    const unhandled = vi.fn()
+    process.on('unhandledRejection', unhandled)
+    try {
+      const late: SsrfResolver = () =>
+        new Promise((_, fail) => setTimeout(() => fail(new Error('late')), 30))
+      const verdict = await checkUrl('http://late.example/', { resolve: late, resolveTimeout: 5 })
+      expect(verdict).toMatchObject({ reason: 'dns-timeout' })
+      await new Promise((r) => setTimeout(r, 60))
+      expect(unhandled).not.toHaveBeenCalled()
+    } finally {
+      process.off('unhandledRejection', unhandled)
+    }
+  })
+
+  it('blocks when the resolver throws synchronously', async () => {
+    const throwing = (() => {
+      throw new Error('sync')
+    }) as unknown as SsrfResolver
+    expect(await checkUrl('http://public.example/', { resolve: throwing })).toMatchObject({
+      status: 403,
+      reason: 'dns-failure',
+    })
+  })
+
   it('blocks when the resolver rejects, e.g. on a timeout (fail closed)', async () => {
     const slow: SsrfResolver = () => Promise.reject(new Error('ETIMEOUT'))
     expect(await checkUrl('http://public.example/', { resolve: slow })).toMatchObject({
@@ -336,6 +437,8 @@ describe('checkUrl allowPrivate', () => {
     'http://[fd12::1]/',
     'http://[::ffff:10.0.0.1]/',
     'http://[64:ff9b::c0a8:101]/',
+    'http://198.18.0.1/',
+    'http://198.19.255.255/',
     'http://ula.example/',
   ])('opens the private destination %s', async (url) => {
     expect((await checkUrl(url, opts)).ok).toBe(true)
@@ -347,11 +450,15 @@ describe('checkUrl allowPrivate', () => {
     'http://169.254.169.254/',
     'http://100.100.100.200/',
     'http://192.0.0.192/',
+    'http://168.63.129.16/',
+    'http://192.0.2.1/',
     'http://224.0.0.1/',
     'http://[::1]/',
     'http://[::]/',
     'http://[fe80::1]/',
     'http://[fd00:ec2::254]/',
+    'http://[100::1]/',
+    'http://[2001:db8::1]/',
     'http://[::ffff:127.0.0.1]/',
     'http://[2002:a9fe:a9fe::]/',
     'http://localhost/',
@@ -525,6 +632,19 @@ describe('ssrfGuard middleware', () => {
     expect((await post(app, '{"url":"http://ok.example/"}')).status).toBe(200)
   })
 
+  it('answers 403 instead of hanging when the resolver never answers', async () => {
+    const handler = vi.fn((c) => c.text('ok'))
+    const app = new Hono()
+    const never: SsrfResolver = () => new Promise(() => {})
+    app.post('/fetch', ssrfGuard({ resolve: never, resolveTimeout: 20 }), handler)
+    const started = performance.now()
+    const res = await post(app, '{"url":"http://hang.example/"}')
+    expect(res.status).toBe(403)
+    expect(await res.text()).toBe('Forbidden URL')
+    expect(performance.now() - started).toBeLessThan(2000)
+    expect(handler).not.toHaveBeenCalled()
+  })
+
   it('does not run the handler when it rejects', async () => {
     const handler = vi.fn((c) => c.text('ok'))
     const app = new Hono()
@@ -541,6 +661,9 @@ describe('ssrfGuard middleware', () => {
     expect(() => ssrfGuard({ extractUrl: 'url' as never })).toThrow(/^ssrfGuard: "extractUrl"/)
     expect(() => ssrfGuard({ resolve: 1 as never })).toThrow(/^ssrfGuard: "resolve"/)
     expect(() => ssrfGuard({ message: '' })).toThrow(/^ssrfGuard: "message"/)
+    expect(() => ssrfGuard({ resolveTimeout: 0 })).toThrow(/^ssrfGuard: "resolveTimeout"/)
+    expect(() => ssrfGuard({ resolveTimeout: 2 ** 31 })).toThrow(/^ssrfGuard: "resolveTimeout"/)
+    expect(() => ssrfGuard({ resolveTimeout: '5s' as never })).toThrow(/"resolveTimeout"/)
     expect(() => ssrfGuard({ allowprivate: true } as never)).toThrow(/^ssrfGuard: unknown option/)
   })
 })

@@ -7,6 +7,7 @@ import {
   assertFunction,
   assertKnownKeys,
   assertNonEmptyString,
+  assertPositiveInteger,
   assertStringArray,
   optionError,
 } from '../internal/options'
@@ -52,6 +53,11 @@ export interface SsrfCheckOptions {
    * check while IP literals, localhost and metadata names and the scheme are still checked.
    */
   resolve?: SsrfResolver
+  /**
+   * Longest wait for the resolver, in milliseconds. A lookup that takes longer blocks the URL
+   * (403, reason `dns-timeout`) instead of holding the request open. @default 3000
+   */
+  resolveTimeout?: number
 }
 
 /**
@@ -89,6 +95,7 @@ export type SsrfBlockReason =
   | 'blocked-hostname'
   | 'blocked-address'
   | 'dns-failure'
+  | 'dns-timeout'
 
 /**
  * The verdict of {@link checkUrl}.
@@ -114,16 +121,31 @@ export type SsrfCheckResult =
     }
   | { ok: false; status: 400 | 403; reason: SsrfBlockReason }
 
-// Blocked whatever `allowPrivate` says.
+// Blocked whatever `allowPrivate` says. Checked against the IANA IPv4 and IPv6 Special-Purpose
+// Address Registries: every block that is not globally reachable is here or in PRIVATE, except
+// the IPv4-in-IPv6 translation blocks, which are judged by the IPv4 address they carry.
 const ALWAYS_BLOCKED = [
   '0.0.0.0/8', // "this network"; 0.0.0.0 reaches the local host on most stacks
   '127.0.0.0/8', // loopback
   '169.254.0.0/16', // link-local, incl. 169.254.169.254 (AWS, GCP, Azure, DigitalOcean, Oracle)
+  '192.0.0.0/24', // IETF protocol assignments (DS-Lite, NAT64 discovery, Oracle's 192.0.0.192)
+  '192.0.2.0/24', // TEST-NET-1 (documentation)
+  '192.88.99.0/24', // deprecated 6to4 relay anycast (RFC 7526)
+  '198.51.100.0/24', // TEST-NET-2 (documentation)
+  '203.0.113.0/24', // TEST-NET-3 (documentation)
   '224.0.0.0/4', // multicast
   '240.0.0.0/4', // reserved, incl. broadcast 255.255.255.255
   '100.100.100.200/32', // Alibaba Cloud metadata: inside CGNAT, so it must survive allowPrivate
-  '192.0.0.192/32', // Oracle Cloud legacy metadata
+  '168.63.129.16/32', // Azure WireServer / host DNS: public-looking, answers only inside Azure
   '::/96', // unspecified (::), loopback (::1) and deprecated IPv4-compatible addresses
+  '100::/64', // discard-only (RFC 6666)
+  '100:0:0:1::/64', // dummy IPv6 prefix (RFC 9780)
+  '2001:2::/48', // benchmarking (RFC 5180)
+  '2001:10::/28', // deprecated ORCHID (RFC 4843)
+  '2001:20::/27', // ORCHIDv2 (RFC 7343) and DRIP entity tags (RFC 9374): identifiers, not hosts
+  '2001:db8::/32', // documentation (RFC 3849)
+  '3fff::/20', // documentation (RFC 9637)
+  '5f00::/16', // SRv6 segment identifiers (RFC 9602)
   'fe80::/10', // link-local
   'ff00::/8', // multicast
   'fd00:ec2::254/128', // AWS metadata over IPv6: inside fc00::/7, so it must survive allowPrivate
@@ -135,6 +157,9 @@ const PRIVATE = [
   '172.16.0.0/12',
   '192.168.0.0/16',
   '100.64.0.0/10', // CGNAT (RFC 6598)
+  // Benchmarking (RFC 2544); also the "fake IP" range of some proxies and VPN clients, an
+  // internal network in practice, hence opened by allowPrivate rather than always blocked.
+  '198.18.0.0/15',
   'fc00::/7', // unique local (RFC 4193)
   'fec0::/10', // deprecated site-local (RFC 3879)
   '64:ff9b:1::/48', // local-use NAT64 (RFC 8215): may translate to any internal IPv4
@@ -153,6 +178,9 @@ const parseAll = (entries: readonly string[]): CIDR[] =>
   entries.map((entry) => parseCIDR(entry) as CIDR)
 
 const MASK32 = 0xffffffffn
+// setTimeout treats larger delays as 1 ms.
+const MAX_DELAY = 2_147_483_647
+const TIMED_OUT = Symbol('timed out')
 
 /**
  * The IPv4 addresses an IPv6 address carries, which a translator or tunnel may deliver to:
@@ -212,6 +240,17 @@ function compileChecker(factory: string, options: SsrfCheckOptions | undefined):
     options?.resolve === undefined
       ? undefined
       : assertFunction<SsrfResolver>(factory, 'resolve', options.resolve)
+  const resolveTimeout = assertPositiveInteger(
+    factory,
+    'resolveTimeout',
+    options?.resolveTimeout ?? 3000,
+  )
+  if (resolveTimeout > MAX_DELAY) {
+    throw optionError(
+      factory,
+      `"resolveTimeout" must be at most ${MAX_DELAY}, got ${resolveTimeout}`,
+    )
+  }
   const extra = blockList.map((entry) => {
     const range = parseCIDR(entry)
     if (range === null) {
@@ -257,12 +296,23 @@ function compileChecker(factory: string, options: SsrfCheckOptions | undefined):
     const resolver = resolve ?? (await loadPlatformResolver())
     // Edge runtimes: no DNS, so the address check is skipped as SPEC allows.
     if (!resolver) return { ok: true, url, addresses: [] }
-    let addresses: readonly string[]
+    let addresses: readonly string[] | typeof TIMED_OUT
+    let timer: ReturnType<typeof setTimeout> | undefined
     try {
-      addresses = await resolver(host)
+      // A resolver that never answers must not hold the request open: race it against a timer.
+      // race() also subscribes to a late rejection, so it never becomes unhandled.
+      addresses = await Promise.race([
+        resolver(host),
+        new Promise<typeof TIMED_OUT>((settle) => {
+          timer = setTimeout(settle, resolveTimeout, TIMED_OUT)
+        }),
+      ])
     } catch {
       return { ok: false, status: 403, reason: 'dns-failure' }
+    } finally {
+      clearTimeout(timer)
     }
+    if (addresses === TIMED_OUT) return { ok: false, status: 403, reason: 'dns-timeout' }
     if (!Array.isArray(addresses) || addresses.length === 0) {
       return { ok: false, status: 403, reason: 'dns-failure' }
     }
@@ -289,7 +339,7 @@ let defaultChecker: UrlChecker | undefined
  *
  * @param url the URL text or object.
  * @param options `blockList` (default `[]`), `allowPrivate` (default `false`), `resolve`
- *   (default: the platform DNS where available).
+ *   (default: the platform DNS where available), `resolveTimeout` (default `3000` ms).
  * @returns `{ ok: true, url, addresses }`, or `{ ok: false, status: 400 | 403, reason }`.
  * @example
  * ```ts
@@ -306,7 +356,12 @@ export function checkUrl(url: string | URL, options?: SsrfCheckOptions): Promise
   } else {
     checker = checkerCache.get(options)
     if (!checker) {
-      assertKnownKeys('checkUrl', options, ['blockList', 'allowPrivate', 'resolve'])
+      assertKnownKeys('checkUrl', options, [
+        'blockList',
+        'allowPrivate',
+        'resolve',
+        'resolveTimeout',
+      ])
       checker = compileChecker('checkUrl', options)
       checkerCache.set(options, checker)
     }
@@ -327,6 +382,7 @@ export function checkUrl(url: string | URL, options?: SsrfCheckOptions): Promise
  * @param options.extractUrl default: `url` of the JSON body.
  * @param options.message default `'Forbidden URL'`.
  * @param options.resolve default: platform DNS, none on edge runtimes.
+ * @param options.resolveTimeout default `3000` ms; a slower lookup is a 403.
  * @example
  * ```ts
  * app.post('/webhooks', ssrfGuard(), async (c) => {
@@ -347,6 +403,7 @@ export function ssrfGuard(options?: SsrfGuardOptions): MiddlewareHandler {
     'extractUrl',
     'message',
     'resolve',
+    'resolveTimeout',
   ])
   const check = compileChecker(FACTORY, options)
   const custom =
