@@ -3,9 +3,28 @@ export * from './body-limit'
 export * from './content-type-guard'
 export * from './cors'
 export * from './csrf'
+export {
+  type DescribedHeader,
+  type DescribedResponse,
+  type DescribedScheme,
+  describeMiddleware,
+  getMiddlewareDescription,
+  type MiddlewareDescription,
+  OPENAPI_DESCRIPTION,
+  type SecuritySchemeObject,
+} from './describe/describe'
 export * from './ip-guard'
 export * from './jwt-auth'
 export * from './logger'
+export {
+  PROBLEM_JSON,
+  PROBLEM_SCHEMA,
+  type ProblemBody,
+  type ProblemDetailsOptions,
+  type ProblemFieldError,
+  problemDetails,
+} from './problem-details/problem-details'
+export { codeForStatus, Rejection, type RejectionCode } from './problem-details/rejection'
 export * from './rate-limit'
 export * from './redis'
 export * from './request-id'

@@ -1,7 +1,9 @@
 import type { MiddlewareHandler } from 'hono'
 import { mayHaveBody } from '../internal/body'
+import { described } from '../internal/described'
 import { assertKnownKeys, assertNonNegativeInteger } from '../internal/options'
 import { reject } from '../internal/reject'
+import { bodyLimitDescription } from './description'
 
 /**
  * Options of {@link bodyLimit}.
@@ -36,7 +38,8 @@ export function bodyLimit(options?: BodyLimitOptions): MiddlewareHandler {
   assertKnownKeys(NAME, options, KNOWN)
   const max = assertNonNegativeInteger(NAME, 'max', options?.max ?? 1_000_000)
 
-  return async function bodyLimit(c, next) {
+  const description = bodyLimitDescription(max)
+  return described(description, async function bodyLimit(c, next) {
     if (!mayHaveBody(c)) return next()
     const raw = c.req.raw
     if (!raw.body) return next()
@@ -49,7 +52,7 @@ export function bodyLimit(options?: BodyLimitOptions): MiddlewareHandler {
       !raw.headers.has('transfer-encoding') &&
       CONTENT_LENGTH.test(declared)
     ) {
-      if (Number(declared) > max) reject(413, 'Payload Too Large')
+      if (Number(declared) > max) reject(413, 'Payload Too Large', 'body_too_large')
       return next()
     }
 
@@ -62,7 +65,7 @@ export function bodyLimit(options?: BodyLimitOptions): MiddlewareHandler {
       } catch {
         return next()
       }
-      if (size > max) reject(413, 'Payload Too Large')
+      if (size > max) reject(413, 'Payload Too Large', 'body_too_large')
       return next()
     }
 
@@ -74,14 +77,14 @@ export function bodyLimit(options?: BodyLimitOptions): MiddlewareHandler {
       try {
         result = await reader.read()
       } catch {
-        reject(400, 'Bad Request')
+        reject(400, 'Bad Request', 'body_unreadable')
       }
       if (result.done) break
       size += result.value.byteLength
       if (size > max) {
         // Stop reading: the rest of an oversized body is never pulled into memory.
         reader.cancel().catch(() => {})
-        reject(413, 'Payload Too Large')
+        reject(413, 'Payload Too Large', 'body_too_large')
       }
       chunks.push(result.value)
     }
@@ -91,7 +94,7 @@ export function bodyLimit(options?: BodyLimitOptions): MiddlewareHandler {
     headers.set('content-length', String(size))
     c.req.raw = new Request(raw, { body: concat(chunks, size) as BufferSource, headers })
     return next()
-  }
+  })
 }
 
 function concat(chunks: Uint8Array[], size: number): Uint8Array {

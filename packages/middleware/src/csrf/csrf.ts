@@ -3,6 +3,7 @@ import { appendSetCookie, type CookieSettings, getCookie } from '../internal/coo
 import { assertCookieName, assertCookieSettings, cookieOptions } from '../internal/cookie-settings'
 import { assertSecretList, createCookieSigner } from '../internal/cookie-signing'
 import { timingSafeEqual } from '../internal/crypto'
+import { described } from '../internal/described'
 import { TOKEN as HTTP_TOKEN } from '../internal/headers'
 import { isJsonContentType, readBodyForm, readBodyText } from '../internal/json-body'
 import {
@@ -13,6 +14,7 @@ import {
   optionError,
 } from '../internal/options'
 import { reject } from '../internal/reject'
+import { csrfDescription } from './description'
 
 /**
  * Options of {@link csrf}.
@@ -148,7 +150,7 @@ export function csrf(options: CsrfOptions = {}): MiddlewareHandler {
   }
 
   function invalid(): never {
-    reject(403, 'Invalid CSRF token')
+    reject(403, 'Invalid CSRF token', 'csrf_token_invalid')
   }
 
   const newToken = async (): Promise<string> => {
@@ -164,7 +166,8 @@ export function csrf(options: CsrfOptions = {}): MiddlewareHandler {
   const isOurs = async (token: string): Promise<boolean> =>
     signer ? (await signer.unsign(token)) !== null : true
 
-  return async function csrf(c, next) {
+  const description = csrfDescription(headerName, cookieName, safeMethods)
+  return described(description, async function csrf(c, next) {
     let cookieToken = getCookie(c, cookieName) || undefined
     if (
       cookieToken !== undefined &&
@@ -191,7 +194,7 @@ export function csrf(options: CsrfOptions = {}): MiddlewareHandler {
         cookieOptions(c, cookieName, settings, { httpOnly: false }),
       )
     }
-  }
+  })
 }
 
 /**

@@ -4,6 +4,7 @@ import { BoundedCache } from '../internal/bounded-cache'
 import { getCookie } from '../internal/cookie'
 import { assertCookieName } from '../internal/cookie-settings'
 import { type HmacHash, importHmacKey, lazy } from '../internal/crypto'
+import { described } from '../internal/described'
 import {
   assertKnownKeys,
   assertNonEmptyString,
@@ -12,6 +13,7 @@ import {
   optionError,
 } from '../internal/options'
 import { reject } from '../internal/reject'
+import { jwtAuthDescription } from './description'
 
 /**
  * The HMAC algorithms `jwtAuth` and `signJwt` accept.
@@ -184,12 +186,13 @@ export function jwtAuth(options: JwtAuthOptions): MiddlewareHandler {
 
   const challenge = `Bearer realm="${realm}"`
   function unauthorized(error?: 'invalid_token' | 'invalid_request'): never {
-    reject(401, 'Unauthorized', {
+    reject(401, 'Unauthorized', error ? 'token_invalid' : 'token_missing', {
       'WWW-Authenticate': error ? `${challenge}, error="${error}"` : challenge,
     })
   }
 
-  return async function jwtAuth(c, next) {
+  const description = jwtAuthDescription(cookieName)
+  return described(description, async function jwtAuth(c, next) {
     let token: string | undefined
     const authorization = c.req.header('authorization')
     if (authorization !== undefined) {
@@ -231,5 +234,5 @@ export function jwtAuth(options: JwtAuthOptions): MiddlewareHandler {
     }
     c.set('jwtPayload', payload)
     await next()
-  }
+  })
 }

@@ -1,5 +1,6 @@
 import type { Context, MiddlewareHandler } from 'hono'
 import { getClientIPParsed } from '../internal/client-ip'
+import { described } from '../internal/described'
 import { editResponseHeaders } from '../internal/headers'
 import { formatIPv4 } from '../internal/ip'
 import {
@@ -11,6 +12,7 @@ import {
   optionError,
 } from '../internal/options'
 import { reject } from '../internal/reject'
+import { rateLimitDescription } from './description'
 import { MemoryRateLimitStore } from './memory-store'
 import type { RateLimitInfo, RateLimitStore } from './store'
 
@@ -141,7 +143,8 @@ export function rateLimit(options: RateLimitOptions = {}): MiddlewareHandler {
     }
   }
 
-  return async function rateLimit(c, next) {
+  const description = rateLimitDescription(store, failOpen)
+  return described(description, async function rateLimit(c, next) {
     const key = await keyGenerator(c)
     let info: RateLimitInfo
     try {
@@ -154,7 +157,7 @@ export function rateLimit(options: RateLimitOptions = {}): MiddlewareHandler {
     } catch (error) {
       report(error, c)
       if (failOpen) return next()
-      reject(503, 'Rate limit store unavailable')
+      reject(503, 'Rate limit store unavailable', 'store_unavailable')
     }
 
     const reset = Math.max(0, Math.ceil(info.ttl / 1000))
@@ -165,7 +168,10 @@ export function rateLimit(options: RateLimitOptions = {}): MiddlewareHandler {
       'RateLimit-Policy': policy,
     }
     if (info.count > max) {
-      reject(429, message, { ...headers, 'Retry-After': String(Math.max(1, reset)) })
+      reject(429, message, 'rate_limited', {
+        ...headers,
+        'Retry-After': String(Math.max(1, reset)),
+      })
     }
     await next()
     // In place: c.header() on a finished response rebuilds the Response on every call, which
@@ -173,5 +179,5 @@ export function rateLimit(options: RateLimitOptions = {}): MiddlewareHandler {
     editResponseHeaders(c, (h) => {
       for (const name in headers) h.set(name, headers[name] as string)
     })
-  }
+  })
 }

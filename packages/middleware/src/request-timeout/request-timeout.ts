@@ -1,4 +1,5 @@
 import type { MiddlewareHandler } from 'hono'
+import { described } from '../internal/described'
 import {
   assertKnownKeys,
   assertNonEmptyString,
@@ -6,6 +7,7 @@ import {
   optionError,
 } from '../internal/options'
 import { reject } from '../internal/reject'
+import { requestTimeoutDescription } from './description'
 
 /**
  * Options of {@link requestTimeout}.
@@ -47,7 +49,8 @@ export function requestTimeout(options: RequestTimeoutOptions): MiddlewareHandle
   if (ms > MAX_DELAY) throw optionError(NAME, `"ms" must be at most ${MAX_DELAY}, got ${ms}`)
   const message = assertNonEmptyString(NAME, 'message', options.message ?? 'Request Timeout')
 
-  return async function requestTimeout(c, next) {
+  const description = requestTimeoutDescription(ms)
+  return described(description, async function requestTimeout(c, next) {
     const controller = new AbortController()
     c.set('timeoutSignal', controller.signal)
     let timer: ReturnType<typeof setTimeout> | undefined
@@ -60,9 +63,10 @@ export function requestTimeout(options: RequestTimeoutOptions): MiddlewareHandle
     try {
       // The chain keeps running after a timeout; race's subscription also keeps a late failure
       // of the chain from becoming an unhandled rejection.
-      if ((await Promise.race([next(), timedOut])) === 'timeout') reject(408, message)
+      if ((await Promise.race([next(), timedOut])) === 'timeout')
+        reject(408, message, 'request_timeout')
     } finally {
       clearTimeout(timer)
     }
-  }
+  })
 }

@@ -13,6 +13,7 @@ import {
 } from '../internal/cookie-settings'
 import { assertSecretList, createCookieSigner } from '../internal/cookie-signing'
 import { randomToken } from '../internal/crypto'
+import { described } from '../internal/described'
 import {
   assertKnownKeys,
   assertNonEmptyString,
@@ -20,6 +21,7 @@ import {
   optionError,
 } from '../internal/options'
 import { reject } from '../internal/reject'
+import { sessionsDescription } from './description'
 import { MemorySessionStore } from './memory-store'
 import { SessionState } from './session'
 import type { SessionData, SessionStore } from './store'
@@ -115,9 +117,10 @@ export function sessions(options: SessionsOptions): MiddlewareHandler {
   }
   const signer = createCookieSigner(secrets)
 
-  const unavailable = (): never => reject(503, 'Session store unavailable')
+  const unavailable = (): never => reject(503, 'Session store unavailable', 'store_unavailable')
 
-  return async function sessions(c, next) {
+  const description = sessionsDescription(store)
+  return described(description, async function sessions(c, next) {
     store ??= new MemorySessionStore()
     const activeStore = store
 
@@ -195,5 +198,5 @@ export function sessions(options: SessionsOptions): MiddlewareHandler {
       return unavailable()
     }
     if (failed) throw error
-  }
+  })
 }
