@@ -19,6 +19,7 @@ export type { OpenAPISchema, OpenAPISchemaType } from './schema'
 export { toOpenAPISchema } from './schema'
 export type {
   OpenAPIDocument,
+  OpenAPIHeader,
   OpenAPIInfo,
   OpenAPIMediaType,
   OpenAPIParameter,
@@ -27,6 +28,8 @@ export type {
   OpenAPIRequestMeta,
   OpenAPIResponse,
   OpenAPIResponseMeta,
+  OpenAPISecurityRequirement,
+  OpenAPISecurityScheme,
   OpenAPIServer,
   RouteMethod,
   RouteOpenAPIMeta,

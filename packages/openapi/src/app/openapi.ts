@@ -6,6 +6,7 @@ import { generateSpec, RouteIndex } from '../spec/generate'
 import type { OpenAPIDocument, RouteMethod, RouteOpenAPIMeta, StoredRoute } from '../spec/types'
 import { behind, type DocsRoute, patternMatches } from './docs-routes'
 import { type ResolvedOptions, resolveOptions } from './options'
+import { middlewareFor, type UseRecord } from './route-middleware'
 import type { OpenAPIApp, OpenAPIOptions } from './types'
 
 /** Shared by the wrapper and all its groups. */
@@ -18,6 +19,8 @@ interface State {
   cache: Cache | undefined
   /** The endpoints `openapi()` serves itself, which `use()` must still be able to guard. */
   docs: DocsRoute[]
+  /** Middleware added through `use()`, in order: what routes registered later run behind. */
+  uses: UseRecord[]
 }
 
 interface Cache {
@@ -97,6 +100,8 @@ function register(
   const { middlewares, openapi } = normalizeOpts(opts, label)
   const draft: StoredRoute =
     openapi === undefined ? { method, path: full } : { method, path: full, openapi }
+  const running = [...middlewareFor(state.uses, full), ...middlewares]
+  if (running.length > 0) draft.middleware = running
   // Route-local problems (schemas, parameters, statuses) first, then conflicts with earlier routes;
   // both throw before Hono sees the route, so a rejected route is neither served nor documented.
   generateSpec([draft], state.options)
@@ -151,6 +156,7 @@ function router<T extends object>(state: State, prefix: string, self: T) {
       // Hono would run this after the docs endpoints (registered by openapi()), which answer
       // without calling next(); they run it themselves instead, once, before answering.
       const pattern = state.app.routes.at(-1)?.path ?? at
+      state.uses.push({ pattern: at, handlers })
       for (const docs of state.docs) {
         if (patternMatches(pattern, docs.path))
           docs.chain.push(...(handlers as MiddlewareHandler[]))
@@ -215,6 +221,7 @@ export function openapi<
     index: new RouteIndex(),
     cache: undefined,
     docs: [],
+    uses: [],
   }
   const { specPath, docsPath, redocPath, info } = state.options
   const register: DocsRegistrar = (path, respond) => {
@@ -247,6 +254,9 @@ export function openapi<
     getSpec: () => spec(state).doc,
     onError(handler: ErrorHandler<E>) {
       app.onError(handler)
+      // Its description (problemDetails() has one) decides how rejections are documented.
+      state.options.errorHandler = handler
+      state.cache = undefined
       return wrapper
     },
     notFound(handler: NotFoundHandler<E>) {

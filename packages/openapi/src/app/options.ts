@@ -1,4 +1,5 @@
-import type { OpenAPIInfo, OpenAPIServer } from '../spec/types'
+import { assertSecuritySchemes } from '../spec/security'
+import type { OpenAPIInfo, OpenAPISecurityScheme, OpenAPIServer } from '../spec/types'
 import type { OpenAPIOptions } from './types'
 
 /** `OpenAPIOptions` with defaults applied. */
@@ -8,9 +9,12 @@ export interface ResolvedOptions {
   specPath: string
   docsPath: string
   redocPath: string
+  securitySchemes?: Record<string, OpenAPISecurityScheme>
+  /** Set by `api.onError()`; read for the rejection body it describes. */
+  errorHandler?: unknown
 }
 
-const KNOWN = ['info', 'servers', 'specPath', 'docsPath', 'redocPath']
+const KNOWN = ['info', 'servers', 'specPath', 'docsPath', 'redocPath', 'securitySchemes']
 const INFO_KEYS = ['title', 'version', 'description', 'termsOfService', 'contact', 'license']
 
 const fail = (message: string): never => {
@@ -67,6 +71,8 @@ export function resolveOptions(options: OpenAPIOptions): ResolvedOptions {
     docsPath: path(options.docsPath, 'docsPath', '/explorer'),
     redocPath: path(options.redocPath, 'redocPath', '/reference'),
   }
+  const securitySchemes = assertSecuritySchemes(options.securitySchemes)
+  if (securitySchemes) resolved.securitySchemes = securitySchemes
   const paths = [resolved.specPath, resolved.docsPath, resolved.redocPath]
   if (new Set(paths).size !== paths.length)
     fail(`specPath, docsPath and redocPath must differ, got ${paths.join(', ')}`)

@@ -3,6 +3,7 @@ import type { BlankSchema, MergePath, Schema } from 'hono/types'
 import type {
   OpenAPIDocument,
   OpenAPIInfo,
+  OpenAPISecurityScheme,
   OpenAPIServer,
   RouteOpenAPIMeta,
   StoredRoute,
@@ -29,6 +30,11 @@ export interface OpenAPIOptions {
   docsPath?: string
   /** Path of the reference page. Default `/reference`. */
   redocPath?: string
+  /**
+   * Security schemes for auth that no middleware describes (your own middleware, a gateway),
+   * by name; routes refer to them in `openapi.security`. Palisade middleware describe theirs.
+   */
+  securitySchemes?: Record<string, OpenAPISecurityScheme>
 }
 
 /**

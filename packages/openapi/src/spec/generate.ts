@@ -1,8 +1,15 @@
 import { isRecord } from '../schema/common'
 import { toOpenAPISchema } from '../schema/convert'
 import type { OpenAPISchema } from '../schema/types'
+import {
+  applyDescriptions,
+  createMergeContext,
+  finishSecurity,
+  type MergeContext,
+} from './middleware'
 import { ComponentRegistry } from './naming'
 import { type PathVariant, parseRoutePath } from './path'
+import { isSecurityRequirementList } from './security'
 import type {
   OpenAPIDocument,
   OpenAPIParameter,
@@ -106,6 +113,7 @@ const META_KEYS = [
   'deprecated',
   'request',
   'responses',
+  'security',
 ]
 const REQUEST_KEYS = ['body', 'query', 'params', 'headers']
 
@@ -152,6 +160,9 @@ function assertRoute(route: StoredRoute): void {
         )
       }
     }
+  }
+  if (meta.security !== undefined && !isSecurityRequirementList(meta.security)) {
+    throw routeError(route, 'openapi.security must be an array of { schemeName: [scopes] }')
   }
   if (meta.responses !== undefined && !isRecord(meta.responses)) {
     throw routeError(route, 'openapi.responses must be an object keyed by status code')
@@ -340,6 +351,7 @@ function buildOperation(
   op: PlannedOperation,
   allNames: Set<string>,
   registry: ComponentRegistry,
+  merge: MergeContext,
 ): OpenAPIPathItem {
   const meta = route.openapi
   const operation: Partial<OpenAPIPathItem> = {}
@@ -357,6 +369,7 @@ function buildOperation(
     }
   }
   operation.responses = buildResponses(route, meta, registry)
+  applyDescriptions(operation as OpenAPIPathItem, route, op.method, merge)
   return operation as OpenAPIPathItem
 }
 
@@ -385,6 +398,7 @@ export function generateSpec(
 ): OpenAPIDocument {
   const index = new RouteIndex()
   const registry = new ComponentRegistry()
+  const merge = createMergeContext(options, registry)
   const chosen = new Map<string, { priority: number; route: StoredRoute; op: PlannedOperation }>()
   const tags: string[] = []
   const pathOrder = new Set<string>()
@@ -409,7 +423,7 @@ export function generateSpec(
       const entry = chosen.get(`${op.method} ${op.variant.template}`)
       if (entry?.route !== route || entry.op.method !== op.method) continue
       const item = byPath.get(op.variant.template) ?? {}
-      item[op.method] = buildOperation(route, op, allNames, registry)
+      item[op.method] = buildOperation(route, op, allNames, registry, merge)
       byPath.set(op.variant.template, item)
       for (const tag of route.openapi?.tags ?? []) if (!tags.includes(tag)) tags.push(tag)
     }
@@ -429,6 +443,8 @@ export function generateSpec(
     paths,
     components: { schemas: registry.schemas },
   }
+  const securitySchemes = finishSecurity(paths, merge)
+  if (securitySchemes) doc.components.securitySchemes = securitySchemes
   if (tags.length > 0) doc.tags = tags.map((name) => ({ name }))
   return reorder(doc)
 }

@@ -1,6 +1,7 @@
 export { generateSpec, RouteIndex } from './generate'
 export type {
   OpenAPIDocument,
+  OpenAPIHeader,
   OpenAPIInfo,
   OpenAPIMediaType,
   OpenAPIParameter,
@@ -9,6 +10,8 @@ export type {
   OpenAPIRequestMeta,
   OpenAPIResponse,
   OpenAPIResponseMeta,
+  OpenAPISecurityRequirement,
+  OpenAPISecurityScheme,
   OpenAPIServer,
   RouteMethod,
   RouteOpenAPIMeta,
