@@ -168,7 +168,9 @@ function combineSecurity(
   const seen = new Set<string>()
   return combined.filter((req) => {
     const key = JSON.stringify(Object.entries(req).sort(([a], [b]) => a.localeCompare(b)))
-    return seen.has(key) ? false : (seen.add(key), true)
+    if (seen.has(key)) return false
+    seen.add(key)
+    return true
   })
 }
 
