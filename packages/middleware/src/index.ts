@@ -17,12 +17,11 @@ export * from './ip-guard'
 export * from './jwt-auth'
 export * from './logger'
 export {
-  PROBLEM_JSON,
   PROBLEM_SCHEMA,
   type ProblemBody,
-  type ProblemDetailsOptions,
   type ProblemFieldError,
-  problemDetails,
+  type ProblemHandlerOptions,
+  problemHandler,
 } from './problem-details/problem-details'
 export { codeForStatus, Rejection, type RejectionCode } from './problem-details/rejection'
 export * from './rate-limit'

@@ -11,12 +11,20 @@ export type {
   RouteMethodFn,
   RouteOptions,
   RouteOptionsArg,
+  RouterKind,
+  RouterOf,
 } from './app'
 export { openapi } from './app'
 export type { ExplorerUIHTMLOptions, ReferenceHTMLOptions } from './pages'
 export { createNonce, EXPLORER_CSP, explorerUIHTML, referenceCSP, referenceHTML } from './pages'
-export type { OpenAPISchema, OpenAPISchemaType } from './schema'
-export { toOpenAPISchema } from './schema'
+export type {
+  ComponentSink,
+  ConvertOptions,
+  OpenAPISchema,
+  OpenAPISchemaType,
+  SchemaConverter,
+} from './schema'
+export { component, toOpenAPISchema } from './schema'
 export type {
   OpenAPIDocument,
   OpenAPIHeader,
@@ -31,12 +39,35 @@ export type {
   OpenAPISecurityRequirement,
   OpenAPISecurityScheme,
   OpenAPIServer,
+  OpenAPITag,
   RouteMethod,
   RouteOpenAPIMeta,
   SpecOptions,
   StoredRoute,
 } from './spec'
 export { generateSpec } from './spec'
+export type {
+  JSONSchemaValidator,
+  ProblemDetails,
+  RequestInput,
+  SchemaInput,
+  SchemaOutput,
+  StandardIssue,
+  StandardResult,
+  StandardSchemaV1,
+  ValidationCode,
+  ValidationErrorHandler,
+  ValidationIssue,
+  ValidationLocation,
+  ValidationProblem,
+} from './validate'
+export {
+  PROBLEM_JSON,
+  problemDetails,
+  problemResponse,
+  validationProblem,
+  validationProblemSchema,
+} from './validate'
 
 /**
  * The OpenAPI version every generated document declares.

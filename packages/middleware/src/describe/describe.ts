@@ -74,7 +74,7 @@ export interface DescribedHeader {
  *
  * Without `content` it is a rejection: Hono's `HTTPException` whose body is the message as
  * `text/plain`, or whatever the app's described error handler renders (with
- * `problemDetails()`, `application/problem+json` carrying `code`).
+ * `problemHandler()`, `application/problem+json` carrying `code`).
  *
  * @example
  * const tooMany: DescribedResponse = {

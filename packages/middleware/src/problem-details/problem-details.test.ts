@@ -4,20 +4,20 @@ import { describe, expect, it, vi } from 'vitest'
 import { getMiddlewareDescription } from '../describe/describe'
 import { jwtAuth } from '../jwt-auth'
 import { rateLimit } from '../rate-limit'
-import { PROBLEM_SCHEMA, problemDetails } from './problem-details'
+import { PROBLEM_SCHEMA, problemHandler } from './problem-details'
 import { Rejection } from './rejection'
 
-function appWith(throwing: () => never, options?: Parameters<typeof problemDetails>[0]) {
+function appWith(throwing: () => never, options?: Parameters<typeof problemHandler>[0]) {
   const app = new Hono()
-  app.onError(problemDetails(options))
+  app.onError(problemHandler(options))
   app.get('/', () => throwing())
   return app
 }
 
-describe('problemDetails', () => {
+describe('problemHandler', () => {
   it('renders a Palisade rejection as problem+json with its code, keeping its headers', async () => {
     const app = new Hono()
-    app.onError(problemDetails())
+    app.onError(problemHandler())
     app.get('/', rateLimit({ max: 1 }), (c) => c.text('ok'))
     await app.request('/')
     const res = await app.request('/')
@@ -36,7 +36,7 @@ describe('problemDetails', () => {
 
   it('keeps the WWW-Authenticate challenge of a 401', async () => {
     const app = new Hono()
-    app.onError(problemDetails())
+    app.onError(problemHandler())
     app.get('/', jwtAuth({ secret: 'k'.repeat(32) }), (c) => c.text('ok'))
     const res = await app.request('/', { headers: { authorization: 'Bearer nope' } })
     expect(res.status).toBe(401)
@@ -139,13 +139,13 @@ describe('problemDetails', () => {
   })
 
   it('validates its options at construction', () => {
-    expect(() => problemDetails({ typeBase: '' })).toThrow(/^problemDetails: /)
-    expect(() => problemDetails({ typebase: 'x' } as never)).toThrow(/^problemDetails: /)
-    expect(() => problemDetails({ onUnexpected: 'x' as never })).toThrow(TypeError)
+    expect(() => problemHandler({ typeBase: '' })).toThrow(/^problemHandler: /)
+    expect(() => problemHandler({ typebase: 'x' } as never)).toThrow(/^problemHandler: /)
+    expect(() => problemHandler({ onUnexpected: 'x' as never })).toThrow(TypeError)
   })
 
   it('describes the body it renders, for the openapi package', () => {
-    expect(getMiddlewareDescription(problemDetails())?.rejectionBody).toEqual({
+    expect(getMiddlewareDescription(problemHandler())?.rejectionBody).toEqual({
       mediaType: 'application/problem+json',
       schemaName: 'Problem',
       schema: PROBLEM_SCHEMA,

@@ -4,8 +4,8 @@ import { describeMiddleware } from '../describe/describe'
 import { assertFunction, assertKnownKeys, assertNonEmptyString } from '../internal/options'
 import { codeForStatus } from './rejection'
 
-/** The media type of RFC 9457 problem details. */
-export const PROBLEM_JSON = 'application/problem+json'
+/** The media type of RFC 9457 problem details (also exported by @palisade/openapi). */
+const PROBLEM_JSON = 'application/problem+json'
 
 /**
  * One field-level failure of request validation (the openapi package's validation failures).
@@ -21,7 +21,7 @@ export interface ProblemFieldError {
 }
 
 /**
- * The body `problemDetails()` renders (RFC 9457, with the `code` extension member).
+ * The body `problemHandler()` renders (RFC 9457, with the `code` extension member).
  *
  * @example
  * const body: ProblemBody = {
@@ -44,13 +44,13 @@ export interface ProblemBody {
 }
 
 /**
- * Options of {@link problemDetails}.
+ * Options of {@link problemHandler}.
  *
  * @example
- * const options: ProblemDetailsOptions = { typeBase: 'https://errors.example.com/' }
- * app.onError(problemDetails(options))
+ * const options: ProblemHandlerOptions = { typeBase: 'https://errors.example.com/' }
+ * app.onError(problemHandler(options))
  */
-export interface ProblemDetailsOptions {
+export interface ProblemHandlerOptions {
   /**
    * When set, `type` is this prefix followed by the code (`https://errors.example.com/rate_limited`).
    * Default: `about:blank` (RFC 9457 §4.2.1: the title is then the HTTP status phrase).
@@ -145,14 +145,14 @@ function fieldErrors(value: unknown): ProblemFieldError[] | undefined {
  * @example
  * ```ts
  * const app = new Hono()
- * app.onError(problemDetails())
+ * app.onError(problemHandler())
  * app.use('/api/*', rateLimit({ max: 100 }))
  * // 429 → { "type": "about:blank", "title": "Too Many Requests", "status": 429,
  * //         "detail": "Too many requests", "code": "rate_limited" }
  * ```
  */
-export function problemDetails(options: ProblemDetailsOptions = {}): ErrorHandler {
-  const factory = 'problemDetails'
+export function problemHandler(options: ProblemHandlerOptions = {}): ErrorHandler {
+  const factory = 'problemHandler'
   assertKnownKeys(factory, options, ['typeBase', 'onUnexpected'])
   const typeBase =
     options.typeBase === undefined

@@ -24,6 +24,7 @@ export type RejectionCode =
   | 'json_malformed'
   | 'store_unavailable'
   | 'validation_failed'
+  | 'malformed_body'
   | (string & {})
 
 /** The code a rejection without one gets, from its status (used for plain `HTTPException`s). */
@@ -57,7 +58,7 @@ export function codeForStatus(status: number): string {
 /**
  * A Palisade rejection: Hono's `HTTPException` with a stable machine `code`. Its response is the
  * message as `text/plain` plus the rejection's headers (`Retry-After`, `WWW-Authenticate`, …), so
- * an app without an error handler answers exactly as before; `problemDetails()` renders it as
+ * an app without an error handler answers exactly as before; `problemHandler()` renders it as
  * `application/problem+json`.
  *
  * @example

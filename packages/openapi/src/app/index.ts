@@ -7,4 +7,6 @@ export type {
   RouteMethodFn,
   RouteOptions,
   RouteOptionsArg,
+  RouterKind,
+  RouterOf,
 } from './types'

@@ -4,6 +4,7 @@ import { mergePath } from 'hono/utils/url'
 import { type DocsRegistrar, mountDocsPages, mountPrefix } from '../pages'
 import { generateSpec, RouteIndex } from '../spec/generate'
 import type { OpenAPIDocument, RouteMethod, RouteOpenAPIMeta, StoredRoute } from '../spec/types'
+import { requestValidator, type ValidationErrorHandler } from '../validate/request'
 import { behind, type DocsRoute, patternMatches } from './docs-routes'
 import { type ResolvedOptions, resolveOptions } from './options'
 import { middlewareFor, type UseRecord } from './route-middleware'
@@ -33,32 +34,47 @@ interface Cache {
 const isObject = (v: unknown): v is Record<string, unknown> =>
   typeof v === 'object' && v !== null && !Array.isArray(v)
 
-function normalizeOpts(
-  opts: unknown,
-  label: string,
-): { middlewares: MiddlewareHandler[]; openapi: RouteOpenAPIMeta | undefined } {
+const ROUTE_OPTION_KEYS = ['middlewares', 'openapi', 'validate', 'onValidationError']
+
+interface NormalizedOpts {
+  middlewares: MiddlewareHandler[]
+  openapi: RouteOpenAPIMeta | undefined
+  validate: boolean | undefined
+  onValidationError: ValidationErrorHandler | undefined
+}
+
+function normalizeOpts(opts: unknown, label: string): NormalizedOpts {
   const fail = (message: string): never => {
     throw new TypeError(`openapi: ${label}: ${message}`)
   }
-  if (opts === undefined) return { middlewares: [], openapi: undefined }
+  const out: NormalizedOpts = {
+    middlewares: [],
+    openapi: undefined,
+    validate: undefined,
+    onValidationError: undefined,
+  }
+  if (opts === undefined) return out
   let middlewares: unknown = []
-  let meta: unknown
   if (Array.isArray(opts)) middlewares = opts
   else if (isObject(opts)) {
     for (const key of Object.keys(opts)) {
-      if (key !== 'middlewares' && key !== 'openapi')
-        fail(`unknown route option "${key}" (known: middlewares, openapi)`)
+      if (!ROUTE_OPTION_KEYS.includes(key))
+        fail(`unknown route option "${key}" (known: ${ROUTE_OPTION_KEYS.join(', ')})`)
     }
     middlewares = opts.middlewares ?? []
-    meta = opts.openapi
+    out.openapi = opts.openapi as RouteOpenAPIMeta | undefined
+    if (opts.validate !== undefined && typeof opts.validate !== 'boolean')
+      fail('validate must be a boolean')
+    out.validate = opts.validate as boolean | undefined
+    if (opts.onValidationError !== undefined && typeof opts.onValidationError !== 'function')
+      fail('onValidationError must be a function')
+    out.onValidationError = opts.onValidationError as ValidationErrorHandler | undefined
   } else fail('opts must be RouteOptions or an array of middleware')
   if (!Array.isArray(middlewares) || !middlewares.every((m) => typeof m === 'function')) {
     fail('middlewares must be an array of middleware functions')
   }
-  return {
-    middlewares: middlewares as MiddlewareHandler[],
-    openapi: meta as RouteOpenAPIMeta | undefined,
-  }
+  out.middlewares = middlewares as MiddlewareHandler[]
+  return out
 }
 
 function spec(state: State): Cache {
@@ -97,17 +113,27 @@ function register(
   const label = `${method.toUpperCase()} ${full}`
   if (typeof handler !== 'function')
     throw new TypeError(`openapi: ${label}: handler must be a function`)
-  const { middlewares, openapi } = normalizeOpts(opts, label)
+  const { middlewares, openapi, validate, onValidationError } = normalizeOpts(opts, label)
   const draft: StoredRoute =
     openapi === undefined ? { method, path: full } : { method, path: full, openapi }
   const running = [...middlewareFor(state.uses, full), ...middlewares]
   if (running.length > 0) draft.middleware = running
+  const validating = validate ?? state.options.validation
+  if (validate !== undefined) draft.validate = validate
   // Route-local problems (schemas, parameters, statuses) first, then conflicts with earlier routes;
   // both throw before Hono sees the route, so a rejected route is neither served nor documented.
   generateSpec([draft], state.options)
   const plan = state.index.check(draft)
   const before = state.app.routes.length
-  const handlers = [...middlewares, handler as Handler]
+  const validator = validating
+    ? requestValidator(draft.openapi?.request, {
+        jsonSchemaValidator: state.options.jsonSchemaValidator,
+        onValidationError: onValidationError ?? state.options.onValidationError,
+      })
+    : undefined
+  const handlers = validator
+    ? [...middlewares, validator, handler as Handler]
+    : [...middlewares, handler as Handler]
   // Hono's overloads type handler chains by arity; the wrapper passes a checked list.
   const on = state.app.on as (method: string, path: string, ...handlers: Handler[]) => unknown
   const all = state.app.all as (path: string, ...handlers: Handler[]) => unknown

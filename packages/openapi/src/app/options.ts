@@ -1,5 +1,7 @@
+import type { SchemaConverter } from '../schema/convert'
 import { assertSecuritySchemes } from '../spec/security'
-import type { OpenAPIInfo, OpenAPISecurityScheme, OpenAPIServer } from '../spec/types'
+import type { OpenAPIInfo, OpenAPISecurityScheme, OpenAPIServer, OpenAPITag } from '../spec/types'
+import type { JSONSchemaValidator, ValidationErrorHandler } from '../validate/request'
 import type { OpenAPIOptions } from './types'
 
 /** `OpenAPIOptions` with defaults applied. */
@@ -12,9 +14,26 @@ export interface ResolvedOptions {
   securitySchemes?: Record<string, OpenAPISecurityScheme>
   /** Set by `api.onError()`; read for the rejection body it describes. */
   errorHandler?: unknown
+  validation: boolean
+  onValidationError: ValidationErrorHandler | undefined
+  jsonSchemaValidator: JSONSchemaValidator | undefined
+  tags: OpenAPITag[]
+  converters: Record<string, SchemaConverter>
 }
 
-const KNOWN = ['info', 'servers', 'specPath', 'docsPath', 'redocPath', 'securitySchemes']
+const KNOWN = [
+  'info',
+  'servers',
+  'specPath',
+  'docsPath',
+  'redocPath',
+  'validation',
+  'onValidationError',
+  'jsonSchemaValidator',
+  'tags',
+  'converters',
+  'securitySchemes',
+]
 const INFO_KEYS = ['title', 'version', 'description', 'termsOfService', 'contact', 'license']
 
 const fail = (message: string): never => {
@@ -64,9 +83,34 @@ export function resolveOptions(options: OpenAPIOptions): ResolvedOptions {
       fail(`servers[${i}].description must be a string`)
     }
   })
+  if (options.validation !== undefined && typeof options.validation !== 'boolean')
+    fail('validation must be a boolean')
+  for (const key of ['onValidationError', 'jsonSchemaValidator'] as const) {
+    if (options[key] !== undefined && typeof options[key] !== 'function')
+      fail(`${key} must be a function`)
+  }
+  const tags = options.tags ?? []
+  if (!Array.isArray(tags)) fail('tags must be an array of { name, description? }')
+  const tagNames = new Set<string>()
+  tags.forEach((t, i) => {
+    if (!isObject(t)) fail(`tags[${i}] must be an object with a name`)
+    nonEmpty(t.name, `tags[${i}].name`)
+    if (t.description !== undefined && typeof t.description !== 'string')
+      fail(`tags[${i}].description must be a string`)
+    if (tagNames.has(t.name)) fail(`tags[${i}]: tag "${t.name}" is listed twice`)
+    tagNames.add(t.name)
+  })
+  const converters = options.converters ?? {}
+  if (!isObject(converters) || !Object.values(converters).every((f) => typeof f === 'function'))
+    fail('converters must map Standard Schema vendor names to functions')
   const resolved: ResolvedOptions = {
     info,
     servers,
+    validation: options.validation ?? true,
+    onValidationError: options.onValidationError,
+    jsonSchemaValidator: options.jsonSchemaValidator,
+    tags,
+    converters,
     specPath: path(options.specPath, 'specPath', '/openapi.json'),
     docsPath: path(options.docsPath, 'docsPath', '/explorer'),
     redocPath: path(options.redocPath, 'redocPath', '/reference'),

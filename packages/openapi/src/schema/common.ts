@@ -252,3 +252,12 @@ export function tupleSchema(
   else s.maxItems = items.length
   return s
 }
+
+/** `user_id`, `user-id`, `userId` → `UserId`: the one PascalCase rule for generated names. */
+export function pascal(text: string): string {
+  return text
+    .split(/[^A-Za-z0-9]+|(?<=[a-z0-9])(?=[A-Z])/)
+    .filter(Boolean)
+    .map((part) => (part[0] as string).toUpperCase() + part.slice(1))
+    .join('')
+}

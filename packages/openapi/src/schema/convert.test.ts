@@ -294,7 +294,7 @@ describe('other schema sources', () => {
 })
 
 describe('edge cases', () => {
-  it('cuts recursive lazy schemas instead of looping', () => {
+  it('turns a recursive lazy schema into a $ref cycle instead of looping', () => {
     interface Node {
       name: string
       children: Node[]
@@ -305,14 +305,32 @@ describe('edge cases', () => {
     })
     expect(toOpenAPISchema(Node4)).toEqual({
       type: 'object',
-      properties: { name: { type: 'string' }, children: { type: 'array', items: {} } },
+      properties: { name: { type: 'string' }, children: { type: 'array', items: { $ref: '#' } } },
       required: ['name', 'children'],
     })
     const Node3: z3.ZodType<Node> = z3.object({
       name: z3.string(),
       children: z3.lazy(() => z3.array(Node3)),
     })
-    expect(toOpenAPISchema(Node3)).toMatchObject({ properties: { children: { items: {} } } })
+    expect(toOpenAPISchema(Node3)).toMatchObject({
+      properties: { children: { items: { $ref: '#' } } },
+    })
+    // Nested: the cycle goes through the root's $defs.
+    expect(toOpenAPISchema(z4.object({ tree: Node4 }))).toEqual({
+      type: 'object',
+      properties: { tree: { $ref: '#/$defs/NameAndChildren' } },
+      required: ['tree'],
+      $defs: {
+        NameAndChildren: {
+          type: 'object',
+          properties: {
+            name: { type: 'string' },
+            children: { type: 'array', items: { $ref: '#/$defs/NameAndChildren' } },
+          },
+          required: ['name', 'children'],
+        },
+      },
+    })
   })
 
   it('keeps a "__proto__" property as data, not as a prototype', () => {

@@ -6,6 +6,9 @@ import { generateSpec, RouteIndex } from './generate'
 import type { OpenAPIDocument, StoredRoute } from './types'
 
 const info = { title: 'Test API', version: '1.2.3' }
+/** Component names other than the shared validation problem every validated operation adds. */
+const userComponents = (doc: OpenAPIDocument) =>
+  Object.keys(doc.components.schemas).filter((name) => name !== 'ValidationProblem')
 
 /** Generates and checks validity with the external validator: every document in these tests. */
 async function gen(routes: StoredRoute[], options: Parameters<typeof generateSpec>[1] = { info }) {
@@ -58,7 +61,7 @@ describe('document shell', () => {
     ]
     const doc = generateSpec(routes(), { info })
     expect(JSON.stringify(generateSpec(routes(), { info }))).toBe(JSON.stringify(doc))
-    expect(Object.keys(doc.components.schemas)).toEqual(['X', 'X2'])
+    expect(userComponents(doc)).toEqual(['X', 'X2'])
     await expectValidOpenAPI(doc)
   })
 
@@ -367,7 +370,7 @@ describe('request bodies, responses and components', () => {
         },
       },
     ])
-    expect(Object.keys(doc.components.schemas)).toEqual(['NameAndEmail'])
+    expect(userComponents(doc)).toEqual(['NameAndEmail'])
   })
 
   it('gives a different schema with the same name a numbered suffix and keeps both', async () => {
@@ -379,7 +382,7 @@ describe('request bodies, responses and components', () => {
         openapi: { request: { body: z.object({ name: z.string(), email: z.number() }) } },
       },
     ])
-    expect(Object.keys(doc.components.schemas)).toEqual(['NameAndEmail', 'NameAndEmail2'])
+    expect(userComponents(doc)).toEqual(['NameAndEmail', 'NameAndEmail2'])
     expect(op(doc, '/b', 'post').requestBody?.content['application/json']?.schema).toEqual({
       $ref: '#/components/schemas/NameAndEmail2',
     })
@@ -399,11 +402,7 @@ describe('request bodies, responses and components', () => {
         openapi: { request: { body: z.union([z.string(), z.number()]) } },
       },
     ])
-    expect(Object.keys(doc.components.schemas)).toEqual([
-      'NameAndEmailList',
-      'String',
-      'StringOrNumber',
-    ])
+    expect(userComponents(doc)).toEqual(['NameAndEmailList', 'String', 'StringOrNumber'])
   })
 
   it('documents responses with descriptions and schemas, by status code', async () => {

@@ -1,6 +1,8 @@
-import { isRecord } from '../schema/common'
-import { toOpenAPISchema } from '../schema/convert'
+import { isRecord, pascal } from '../schema/common'
+import { type ConvertOptions, toOpenAPISchema } from '../schema/convert'
 import type { OpenAPISchema } from '../schema/types'
+import { PROBLEM_JSON, validationProblemSchema } from '../validate/problem'
+import { type JSONSchemaValidator, validatesAnything } from '../validate/request'
 import {
   applyDescriptions,
   createMergeContext,
@@ -66,13 +68,6 @@ function routeError(route: StoredRoute, message: string): Error {
   return new Error(`openapi: ${route.method.toUpperCase()} ${route.path}: ${message}`)
 }
 
-const pascal = (s: string) =>
-  s
-    .split(/[^A-Za-z0-9]+/)
-    .filter(Boolean)
-    .map((p) => (p[0] as string).toUpperCase() + p.slice(1))
-    .join('')
-
 function planRoute(route: StoredRoute): PlannedOperation[] {
   const variants = parseRoutePath(route.path)
   if (!variants) {
@@ -115,7 +110,7 @@ const META_KEYS = [
   'responses',
   'security',
 ]
-const REQUEST_KEYS = ['body', 'query', 'params', 'headers']
+const REQUEST_KEYS = ['body', 'form', 'query', 'params', 'headers']
 
 const ROUTE_METHODS: readonly unknown[] = ['get', 'post', 'put', 'patch', 'delete', 'all']
 
@@ -160,6 +155,8 @@ function assertRoute(route: StoredRoute): void {
         )
       }
     }
+    if (meta.request.body !== undefined && meta.request.form !== undefined)
+      throw routeError(route, 'openapi.request has both body (JSON) and form; pick one')
   }
   if (meta.security !== undefined && !isSecurityRequirementList(meta.security)) {
     throw routeError(route, 'openapi.security must be an array of { schemeName: [scopes] }')
@@ -236,11 +233,12 @@ export class RouteIndex {
 
 /** Properties of an object schema (merging `allOf` parts), for query/header/path parameters. */
 function objectParts(
+  convert: ConvertOptions,
   route: StoredRoute,
   where: string,
   input: unknown,
 ): { properties: Record<string, OpenAPISchema>; required: Set<string> } {
-  const schema = toOpenAPISchema(input)
+  const schema = toOpenAPISchema(input, convert)
   const properties: Record<string, OpenAPISchema> = {}
   const required = new Set<string>()
   const visit = (s: OpenAPISchema): boolean => {
@@ -273,6 +271,7 @@ function parameter(
 }
 
 function buildParameters(
+  convert: ConvertOptions,
   route: StoredRoute,
   variant: PathVariant,
   allNames: Set<string>,
@@ -280,7 +279,9 @@ function buildParameters(
   const request = route.openapi?.request
   const parameters: OpenAPIParameter[] = []
   const typed =
-    request?.params === undefined ? undefined : objectParts(route, 'params', request.params)
+    request?.params === undefined
+      ? undefined
+      : objectParts(convert, route, 'params', request.params)
   if (typed) {
     for (const name of Object.keys(typed.properties)) {
       if (!allNames.has(name))
@@ -299,6 +300,7 @@ function buildParameters(
   ] as const) {
     if (input === undefined) continue
     const { properties, required } = objectParts(
+      convert,
       route,
       where === 'query' ? 'query' : 'headers',
       input,
@@ -317,10 +319,12 @@ function buildResponses(
   route: StoredRoute,
   meta: RouteOpenAPIMeta | undefined,
   registry: ComponentRegistry,
+  validated: boolean,
+  convert: ConvertOptions,
 ): Record<string, OpenAPIResponse> {
   const responses: Record<string, OpenAPIResponse> = {}
   const entries = Object.entries(meta?.responses ?? {})
-  if (entries.length === 0) return { '200': { description: 'Successful response' } }
+  if (entries.length === 0) responses['200'] = { description: 'Successful response' }
   for (const [status, response] of entries) {
     const code = Number(status)
     if (!/^[1-5]\d\d$/.test(status))
@@ -339,10 +343,19 @@ function buildResponses(
           route,
           `responses.${status}.contentType must be a media type such as "text/plain"`,
         )
-      out.content = { [contentType]: { schema: registry.ref(toOpenAPISchema(response.schema)) } }
+      out.content = {
+        [contentType]: { schema: registry.ref(toOpenAPISchema(response.schema, convert)) },
+      }
     }
     responses[status] = out
   }
+  if (validated && responses['400'] === undefined) {
+    responses['400'] = {
+      description: 'The request does not match the documented schema',
+      content: { [PROBLEM_JSON]: { schema: registry.ref(validationProblemSchema()) } },
+    }
+  }
+  // Status codes are integer-like keys: JavaScript keeps them in ascending order.
   return responses
 }
 
@@ -351,6 +364,7 @@ function buildOperation(
   op: PlannedOperation,
   allNames: Set<string>,
   registry: ComponentRegistry,
+  options: SpecOptions,
   merge: MergeContext,
 ): OpenAPIPathItem {
   const meta = route.openapi
@@ -360,15 +374,38 @@ function buildOperation(
   if (meta?.description !== undefined) operation.description = meta.description
   if (meta?.tags && meta.tags.length > 0) operation.tags = [...meta.tags]
   if (meta?.deprecated === true) operation.deprecated = true
-  const parameters = buildParameters(route, op.variant, allNames)
+  const convert: ConvertOptions = {
+    components: registry,
+    converters: options.converters,
+  }
+  const parameters = buildParameters(
+    { converters: convert.converters },
+    route,
+    op.variant,
+    allNames,
+  )
   if (parameters.length > 0) operation.parameters = parameters
   if (meta?.request?.body !== undefined) {
     operation.requestBody = {
       required: true,
-      content: { 'application/json': { schema: registry.ref(toOpenAPISchema(meta.request.body)) } },
+      content: {
+        'application/json': { schema: registry.ref(toOpenAPISchema(meta.request.body, convert)) },
+      },
+    }
+  } else if (meta?.request?.form !== undefined) {
+    const schema = registry.ref(toOpenAPISchema(meta.request.form, convert))
+    operation.requestBody = {
+      required: true,
+      content: {
+        'multipart/form-data': { schema },
+        'application/x-www-form-urlencoded': { schema: { ...schema } },
+      },
     }
   }
-  operation.responses = buildResponses(route, meta, registry)
+  const validated =
+    (route.validate ?? options.validation ?? true) &&
+    validatesAnything(meta?.request, options.jsonSchemaValidator as JSONSchemaValidator | undefined)
+  operation.responses = buildResponses(route, meta, registry, validated, convert)
   applyDescriptions(operation as OpenAPIPathItem, route, op.method, merge)
   return operation as OpenAPIPathItem
 }
@@ -400,7 +437,7 @@ export function generateSpec(
   const registry = new ComponentRegistry()
   const merge = createMergeContext(options, registry)
   const chosen = new Map<string, { priority: number; route: StoredRoute; op: PlannedOperation }>()
-  const tags: string[] = []
+  const tags: string[] = (options.tags ?? []).map((t) => t.name)
   const pathOrder = new Set<string>()
   for (const route of routes) {
     index.add(route)
@@ -423,7 +460,7 @@ export function generateSpec(
       const entry = chosen.get(`${op.method} ${op.variant.template}`)
       if (entry?.route !== route || entry.op.method !== op.method) continue
       const item = byPath.get(op.variant.template) ?? {}
-      item[op.method] = buildOperation(route, op, allNames, registry, merge)
+      item[op.method] = buildOperation(route, op, allNames, registry, options, merge)
       byPath.set(op.variant.template, item)
       for (const tag of route.openapi?.tags ?? []) if (!tags.includes(tag)) tags.push(tag)
     }
@@ -445,7 +482,13 @@ export function generateSpec(
   }
   const securitySchemes = finishSecurity(paths, merge)
   if (securitySchemes) doc.components.securitySchemes = securitySchemes
-  if (tags.length > 0) doc.tags = tags.map((name) => ({ name }))
+  if (tags.length > 0) {
+    const described = new Map((options.tags ?? []).map((t) => [t.name, t]))
+    doc.tags = tags.map((name) => {
+      const tag = described.get(name)
+      return tag?.description === undefined ? { name } : { name, description: tag.description }
+    })
+  }
   return reorder(doc)
 }
 

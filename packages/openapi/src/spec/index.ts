@@ -13,6 +13,7 @@ export type {
   OpenAPISecurityRequirement,
   OpenAPISecurityScheme,
   OpenAPIServer,
+  OpenAPITag,
   RouteMethod,
   RouteOpenAPIMeta,
   SpecOptions,

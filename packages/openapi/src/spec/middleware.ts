@@ -230,24 +230,30 @@ export function applyDescriptions(
   if (declaredSecurity !== undefined) operation.security = structuredClone(declaredSecurity)
   else if (security) operation.security = security
 
-  const declared = new Set(Object.keys(operation.responses))
+  // Only what the route itself declared is never touched; a response the generator added (the
+  // default 200, the validation 400) is shared with the middleware answering the same status.
+  const declared = new Set(Object.keys(route.openapi?.responses ?? {}))
   const parts = new Map<string, { descriptions: string[]; answer: OpenAPIResponse }>()
   for (const d of descriptions) {
     for (const r of d.responses ?? []) {
       const status = String(r.status)
       if (declared.has(status)) continue
+      const content: Record<string, OpenAPIMediaType> = r.content
+        ? Object.fromEntries(
+            Object.entries(r.content).map(([t, m]) => [t, { schema: { ...(m.schema ?? {}) } }]),
+          )
+        : rejectionContent(ctx)
       let entry = parts.get(status)
       if (!entry) {
-        const answer: OpenAPIResponse = { description: '' }
-        answer.content = r.content
-          ? Object.fromEntries(
-              Object.entries(r.content).map(([t, m]) => [t, { schema: { ...(m.schema ?? {}) } }]),
-            )
-          : rejectionContent(ctx)
-        entry = { descriptions: [], answer }
+        const existing = operation.responses[status]
+        entry = existing
+          ? { descriptions: [existing.description], answer: existing }
+          : { descriptions: [], answer: { description: '' } }
         parts.set(status, entry)
-        operation.responses[status] = answer
+        operation.responses[status] = entry.answer
       }
+      entry.answer.content ??= {}
+      for (const [type, media] of Object.entries(content)) entry.answer.content[type] ??= media
       const codes = r.codes && r.codes.length > 0 ? ` (\`${r.codes.join('`, `')}\`)` : ''
       const text = `${r.description}${codes}`
       if (!entry.descriptions.includes(text)) entry.descriptions.push(text)

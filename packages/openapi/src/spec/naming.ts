@@ -1,18 +1,11 @@
-import { isRecord, setOwn } from '../schema/common'
+import { isRecord, pascal, setOwn } from '../schema/common'
+import type { ComponentSink } from '../schema/convert'
 import type { OpenAPISchema } from '../schema/types'
 
 /** Properties named in a component name before the rest are counted (`…And3More`). */
 const MAX_NAMED_PROPERTIES = 4
 /** Options named in a union's component name before the rest are counted. */
 const MAX_NAMED_OPTIONS = 3
-
-function pascal(text: string): string {
-  return text
-    .split(/[^A-Za-z0-9]+|(?<=[a-z0-9])(?=[A-Z])/)
-    .filter(Boolean)
-    .map((part) => (part[0] as string).toUpperCase() + part.slice(1))
-    .join('')
-}
 
 function listName(parts: string[], joiner: string, max: number): string {
   if (parts.length <= max) return parts.join(joiner)
@@ -127,12 +120,53 @@ export function relocateRefs(schema: OpenAPISchema, base: string): OpenAPISchema
  * `components.schemas` under construction. Structurally equal schemas share one entry; a
  * different schema whose name is taken gets the next free numbered suffix (`NameAndEmail2`).
  */
-export class ComponentRegistry {
+export class ComponentRegistry implements ComponentSink {
   readonly schemas: Record<string, OpenAPISchema> = {}
   private readonly byCanonical = new Map<string, string>()
+  /** Named schemas: `name + canonical JSON` → component name. */
+  private readonly byName = new Map<string, string>()
+  private readonly byNode = new Map<object, string>()
+
+  private unique(base: string): string {
+    let name = base
+    for (let i = 2; Object.hasOwn(this.schemas, name); i++) name = `${base}${i}`
+    return name
+  }
+
+  known(node: object): string | undefined {
+    return this.byNode.get(node)
+  }
+
+  add(node: object, name: string, schema: OpenAPISchema): string {
+    const key = `${name} ${canonicalJSON(schema)}`
+    let final = this.byName.get(key)
+    if (final === undefined) {
+      final = this.unique(name)
+      const ref = `#/components/schemas/${final}`
+      setOwn(this.schemas, final, relocateRefs(JSON.parse(JSON.stringify(schema)), ref))
+      this.byName.set(key, final)
+    }
+    const ref = `#/components/schemas/${final}`
+    this.byNode.set(node, ref)
+    return ref
+  }
+
+  reserve(node: object, name: string): string {
+    const final = this.unique(name)
+    setOwn(this.schemas, final, {})
+    const ref = `#/components/schemas/${final}`
+    this.byNode.set(node, ref)
+    return ref
+  }
+
+  fill(ref: string, schema: OpenAPISchema): void {
+    setOwn(this.schemas, ref.slice('#/components/schemas/'.length), schema)
+  }
 
   /** Registers `schema` (or finds its twin) and returns a `$ref` to it. */
   ref(schema: OpenAPISchema): OpenAPISchema {
+    // Already a component (a named or recursive schema): reference it directly.
+    if (typeof schema.$ref === 'string' && Object.keys(schema).length === 1) return { ...schema }
     const canonical = canonicalJSON(schema)
     let name = this.byCanonical.get(canonical)
     if (name === undefined) {

@@ -1,3 +1,4 @@
+import type { SchemaConverter } from '../schema/convert'
 import type { OpenAPISchema } from '../schema/types'
 
 /**
@@ -44,8 +45,16 @@ export interface OpenAPIServer {
  * api.get('/pets/:id', (c) => c.json({}), { openapi: { request } })
  */
 export interface OpenAPIRequestMeta {
-  /** JSON request body; becomes a `components.schemas` entry referenced by `$ref`. */
+  /**
+   * JSON request body (`application/json`); becomes a `components.schemas` entry referenced by
+   * `$ref`. Validated, and read in the handler with `c.req.valid('json')`.
+   */
   body?: unknown
+  /**
+   * Form body, documented as `multipart/form-data` and `application/x-www-form-urlencoded`;
+   * validated from `c.req.parseBody()`, read with `c.req.valid('form')`. Not with `body`.
+   */
+  form?: unknown
   /** Object schema: one `in: query` parameter per property. */
   query?: unknown
   /** Object schema typing the path parameters by name; untyped ones are strings. */
@@ -89,14 +98,15 @@ export interface OpenAPIResponseMeta {
  * }
  * api.get('/pets', (c) => c.json([]), { openapi: meta })
  */
-export interface RouteOpenAPIMeta {
+export interface RouteOpenAPIMeta<R = OpenAPIRequestMeta> {
   summary?: string
   description?: string
   /** Unique across the API; a duplicate throws when the route is registered. */
   operationId?: string
   tags?: string[]
   deprecated?: boolean
-  request?: OpenAPIRequestMeta
+  /** Request schemas: documented, validated before the handler, typed in `c.req.valid()`. */
+  request?: R
   /** By status code. Without it the operation documents a bare `200`. */
   responses?: Record<number, OpenAPIResponseMeta>
   /**
@@ -159,6 +169,20 @@ export interface StoredRoute {
    * matches, then `opts.middlewares`). Only read for the descriptions they carry.
    */
   middleware?: readonly unknown[]
+  /** `false` when the route's request is not validated (no 400 problem response documented). */
+  validate?: boolean
+}
+
+/**
+ * A top-level tag with its description.
+ *
+ * @example
+ * const tags: OpenAPITag[] = [{ name: 'pets', description: 'Everything about pets' }]
+ * const api = openapi(new Hono(), { info: { title: 'Pets API', version: '1.0.0' }, tags })
+ */
+export interface OpenAPITag {
+  name: string
+  description?: string
 }
 
 /**
@@ -263,8 +287,8 @@ export interface OpenAPIDocument {
   openapi: '3.1.0'
   info: OpenAPIInfo
   servers: OpenAPIServer[]
-  /** Tags used by operations, in order of first use. Present when any operation has tags. */
-  tags?: { name: string }[]
+  /** `options.tags`, then tags used by operations in order of first use; absent when none. */
+  tags?: OpenAPITag[]
   /** Path template, then lower-case method, then operation. */
   paths: Record<string, Record<string, OpenAPIPathItem>>
   components: {
@@ -294,4 +318,12 @@ export interface SpecOptions {
    * (`problemDetails()` does), every middleware rejection is documented with that body.
    */
   errorHandler?: unknown
+  /** Top-level tags with descriptions. */
+  tags?: OpenAPITag[]
+  /** `false`: no route is validated, so no 400 problem response is documented. Default `true`. */
+  validation?: boolean
+  /** As in `OpenAPIOptions`: raw JSON Schema request schemas count as validated when set. */
+  jsonSchemaValidator?: unknown
+  /** JSON Schema converters by Standard Schema vendor (`{ valibot: toJsonSchema }`). */
+  converters?: Record<string, SchemaConverter>
 }
