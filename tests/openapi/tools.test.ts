@@ -6,7 +6,6 @@ import { promisify } from 'node:util'
 import { serve } from '@hono/node-server'
 import openapiTS, { astToString } from 'openapi-typescript'
 import { afterAll, beforeAll, describe, expect, expectTypeOf, it } from 'vitest'
-import { createApp } from '../../examples/app'
 import type { OpenAPIDocument } from '../../packages/openapi/src'
 import { bookstore } from './bookstore'
 import { expectValidOpenAPI } from './validate'
@@ -93,16 +92,6 @@ describe('@redocly/cli lint', () => {
   it('finds no errors in the bookstore document', async () => {
     const problems = await redoclyLint(bookstore().spec(), 'bookstore')
     expect(problems.filter((p) => p.severity === 'error')).toEqual([])
-  })
-
-  it('finds no errors in the example app document, security and 4xx rules included', async () => {
-    const { api, close } = await createApp({})
-    try {
-      const problems = await redoclyLint(api.spec(), 'example')
-      expect(problems.filter((p) => p.severity === 'error')).toEqual([])
-    } finally {
-      await close()
-    }
   })
 
   it('flags an operation without security or a 4xx answer (both rules are on)', async () => {
