@@ -37,7 +37,7 @@
   })
 
   function withAuthentication(spec) {
-    const schemes = spec && spec.components && spec.components.securitySchemes
+    const schemes = spec?.components?.securitySchemes
     if (!schemes || Object.keys(schemes).length === 0) return spec
     const info = spec.info || {}
     const description = typeof info.description === 'string' ? info.description : ''
