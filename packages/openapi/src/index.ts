@@ -1,8 +1,10 @@
 /**
  * @palisade/openapi — OpenAPI 3.1 documentation for Hono apps, generated from the routes and
- * the schemas they already use.
+ * the schemas they already use, and request validation from the same schemas. This file is the
+ * one list of the public API.
  */
 
+export { openapi } from './app/openapi'
 export type {
   OpenAPIApp,
   OpenAPIGroup,
@@ -13,18 +15,8 @@ export type {
   RouteOptionsArg,
   RouterKind,
   RouterOf,
-} from './app'
-export { openapi } from './app'
-export type { ExplorerUIHTMLOptions, ReferenceHTMLOptions } from './pages'
-export { createNonce, EXPLORER_CSP, explorerUIHTML, referenceCSP, referenceHTML } from './pages'
-export type {
-  ComponentSink,
-  ConvertOptions,
-  OpenAPISchema,
-  OpenAPISchemaType,
-  SchemaConverter,
-} from './schema'
-export { component, toOpenAPISchema } from './schema'
+} from './app/types'
+export { generateSpec } from './document/generate'
 export type {
   OpenAPIDocument,
   OpenAPIHeader,
@@ -44,30 +36,30 @@ export type {
   RouteOpenAPIMeta,
   SpecOptions,
   StoredRoute,
-} from './spec'
-export { generateSpec } from './spec'
+} from './document/types'
+export type { ExplorerUIHTMLOptions, ReferenceHTMLOptions } from './pages'
+export { createNonce, EXPLORER_CSP, explorerUIHTML, referenceCSP, referenceHTML } from './pages'
+export type { ComponentSink, ConvertOptions, SchemaConverter } from './schema/convert'
+export { toOpenAPISchema } from './schema/convert'
+export { component } from './schema/names'
+export type { OpenAPISchema, OpenAPISchemaType } from './schema/types'
 export type {
-  JSONSchemaValidator,
   ProblemDetails,
-  RequestInput,
-  SchemaInput,
-  SchemaOutput,
-  StandardIssue,
-  StandardResult,
-  StandardSchemaV1,
   ValidationCode,
-  ValidationErrorHandler,
   ValidationIssue,
   ValidationLocation,
   ValidationProblem,
-} from './validate'
+} from './validate/problem'
 export {
   PROBLEM_JSON,
   problemDetails,
   problemResponse,
   validationProblem,
   validationProblemSchema,
-} from './validate'
+} from './validate/problem'
+export type { JSONSchemaValidator, ValidationErrorHandler } from './validate/request'
+export type { StandardIssue, StandardResult, StandardSchemaV1 } from './validate/standard'
+export type { RequestInput, SchemaInput, SchemaOutput } from './validate/types'
 
 /**
  * The OpenAPI version every generated document declares.

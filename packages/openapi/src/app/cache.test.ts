@@ -1,12 +1,12 @@
 import { Hono } from 'hono'
 import { beforeEach, describe, expect, it, vi } from 'vitest'
 import { z } from 'zod'
-import { generateSpec } from '../spec/generate'
+import { generateSpec } from '../document/generate'
 import { openapi } from './openapi'
 
 // Counts document generations: the wrapper must build the document once per set of routes.
-vi.mock('../spec/generate', async (importOriginal) => {
-  const actual = await importOriginal<typeof import('../spec/generate')>()
+vi.mock('../document/generate', async (importOriginal) => {
+  const actual = await importOriginal<typeof import('../document/generate')>()
   return { ...actual, generateSpec: vi.fn(actual.generateSpec) }
 })
 const generations = vi.mocked(generateSpec)

@@ -1,4 +1,5 @@
 import type { Context, MiddlewareHandler } from 'hono'
+import { every } from 'hono/combine'
 import { TrieRouter } from 'hono/router/trie-router'
 
 /** A response the wrapper serves itself: the document, a page, or a viewer file. */
@@ -15,31 +16,23 @@ export interface DocsRoute {
 }
 
 /**
- * Wraps `respond` so that it runs behind `chain`, the way Hono's own composition would run that
- * middleware before a handler registered after it: in order, each `next()` reaching the next one,
- * a returned Response ending the chain, headers set after `next()` applying to the response, and
- * thrown errors left to the app's `onError`.
+ * The middleware registered in front of a docs endpoint: runs `chain` (which grows as `use()` is
+ * called) through Hono's own `every()` from `hono/combine`, so ordering, `next()`, early
+ * responses and errors behave as Hono's composition does.
  *
  * `openapi()` registers the docs endpoints when it is called, so Hono runs them before any
  * middleware added later; `chain` is how `api.use(guard)` still protects them.
  */
-export function behind(
-  chain: readonly MiddlewareHandler[],
-  respond: DocsResponder,
-): MiddlewareHandler {
-  return async function docsEndpoint(c) {
-    if (chain.length === 0) return respond(c)
-    let index = -1
-    const dispatch = async (i: number): Promise<void> => {
-      if (i <= index) throw new Error('next() called multiple times')
-      index = i
-      const mw = chain[i]
-      const res = mw === undefined ? await respond(c) : await mw(c, () => dispatch(i + 1))
-      if (res && !c.finalized) c.res = res
+export function docsGuard(chain: readonly MiddlewareHandler[]): MiddlewareHandler {
+  let combined: MiddlewareHandler | undefined
+  let size = 0
+  return async function docsGuard(c, next) {
+    if (chain.length === 0) return next()
+    if (combined === undefined || size !== chain.length) {
+      combined = every(...chain)
+      size = chain.length
     }
-    await dispatch(0)
-    // Unfinalized (a middleware neither answered nor called next): Hono reports it, as it would.
-    return c.finalized ? c.res : undefined
+    return combined(c, next)
   }
 }
 

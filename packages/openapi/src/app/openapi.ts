@@ -1,12 +1,15 @@
 import type { Env, ErrorHandler, Handler, Hono, MiddlewareHandler, NotFoundHandler } from 'hono'
 import type { Schema } from 'hono/types'
 import { mergePath } from 'hono/utils/url'
+import { generateSpec } from '../document/generate'
+import { assertKnownSecurity } from '../document/middleware'
+import type { OpenAPIDocument, RouteMethod, StoredRoute } from '../document/types'
 import { type DocsRegistrar, mountDocsPages, mountPrefix } from '../pages'
-import { generateSpec, RouteIndex } from '../spec/generate'
-import type { OpenAPIDocument, RouteMethod, RouteOpenAPIMeta, StoredRoute } from '../spec/types'
-import { requestValidator, type ValidationErrorHandler } from '../validate/request'
-import { behind, type DocsRoute, patternMatches } from './docs-routes'
-import { type ResolvedOptions, resolveOptions } from './options'
+import { type ResolvedOptions, resolveOptions } from '../rules/options'
+import { normalizeRouteOptions, RouteIndex } from '../rules/route'
+import { isRecord } from '../schema/common'
+import { requestValidator } from '../validate/request'
+import { type DocsRoute, docsGuard, patternMatches } from './docs-routes'
 import { middlewareFor, type UseRecord } from './route-middleware'
 import type { OpenAPIApp, OpenAPIOptions } from './types'
 
@@ -29,52 +32,6 @@ interface Cache {
   json: string
   /** JSON served under a parent app's mount prefix, by prefix (see `mountPrefix`). */
   mounted: Map<string, string>
-}
-
-const isObject = (v: unknown): v is Record<string, unknown> =>
-  typeof v === 'object' && v !== null && !Array.isArray(v)
-
-const ROUTE_OPTION_KEYS = ['middlewares', 'openapi', 'validate', 'onValidationError']
-
-interface NormalizedOpts {
-  middlewares: MiddlewareHandler[]
-  openapi: RouteOpenAPIMeta | undefined
-  validate: boolean | undefined
-  onValidationError: ValidationErrorHandler | undefined
-}
-
-function normalizeOpts(opts: unknown, label: string): NormalizedOpts {
-  const fail = (message: string): never => {
-    throw new TypeError(`openapi: ${label}: ${message}`)
-  }
-  const out: NormalizedOpts = {
-    middlewares: [],
-    openapi: undefined,
-    validate: undefined,
-    onValidationError: undefined,
-  }
-  if (opts === undefined) return out
-  let middlewares: unknown = []
-  if (Array.isArray(opts)) middlewares = opts
-  else if (isObject(opts)) {
-    for (const key of Object.keys(opts)) {
-      if (!ROUTE_OPTION_KEYS.includes(key))
-        fail(`unknown route option "${key}" (known: ${ROUTE_OPTION_KEYS.join(', ')})`)
-    }
-    middlewares = opts.middlewares ?? []
-    out.openapi = opts.openapi as RouteOpenAPIMeta | undefined
-    if (opts.validate !== undefined && typeof opts.validate !== 'boolean')
-      fail('validate must be a boolean')
-    out.validate = opts.validate as boolean | undefined
-    if (opts.onValidationError !== undefined && typeof opts.onValidationError !== 'function')
-      fail('onValidationError must be a function')
-    out.onValidationError = opts.onValidationError as ValidationErrorHandler | undefined
-  } else fail('opts must be RouteOptions or an array of middleware')
-  if (!Array.isArray(middlewares) || !middlewares.every((m) => typeof m === 'function')) {
-    fail('middlewares must be an array of middleware functions')
-  }
-  out.middlewares = middlewares as MiddlewareHandler[]
-  return out
 }
 
 function spec(state: State): Cache {
@@ -113,17 +70,17 @@ function register(
   const label = `${method.toUpperCase()} ${full}`
   if (typeof handler !== 'function')
     throw new TypeError(`openapi: ${label}: handler must be a function`)
-  const { middlewares, openapi, validate, onValidationError } = normalizeOpts(opts, label)
+  const { middlewares, openapi, validate, onValidationError } = normalizeRouteOptions(opts, label)
   const draft: StoredRoute =
     openapi === undefined ? { method, path: full } : { method, path: full, openapi }
   const running = [...middlewareFor(state.uses, full), ...middlewares]
   if (running.length > 0) draft.middleware = running
   const validating = validate ?? state.options.validation
   if (validate !== undefined) draft.validate = validate
-  // Route-local problems (schemas, parameters, statuses) first, then conflicts with earlier routes;
-  // both throw before Hono sees the route, so a rejected route is neither served nor documented.
-  generateSpec([draft], state.options)
+  // The route rules (shape, schemas, parameters, statuses, conflicts with earlier routes) throw
+  // before Hono sees the route, so a rejected route is neither served nor documented.
   const plan = state.index.check(draft)
+  assertKnownSecurity(draft, state.routes, state.options.securitySchemes)
   const before = state.app.routes.length
   const validator = validating
     ? requestValidator(draft.openapi?.request, {
@@ -234,7 +191,7 @@ export function openapi<
   BasePath extends string = '/',
 >(app: Hono<E, S, BasePath>, options: OpenAPIOptions): OpenAPIApp<E, BasePath, S> {
   if (
-    !isObject(app) ||
+    !isRecord(app) ||
     typeof (app as { fetch?: unknown }).fetch !== 'function' ||
     !Array.isArray(app.routes)
   ) {
@@ -244,15 +201,16 @@ export function openapi<
     app,
     options: resolveOptions(options),
     routes: [],
-    index: new RouteIndex(),
+    index: undefined as unknown as RouteIndex,
     cache: undefined,
     docs: [],
     uses: [],
   }
+  state.index = new RouteIndex({ converters: state.options.converters })
   const { specPath, docsPath, redocPath, info } = state.options
   const register: DocsRegistrar = (path, respond) => {
     const chain: MiddlewareHandler[] = []
-    app.get(path, behind(chain, respond))
+    app.get(path, docsGuard(chain), respond)
     const served = app.routes.at(-1)?.path ?? path
     state.docs.push({ path: served, chain })
     return served

@@ -7,7 +7,6 @@ import type {
   ToSchema,
   TypedResponse,
 } from 'hono/types'
-import type { SchemaConverter } from '../schema/convert'
 import type {
   OpenAPIDocument,
   OpenAPIInfo,
@@ -17,7 +16,8 @@ import type {
   OpenAPITag,
   RouteOpenAPIMeta,
   StoredRoute,
-} from '../spec/types'
+} from '../document/types'
+import type { SchemaConverter } from '../schema/convert'
 import type { JSONSchemaValidator, ValidationErrorHandler } from '../validate/request'
 import type { RequestInput } from '../validate/types'
 

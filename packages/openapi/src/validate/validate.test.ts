@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest'
 import { z } from 'zod'
 import { z as z3 } from 'zod3'
 import { expectValidOpenAPI } from '../../../../tests/openapi/validate'
-import { openapi } from '../app'
+import { openapi } from '../app/openapi'
 import type { OpenAPIOptions } from '../app/types'
 import { PROBLEM_JSON, type ValidationProblem } from './problem'
 

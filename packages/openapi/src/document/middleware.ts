@@ -331,3 +331,33 @@ function usesSecurity(paths: Record<string, Record<string, OpenAPIPathItem>>): b
     Object.values(item).some((op) => (op.security ?? []).some((r) => Object.keys(r).length > 0)),
   )
 }
+
+/**
+ * Throws when `route` declares a security requirement naming a scheme that neither
+ * `securitySchemes` nor any middleware of the routes so far (this one included) describes, so the
+ * mistake surfaces at registration, not when the document is first served. A numbered form of a
+ * described name (`apiKeyHeader2`) is accepted: the document decides the numbers.
+ */
+export function assertKnownSecurity(
+  route: StoredRoute,
+  routes: readonly StoredRoute[],
+  declared: Record<string, unknown> | undefined,
+): void {
+  const requirements = route.openapi?.security
+  if (!requirements || requirements.length === 0) return
+  const hints = new Set(Object.keys(declared ?? {}))
+  for (const r of [...routes, route]) {
+    for (const fn of r.middleware ?? []) {
+      for (const alt of readDescription(fn)?.security ?? []) for (const s of alt) hints.add(s.name)
+    }
+  }
+  for (const req of requirements) {
+    for (const name of Object.keys(req)) {
+      const base = name.replace(/\d+$/, '')
+      if (hints.has(name) || hints.has(base)) continue
+      throw new Error(
+        `openapi: ${route.method.toUpperCase()} ${route.path}: security names "${name}", which is neither in securitySchemes nor described by a middleware`,
+      )
+    }
+  }
+}

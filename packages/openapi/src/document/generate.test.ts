@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest'
 import { z } from 'zod'
 import { z as z3 } from 'zod3'
 import { expectValidOpenAPI } from '../../../../tests/openapi/validate'
-import { generateSpec, RouteIndex } from './generate'
+import { RouteIndex } from '../rules/route'
+import { generateSpec } from './generate'
 import type { OpenAPIDocument, StoredRoute } from './types'
 
 const info = { title: 'Test API', version: '1.2.3' }
@@ -734,5 +735,33 @@ describe('RouteIndex', () => {
     ).toThrow()
     // /b/{id} was not recorded, so another name for that shape is fine.
     expect(() => index.add({ method: 'get', path: '/b/:other' })).not.toThrow()
+  })
+})
+
+describe('option rules shared with openapi()', () => {
+  it('rejects missing or bad options with a TypeError naming generateSpec, never a SyntaxError', () => {
+    expect(() => generateSpec([], {} as never)).toThrow(
+      /^generateSpec: info must be an object with `title` and `version`$/,
+    )
+    expect(() => generateSpec([], { info: { title: '', version: '1' } })).toThrow(
+      /^generateSpec: info.title must be a non-empty string/,
+    )
+    expect(() => generateSpec([], { info, servers: 'x' as never })).toThrow(
+      /servers must be an array/,
+    )
+    expect(() => generateSpec({} as never, { info })).toThrow(
+      /^generateSpec: routes must be an array/,
+    )
+  })
+
+  it('applies the same route rules as openapi() route registration', () => {
+    expect(() =>
+      generateSpec(
+        [{ method: 'get', path: '/x', openapi: { responses: { 999: { description: 'x' } } } }],
+        {
+          info,
+        },
+      ),
+    ).toThrow(/response status "999" is not an HTTP status code/)
   })
 })
