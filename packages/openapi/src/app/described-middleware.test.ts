@@ -215,6 +215,24 @@ describe('middleware descriptions in the document', () => {
     await expectValidOpenAPI(doc)
   })
 
+  it('shares the validation 400 with a middleware 400, listing both bodies', () => {
+    const malformed = described({ responses: [{ status: 400, description: 'Malformed JSON' }] })
+    const api = openapi(new Hono(), { info })
+    api.onError(problemHandler as never)
+    api.post('/x', ok, {
+      middlewares: [malformed],
+      openapi: { request: { body: z.object({ a: z.string() }) } },
+    })
+    const bad = api.spec().paths['/x']?.post?.responses['400']
+    expect(bad?.description).toMatch(/; Malformed JSON$/)
+    expect(bad?.content?.['application/problem+json']?.schema).toEqual({
+      anyOf: [
+        { $ref: '#/components/schemas/ValidationProblem' },
+        { $ref: '#/components/schemas/Problem' },
+      ],
+    })
+  })
+
   it('limits a description to its methods', () => {
     const unsafe = described({
       methods: ['POST'],

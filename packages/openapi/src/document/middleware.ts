@@ -174,6 +174,21 @@ function combineSecurity(
   })
 }
 
+/**
+ * One media type answered by two sources (the validation 400 and a middleware's 400, say): a
+ * body matches either schema, so both are listed.
+ */
+function mergeMedia(
+  existing: OpenAPIMediaType | undefined,
+  added: OpenAPIMediaType,
+): OpenAPIMediaType {
+  if (!existing) return added
+  const schemas =
+    existing.schema.anyOf && !existing.schema.$ref ? existing.schema.anyOf : [existing.schema]
+  if (schemas.some((s) => JSON.stringify(s) === JSON.stringify(added.schema))) return existing
+  return { ...existing, schema: { anyOf: [...schemas, added.schema] } }
+}
+
 function headerObject(h: Header): OpenAPIHeader {
   return { description: h.description, schema: { ...(h.schema ?? { type: 'string' }) } }
 }
@@ -253,7 +268,9 @@ export function applyDescriptions(
         operation.responses[status] = entry.answer
       }
       entry.answer.content ??= {}
-      for (const [type, media] of Object.entries(content)) entry.answer.content[type] ??= media
+      for (const [type, media] of Object.entries(content)) {
+        entry.answer.content[type] = mergeMedia(entry.answer.content[type], media)
+      }
       const codes = r.codes && r.codes.length > 0 ? ` (\`${r.codes.join('`, `')}\`)` : ''
       const text = `${r.description}${codes}`
       if (!entry.descriptions.includes(text)) entry.descriptions.push(text)
