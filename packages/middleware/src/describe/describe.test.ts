@@ -55,6 +55,9 @@ describe('describeMiddleware', () => {
   it('rejects a non-function or a non-object description with a TypeError', () => {
     expect(() => describeMiddleware(42 as never, tenant)).toThrow(/^describeMiddleware: /)
     expect(() => describeMiddleware(() => undefined, null as never)).toThrow(TypeError)
+    expect(() =>
+      describeMiddleware(() => undefined, { responses: [{ toJSON() {} }] } as never),
+    ).toThrow(/plain data/)
   })
 
   it('reads undefined from anything without a description', () => {

@@ -170,8 +170,14 @@ export function describeMiddleware(
   if (description === null || typeof description !== 'object') {
     throw new TypeError('describeMiddleware: the description must be an object')
   }
+  let copy: MiddlewareDescription
+  try {
+    copy = structuredClone(description)
+  } catch {
+    throw new TypeError('describeMiddleware: the description must be plain data (no functions)')
+  }
   Object.defineProperty(handler, OPENAPI_DESCRIPTION, {
-    value: deepFreeze(structuredClone(description)),
+    value: deepFreeze(copy),
     configurable: true,
     enumerable: false,
     writable: false,
