@@ -1,6 +1,6 @@
 /**
  * `pnpm bench` entry. Flags: `--quick` (shorter measurements, for a smoke run), `--only=<list>`
- * with any of middleware, components, http, ablation (ablation only runs when named; it writes
+ * with any of middleware, components, openapi, http, ablation (ablation only runs when named; it writes
  * ABLATION.md); `--filter=<regex>` to run only the in-process
  * comparisons whose title matches; `--no-report` to leave RESULTS.md alone (a partial run with
  * `--only` or `--filter` never writes it); `--no-proposal` to skip the HTTP rows that run on
@@ -14,6 +14,7 @@ import { runAblation } from './suites/ablation'
 import { runComponents } from './suites/components'
 import { runHttp } from './suites/http'
 import { runMiddleware } from './suites/middleware'
+import { runOpenAPI } from './suites/openapi'
 
 const args = process.argv.slice(2)
 const quick = args.includes('--quick')
@@ -33,6 +34,7 @@ console.log(
 )
 if (wants('middleware')) await runMiddleware()
 if (wants('components')) await runComponents()
+if (wants('openapi')) await runOpenAPI()
 if (wants('http')) {
   await runHttp(args.includes('--proposal') || (!quick && !args.includes('--no-proposal')))
 }

@@ -6,6 +6,9 @@
 
 export { openapi } from './app/openapi'
 export type {
+  BasePathOf,
+  EnvOf,
+  HonoApp,
   OpenAPIApp,
   OpenAPIGroup,
   OpenAPIOptions,

@@ -1,5 +1,4 @@
-import type { Env, ErrorHandler, Handler, Hono, MiddlewareHandler, NotFoundHandler } from 'hono'
-import type { Schema } from 'hono/types'
+import type { ErrorHandler, Handler, Hono, MiddlewareHandler, NotFoundHandler } from 'hono'
 import { mergePath } from 'hono/utils/url'
 import { generateSpec } from '../document/generate'
 import { assertKnownSecurity } from '../document/middleware'
@@ -11,7 +10,7 @@ import { isRecord } from '../schema/common'
 import { requestValidator } from '../validate/request'
 import { type DocsRoute, docsGuard, patternMatches } from './docs-routes'
 import { middlewareFor, type UseRecord } from './route-middleware'
-import type { OpenAPIApp, OpenAPIOptions } from './types'
+import type { BasePathOf, EnvOf, HonoApp, OpenAPIApp, OpenAPIOptions } from './types'
 
 /** Shared by the wrapper and all its groups. */
 interface State {
@@ -169,7 +168,7 @@ function router<T extends object>(state: State, prefix: string, self: T) {
  * route is added. Registration throws a descriptive `Error` for a duplicate operationId, a path
  * that clashes with an earlier one, or a schema that cannot be documented.
  *
- * @param app - the Hono app to register on (its base path is respected)
+ * @param input - the Hono app to register on (its base path is respected)
  * @param options - `info` (required); `servers` default `[]`; `specPath` default `/openapi.json`,
  *   `docsPath` default `/explorer`, `redocPath` default `/reference`
  * @example
@@ -185,18 +184,19 @@ function router<T extends object>(state: State, prefix: string, self: T) {
  * export default api // GET /openapi.json, /explorer, /reference
  * ```
  */
-export function openapi<
-  E extends Env = Env,
-  S extends Schema = Schema,
-  BasePath extends string = '/',
->(app: Hono<E, S, BasePath>, options: OpenAPIOptions): OpenAPIApp<E, BasePath, S> {
+export function openapi<A extends HonoApp>(
+  input: A,
+  options: OpenAPIOptions,
+): OpenAPIApp<EnvOf<A>, BasePathOf<A>> {
   if (
-    !isRecord(app) ||
-    typeof (app as { fetch?: unknown }).fetch !== 'function' ||
-    !Array.isArray(app.routes)
+    !isRecord(input) ||
+    typeof (input as { fetch?: unknown }).fetch !== 'function' ||
+    !Array.isArray(input.routes)
   ) {
     throw new TypeError('openapi: the first argument must be a Hono app')
   }
+  // biome-ignore lint/suspicious/noExplicitAny: checked above; the wrapper registers on any Hono app
+  const app = input as unknown as Hono<any, any, any>
   const state: State = {
     app,
     options: resolveOptions(options),
@@ -236,14 +236,14 @@ export function openapi<
     app,
     spec: () => spec(state).doc,
     getSpec: () => spec(state).doc,
-    onError(handler: ErrorHandler<E>) {
+    onError(handler: ErrorHandler) {
       app.onError(handler)
-      // Its description (problemDetails() has one) decides how rejections are documented.
+      // Its description (problemHandler() has one) decides how rejections are documented.
       state.options.errorHandler = handler
       state.cache = undefined
       return wrapper
     },
-    notFound(handler: NotFoundHandler<E>) {
+    notFound(handler: NotFoundHandler) {
       app.notFound(handler)
       return wrapper
     },
@@ -251,5 +251,5 @@ export function openapi<
     request: app.request,
   })
   Object.defineProperty(wrapper, 'routes', { get: () => state.routes, enumerable: true })
-  return wrapper as unknown as OpenAPIApp<E, BasePath, S>
+  return wrapper as unknown as OpenAPIApp<EnvOf<A>, BasePathOf<A>>
 }

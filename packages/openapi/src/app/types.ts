@@ -100,6 +100,34 @@ export type RouteOptionsArg<E extends Env = Env, R = OpenAPIRequestMeta> =
   | RouteOptions<E, R>
   | MiddlewareHandler<E>[]
 
+/**
+ * What `openapi()` accepts: a Hono app (checked at run time). Its `Env` and base path are read
+ * with `EnvOf` and `BasePathOf`; the routes already on it are not part of the wrapper's type.
+ */
+export interface HonoApp {
+  // biome-ignore lint/suspicious/noExplicitAny: any request handler signature
+  fetch: (...args: any[]) => unknown
+  routes: unknown[]
+}
+
+/**
+ * The `Env` of a Hono app, read from its `onError`.
+ *
+ * @example
+ * type E = EnvOf<Hono<{ Variables: { user: string } }>> // { Variables: { user: string } }
+ */
+export type EnvOf<A> = A extends { onError: (handler: ErrorHandler<infer E>) => unknown } ? E : Env
+
+/**
+ * The base path of a Hono app (`'/'` unless `basePath()` set one).
+ *
+ * @example
+ * const v1 = new Hono().basePath('/v1')
+ * type B = BasePathOf<typeof v1> // '/v1'
+ */
+// biome-ignore lint/suspicious/noExplicitAny: only the base path is read
+export type BasePathOf<A> = A extends Hono<any, any, infer B> ? B : '/'
+
 /** Hono's `MergeTypedResponse` (not exported by Hono): what a handler's return adds to a schema. */
 type HandlerOutput<T> =
   T extends Promise<void>

@@ -101,7 +101,8 @@ export function problemDetails(
  * A `Response` carrying `problem` as `application/problem+json`, with its status.
  *
  * @example
- * return problemResponse(problemDetails(404, { detail: 'No such pet' }))
+ * const res = problemResponse(problemDetails(404, { detail: 'No such pet' }))
+ * res.headers.get('Content-Type') // 'application/problem+json'
  */
 export function problemResponse(problem: ProblemDetails, headers?: HeadersInit): Response {
   const h = new Headers(headers)

@@ -32,12 +32,14 @@ Response | undefined | void | Promise<Response | undefined | void>
  * validate by itself: given the schema as documented, returns a Standard-Schema-style `validate`.
  *
  * @example
- * const ajv = new Ajv2020()
- * const jsonSchemaValidator: JSONSchemaValidator = (schema) => {
- *   const check = ajv.compile(schema)
- *   return (value) => check(value) ? { value }
- *     : { issues: check.errors!.map((e) => ({ message: e.message ?? 'invalid', path: e.instancePath.split('/').slice(1) })) }
+ * // Usually an Ajv compile; this one only checks `required`.
+ * const jsonSchemaValidator: JSONSchemaValidator = (schema) => (value) => {
+ *   const missing = (schema.required ?? []).filter((k) => !(k in Object(value)))
+ *   return missing.length === 0
+ *     ? { value }
+ *     : { issues: missing.map((k) => ({ message: 'Required', path: [k] })) }
  * }
+ * const api = openapi(new Hono(), { info: { title: 'T', version: '1' }, jsonSchemaValidator })
  */
 export type JSONSchemaValidator = (
   schema: OpenAPISchema,

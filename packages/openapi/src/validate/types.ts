@@ -14,7 +14,8 @@ type Types<T> = T extends { readonly '~standard': { readonly types?: infer X } }
  * that is not a Standard Schema (raw JSON Schema, `toJSONSchema()`-only objects).
  *
  * @example
- * type Page = SchemaOutput<typeof z.object({ page: z.coerce.number().default(1) })> // { page: number }
+ * const Paging = z.object({ page: z.coerce.number().default(1) })
+ * type Page = SchemaOutput<typeof Paging> // { page: number }
  */
 export type SchemaOutput<T> = [Types<T>] extends [never]
   ? unknown
@@ -26,7 +27,8 @@ export type SchemaOutput<T> = [Types<T>] extends [never]
  * The value a schema accepts; `unknown` for a schema that is not a Standard Schema.
  *
  * @example
- * type Body = SchemaInput<typeof z.object({ page: z.number().default(1) })> // { page?: number }
+ * const Paging = z.object({ page: z.number().default(1) })
+ * type Body = SchemaInput<typeof Paging> // { page?: number | undefined }
  */
 export type SchemaInput<T> = [Types<T>] extends [never]
   ? unknown
