@@ -217,6 +217,14 @@ export async function writeReport(info: RunInfo): Promise<void> {
   if (results.rows.some((r) => r.table === 'components')) {
     sections.push('## Components', '', rowsTable('components'), '')
   }
+  if (results.rows.some((r) => r.table === 'openapi')) {
+    sections.push(
+      '## @palisade/openapi vs @hono/zod-openapi (validation and types)',
+      '',
+      rowsTable('openapi'),
+      '',
+    )
+  }
   if (results.notes.length)
     sections.push('## Method notes', '', ...results.notes.map((n) => `- ${n}`), '')
   const skipped = [...results.skipped, ...[...loadProblems].map(([k, v]) => `${k}: ${v}`)]

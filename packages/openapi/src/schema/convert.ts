@@ -65,7 +65,7 @@ function describeOther(node: unknown, options: ConvertOptions): OpenAPISchema {
   if (isRecord(standard)) {
     const vendor = String(standard.vendor)
     throw new TypeError(
-      `toOpenAPISchema: a ${vendor} schema cannot describe itself as JSON Schema; pass a converter as \`converters: { ${vendor}: … }\`${vendor === 'valibot' ? " (toJsonSchema from '@valibot/to-json-schema')" : ''}`,
+      `toOpenAPISchema: a ${vendor} schema cannot describe itself as JSON Schema; pass a converter as \`converters: { ${vendor}: … }\`${vendor === 'valibot' ? ' (the toJsonSchema function of the @valibot/to-json-schema package)' : ''}`,
     )
   }
   if (isRecord(node)) return node as OpenAPISchema
@@ -129,9 +129,24 @@ function localSink(defs: Record<string, OpenAPISchema>): ComponentSink {
  * ```
  */
 export function toOpenAPISchema(schema: unknown, options: ConvertOptions = {}): OpenAPISchema {
-  const defs: Record<string, OpenAPISchema> = {}
   const document = options.components
-  const sink = document ?? localSink(defs)
+  // Raw JSON Schema, Standard JSON Schema, toJSONSchema(): nothing to track (the common fast path).
+  if (!isZodV3(schema) && !isZodV4(schema) && (!document || componentName(schema) === undefined))
+    return describeOther(schema, options)
+  const defs: Record<string, OpenAPISchema> = {}
+  let local: ComponentSink | undefined
+  const sink: ComponentSink = document ?? {
+    known: (node) => local?.known(node),
+    add: (node, name, s) => {
+      local ??= localSink(defs)
+      return local.add(node, name, s)
+    },
+    reserve: (node, name) => {
+      local ??= localSink(defs)
+      return local.reserve(node, name)
+    },
+    fill: (ref, s) => local?.fill(ref, s),
+  }
   /** Nodes being converted, with the placeholders their cycles handed out. */
   const active = new Map<object, { $ref: string }[]>()
   const convert = (node: unknown): OpenAPISchema => {
