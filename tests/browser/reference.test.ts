@@ -57,6 +57,21 @@ describe.each([
     expect(csp).not.toContain('unsafe-eval')
   })
 
+  test('lists every security scheme of the document in its Authentication section', async () => {
+    const doc = (await (
+      await guarded.page.request.get(`${server.origin}${paths.spec}`)
+    ).json()) as {
+      components: { securitySchemes?: Record<string, unknown> }
+    }
+    const names = Object.keys(doc.components.securitySchemes ?? {})
+    expect(names.length).toBeGreaterThan(0)
+    for (const name of names) {
+      await expect
+        .poll(() => guarded.page.locator(`[id="section/Authentication/${name}"]`).count())
+        .toBe(1)
+    }
+  })
+
   test('renders every documented operation', async () => {
     // Each operation has an endpoint box: the method badge followed by the path.
     const rendered = await guarded.page.$$eval('.http-verb', (verbs) =>

@@ -1,7 +1,8 @@
-import { Hono, type MiddlewareHandler } from 'hono'
+import { type ErrorHandler, Hono, type MiddlewareHandler } from 'hono'
 import { HTTPException } from 'hono/http-exception'
 import { z } from 'zod'
 import { z as z3 } from 'zod3'
+import { describeMiddleware } from '../../packages/middleware/src'
 import { openapi } from '../../packages/openapi/src'
 
 /**
@@ -48,11 +49,23 @@ export function bookstore() {
       contact: { name: 'API team', email: 'api@example.com' },
     },
     servers: [{ url: 'https://books.example.com', description: 'Production' }],
+    // Auth that no Palisade middleware describes: declared once, referenced by routes.
+    securitySchemes: { bookToken: { type: 'http', scheme: 'bearer' } },
   })
-  api.onError((err, c) =>
+  // A custom error handler describes the body it gives every rejection (the protocol the
+  // middleware use), so the document shows that body.
+  const onError: ErrorHandler = (err, c) =>
     err instanceof HTTPException
       ? c.json({ error: err.message }, err.status)
-      : c.json({ error: 'Internal' }, 500),
+      : c.json({ error: 'Internal' }, 500)
+  api.onError(
+    describeMiddleware(onError, {
+      rejectionBody: {
+        mediaType: 'application/json',
+        schemaName: 'Error',
+        schema: { type: 'object', properties: { error: { type: 'string' } }, required: ['error'] },
+      },
+    }),
   )
 
   api.get('/health', (c) => c.text('ok'), {
@@ -96,6 +109,7 @@ export function bookstore() {
       {
         middlewares: [requireToken],
         openapi: {
+          security: [{ bookToken: [] }],
           operationId: 'createBook',
           summary: 'Add a book',
           tags: ['books'],
@@ -123,6 +137,7 @@ export function bookstore() {
     v1.delete('/books/:id', (c) => c.body(null, 204), {
       middlewares: [requireToken],
       openapi: {
+        security: [{ bookToken: [] }],
         operationId: 'deleteBook',
         summary: 'Remove a book',
         tags: ['books'],

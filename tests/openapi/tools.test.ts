@@ -96,6 +96,19 @@ describe('@redocly/cli lint', () => {
     expect(problems.filter((p) => p.severity === 'error')).toEqual([])
   })
 
+  it('flags an operation without security or a 4xx answer (both rules are on)', async () => {
+    const doc = bookstore().spec() as OpenAPIDocument
+    const op = doc.paths['/health']?.get
+    if (op) {
+      delete op.security
+      op.responses = { '200': { description: 'OK' } }
+    }
+    const problems = await redoclyLint(doc, 'unsecured')
+    expect(problems.filter((p) => p.severity === 'error').map((p) => p.ruleId)).toEqual(
+      expect.arrayContaining(['security-defined', 'operation-4xx-response']),
+    )
+  })
+
   it('does find errors in a broken document (the check can fail)', async () => {
     const doc = bookstore().spec() as OpenAPIDocument
     const op = doc.paths['/api/v1/books/{id}']?.get

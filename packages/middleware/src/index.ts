@@ -4,9 +4,27 @@ export * from './client-ip'
 export * from './content-type-guard'
 export * from './cors'
 export * from './csrf'
+export {
+  type DescribedHeader,
+  type DescribedResponse,
+  type DescribedScheme,
+  describeMiddleware,
+  getMiddlewareDescription,
+  type MiddlewareDescription,
+  OPENAPI_DESCRIPTION,
+  type SecuritySchemeObject,
+} from './describe/describe'
 export * from './ip-guard'
 export * from './jwt-auth'
 export * from './logger'
+export {
+  PROBLEM_SCHEMA,
+  type ProblemBody,
+  type ProblemFieldError,
+  type ProblemHandlerOptions,
+  problemHandler,
+} from './problem-details/problem-details'
+export { codeForStatus, Rejection, type RejectionCode } from './problem-details/rejection'
 export * from './rate-limit'
 export * from './redis'
 export * from './request-id'

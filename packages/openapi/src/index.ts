@@ -22,6 +22,7 @@ export type {
 export { generateSpec } from './document/generate'
 export type {
   OpenAPIDocument,
+  OpenAPIHeader,
   OpenAPIInfo,
   OpenAPIMediaType,
   OpenAPIParameter,
@@ -30,6 +31,8 @@ export type {
   OpenAPIRequestMeta,
   OpenAPIResponse,
   OpenAPIResponseMeta,
+  OpenAPISecurityRequirement,
+  OpenAPISecurityScheme,
   OpenAPIServer,
   OpenAPITag,
   RouteMethod,

@@ -1,4 +1,5 @@
 import type { MiddlewareHandler } from 'hono'
+import { described } from '../internal/described'
 import { TOKEN } from '../internal/headers'
 import {
   assertKnownKeys,
@@ -7,6 +8,7 @@ import {
   optionError,
 } from '../internal/options'
 import { reject } from '../internal/reject'
+import { apiKeyDescription } from './description'
 import type { ApiKeyInfo, ApiKeyStore } from './store'
 
 /**
@@ -75,23 +77,25 @@ export function apiKey(options: ApiKeyOptions): MiddlewareHandler {
   const useHeader = extractFrom !== 'query'
   const useQuery = extractFrom !== 'header'
 
-  return async function apiKey(c, next) {
+  const description = apiKeyDescription(extractFrom, headerName, queryParam, store)
+  return described(description, async function apiKey(c, next) {
     let key: string | undefined
     if (useHeader) key = c.req.header(headerName) || undefined
     if (key === undefined && useQuery) key = c.req.query(queryParam) || undefined
-    if (key === undefined || key.length > MAX_API_KEY_LENGTH) reject(401, 'Invalid API key')
+    if (key === undefined || key.length > MAX_API_KEY_LENGTH)
+      reject(401, 'Invalid API key', 'api_key_invalid')
 
     let info: ApiKeyInfo | null
     try {
       info = await store.validate(key)
     } catch {
       // The store's error may quote the key; it is not passed on.
-      reject(503, 'API key store unavailable')
+      reject(503, 'API key store unavailable', 'store_unavailable')
     }
     if (info === null || typeof info !== 'object' || typeof info.id !== 'string') {
-      reject(401, 'Invalid API key')
+      reject(401, 'Invalid API key', 'api_key_invalid')
     }
     c.set(contextKey as 'apiKey', info)
     await next()
-  }
+  })
 }

@@ -1,7 +1,9 @@
 import type { MiddlewareHandler } from 'hono'
 import { framedByRuntime, mayHaveBody } from '../internal/body'
+import { described } from '../internal/described'
 import { assertKnownKeys, assertNonNegativeInteger } from '../internal/options'
 import { reject } from '../internal/reject'
+import { bodyLimitDescription } from './description'
 
 /**
  * Options of {@link bodyLimit}.
@@ -40,7 +42,8 @@ export function bodyLimit(options?: BodyLimitOptions): MiddlewareHandler {
   assertKnownKeys(NAME, options, KNOWN)
   const max = assertNonNegativeInteger(NAME, 'max', options?.max ?? 1_000_000)
 
-  return async function bodyLimit(c, next) {
+  const description = bodyLimitDescription(max)
+  return described(description, async function bodyLimit(c, next) {
     if (!mayHaveBody(c)) return next()
     const raw = c.req.raw
     if (!raw.body) return next()
@@ -56,7 +59,7 @@ export function bodyLimit(options?: BodyLimitOptions): MiddlewareHandler {
       CONTENT_LENGTH.test(declared)
     ) {
       expected = Number(declared)
-      if (expected > max) reject(413, 'Payload Too Large')
+      if (expected > max) reject(413, 'Payload Too Large', 'body_too_large')
       if (framedByRuntime(c)) return next()
     }
 
@@ -69,8 +72,9 @@ export function bodyLimit(options?: BodyLimitOptions): MiddlewareHandler {
       } catch {
         return next()
       }
-      if (size > max) reject(413, 'Payload Too Large')
-      if (expected !== undefined && size !== expected) reject(400, MISMATCH)
+      if (size > max) reject(413, 'Payload Too Large', 'body_too_large')
+      if (expected !== undefined && size !== expected)
+        reject(400, MISMATCH, 'content_length_mismatch')
       return next()
     }
 
@@ -82,26 +86,27 @@ export function bodyLimit(options?: BodyLimitOptions): MiddlewareHandler {
       try {
         result = await reader.read()
       } catch {
-        reject(400, 'Bad Request')
+        reject(400, 'Bad Request', 'body_unreadable')
       }
       if (result.done) break
       size += result.value.byteLength
       if (size > max) {
         // Stop reading: the rest of an oversized body is never pulled into memory.
         reader.cancel().catch(() => {})
-        reject(413, 'Payload Too Large')
+        reject(413, 'Payload Too Large', 'body_too_large')
       }
       chunks.push(result.value)
     }
     // The declared length lied (only possible in-process): the body is not what it claims to be.
-    if (expected !== undefined && size !== expected) reject(400, MISMATCH)
+    if (expected !== undefined && size !== expected)
+      reject(400, MISMATCH, 'content_length_mismatch')
     // Downstream code now sees the body's real, single length instead of the untrusted framing.
     const headers = new Headers(raw.headers)
     headers.delete('transfer-encoding')
     headers.set('content-length', String(size))
     c.req.raw = new Request(raw, { body: concat(chunks, size) as BufferSource, headers })
     return next()
-  }
+  })
 }
 
 function concat(chunks: Uint8Array[], size: number): Uint8Array {

@@ -1,4 +1,5 @@
 import type { MiddlewareHandler } from 'hono'
+import { described } from '../internal/described'
 import { TOKEN } from '../internal/headers'
 import {
   assertKnownKeys,
@@ -7,6 +8,7 @@ import {
   optionError,
 } from '../internal/options'
 import { reject } from '../internal/reject'
+import { contentTypeGuardDescription } from './description'
 
 /**
  * Options of {@link contentTypeGuard}.
@@ -91,10 +93,11 @@ export function contentTypeGuard(options: ContentTypeGuardOptions): MiddlewareHa
     return any || exact.has(essence) || types.has(match[1] as string)
   }
 
-  return async function contentTypeGuard(c, next) {
+  const description = contentTypeGuardDescription(required, methods)
+  return described(description, async function contentTypeGuard(c, next) {
     if (methods.has(c.req.method.toUpperCase()) && !allowed(c.req.header('content-type'))) {
-      reject(415, message)
+      reject(415, message, 'unsupported_media_type')
     }
     return next()
-  }
+  })
 }

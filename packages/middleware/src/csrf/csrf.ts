@@ -9,6 +9,7 @@ import {
   type SessionBinding,
 } from '../internal/cookie-signing'
 import { timingSafeEqual } from '../internal/crypto'
+import { described } from '../internal/described'
 import { TOKEN as HTTP_TOKEN } from '../internal/headers'
 import { isJsonContentType, readBodyForm, readBodyText } from '../internal/json-body'
 import {
@@ -19,6 +20,7 @@ import {
   optionError,
 } from '../internal/options'
 import { reject } from '../internal/reject'
+import { csrfDescription } from './description'
 
 /**
  * Options of {@link csrf}.
@@ -171,7 +173,7 @@ export function csrf(options: CsrfOptions = {}): MiddlewareHandler {
   }
 
   function invalid(): never {
-    reject(403, 'Invalid CSRF token')
+    reject(403, 'Invalid CSRF token', 'csrf_token_invalid')
   }
 
   const newToken = async (binding: string): Promise<string> => {
@@ -199,7 +201,8 @@ export function csrf(options: CsrfOptions = {}): MiddlewareHandler {
   const plainTokens = (copies: string[]): string[] =>
     copies.filter((copy) => copy.length > 0 && copy.length <= MAX_TOKEN_LENGTH)
 
-  return async function csrf(c, next) {
+  const description = csrfDescription(headerName, cookieName, safeMethods)
+  return described(description, async function csrf(c, next) {
     const session = signer
       ? (c.get(SESSION_BINDING as never) as SessionBinding | undefined)
       : undefined
@@ -237,7 +240,7 @@ export function csrf(options: CsrfOptions = {}): MiddlewareHandler {
     } else if (cookieToken === undefined) {
       setTokenCookie(c, token)
     }
-  }
+  })
 
   function setTokenCookie(c: Context, token: string): void {
     appendSetCookie(

@@ -1,6 +1,7 @@
 import { Hono } from 'hono'
 import { HTTPException } from 'hono/http-exception'
 import { describe, expect, it } from 'vitest'
+import { Rejection } from '../problem-details/rejection'
 import { reject } from './reject'
 
 function caught(fn: () => void): HTTPException {
@@ -66,5 +67,21 @@ describe('reject', () => {
     const res = await app.request('/')
     expect(res.status).toBe(403)
     expect(await res.json()).toEqual({ error: 'Access denied' })
+  })
+
+  it('carries its code on a Rejection, which is an HTTPException', () => {
+    const err = caught(() =>
+      reject(429, 'Too many requests', 'rate_limited', { 'Retry-After': '3' }),
+    )
+    expect(err).toBeInstanceOf(Rejection)
+    expect((err as Rejection).code).toBe('rate_limited')
+    expect(err.getResponse().headers.get('retry-after')).toBe('3')
+  })
+
+  it('takes a code from the status in the legacy form', () => {
+    const err = caught(() => reject(403, 'Access denied', { 'X-A': '1' }))
+    expect((err as Rejection).code).toBe('forbidden')
+    expect(err.getResponse().headers.get('x-a')).toBe('1')
+    expect((caught(() => reject(418 as never, 'teapot')) as Rejection).code).toBe('http_418')
   })
 })

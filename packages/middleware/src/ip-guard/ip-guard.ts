@@ -1,5 +1,6 @@
 import type { Context, MiddlewareHandler } from 'hono'
 import { getClientIPParsed } from '../internal/client-ip'
+import { described } from '../internal/described'
 import { type CIDR, IPMatcher, parseCIDR, parseIP } from '../internal/ip'
 import {
   assertFunction,
@@ -10,6 +11,7 @@ import {
   optionError,
 } from '../internal/options'
 import { reject } from '../internal/reject'
+import { ipGuardDescription } from './description'
 
 const FACTORY = 'ipGuard'
 
@@ -91,7 +93,8 @@ export function ipGuard(options: IpGuardOptions): MiddlewareHandler {
   const matcher = new IPMatcher(ranges)
   const allowListed = mode === 'allow'
 
-  return async function ipGuard(c, next) {
+  const description = ipGuardDescription
+  return described(description, async function ipGuard(c, next) {
     let ip: ReturnType<typeof parseIP>
     if (keyGenerator) {
       const raw = await keyGenerator(c)
@@ -100,7 +103,7 @@ export function ipGuard(options: IpGuardOptions): MiddlewareHandler {
       ip = getClientIPParsed(c)
     }
     // Fail closed: without a usable address neither mode can decide, so nobody passes.
-    if (ip === null || matcher.has(ip) !== allowListed) reject(403, message)
+    if (ip === null || matcher.has(ip) !== allowListed) reject(403, message, 'ip_denied')
     await next()
-  }
+  })
 }

@@ -4,6 +4,7 @@ import { BoundedCache } from '../internal/bounded-cache'
 import { getCookieValues } from '../internal/cookie'
 import { assertCookieName } from '../internal/cookie-settings'
 import { type HmacHash, importHmacKey, lazy } from '../internal/crypto'
+import { described } from '../internal/described'
 import {
   assertBoolean,
   assertKnownKeys,
@@ -14,6 +15,7 @@ import {
   optionError,
 } from '../internal/options'
 import { reject } from '../internal/reject'
+import { jwtAuthDescription } from './description'
 import type { JWTPayload } from './payload'
 
 /**
@@ -269,7 +271,7 @@ export function jwtAuth(options: JwtAuthOptions): MiddlewareHandler {
 
   const challenge = `Bearer realm="${realm}"`
   function unauthorized(error?: 'invalid_token' | 'invalid_request'): never {
-    reject(401, 'Unauthorized', {
+    reject(401, 'Unauthorized', error ? 'token_invalid' : 'token_missing', {
       'WWW-Authenticate': error ? `${challenge}, error="${error}"` : challenge,
     })
   }
@@ -300,7 +302,8 @@ export function jwtAuth(options: JwtAuthOptions): MiddlewareHandler {
     return payload
   }
 
-  return async function jwtAuth(c, next) {
+  const description = jwtAuthDescription(cookieName)
+  return described(description, async function jwtAuth(c, next) {
     let token: string | undefined
     const authorization = c.req.header('authorization')
     if (authorization !== undefined) {
@@ -324,7 +327,7 @@ export function jwtAuth(options: JwtAuthOptions): MiddlewareHandler {
     if (payload === null) unauthorized('invalid_token')
     c.set('jwtPayload', payload)
     await next()
-  }
+  })
 
   /**
    * Cookie tossing: a sibling subdomain can plant a second cookie of this name that the browser

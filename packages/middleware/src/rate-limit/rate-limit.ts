@@ -1,4 +1,5 @@
 import type { Context, MiddlewareHandler } from 'hono'
+import { described } from '../internal/described'
 import { editResponseHeaders } from '../internal/headers'
 import {
   assertBoolean,
@@ -12,6 +13,7 @@ import {
 } from '../internal/options'
 import { reject } from '../internal/reject'
 import { clientIpKey, isIPv6Subnet } from './client-ip-key'
+import { rateLimitDescription, rateLimitHeaders } from './description'
 import {
   defaultPolicyName,
   draft6,
@@ -285,7 +287,8 @@ export function rateLimit(options: RateLimitOptions = {}): MiddlewareHandler {
     return draft8(quota, windowSeconds, name, await partitionKey(key))
   }
 
-  return async function rateLimit(c, next) {
+  const description = rateLimitDescription(store, failOpen, rateLimitHeaders(standardHeaders))
+  return described(description, async function rateLimit(c, next) {
     if (skip && (await skip(c))) return next()
     const key = await keyGenerator(c)
     const max = maxFn ? checkMax(await maxFn(c), 'max(c)') : staticMax
@@ -301,7 +304,7 @@ export function rateLimit(options: RateLimitOptions = {}): MiddlewareHandler {
     } catch (error) {
       report(error, c)
       if (failOpen) return next()
-      reject(503, 'Rate limit store unavailable')
+      reject(503, 'Rate limit store unavailable', 'store_unavailable')
     }
 
     const reset = Math.max(0, Math.ceil(info.ttl / 1000))
@@ -311,7 +314,10 @@ export function rateLimit(options: RateLimitOptions = {}): MiddlewareHandler {
     const hit: RateLimitHit = { algorithm, windowMs, max }
     if (info.count > max) {
       if (skipFailed && countsRejected) await refund(s, key, hit, deadline, c)
-      reject(429, message, { ...headers, 'Retry-After': String(Math.max(1, reset)) })
+      reject(429, message, 'rate_limited', {
+        ...headers,
+        'Retry-After': String(Math.max(1, reset)),
+      })
     }
     await next()
     if (refunds) {
@@ -328,5 +334,5 @@ export function rateLimit(options: RateLimitOptions = {}): MiddlewareHandler {
         h.set(name, inner ? `${value}, ${inner}` : value)
       }
     })
-  }
+  })
 }

@@ -1,4 +1,5 @@
 import type { MiddlewareHandler } from 'hono'
+import { described } from '../internal/described'
 import { editResponseHeaders, TOKEN } from '../internal/headers'
 import {
   assertBoolean,
@@ -7,6 +8,7 @@ import {
   assertNonEmptyString,
   optionError,
 } from '../internal/options'
+import { requestIdDescription } from './description'
 
 /**
  * Options of {@link requestId}.
@@ -60,7 +62,8 @@ export function requestId(options?: RequestIdOptions): MiddlewareHandler {
   const trustUpstream = assertBoolean(NAME, 'trustUpstream', o.trustUpstream ?? true)
   const contextKey = assertNonEmptyString(NAME, 'contextKey', o.contextKey ?? 'requestId')
 
-  return async function requestId(c, next) {
+  const description = requestIdDescription(headerName)
+  return described(description, async function requestId(c, next) {
     const incoming = trustUpstream ? c.req.header(headerName) : undefined
     let id: string
     if (incoming !== undefined && VALID_ID.test(incoming)) {
@@ -75,5 +78,5 @@ export function requestId(options?: RequestIdOptions): MiddlewareHandler {
     c.set(contextKey as 'requestId', id)
     await next()
     editResponseHeaders(c, (headers) => headers.set(headerName, id))
-  }
+  })
 }

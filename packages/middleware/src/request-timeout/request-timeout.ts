@@ -1,4 +1,5 @@
 import type { MiddlewareHandler } from 'hono'
+import { described } from '../internal/described'
 import {
   assertKnownKeys,
   assertNonEmptyString,
@@ -6,6 +7,7 @@ import {
   optionError,
 } from '../internal/options'
 import { reject } from '../internal/reject'
+import { requestTimeoutDescription } from './description'
 
 /**
  * Options of {@link requestTimeout}.
@@ -50,7 +52,8 @@ export function requestTimeout(options: RequestTimeoutOptions): MiddlewareHandle
   if (ms > MAX_DELAY) throw optionError(NAME, `"ms" must be at most ${MAX_DELAY}, got ${ms}`)
   const message = assertNonEmptyString(NAME, 'message', options.message ?? 'Request Timeout')
 
-  return function requestTimeout(c, next) {
+  const description = requestTimeoutDescription(ms)
+  return described(description, function requestTimeout(c, next) {
     // The AbortController behind c.get('timeoutSignal') is made on first read: most handlers
     // never read it, and creating one costs more than the rest of this middleware together.
     let controller: AbortController | undefined
@@ -90,13 +93,13 @@ export function requestTimeout(options: RequestTimeoutOptions): MiddlewareHandle
         },
       )
     })
-  }
+  })
 }
 
 /** The 408 rejection every timed-out request gets, as a value to settle a promise with. */
 function timeoutError(message: string): unknown {
   try {
-    reject(408, message)
+    reject(408, message, 'request_timeout')
   } catch (error) {
     return error
   }

@@ -13,6 +13,7 @@ import {
 } from '../internal/cookie-settings'
 import { assertSecretList, createCookieSigner, SESSION_BINDING } from '../internal/cookie-signing'
 import { randomToken } from '../internal/crypto'
+import { described } from '../internal/described'
 import {
   assertBoolean,
   assertKnownKeys,
@@ -21,6 +22,7 @@ import {
   optionError,
 } from '../internal/options'
 import { reject } from '../internal/reject'
+import { sessionsDescription } from './description'
 import { MemorySessionStore } from './memory-store'
 import { applyChanges, isEmptyData, META_KEY, SessionState } from './session'
 import { type SessionData, type SessionStore, updateSession } from './store'
@@ -170,7 +172,7 @@ export function sessions(options: SessionsOptions): MiddlewareHandler {
   }
   const signer = createCookieSigner(secrets, 'sessions')
 
-  const unavailable = (): never => reject(503, 'Session store unavailable')
+  const unavailable = (): never => reject(503, 'Session store unavailable', 'store_unavailable')
 
   /** Seconds the store entry and cookie live from now: `maxAge`, capped by the absolute limit. */
   const lifetime = (created: number | undefined, now: number): number => {
@@ -212,7 +214,8 @@ export function sessions(options: SessionsOptions): MiddlewareHandler {
     return found
   }
 
-  return async function sessions(c, next) {
+  const description = sessionsDescription(store)
+  return described(description, async function sessions(c, next) {
     store ??= new MemorySessionStore()
     const activeStore = store
     const now = Date.now()
@@ -281,7 +284,7 @@ export function sessions(options: SessionsOptions): MiddlewareHandler {
       return unavailable()
     }
     if (failed) throw error
-  }
+  })
 
   async function save(
     c: Context,

@@ -1,5 +1,6 @@
 import type { Context, MiddlewareHandler } from 'hono'
 import { mayHaveBody } from '../internal/body'
+import { described } from '../internal/described'
 import { type CIDR, type IP, IPMatcher, parseCIDR, parseIP } from '../internal/ip'
 import { readBodyForm, readBodyText } from '../internal/json-body'
 import {
@@ -12,6 +13,7 @@ import {
   optionError,
 } from '../internal/options'
 import { reject } from '../internal/reject'
+import { ssrfGuardDescription } from './description'
 
 /**
  * Resolves a hostname to its IPv4 and IPv6 addresses. Rejecting, or resolving to an empty list,
@@ -416,17 +418,23 @@ export function ssrfGuard(options?: SsrfGuardOptions): MiddlewareHandler {
         )
   const message = assertNonEmptyString(FACTORY, 'message', options?.message ?? 'Forbidden URL')
 
-  return async function ssrfGuard(c, next) {
+  const description = ssrfGuardDescription
+  return described(description, async function ssrfGuard(c, next) {
     const targets: unknown[] = custom ? [await custom(c)] : await urlsFromBody(c)
     for (const target of targets) {
       if (target === null || target === undefined) continue
       // A non-string would be coerced by fetch(): ['http://127.0.0.1'] becomes 'http://127.0.0.1'.
-      if (typeof target !== 'string') reject(400, 'Invalid URL')
+      if (typeof target !== 'string') reject(400, 'Invalid URL', 'url_invalid')
       const verdict = await check(target)
-      if (!verdict.ok) reject(verdict.status, verdict.status === 403 ? message : 'Invalid URL')
+      if (!verdict.ok)
+        reject(
+          verdict.status,
+          verdict.status === 403 ? message : 'Invalid URL',
+          verdict.status === 403 ? 'url_forbidden' : 'url_invalid',
+        )
     }
     await next()
-  }
+  })
 }
 
 const FORM_TYPE = /^(?:application\/x-www-form-urlencoded|multipart\/form-data)\s*(?:;|$)/i

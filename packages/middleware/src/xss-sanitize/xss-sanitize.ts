@@ -1,4 +1,5 @@
 import type { Context, MiddlewareHandler } from 'hono'
+import { described } from '../internal/described'
 import { escapeHtml } from '../internal/html'
 import { isJsonContentType, readBodyText } from '../internal/json-body'
 import {
@@ -8,6 +9,7 @@ import {
   assertStringArray,
 } from '../internal/options'
 import { reject } from '../internal/reject'
+import { xssSanitizeDescription } from './description'
 
 /**
  * Options of {@link xssSanitize}.
@@ -88,11 +90,12 @@ export function xssSanitize(options?: XssSanitizeOptions): MiddlewareHandler {
       ? escapeHtml
       : assertFunction<(value: string) => string>(FACTORY, 'sanitizer', options.sanitizer)
 
-  return async function xssSanitize(c, next) {
+  const description = xssSanitizeDescription
+  return described(description, async function xssSanitize(c, next) {
     let body: unknown
     if (isJsonContentType(c.req.header('content-type'))) {
       const text = await readBodyText(c)
-      if (text === null) reject(400, 'Malformed JSON')
+      if (text === null) reject(400, 'Malformed JSON', 'json_malformed')
       // An empty body is no body (a GET that carries a JSON content type), not a malformed one.
       if (text !== '') {
         let ok = true
@@ -102,7 +105,7 @@ export function xssSanitize(options?: XssSanitizeOptions): MiddlewareHandler {
           if (!(err instanceof SyntaxError || err instanceof TooDeep)) throw err
           ok = false
         }
-        if (!ok) reject(400, 'Malformed JSON')
+        if (!ok) reject(400, 'Malformed JSON', 'json_malformed')
       }
     }
     let query: Record<string, string> | undefined
@@ -114,7 +117,7 @@ export function xssSanitize(options?: XssSanitizeOptions): MiddlewareHandler {
     }
     c.set('xssSanitized', { body, query })
     await next()
-  }
+  })
 }
 
 /**

@@ -1,6 +1,7 @@
 import type { ErrorHandler, Handler, Hono, MiddlewareHandler, NotFoundHandler } from 'hono'
 import { mergePath } from 'hono/utils/url'
 import { generateSpec } from '../document/generate'
+import { assertKnownSecurity } from '../document/middleware'
 import type { OpenAPIDocument, RouteMethod, StoredRoute } from '../document/types'
 import { type DocsRegistrar, mountDocsPages, mountPrefix } from '../pages'
 import { type ResolvedOptions, resolveOptions } from '../rules/options'
@@ -8,6 +9,7 @@ import { normalizeRouteOptions, RouteIndex } from '../rules/route'
 import { isRecord } from '../schema/common'
 import { requestValidator } from '../validate/request'
 import { type DocsRoute, docsGuard, patternMatches } from './docs-routes'
+import { middlewareFor, type UseRecord } from './route-middleware'
 import type { BasePathOf, EnvOf, HonoApp, OpenAPIApp, OpenAPIOptions } from './types'
 
 /** Shared by the wrapper and all its groups. */
@@ -20,6 +22,8 @@ interface State {
   cache: Cache | undefined
   /** The endpoints `openapi()` serves itself, which `use()` must still be able to guard. */
   docs: DocsRoute[]
+  /** Middleware added through `use()`, in order: what routes registered later run behind. */
+  uses: UseRecord[]
 }
 
 interface Cache {
@@ -68,11 +72,14 @@ function register(
   const { middlewares, openapi, validate, onValidationError } = normalizeRouteOptions(opts, label)
   const draft: StoredRoute =
     openapi === undefined ? { method, path: full } : { method, path: full, openapi }
+  const running = [...middlewareFor(state.uses, full), ...middlewares]
+  if (running.length > 0) draft.middleware = running
   const validating = validate ?? state.options.validation
   if (validate !== undefined) draft.validate = validate
   // The route rules (shape, schemas, parameters, statuses, conflicts with earlier routes) throw
   // before Hono sees the route, so a rejected route is neither served nor documented.
   const plan = state.index.check(draft)
+  assertKnownSecurity(draft, state.routes, state.options.securitySchemes)
   const before = state.app.routes.length
   const validator = validating
     ? requestValidator(draft.openapi?.request, {
@@ -131,6 +138,7 @@ function router<T extends object>(state: State, prefix: string, self: T) {
       // Hono would run this after the docs endpoints (registered by openapi()), which answer
       // without calling next(); they run it themselves instead, once, before answering.
       const pattern = state.app.routes.at(-1)?.path ?? at
+      state.uses.push({ pattern: at, handlers })
       for (const docs of state.docs) {
         if (patternMatches(pattern, docs.path))
           docs.chain.push(...(handlers as MiddlewareHandler[]))
@@ -196,6 +204,7 @@ export function openapi<A extends HonoApp>(
     index: undefined as unknown as RouteIndex,
     cache: undefined,
     docs: [],
+    uses: [],
   }
   state.index = new RouteIndex({ converters: state.options.converters })
   const { specPath, docsPath, redocPath, info } = state.options
@@ -229,6 +238,9 @@ export function openapi<A extends HonoApp>(
     getSpec: () => spec(state).doc,
     onError(handler: ErrorHandler) {
       app.onError(handler)
+      // Its description (problemHandler() has one) decides how rejections are documented.
+      state.options.errorHandler = handler
+      state.cache = undefined
       return wrapper
     },
     notFound(handler: NotFoundHandler) {

@@ -11,6 +11,7 @@ import type {
   OpenAPIDocument,
   OpenAPIInfo,
   OpenAPIRequestMeta,
+  OpenAPISecurityScheme,
   OpenAPIServer,
   OpenAPITag,
   RouteOpenAPIMeta,
@@ -41,6 +42,11 @@ export interface OpenAPIOptions {
   docsPath?: string
   /** Path of the reference page. Default `/reference`. */
   redocPath?: string
+  /**
+   * Security schemes for auth that no middleware describes (your own middleware, a gateway),
+   * by name; routes refer to them in `openapi.security`. Palisade middleware describe theirs.
+   */
+  securitySchemes?: Record<string, OpenAPISecurityScheme>
   /**
    * Validate `openapi.request` before each handler. Default `true`; `false` turns validation off
    * for every route (the schemas stay documentation).

@@ -5,6 +5,12 @@ import { type ConvertOptions, toOpenAPISchema } from '../schema/convert'
 import type { OpenAPISchema } from '../schema/types'
 import { PROBLEM_JSON, validationProblemSchema } from '../validate/problem'
 import { type JSONSchemaValidator, validatesAnything } from '../validate/request'
+import {
+  applyDescriptions,
+  createMergeContext,
+  finishSecurity,
+  type MergeContext,
+} from './middleware'
 import { ComponentRegistry } from './naming'
 import type {
   OpenAPIDocument,
@@ -136,6 +142,7 @@ function buildOperation(
   op: PlannedOperation,
   registry: ComponentRegistry,
   options: SpecOptions,
+  merge: MergeContext,
 ): OpenAPIPathItem {
   const meta = route.openapi
   const operation: Partial<OpenAPIPathItem> = {}
@@ -171,6 +178,7 @@ function buildOperation(
     (route.validate ?? options.validation ?? true) &&
     validatesAnything(meta?.request, options.jsonSchemaValidator as JSONSchemaValidator | undefined)
   operation.responses = buildResponses(meta, registry, validated, convert)
+  applyDescriptions(operation as OpenAPIPathItem, route, op.method, merge)
   return operation as OpenAPIPathItem
 }
 
@@ -201,6 +209,7 @@ export function generateSpec(
   const options = resolveSpecOptions(specOptions)
   const index = new RouteIndex({ converters: options.converters })
   const registry = new ComponentRegistry()
+  const merge = createMergeContext(options, registry)
   const chosen = new Map<string, { priority: number; route: StoredRoute; op: PlannedOperation }>()
   const tags: string[] = (options.tags ?? []).map((t) => t.name)
   const pathOrder = new Set<string>()
@@ -221,7 +230,7 @@ export function generateSpec(
       const entry = chosen.get(`${op.method} ${op.variant.template}`)
       if (!entry || entry.route !== route || entry.op.method !== op.method) continue
       const item = byPath.get(op.variant.template) ?? {}
-      item[op.method] = buildOperation(route, op, registry, options)
+      item[op.method] = buildOperation(route, op, registry, options, merge)
       byPath.set(op.variant.template, item)
       for (const tag of route.openapi?.tags ?? []) if (!tags.includes(tag)) tags.push(tag)
     }
@@ -241,6 +250,8 @@ export function generateSpec(
     paths,
     components: { schemas: registry.schemas },
   }
+  const securitySchemes = finishSecurity(paths, merge)
+  if (securitySchemes) doc.components.securitySchemes = securitySchemes
   if (tags.length > 0) {
     const described = new Map((options.tags ?? []).map((t) => [t.name, t]))
     doc.tags = tags.map((name) => {

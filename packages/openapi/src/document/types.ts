@@ -109,7 +109,38 @@ export interface RouteOpenAPIMeta<R = OpenAPIRequestMeta> {
   request?: R
   /** By status code. Without it the operation documents a bare `200`. */
   responses?: Record<number, OpenAPIResponseMeta>
+  /**
+   * Security requirements of the operation; wins over what the route's middleware describe.
+   * `[]` marks the route public. Names refer to `securitySchemes` or to a middleware's scheme.
+   */
+  security?: OpenAPISecurityRequirement[]
 }
+
+/**
+ * One Security Requirement Object: scheme names, each with its scopes (`[]` outside OAuth2).
+ * Several names in one object are required together; several objects are alternatives.
+ *
+ * @example
+ * const bothKeys: OpenAPISecurityRequirement = { apiKeyHeader: [], bearerAuth: [] }
+ */
+export type OpenAPISecurityRequirement = Record<string, string[]>
+
+/**
+ * A Security Scheme Object, as `components.securitySchemes` holds it.
+ *
+ * @example
+ * const scheme: OpenAPISecurityScheme = { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' }
+ * const api = openapi(new Hono(), {
+ *   info: { title: 'Pets API', version: '1.0.0' },
+ *   securitySchemes: { partnerToken: scheme },
+ * })
+ */
+export type OpenAPISecurityScheme =
+  | { type: 'http'; scheme: string; bearerFormat?: string; description?: string }
+  | { type: 'apiKey'; in: 'header' | 'query' | 'cookie'; name: string; description?: string }
+  | { type: 'oauth2'; flows: Record<string, unknown>; description?: string }
+  | { type: 'openIdConnect'; openIdConnectUrl: string; description?: string }
+  | { type: 'mutualTLS'; description?: string }
 
 /**
  * HTTP method of a stored route; `all` is Hono's any-method route.
@@ -133,6 +164,11 @@ export interface StoredRoute {
   /** Full Hono path as registered, including group prefixes and the app's base path. */
   path: string
   openapi?: RouteOpenAPIMeta
+  /**
+   * The middleware that run for the route, outermost first (`use()` before it whose path
+   * matches, then `opts.middlewares`). Only read for the descriptions they carry.
+   */
+  middleware?: readonly unknown[]
   /** `false` when the route's request is not validated (no 400 problem response documented). */
   validate?: boolean
 }
@@ -201,7 +237,21 @@ export interface OpenAPIRequestBody {
  */
 export interface OpenAPIResponse {
   description: string
+  headers?: Record<string, OpenAPIHeader>
   content?: Record<string, OpenAPIMediaType>
+}
+
+/**
+ * A Header Object of a response.
+ *
+ * @example
+ * const retry: OpenAPIHeader | undefined =
+ *   api.spec().paths['/api/ping']?.get?.responses['429']?.headers?.['Retry-After']
+ * // { description: 'Seconds until a retry can succeed', schema: { type: 'integer', minimum: 1 } }
+ */
+export interface OpenAPIHeader {
+  description?: string
+  schema: OpenAPISchema
 }
 
 /**
@@ -222,6 +272,8 @@ export interface OpenAPIPathItem {
   requestBody?: OpenAPIRequestBody
   /** Keyed by status code as a string; never empty. */
   responses: Record<string, OpenAPIResponse>
+  /** Alternatives; `[]` means public. Absent in a document without security schemes. */
+  security?: OpenAPISecurityRequirement[]
 }
 
 /**
@@ -239,7 +291,11 @@ export interface OpenAPIDocument {
   tags?: OpenAPITag[]
   /** Path template, then lower-case method, then operation. */
   paths: Record<string, Record<string, OpenAPIPathItem>>
-  components: { schemas: Record<string, OpenAPISchema> }
+  components: {
+    schemas: Record<string, OpenAPISchema>
+    /** Present when any scheme is declared or described by a middleware. */
+    securitySchemes?: Record<string, OpenAPISecurityScheme>
+  }
 }
 
 /**
@@ -255,6 +311,13 @@ export interface OpenAPIDocument {
 export interface SpecOptions {
   info: OpenAPIInfo
   servers?: OpenAPIServer[]
+  /** Schemes for auth that no middleware describes; they keep these names. */
+  securitySchemes?: Record<string, OpenAPISecurityScheme>
+  /**
+   * The app's error handler (`api.onError`). When it describes the body it gives rejections
+   * (`problemDetails()` does), every middleware rejection is documented with that body.
+   */
+  errorHandler?: unknown
   /** Top-level tags with descriptions. */
   tags?: OpenAPITag[]
   /** `false`: no route is validated, so no 400 problem response is documented. Default `true`. */

@@ -1,5 +1,12 @@
 import type { OpenAPIOptions } from '../app/types'
-import type { OpenAPIInfo, OpenAPIServer, OpenAPITag, SpecOptions } from '../document/types'
+import { assertSecuritySchemes } from '../document/security'
+import type {
+  OpenAPIInfo,
+  OpenAPISecurityScheme,
+  OpenAPIServer,
+  OpenAPITag,
+  SpecOptions,
+} from '../document/types'
 import { isRecord } from '../schema/common'
 import type { SchemaConverter } from '../schema/convert'
 import type { JSONSchemaValidator, ValidationErrorHandler } from '../validate/request'
@@ -12,6 +19,9 @@ export interface ResolvedSpecOptions {
   validation: boolean
   jsonSchemaValidator: JSONSchemaValidator | undefined
   converters: Record<string, SchemaConverter>
+  securitySchemes?: Record<string, OpenAPISecurityScheme>
+  /** The app's error handler (set by `api.onError()`), read for the rejection body it describes. */
+  errorHandler?: unknown
 }
 
 /** `OpenAPIOptions` checked, with defaults applied. */
@@ -22,7 +32,15 @@ export interface ResolvedOptions extends ResolvedSpecOptions {
   onValidationError: ValidationErrorHandler | undefined
 }
 
-const SPEC_KEYS = ['info', 'servers', 'tags', 'validation', 'jsonSchemaValidator', 'converters']
+const SPEC_KEYS = [
+  'info',
+  'servers',
+  'tags',
+  'validation',
+  'jsonSchemaValidator',
+  'converters',
+  'securitySchemes',
+]
 const APP_KEYS = [...SPEC_KEYS, 'specPath', 'docsPath', 'redocPath', 'onValidationError']
 const INFO_KEYS = ['title', 'version', 'description', 'termsOfService', 'contact', 'license']
 
@@ -103,7 +121,10 @@ function resolveCommon(
   const converters = options.converters ?? {}
   if (!isRecord(converters) || !Object.values(converters).every((f) => typeof f === 'function'))
     fail('converters must map Standard Schema vendor names to functions')
+  const securitySchemes = assertSecuritySchemes(options.securitySchemes)
   return {
+    ...(securitySchemes ? { securitySchemes } : {}),
+    ...(options.errorHandler !== undefined ? { errorHandler: options.errorHandler } : {}),
     info: info as unknown as OpenAPIInfo,
     servers: servers as OpenAPIServer[],
     tags: tags as OpenAPITag[],
@@ -118,7 +139,11 @@ export function resolveSpecOptions(options: SpecOptions): ResolvedSpecOptions {
   const fail = failer('generateSpec')
   if (!isRecord(options)) fail('options must be an object with at least `info`')
   // An `OpenAPIOptions` object fits too: its endpoint and hook options are not read here.
-  return resolveCommon(options as unknown as Record<string, unknown>, APP_KEYS, fail)
+  return resolveCommon(
+    options as unknown as Record<string, unknown>,
+    [...APP_KEYS, 'errorHandler'],
+    fail,
+  )
 }
 
 /** Validates `openapi()` options once, with messages naming the bad option. */

@@ -1,4 +1,5 @@
 import type { MiddlewareHandler } from 'hono'
+import { isSecurityRequirementList } from '../document/security'
 import type { RouteOpenAPIMeta, StoredRoute } from '../document/types'
 import { isRecord, pascal } from '../schema/common'
 import { type ConvertOptions, toOpenAPISchema } from '../schema/convert'
@@ -87,6 +88,7 @@ const META_KEYS = [
   'deprecated',
   'request',
   'responses',
+  'security',
 ]
 const REQUEST_KEYS = ['body', 'form', 'query', 'params', 'headers']
 
@@ -183,6 +185,9 @@ function assertRoute(route: StoredRoute): void {
     }
     if (meta.request.body !== undefined && meta.request.form !== undefined)
       throw routeError(route, 'openapi.request has both body (JSON) and form; pick one')
+  }
+  if (meta.security !== undefined && !isSecurityRequirementList(meta.security)) {
+    throw routeError(route, 'openapi.security must be an array of { schemeName: [scopes] }')
   }
   if (meta.responses !== undefined && !isRecord(meta.responses)) {
     throw routeError(route, 'openapi.responses must be an object keyed by status code')

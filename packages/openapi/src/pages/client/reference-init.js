@@ -21,15 +21,29 @@
   // removed and ReDoc's own nonce option takes over.
   document.addEventListener('DOMContentLoaded', () => {
     document.createElement = createElement
-    window.Redoc.init(
-      config.specURL,
-      {
-        // styled-components puts this nonce on every <style> element it creates.
-        nonce: nonce,
-        // Lists every components.schemas entry in its own section, not only those used inline.
-        schemaDefinitionsTagName: 'Schemas',
-      },
-      document.getElementById('redoc'),
-    )
+    const options = {
+      // styled-components puts this nonce on every <style> element it creates.
+      nonce: nonce,
+      // Lists every components.schemas entry in its own section, not only those used inline.
+      schemaDefinitionsTagName: 'Schemas',
+    }
+    const start = (spec) => window.Redoc.init(spec, options, document.getElementById('redoc'))
+    // ReDoc 2 lists the security schemes only where the description asks for them; ask, so the
+    // page has an Authentication section whenever the document has schemes.
+    fetch(config.specURL, { credentials: 'same-origin' })
+      .then((response) => (response.ok ? response.json() : Promise.reject(response.status)))
+      .then((spec) => start(withAuthentication(spec)))
+      .catch(() => start(config.specURL))
   })
+
+  function withAuthentication(spec) {
+    const schemes = spec?.components?.securitySchemes
+    if (!schemes || Object.keys(schemes).length === 0) return spec
+    const info = spec.info || {}
+    const description = typeof info.description === 'string' ? info.description : ''
+    if (/security-definitions|<SecurityDefinitions/.test(description)) return spec
+    const marker = '<!-- ReDoc-Inject: <security-definitions> -->'
+    const withSection = `${description}\n\n# Authentication\n\n${marker}\n`
+    return Object.assign({}, spec, { info: Object.assign({}, info, { description: withSection }) })
+  }
 })()

@@ -1,0 +1,91 @@
+import { HTTPException } from 'hono/http-exception'
+import type { ContentfulStatusCode } from 'hono/utils/http-status'
+
+/**
+ * The stable machine codes of Palisade's rejections (snake_case). Codes never change meaning;
+ * new ones may be added. Other strings are allowed for rejections of your own.
+ *
+ * @example
+ * if (err instanceof Rejection && err.code === 'rate_limited') retryLater()
+ */
+export type RejectionCode =
+  | 'rate_limited'
+  | 'ip_denied'
+  | 'body_too_large'
+  | 'body_unreadable'
+  | 'content_length_mismatch'
+  | 'csrf_token_invalid'
+  | 'token_missing'
+  | 'token_invalid'
+  | 'api_key_invalid'
+  | 'unsupported_media_type'
+  | 'request_timeout'
+  | 'url_invalid'
+  | 'url_forbidden'
+  | 'json_malformed'
+  | 'store_unavailable'
+  | 'validation_failed'
+  | 'malformed_body'
+  | (string & {})
+
+/** The code a rejection without one gets, from its status (used for plain `HTTPException`s). */
+const CODE_BY_STATUS: Readonly<Record<number, string>> = {
+  400: 'bad_request',
+  401: 'unauthorized',
+  403: 'forbidden',
+  404: 'not_found',
+  405: 'method_not_allowed',
+  408: 'request_timeout',
+  409: 'conflict',
+  413: 'body_too_large',
+  415: 'unsupported_media_type',
+  422: 'unprocessable_content',
+  429: 'rate_limited',
+  500: 'internal_error',
+  503: 'service_unavailable',
+}
+
+/**
+ * The code for a status when nothing more specific is known: `403` → `forbidden`, otherwise
+ * `http_<status>`.
+ *
+ * @example
+ * codeForStatus(404) // 'not_found'
+ */
+export function codeForStatus(status: number): string {
+  return CODE_BY_STATUS[status] ?? `http_${status}`
+}
+
+/**
+ * A Palisade rejection: Hono's `HTTPException` with a stable machine `code`. Its response is the
+ * message as `text/plain` plus the rejection's headers (`Retry-After`, `WWW-Authenticate`, …), so
+ * an app without an error handler answers exactly as before; `problemHandler()` renders it as
+ * `application/problem+json`.
+ *
+ * @example
+ * ```ts
+ * app.onError((err, c) => {
+ *   if (err instanceof Rejection) console.warn(err.code, c.req.path)
+ *   return err instanceof Rejection ? err.getResponse() : c.text('Internal error', 500)
+ * })
+ * ```
+ */
+export class Rejection extends HTTPException {
+  /** Stable snake_case code, e.g. `rate_limited`. */
+  readonly code: RejectionCode
+
+  constructor(
+    status: ContentfulStatusCode,
+    message: string,
+    code: RejectionCode,
+    headers?: Record<string, string>,
+  ) {
+    const res = new Response(message, {
+      status,
+      headers: { 'content-type': 'text/plain; charset=UTF-8', ...headers },
+    })
+    super(status, { message, res })
+    this.name = 'Rejection'
+    this.code = code
+  }
+}

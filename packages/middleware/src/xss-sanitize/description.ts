@@ -1,0 +1,8 @@
+import type { MiddlewareDescription } from '../describe/describe'
+import { BODY_METHODS } from '../internal/described'
+
+/** What `xssSanitize` adds to operations that take a body: 400 for malformed JSON. */
+export const xssSanitizeDescription: MiddlewareDescription = {
+  methods: [...BODY_METHODS],
+  responses: [{ status: 400, description: 'Malformed JSON body', codes: ['json_malformed'] }],
+}
