@@ -12,7 +12,11 @@
  */
 
 import type { ApiKeyStore, ManagedApiKeyStore } from '@palisade/middleware/api-key'
-import type { RateLimitStore } from '@palisade/middleware/rate-limit'
+import {
+  type RateLimitOptions,
+  type RateLimitStore,
+  rateLimit,
+} from '@palisade/middleware/rate-limit'
 import { type SessionData, type SessionStore, sessions } from '@palisade/middleware/sessions'
 import { Hono } from 'hono'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
@@ -198,14 +202,23 @@ function rateLimitAlgorithmConformance<S extends RateLimitStore>(
       })
       return probe
     }
+    // The rateLimit options that need each optional store method.
+    const NEEDS: Record<'slidingWindow' | 'tokenBucket' | 'decrement', RateLimitOptions> = {
+      slidingWindow: { algorithm: 'sliding-window' },
+      tokenBucket: { algorithm: 'token-bucket' },
+      decrement: { skipFailedRequests: true },
+    }
     const when =
       (method: 'slidingWindow' | 'tokenBucket' | 'decrement') =>
       (title: string, fn: () => Promise<void>, timeout?: number) =>
         it(
-          title,
-          async (ctx) => {
-            if (!(await has(method)())) return ctx.skip(`the store has no ${method}()`)
-            await fn()
+          `${title} (without ${method}(), rateLimit refuses the option instead)`,
+          async () => {
+            if (await has(method)()) return fn()
+            // A store without the method: rateLimit() refuses the option that needs it when it
+            // is called, never on a request.
+            const s = await makeStoreOnce()
+            expect(() => rateLimit({ store: s, ...NEEDS[method] })).toThrow(TypeError)
           },
           timeout,
         )

@@ -16,7 +16,8 @@ rateLimitStoreConformance('MemoryRateLimitStore', () => new MemoryRateLimitStore
 })
 
 // A store written against the first RateLimitStore interface (increment and reset only): the
-// algorithm checks skip themselves by capability, the fixed-window contract still applies.
+// fixed-window contract still applies, and each algorithm check becomes a check that rateLimit
+// refuses the option the store cannot serve.
 rateLimitStoreConformance(
   'a fixed-window-only store',
   () => {
