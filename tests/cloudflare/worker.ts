@@ -1,0 +1,63 @@
+/**
+ * Test Worker for the Cloudflare stores, bundled with esbuild and run in workerd by miniflare.
+ * - `POST /rpc` runs one store method inside the Worker, so the conformance suite (in Node) can
+ *   drive a real store on a real Durable Object binding: `{ store, prefix, method, args }`.
+ * - `GET /limited` is an app route behind `rateLimit` with the Durable Object store (max from the
+ *   `max` query, key from `x-client`), for the exactness check.
+ */
+import {
+  DurableObjectApiKeyStore,
+  type DurableObjectNamespaceLike,
+  DurableObjectRateLimitStore,
+  DurableObjectSessionStore,
+} from '@palisade/middleware/cloudflare'
+import { rateLimit } from '@palisade/middleware/rate-limit'
+import { Hono } from 'hono'
+
+export { PalisadeStoreObject } from '@palisade/middleware/cloudflare'
+
+type Env = { PALISADE: DurableObjectNamespaceLike }
+
+const stores = {
+  rateLimit: DurableObjectRateLimitStore,
+  session: DurableObjectSessionStore,
+  apiKey: DurableObjectApiKeyStore,
+} as const
+
+const app = new Hono<{ Bindings: Env }>()
+
+app.post('/rpc', async (c) => {
+  const { store, prefix, method, args } = await c.req.json<{
+    store: keyof typeof stores
+    prefix: string
+    method: string
+    args: unknown[]
+  }>()
+  const Store = stores[store]
+  const instance = new Store({ namespace: c.env.PALISADE, prefix }) as unknown as Record<
+    string,
+    (...a: unknown[]) => Promise<unknown>
+  >
+  try {
+    const fn = instance[method]
+    if (typeof fn !== 'function') throw new TypeError(`no method ${method}`)
+    const result = await fn.apply(instance, args)
+    return c.json({ result: result === undefined ? null : result })
+  } catch (error) {
+    return c.json({ error: error instanceof Error ? error.message : String(error) }, 500)
+  }
+})
+
+// A new store per request is what a Worker does (bindings arrive with the request); the object
+// behind a key is the same for all of them, which is what makes the count exact.
+app.use('/limited', (c, next) =>
+  rateLimit({
+    max: Number(c.req.query('max') ?? 10),
+    windowMs: 60_000,
+    keyGenerator: (ctx) => ctx.req.header('x-client') ?? 'anonymous',
+    store: new DurableObjectRateLimitStore({ namespace: c.env.PALISADE, prefix: 'exact:' }),
+  })(c, next),
+)
+app.get('/limited', (c) => c.text('ok'))
+
+export default app
