@@ -18,7 +18,8 @@ import {
   rateLimitStoreConformance,
   sessionStoreConformance,
 } from '../stores/conformance'
-import { remoteStore, startWorker, type TestWorker } from './support'
+import { remoteStore } from '../stores/remote'
+import { startWorker, type TestWorker } from './support'
 
 let worker: TestWorker
 let counter = 0

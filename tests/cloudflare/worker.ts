@@ -13,6 +13,7 @@ import {
 } from '@palisade/middleware/cloudflare'
 import { rateLimit } from '@palisade/middleware/rate-limit'
 import { Hono } from 'hono'
+import { rpcHandler } from '../stores/rpc-handler'
 
 export { PalisadeStoreObject } from '@palisade/middleware/cloudflare'
 
@@ -26,27 +27,13 @@ const stores = {
 
 const app = new Hono<{ Bindings: Env }>()
 
-app.post('/rpc', async (c) => {
-  const { store, prefix, method, args } = await c.req.json<{
-    store: keyof typeof stores
-    prefix: string
-    method: string
-    args: unknown[]
-  }>()
-  const Store = stores[store]
-  const instance = new Store({ namespace: c.env.PALISADE, prefix }) as unknown as Record<
-    string,
-    (...a: unknown[]) => Promise<unknown>
-  >
-  try {
-    const fn = instance[method]
-    if (typeof fn !== 'function') throw new TypeError(`no method ${method}`)
-    const result = await fn.apply(instance, args)
-    return c.json({ result: result === undefined ? null : result })
-  } catch (error) {
-    return c.json({ error: error instanceof Error ? error.message : String(error) }, 500)
-  }
-})
+app.post(
+  '/rpc',
+  rpcHandler(
+    (store, prefix, c) =>
+      new stores[store as keyof typeof stores]({ namespace: c.env.PALISADE, prefix }),
+  ),
+)
 
 // A new store per request is what a Worker does (bindings arrive with the request); the object
 // behind a key is the same for all of them, which is what makes the count exact.

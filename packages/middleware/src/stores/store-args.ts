@@ -48,3 +48,18 @@ export function prefixOption(store: string, prefix: unknown, fallback: string): 
   }
   return prefix
 }
+
+/**
+ * What `set(id, data, maxAge)` writes: the JSON text and lifetime in ms, or `null` when the
+ * session is to be deleted (`maxAge <= 0`). Serialises first, so data that cannot be stored never
+ * deletes the old value.
+ */
+export function sessionWrite(
+  store: string,
+  data: unknown,
+  maxAge: unknown,
+): { text: string; ms: number } | null {
+  const ms = sessionLifetimeMs(store, maxAge)
+  const text = JSON.stringify(data)
+  return ms <= 0 ? null : { text, ms }
+}

@@ -1,5 +1,6 @@
+import { parseJsonObject } from '../../redis/command'
 import type { SessionData, SessionStore } from '../../sessions/store'
-import { sessionLifetimeMs } from '../store-args'
+import { sessionWrite } from '../store-args'
 import {
   type DurableObjectStoreOptions,
   durableObjectStoreOptions,
@@ -48,24 +49,14 @@ export class DurableObjectSessionStore implements SessionStore {
   /** The session's data, or `null` when it is unknown, expired or unreadable. */
   async get(id: string): Promise<SessionData | null> {
     const reply = (await this.#call(this.#prefix + id, 'session/get')) as { data?: unknown }
-    if (typeof reply?.data !== 'string') return null
-    try {
-      const value: unknown = JSON.parse(reply.data)
-      return value !== null && typeof value === 'object' && !Array.isArray(value)
-        ? (value as SessionData)
-        : null
-    } catch {
-      return null
-    }
+    return parseJsonObject(reply?.data)
   }
 
   /** Stores `data` for `maxAge` seconds, replacing what was there; `maxAge <= 0` deletes it. */
   async set(id: string, data: SessionData, maxAge: number): Promise<void> {
-    const ms = sessionLifetimeMs(NAME, maxAge)
-    // Serialise before the call: data that cannot be stored must not delete the old value.
-    const text = JSON.stringify(data)
-    if (ms <= 0) return this.destroy(id)
-    await this.#call(this.#prefix + id, 'session/set', { data: text, ms })
+    const write = sessionWrite(NAME, data, maxAge)
+    if (write === null) return this.destroy(id)
+    await this.#call(this.#prefix + id, 'session/set', { data: write.text, ms: write.ms })
   }
 
   /** Deletes the session; unknown ids are ignored. */
