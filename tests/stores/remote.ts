@@ -10,10 +10,13 @@ import { build, type Plugin } from 'esbuild'
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url))
 
-/** `@palisade/middleware[/x]` → the package's source, as the vitest aliases do. */
+/** `@palisade/middleware[/x]` and `@palisade/openapi` → the source, as the vitest aliases do. */
 export const sourceAliases: Plugin = {
   name: 'palisade-source',
   setup(b) {
+    b.onResolve({ filter: /^@palisade\/openapi$/ }, () => ({
+      path: `${ROOT}packages/openapi/src/index.ts`,
+    }))
     b.onResolve({ filter: /^@palisade\/middleware(\/.*)?$/ }, ({ path }) => {
       const sub = path.slice('@palisade/middleware'.length).replace(/^\//, '')
       const dir =
