@@ -13,6 +13,7 @@ import {
 } from '@palisade/middleware/cloudflare'
 import { rateLimit } from '@palisade/middleware/rate-limit'
 import { Hono } from 'hono'
+import { benchStore } from '../../bench/lib/store-bench'
 import { rpcHandler } from '../stores/rpc-handler'
 
 export { PalisadeStoreObject } from '@palisade/middleware/cloudflare'
@@ -46,5 +47,13 @@ app.use('/limited', (c, next) =>
   })(c, next),
 )
 app.get('/limited', (c) => c.text('ok'))
+
+// bench/suites/stores.ts: the store timed inside workerd (workerd's clock moves on I/O only, so
+// times are whole milliseconds at best).
+app.get('/bench', async (c) => {
+  const store = new DurableObjectRateLimitStore({ namespace: c.env.PALISADE, prefix: 'bench:' })
+  const n = Number(c.req.query('n') ?? 500)
+  return c.json(await benchStore(store, crypto.randomUUID(), n, 32, () => Date.now()))
+})
 
 export default app

@@ -14,6 +14,7 @@ import {
 } from '@palisade/middleware/deno-kv'
 import { rateLimit } from '@palisade/middleware/rate-limit'
 import { Hono } from 'hono'
+import { benchStore } from '../../bench/lib/store-bench'
 import { rpcHandler } from '../stores/rpc-handler'
 
 declare const Deno: {
@@ -56,6 +57,13 @@ app.use('/limited', (c, next) => {
   return limiter(c, next)
 })
 app.get('/limited', (c) => c.text('ok'))
+
+// bench/suites/stores.ts: the store timed inside Deno.
+app.get('/bench', async (c) => {
+  const bench = new DenoKvRateLimitStore({ kv, prefix: 'bench' })
+  const n = Number(c.req.query('n') ?? 500)
+  return c.json(await benchStore(bench, crypto.randomUUID(), n, 32))
+})
 
 Deno.serve(
   { hostname: '127.0.0.1', port: 0, onListen: ({ port }) => console.log(`listening ${port}`) },
