@@ -32,9 +32,11 @@ export interface DurableObjectRateLimitStoreOptions extends DurableObjectStoreOp
  * import { DurableObjectRateLimitStore } from '@palisade/middleware/cloudflare'
  * export { PalisadeStoreObject } from '@palisade/middleware/cloudflare'
  *
- * app.use('/api/*', (c, next) =>
- *   rateLimit({ max: 100, store: new DurableObjectRateLimitStore({ namespace: c.env.PALISADE }) })(c, next),
- * )
+ * const app = new Hono<{ Bindings: { PALISADE: DurableObjectNamespaceLike } }>()
+ * app.use('/api/*', (c, next) => {
+ *   const store = new DurableObjectRateLimitStore({ namespace: c.env.PALISADE })
+ *   return rateLimit({ max: 100, store })(c, next)
+ * })
  */
 export class DurableObjectRateLimitStore implements RateLimitStore {
   readonly #call: ObjectCall

@@ -32,9 +32,12 @@ export interface DurableObjectSessionStoreOptions extends DurableObjectStoreOpti
  * @example
  * import { DurableObjectSessionStore } from '@palisade/middleware/cloudflare'
  *
- * app.use((c, next) =>
- *   sessions({ secret: c.env.SESSION_SECRET, store: new DurableObjectSessionStore({ namespace: c.env.PALISADE }) })(c, next),
- * )
+ * type Env = { PALISADE: DurableObjectNamespaceLike; SESSION_SECRET: string }
+ * const app = new Hono<{ Bindings: Env }>()
+ * app.use((c, next) => {
+ *   const store = new DurableObjectSessionStore({ namespace: c.env.PALISADE })
+ *   return sessions({ secret: c.env.SESSION_SECRET, store })(c, next)
+ * })
  */
 export class DurableObjectSessionStore implements SessionStore {
   readonly #call: ObjectCall
