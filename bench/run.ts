@@ -1,7 +1,8 @@
 /**
  * `pnpm bench` entry. Flags: `--quick` (shorter measurements, for a smoke run), `--only=<list>`
- * with any of middleware, components, http, ablation, stores (ablation and stores only run when
- * named; ablation writes ABLATION.md, stores writes its section of RESULTS.md); `--filter=<regex>` to run only the in-process
+ * with any of middleware, components, rate-limit, http, ablation, stores (ablation and stores only
+ * run when named; ablation writes ABLATION.md, stores writes its section of RESULTS.md);
+ * `--filter=<regex>` to run only the in-process
  * comparisons whose title matches; `--no-report` to leave RESULTS.md alone (a partial run with
  * `--only` or `--filter` never writes it); `--no-proposal` to skip the HTTP rows that run on
  * proposals/perf-fixes.diff applied to a copy of the sources (on in full runs; `--proposal`
@@ -14,6 +15,7 @@ import { runAblation } from './suites/ablation'
 import { runComponents } from './suites/components'
 import { runHttp } from './suites/http'
 import { runMiddleware } from './suites/middleware'
+import { runRateLimit } from './suites/rate-limit'
 import { runStores } from './suites/stores'
 
 const args = process.argv.slice(2)
@@ -34,6 +36,7 @@ console.log(
 )
 if (wants('middleware')) await runMiddleware()
 if (wants('components')) await runComponents()
+if (wants('rate-limit')) await runRateLimit()
 if (wants('http')) {
   await runHttp(args.includes('--proposal') || (!quick && !args.includes('--no-proposal')))
 }

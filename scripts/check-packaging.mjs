@@ -17,12 +17,16 @@ import { createRequire } from 'node:module'
 import { tmpdir } from 'node:os'
 import { dirname, join, relative } from 'node:path'
 import { fileURLToPath, pathToFileURL } from 'node:url'
-import { publint } from 'publint'
-import { formatMessage } from 'publint/utils'
+import { npmPack } from './pack.mjs'
 import { bold, green, red, yellow } from './term.mjs'
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..')
-const ATTW = join(ROOT, 'node_modules', '.bin', 'attw')
+// The test and release tools live in the tests/ workspace package, not in the root.
+const TOOLS = join(ROOT, 'tests')
+const ATTW = join(TOOLS, 'node_modules', '.bin', 'attw')
+const fromTools = createRequire(join(TOOLS, 'package.json'))
+const { publint } = await import(pathToFileURL(fromTools.resolve('publint')).href)
+const { formatMessage } = await import(pathToFileURL(fromTools.resolve('publint/utils')).href)
 
 const PACKAGES = [
   {
@@ -55,19 +59,6 @@ function sourceEntry(pkgDir, subpath) {
   // Platform stores (`./cloudflare`, `./deno-kv`) live in src/stores/<platform>/.
   const store = join(pkgDir, 'src', 'stores', subpath.slice(2), 'index.ts')
   return existsSync(folder) || !existsSync(store) ? folder : store
-}
-
-function npmPack(pkgDir, dest) {
-  const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm'
-  const res = spawnSync(npm, ['pack', '--json', '--ignore-scripts', '--pack-destination', dest], {
-    cwd: pkgDir,
-    encoding: 'utf8',
-  })
-  if (res.status !== 0) {
-    throw new Error(`npm pack failed in ${pkgDir}: ${res.error?.message ?? res.stderr}`)
-  }
-  const [info] = JSON.parse(res.stdout)
-  return { tarball: join(dest, info.filename), files: info.files.map((f) => f.path) }
 }
 
 async function runPublint(tarball, skipped) {

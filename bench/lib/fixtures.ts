@@ -3,7 +3,7 @@
  * API key, so every side of a comparison verifies exactly the same bytes.
  */
 import { sign } from 'hono/jwt'
-import { loadCookieSigner } from './palisade'
+import { loadCookieSigner, loadSigningInput } from './palisade'
 
 export const JWT_SECRET_TEXT = 'bench-jwt-secret-0123456789abcdef0123456789'
 export const JWT_SECRET = new TextEncoder().encode(JWT_SECRET_TEXT)
@@ -31,7 +31,7 @@ export async function fixtures(): Promise<Fixtures> {
   )
   const createCookieSigner = await loadCookieSigner()
   const sessionCookieValue = createCookieSigner
-    ? await createCookieSigner([SESSION_SECRET]).sign(SESSION_ID)
+    ? await createCookieSigner([SESSION_SECRET], 'sessions').sign(SESSION_ID)
     : null
   cached = { jwt, sessionCookieValue }
   return cached
@@ -64,10 +64,16 @@ export async function cookieFloor(): Promise<(value: string) => Promise<boolean>
     false,
     ['verify'],
   )
+  const input = await loadSigningInput()
   return (value) => {
     const dot = value.lastIndexOf('.')
     const sig = Buffer.from(value.slice(dot + 1), 'base64url')
-    return crypto.subtle.verify('HMAC', key, sig, encoder.encode(value.slice(0, dot)))
+    return crypto.subtle.verify(
+      'HMAC',
+      key,
+      sig,
+      encoder.encode(input('sessions', value.slice(0, dot))),
+    )
   }
 }
 

@@ -121,9 +121,25 @@ export async function loadOpenAPI(): Promise<OpenAPIModule> {
   return ((await importTs(OPENAPI_SRC, 'index.ts')) ?? {}) as OpenAPIModule
 }
 
+/**
+ * The exact text the cookie signer MACs for a value (purpose label, context, value), so the HMAC
+ * floor verifies what the middleware verifies; identity when the sources predate purposes.
+ */
+export async function loadSigningInput(): Promise<(purpose: 'sessions', value: string) => string> {
+  const mod = await importTs(MIDDLEWARE_SRC, 'internal/cookie-signing.ts')
+  const fn = mod?.signingInput as ((p: string, c: string, v: string) => string) | undefined
+  return fn ? (purpose, value) => fn(purpose, '', value) : (_purpose, value) => value
+}
+
 /** Source files of internals the bench reuses to build fixtures (signed cookies). */
 export async function loadCookieSigner(): Promise<
-  ((secrets: readonly string[]) => { sign(v: string): Promise<string> }) | null
+  | ((
+      secrets: readonly string[],
+      purpose: 'sessions' | 'csrf',
+    ) => {
+      sign(v: string): Promise<string>
+    })
+  | null
 > {
   const mod = await importTs(MIDDLEWARE_SRC, 'internal/cookie-signing.ts')
   return (mod?.createCookieSigner as never) ?? null

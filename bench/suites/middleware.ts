@@ -410,7 +410,7 @@ export async function runMiddleware(): Promise<void> {
     const signer = await loadCookieSigner()
     if (ours && signer && p.MemorySessionStore && p.sessions) {
       const store = new p.MemorySessionStore()
-      const sign = signer([SESSION_SECRET])
+      const sign = signer([SESSION_SECRET], 'sessions')
       const cookies: string[] = []
       for (let i = 0; i < 2048; i++) {
         const id = Buffer.from(crypto.getRandomValues(new Uint8Array(32))).toString('base64url')

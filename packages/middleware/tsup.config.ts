@@ -1,5 +1,9 @@
-import { existsSync, readdirSync } from 'node:fs'
-import { defineConfig } from 'tsup'
+import { copyFileSync, existsSync, readdirSync, readFileSync } from 'node:fs'
+import { createRequire } from 'node:module'
+import { dirname, join } from 'node:path'
+import { defineConfig, type Options } from 'tsup'
+
+type Plugin = NonNullable<Options['esbuildPlugins']>[number]
 
 // One entry per middleware folder that has an index.ts, one per platform store folder
 // (src/stores/<platform>/index.ts, published as the subpath `./<platform>`), plus the root barrel.
@@ -16,14 +20,48 @@ for (const base of ['src', 'src/stores']) {
   }
 }
 
-export default defineConfig({
+const joseDir = dirname(createRequire(import.meta.url).resolve('jose/package.json'))
+const joseLicense = readFileSync(join(joseDir, 'LICENSE.md'), 'utf8')
+const joseVersion = JSON.parse(readFileSync(join(joseDir, 'package.json'), 'utf8')).version
+
+// Puts jose's licence on jose's entry module as a legal comment (`/*! … */`): esbuild keeps legal
+// comments in the output files that contain the code, so it lands in the CJS chunk holding jose.
+const joseLicenseComment: Plugin = {
+  name: 'jose-license',
+  setup(build) {
+    build.onLoad({ filter: /[\\/]jose[\\/]dist[\\/]webapi[\\/]index\.js$/ }, (args) => ({
+      contents: `/*! jose ${joseVersion}, bundled into the CommonJS build.\n${joseLicense.replaceAll('*/', '* /')}*/\n${readFileSync(args.path, 'utf8')}`,
+      loader: 'js',
+    }))
+  },
+}
+
+const common: Options = {
   entry,
-  format: ['esm', 'cjs'],
-  dts: true,
-  clean: true,
+  clean: false, // `pnpm build` empties dist/ first; two configs run at once here
   splitting: true,
   treeshake: true,
   target: 'es2022',
   platform: 'neutral',
   sourcemap: false,
-})
+}
+
+export default defineConfig([
+  // ESM: jose stays an import of the `jose` dependency.
+  { ...common, format: ['esm'], dts: true },
+  // CommonJS: jose is ESM-only, and `require()` of an ES module needs Node 20.19+ / 22.12+
+  // (require(esm)). jose is bundled into the CJS output so `require('@palisade/middleware')` works
+  // on every Node version `engines` allows; its MIT licence is kept as a legal comment in the chunk
+  // that holds it, and as dist/jose.LICENSE.md.
+  // (The declarations never import jose either: src/jwt-auth/payload.ts declares `JWTPayload`.)
+  {
+    ...common,
+    format: ['cjs'],
+    noExternal: ['jose'],
+    dts: true,
+    esbuildPlugins: [joseLicenseComment],
+    onSuccess: async () => {
+      copyFileSync(join(joseDir, 'LICENSE.md'), join('dist', 'jose.LICENSE.md'))
+    },
+  },
+])

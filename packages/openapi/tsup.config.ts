@@ -1,4 +1,42 @@
-import { defineConfig } from 'tsup'
+import { copyFileSync, mkdirSync } from 'node:fs'
+import { createRequire } from 'node:module'
+import { dirname, join } from 'node:path'
+import { defineConfig, type Options } from 'tsup'
+
+type Plugin = NonNullable<Options['esbuildPlugins']>[number]
+
+// The viewer bodies (about 2 MB of pre-compressed base64, see scripts/copy-viewer-assets.mjs) are
+// shipped once, as dist/viewer-bodies.js, not inlined into both index.js and index.cjs: the
+// `import()` that loads them stays a dynamic import of that file in both builds.
+const BODIES_SOURCE = 'src/pages/viewer-bodies.generated.js'
+const BODIES_DIST = './viewer-bodies.js'
+const shipViewerBodiesOnce: Plugin = {
+  name: 'viewer-bodies-once',
+  setup(build) {
+    build.onResolve({ filter: /[\\/]viewer-bodies\.generated\.js$/ }, () => ({
+      path: BODIES_DIST,
+      external: true,
+    }))
+  },
+}
+
+// The viewer files keep their licences: Swagger UI (Apache-2.0, with its NOTICE) and ReDoc (MIT),
+// plus the third-party notices each bundle points at, ship in dist/licenses/.
+const require = createRequire(import.meta.url)
+const packageDir = (name: string) => dirname(require.resolve(`${name}/package.json`))
+const LICENCES: Array<[from: string, to: string]> = [
+  [join(packageDir('swagger-ui-dist'), 'LICENSE'), 'swagger-ui-dist.LICENSE'],
+  [join(packageDir('swagger-ui-dist'), 'NOTICE'), 'swagger-ui-dist.NOTICE'],
+  [
+    join(packageDir('swagger-ui-dist'), 'swagger-ui-bundle.js.LICENSE.txt'),
+    'swagger-ui-bundle.js.LICENSE.txt',
+  ],
+  [join(packageDir('redoc'), 'LICENSE'), 'redoc.LICENSE'],
+  [
+    join(packageDir('redoc'), 'bundles', 'redoc.standalone.js.LICENSE.txt'),
+    'redoc.standalone.js.LICENSE.txt',
+  ],
+]
 
 export default defineConfig({
   entry: { index: 'src/index.ts' },
@@ -9,4 +47,10 @@ export default defineConfig({
   target: 'es2022',
   platform: 'neutral',
   sourcemap: false,
+  esbuildPlugins: [shipViewerBodiesOnce],
+  onSuccess: async () => {
+    copyFileSync(BODIES_SOURCE, `dist/${BODIES_DIST.slice(2)}`)
+    mkdirSync('dist/licenses', { recursive: true })
+    for (const [from, to] of LICENCES) copyFileSync(from, join('dist/licenses', to))
+  },
 })

@@ -37,7 +37,7 @@ describe('the example app document', () => {
     await writeFile(file, JSON.stringify(app.api.spec()))
     const config = join(root, 'tests/openapi/redocly.yaml')
     const out = await run(
-      join(root, 'node_modules/.bin/redocly'),
+      join(root, 'tests/node_modules/.bin/redocly'),
       ['lint', file, '--format=json', `--config=${config}`],
       {
         cwd: dir,

@@ -12,7 +12,9 @@ import { expectValidOpenAPI } from './validate'
 
 const run = promisify(execFile)
 const root = resolve(import.meta.dirname, '../..')
-const bin = (name: string) => join(root, 'node_modules/.bin', name)
+// The linters live in the tests/ workspace package; TypeScript is the root's.
+const bin = (name: string) => join(root, 'tests/node_modules/.bin', name)
+const tsc = join(root, 'node_modules/.bin/tsc')
 
 let dir: string
 beforeAll(async () => {
@@ -139,7 +141,7 @@ export const used = [query, body, year, reviewPath, email, problem, title]
 
   async function typecheck(source: string) {
     await writeFile(join(dir, 'client.ts'), source)
-    return cli(bin('tsc'), [
+    return cli(tsc, [
       '--noEmit',
       '--strict',
       '--skipLibCheck',

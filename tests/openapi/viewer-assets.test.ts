@@ -65,10 +65,12 @@ describe('viewer files', () => {
     expect(body.length - original.length).toBeLessThan(200)
   })
 
-  it('keeps the generated viewer module out of git', async () => {
+  it('keeps the generated viewer modules out of git', async () => {
     const generated = [
       'packages/openapi/src/pages/assets.generated.js',
       'packages/openapi/src/pages/assets.generated.d.ts',
+      'packages/openapi/src/pages/viewer-bodies.generated.js',
+      'packages/openapi/src/pages/viewer-bodies.generated.d.ts',
     ]
     const tracked = await run('git', ['ls-files', '--', ...generated], { cwd: root })
     expect(tracked.stdout).toBe('')

@@ -13,7 +13,8 @@
 
 import type { ApiKeyStore, ManagedApiKeyStore } from '@palisade/middleware/api-key'
 import type { RateLimitStore } from '@palisade/middleware/rate-limit'
-import type { SessionData, SessionStore } from '@palisade/middleware/sessions'
+import { type SessionData, type SessionStore, sessions } from '@palisade/middleware/sessions'
+import { Hono } from 'hono'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 
 /** How a conformance block gets and releases its stores. */
@@ -152,6 +153,227 @@ export function rateLimitStoreConformance<S extends RateLimitStore>(
       })
     }
   })
+  rateLimitAlgorithmConformance(name, makeStore, options)
+}
+
+/** Sleeps until `offset` ms into the next `windowMs`-aligned window (sliding windows align so). */
+async function nextWindow(windowMs: number, offset: number): Promise<void> {
+  await sleep(windowMs - (Date.now() % windowMs) + offset)
+}
+
+const HOUR = 3_600_000
+
+/**
+ * The optional capabilities of a RateLimitStore, each checked only when the store has the method
+ * (`slidingWindow`, `tokenBucket`, `decrement`), so a store that only counts fixed windows still
+ * passes the suite. Sliding windows align to multiples of `windowMs` since the epoch, as in
+ * @upstash/ratelimit; the tests wait for a window start where timing matters.
+ */
+function rateLimitAlgorithmConformance<S extends RateLimitStore>(
+  name: string,
+  makeStore: Factory<S>,
+  options?: RateLimitConformanceOptions<S>,
+): void {
+  describe(`RateLimitStore algorithms: ${name}`, () => {
+    const store = useStore(makeStore, options)
+    const sliding = (key: string, windowMs: number, max: number) => {
+      const s = store()
+      if (!s.slidingWindow) throw new Error('no slidingWindow')
+      return s.slidingWindow(key, windowMs, max)
+    }
+    const bucket = (key: string, windowMs: number, max: number) => {
+      const s = store()
+      if (!s.tokenBucket) throw new Error('no tokenBucket')
+      return s.tokenBucket(key, windowMs, max)
+    }
+    const has =
+      (method: 'slidingWindow' | 'tokenBucket' | 'decrement') => async (): Promise<boolean> =>
+        typeof (await makeStoreOnce())[method] === 'function'
+    // Capability probe: one throwaway store, released at once.
+    let probe: Promise<S> | undefined
+    const makeStoreOnce = () => {
+      probe ??= Promise.resolve(makeStore()).then(async (s) => {
+        await options?.release?.(s)
+        return s
+      })
+      return probe
+    }
+    const when =
+      (method: 'slidingWindow' | 'tokenBucket' | 'decrement') =>
+      (title: string, fn: () => Promise<void>, timeout?: number) =>
+        it(
+          title,
+          async (ctx) => {
+            if (!(await has(method)())) return ctx.skip(`the store has no ${method}()`)
+            await fn()
+          },
+          timeout,
+        )
+
+    const slidingIt = when('slidingWindow')
+    slidingIt('sliding window: counts to max, then rejects without recording', async () => {
+      const counts: number[] = []
+      for (let i = 0; i < 5; i++) counts.push((await sliding('client', HOUR, 3)).count)
+      // Rejected requests are not recorded: the fourth and fifth both report max + 1.
+      expect(counts).toEqual([1, 2, 3, 4, 4])
+    })
+
+    slidingIt('sliding window: ttl is the time left in the current window', async () => {
+      const { ttl } = await sliding('client', HOUR, 3)
+      expect(ttl).toBeGreaterThan(0)
+      expect(ttl).toBeLessThanOrEqual(HOUR)
+      expect(Math.abs(ttl - (HOUR - (Date.now() % HOUR)))).toBeLessThan(1_000)
+    })
+
+    slidingIt(
+      'sliding window: a full previous window still weighs on the start of the next one',
+      async () => {
+        await nextWindow(1_000, 20)
+        for (let i = 0; i < 4; i++) expect((await sliding('w', 1_000, 4)).count).toBe(i + 1)
+        await nextWindow(1_000, 100)
+        // About 90% of the previous window overlaps: floor(4 × 0.9) = 3 of its requests count.
+        // The exact share depends on when the store reads its clock, somewhere in the call.
+        const before = Date.now() % 1_000
+        const { count } = await sliding('w', 1_000, 4)
+        const after = Date.now() % 1_000
+        const possible = new Set<number>()
+        for (let e = before; e <= (after < before ? 999 : after); e++) {
+          possible.add(Math.floor((4 * (1_000 - e)) / 1_000) + 1)
+        }
+        expect(possible).toContain(count)
+        // A fixed window would count this request as the first of a fresh window.
+        if (after >= before && after < 750) expect(count).toBeGreaterThan(1)
+        await sleep(2_000)
+        expect((await sliding('w', 1_000, 4)).count).toBe(1)
+      },
+      10_000,
+    )
+
+    slidingIt('sliding window: lets exactly max of 30 concurrent requests through', async () => {
+      const results = await Promise.all(
+        Array.from({ length: 30 }, () => sliding('burst', HOUR, 10)),
+      )
+      expect(
+        results
+          .filter((r) => r.count <= 10)
+          .map((r) => r.count)
+          .sort((a, b) => a - b),
+      ).toEqual(Array.from({ length: 10 }, (_, i) => i + 1))
+    })
+
+    slidingIt(
+      'sliding window: keeps its state apart from the fixed window of the same key',
+      async () => {
+        for (let i = 0; i < 3; i++) await store().increment('shared', HOUR)
+        expect((await sliding('shared', HOUR, 10)).count).toBe(1)
+        expect((await store().increment('shared', HOUR)).count).toBe(4)
+      },
+    )
+
+    const bucketIt = when('tokenBucket')
+    bucketIt(
+      'token bucket: a new bucket holds max tokens; an empty one rejects without recording',
+      async () => {
+        const results = []
+        for (let i = 0; i < 5; i++) results.push(await bucket('client', 60_000, 3))
+        expect(results.map((r) => r.count)).toEqual([1, 2, 3, 4, 4])
+        // One token comes back every windowMs / max = 20 s.
+        const retry = results[3]?.ttl ?? 0
+        expect(retry).toBeGreaterThan(19_000)
+        expect(retry).toBeLessThanOrEqual(20_000)
+      },
+    )
+
+    bucketIt(
+      'token bucket: refills max tokens per windowMs, evenly',
+      async () => {
+        // 2 tokens per 2 s: one every second.
+        expect((await bucket('r', 2_000, 2)).count).toBe(1)
+        expect((await bucket('r', 2_000, 2)).count).toBe(2)
+        expect((await bucket('r', 2_000, 2)).count).toBe(3)
+        await sleep(1_100)
+        expect((await bucket('r', 2_000, 2)).count).toBe(2)
+        expect((await bucket('r', 2_000, 2)).count).toBe(3)
+        await sleep(2_100)
+        // Refilled to capacity, never beyond it.
+        expect((await bucket('r', 2_000, 2)).count).toBe(1)
+        expect((await bucket('r', 2_000, 2)).count).toBe(2)
+        expect((await bucket('r', 2_000, 2)).count).toBe(3)
+      },
+      10_000,
+    )
+
+    bucketIt('token bucket: lets exactly max of 30 concurrent requests through', async () => {
+      const results = await Promise.all(Array.from({ length: 30 }, () => bucket('burst', HOUR, 10)))
+      expect(results.filter((r) => r.count <= 10)).toHaveLength(10)
+      expect(results.filter((r) => r.count > 10)).toHaveLength(20)
+    })
+
+    bucketIt(
+      'token bucket: keeps its state apart from other keys and the other algorithms',
+      async () => {
+        for (let i = 0; i < 3; i++) await bucket('a', HOUR, 3)
+        await store().increment('b', HOUR)
+        expect((await bucket('b', HOUR, 3)).count).toBe(1)
+        expect((await bucket('a', HOUR, 3)).count).toBe(4)
+      },
+    )
+
+    const refundIt = when('decrement')
+    refundIt('decrement gives a fixed-window request back, never below zero', async () => {
+      const s = store()
+      for (let i = 0; i < 3; i++) await s.increment('f', HOUR)
+      const hit = { algorithm: 'fixed-window', windowMs: HOUR, max: 10 } as const
+      await s.decrement?.('f', hit)
+      expect((await s.increment('f', HOUR)).count).toBe(3)
+      await s.decrement?.('never-seen', hit)
+      await s.decrement?.('never-seen', hit)
+      expect((await s.increment('never-seen', HOUR)).count).toBe(1)
+    })
+
+    refundIt('decrement gives a sliding-window request back', async () => {
+      const s = store()
+      if (!s.slidingWindow) return
+      for (let i = 0; i < 3; i++) await sliding('s', HOUR, 3)
+      expect((await sliding('s', HOUR, 3)).count).toBe(4)
+      await s.decrement?.('s', { algorithm: 'sliding-window', windowMs: HOUR, max: 3 })
+      expect((await sliding('s', HOUR, 3)).count).toBe(3)
+      await s.decrement?.('fresh', { algorithm: 'sliding-window', windowMs: HOUR, max: 3 })
+      expect((await sliding('fresh', HOUR, 3)).count).toBe(1)
+    })
+
+    refundIt('decrement puts a token back, never above max', async () => {
+      const s = store()
+      if (!s.tokenBucket) return
+      const hit = { algorithm: 'token-bucket', windowMs: HOUR, max: 2 } as const
+      await bucket('t', HOUR, 2)
+      await bucket('t', HOUR, 2)
+      expect((await bucket('t', HOUR, 2)).count).toBe(3)
+      await s.decrement?.('t', hit)
+      expect((await bucket('t', HOUR, 2)).count).toBe(2)
+      // A refund on a full (or unknown) bucket adds nothing.
+      await s.decrement?.('full', hit)
+      await bucket('full', HOUR, 2)
+      await s.decrement?.('full', hit)
+      await s.decrement?.('full', hit)
+      expect((await bucket('full', HOUR, 2)).count).toBe(1)
+      expect((await bucket('full', HOUR, 2)).count).toBe(2)
+      expect((await bucket('full', HOUR, 2)).count).toBe(3)
+    })
+
+    if (options?.reset !== false) {
+      slidingIt('reset(key) forgets the key under every algorithm', async () => {
+        const s = store()
+        await s.increment('k', HOUR)
+        await sliding('k', HOUR, 5)
+        if (s.tokenBucket) await bucket('k', HOUR, 5)
+        await s.reset?.('k')
+        expect((await s.increment('k', HOUR)).count).toBe(1)
+        expect((await sliding('k', HOUR, 5)).count).toBe(1)
+        if (s.tokenBucket) expect((await bucket('k', HOUR, 5)).count).toBe(1)
+      })
+    }
+  })
 }
 
 const richData: SessionData = {
@@ -167,14 +389,25 @@ const richData: SessionData = {
   big: 'x'.repeat(10_000),
 }
 
+/** Options of {@link sessionStoreConformance}. */
+export interface SessionConformanceOptions<S> extends ConformanceOptions<S> {
+  /**
+   * Whether the store implements the optional atomic `update(id, apply, maxAge)`; its contract
+   * is then checked too, including that concurrent updates lose nothing. Default `false`.
+   */
+  update?: boolean
+}
+
 /**
  * SessionStore behaviour: get/set/destroy, full overwrite, a JSON round trip that returns copies,
- * expiry after `maxAge` seconds (renewed by every `set`), isolated ids.
+ * expiry after `maxAge` seconds (renewed by every `set`), isolated ids; concurrent requests on
+ * one session through `sessions()` keep each other's keys; and, with `update: true`, the atomic
+ * `update` contract.
  */
 export function sessionStoreConformance<S extends SessionStore>(
   name: string,
   makeStore: Factory<S>,
-  options?: ConformanceOptions<S>,
+  options?: SessionConformanceOptions<S>,
 ): void {
   describe(`SessionStore conformance: ${name}`, () => {
     const store = useStore(makeStore, options)
@@ -235,6 +468,103 @@ export function sessionStoreConformance<S extends SessionStore>(
       await sleep(600)
       expect(await store().get('s1')).toEqual({ n: 2 })
     })
+
+    it('keeps both keys when two requests on one session save concurrently (sessions middleware)', async () => {
+      const app = new Hono()
+      app.use(sessions({ secret: 'conformance-secret-0123456789abcdef', store: store() }))
+      let release: () => void = () => {}
+      let held = Promise.resolve()
+      app.post('/set/:k', async (c) => {
+        const session = c.get('session')
+        await held
+        session.set(c.req.param('k'), true)
+        return c.text('ok')
+      })
+      app.get('/', (c) => c.json(c.get('session').toJSON()))
+      const first = await app.request('/set/user', { method: 'POST' })
+      const cookie = (first.headers.getSetCookie()[0] ?? '').split(';')[0] as string
+      held = new Promise((resolve) => {
+        release = resolve
+      })
+      const headers = { cookie }
+      const a = app.request('/set/cart', { method: 'POST', headers })
+      const b = app.request('/set/theme', { method: 'POST', headers })
+      await sleep(50) // both requests have loaded the same data
+      release()
+      expect((await a).status).toBe(200)
+      expect((await b).status).toBe(200)
+      expect(await (await app.request('/', { headers })).json()).toEqual({
+        user: true,
+        cart: true,
+        theme: true,
+      })
+    })
+
+    if (options?.update) {
+      const update = (
+        id: string,
+        apply: (d: SessionData | null) => SessionData | null,
+        s = 3600,
+      ) => {
+        const fn = store().update
+        if (typeof fn !== 'function') throw new Error(`${name} has no update()`)
+        return fn.call(store(), id, apply, s)
+      }
+
+      it('update applies the change to the stored data and returns what it wrote', async () => {
+        await store().set('s1', { a: 1, b: 2 }, 3600)
+        const written = await update('s1', (cur) => ({ ...cur, b: 3, c: 4 }))
+        expect(written).toEqual({ a: 1, b: 3, c: 4 })
+        expect(await store().get('s1')).toEqual({ a: 1, b: 3, c: 4 })
+      })
+
+      it('update passes null for a missing session, and null back writes nothing (no revival)', async () => {
+        let seen: unknown = 'not called'
+        expect(
+          await update('missing', (cur) => {
+            seen = cur
+            return null
+          }),
+        ).toBeNull()
+        expect(seen).toBeNull()
+        expect(await store().get('missing')).toBeNull()
+      })
+
+      it('update never revives an expired session', async () => {
+        await store().set('short', { a: 1 }, 1)
+        await sleep(1_150)
+        expect(await update('short', (cur) => (cur === null ? null : { ...cur, b: 2 }))).toBeNull()
+        expect(await store().get('short')).toBeNull()
+      })
+
+      it('update returning {} deletes the session', async () => {
+        await store().set('s1', { a: 1 }, 3600)
+        expect(await update('s1', () => ({}))).toEqual({})
+        expect(await store().get('s1')).toBeNull()
+      })
+
+      it('update renews the lifetime to the given maxAge', async () => {
+        await store().set('s1', { n: 1 }, 1)
+        await sleep(600)
+        await update('s1', (cur) => cur, 2)
+        await sleep(600)
+        expect(await store().get('s1')).toEqual({ n: 1 })
+      })
+
+      it('20 concurrent updates of one session lose none (atomic read-modify-write)', async () => {
+        await store().set('counter', { n: 0 }, 3600)
+        await Promise.all(
+          Array.from({ length: 20 }, (_, i) =>
+            update('counter', (cur) =>
+              cur === null ? null : { ...cur, n: (cur.n as number) + 1, [`k${i}`]: i },
+            ),
+          ),
+        )
+        const data = (await store().get('counter')) as Record<string, number>
+        expect(data.n).toBe(20)
+        expect(Object.keys(data)).toHaveLength(21)
+      })
+    }
 
     it('stores 50 sessions written concurrently', async () => {
       const ids = Array.from({ length: 50 }, (_, i) => `c${i}`)

@@ -15,8 +15,24 @@ rateLimitStoreConformance('MemoryRateLimitStore', () => new MemoryRateLimitStore
   release: (store) => store.destroy(),
 })
 
+// A store written against the first RateLimitStore interface (increment and reset only): the
+// algorithm checks skip themselves by capability, the fixed-window contract still applies.
+rateLimitStoreConformance(
+  'a fixed-window-only store',
+  () => {
+    const inner = new MemoryRateLimitStore()
+    return {
+      inner,
+      increment: (key: string, windowMs: number) => inner.increment(key, windowMs),
+      reset: (key: string) => inner.reset(key),
+    }
+  },
+  { release: (store) => store.inner.destroy() },
+)
+
 sessionStoreConformance('MemorySessionStore', () => new MemorySessionStore(), {
   release: (store) => store.destroy_(),
+  update: true,
 })
 
 apiKeyStoreConformance('MemoryApiKeyStore', () => new MemoryApiKeyStore(), {

@@ -79,7 +79,7 @@ for (const [client, send] of clients) {
   sessionStoreConformance(
     `RedisSessionStore via ${client}`,
     () => withPrefix((o) => new RedisSessionStore(o), send()),
-    { release },
+    { release, update: true },
   )
   apiKeyStoreConformance(
     `RedisApiKeyStore via ${client}`,

@@ -68,7 +68,10 @@ export default {
     const signed = new Hono()
     signed.use(
       '*',
-      csrf({ secret: 'runtime-matrix-csrf-secret', origins: ['https://app.example'] }),
+      csrf({
+        secret: 'runtime-matrix-csrf-secret-0123456789abcdef',
+        origins: ['https://app.example'],
+      }),
     )
     signed.get('/form', (c) => c.text(c.get('csrfToken')))
     signed.post('/submit', (c) => c.text('accepted'))

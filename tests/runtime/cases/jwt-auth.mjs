@@ -6,7 +6,9 @@ export default {
   from: '@palisade/middleware/jwt-auth',
   exports: ['jwtAuth', 'signJwt'],
   async run({ mod: { jwtAuth, signJwt }, Hono, t }) {
-    const secret = new TextEncoder().encode('a-32-byte-long-secret-for-tests!')
+    const secret = new TextEncoder().encode(
+      'a-64-byte-long-secret-for-tests-long-enough-for-hs512-0123456789!',
+    )
     const app = new Hono()
     app.use('/me', jwtAuth({ secret }))
     app.get('/me', (c) => c.json(c.get('jwtPayload')))
@@ -33,7 +35,7 @@ export default {
     const expired = await signJwt({ sub: 'u1', exp: Math.floor(Date.now() / 1000) - 60 }, secret)
     const otherSecret = await signJwt(
       { sub: 'u1' },
-      new TextEncoder().encode('another-32-byte-long-secret-here'),
+      new TextEncoder().encode('another-64-byte-long-secret-here-long-enough-for-hs512-0123456789'),
     )
     const attacks = [
       ['alg none', none],

@@ -70,6 +70,29 @@ export default {
         if (asset.status !== 200 || bytes === 0) broken.push(`${ref} → ${asset.status}, ${bytes} B`)
       }
       t.ok(`${path} serves its ${refs.length} assets`, broken.length === 0, broken.join('; '))
+      // The viewer bundle is served pre-compressed; its plain form (gzip, decompressed with
+      // DecompressionStream on this runtime) has the SHA-256 its file name carries.
+      const bundle = refs.find((r) =>
+        /\/(swagger-ui-bundle|redoc\.standalone)\.[0-9a-f]{16}\.js$/.test(r),
+      )
+      const hash = bundle?.split('.').at(-2)
+      const codings = []
+      for (const ae of ['br', 'gzip', 'identity']) {
+        const res = await app.request(bundle ?? '', { headers: { 'Accept-Encoding': ae } })
+        codings.push(res.headers.get('content-encoding') ?? 'identity')
+        if (ae === 'identity') {
+          const digest = new Uint8Array(
+            await crypto.subtle.digest('SHA-256', await res.arrayBuffer()),
+          )
+          const hex = [...digest].map((b) => b.toString(16).padStart(2, '0')).join('')
+          codings.push(hex.slice(0, 16) === hash ? 'hash ok' : `hash ${hex.slice(0, 16)} ≠ ${hash}`)
+        }
+      }
+      t.equal(
+        `${path}: viewer bundle as br, gzip and plain`,
+        codings.join(', '),
+        'br, gzip, identity, hash ok',
+      )
     }
 
     // Zod 4 schemas (optional peer, resolved from the workspace root) convert on every runtime.

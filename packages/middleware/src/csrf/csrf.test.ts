@@ -110,7 +110,7 @@ describe('csrf: token cookie', () => {
   it('does not draw randomness at construction', () => {
     const uuid = vi.spyOn(crypto, 'randomUUID')
     const random = vi.spyOn(crypto, 'getRandomValues')
-    csrf({ secret: 's' })
+    csrf({ secret: 's'.repeat(32) })
     expect(uuid).not.toHaveBeenCalled()
     expect(random).not.toHaveBeenCalled()
   })
@@ -356,7 +356,7 @@ describe('csrf: attacks', () => {
 })
 
 describe('csrf: signed tokens (secret)', () => {
-  const SECRET = 'csrf-secret-0123456789abcdef'
+  const SECRET = 'csrf-secret-0123456789abcdef0123456789'
 
   it('issues <random>.<hmac> tokens and accepts them back', async () => {
     const app = setup({ secret: SECRET })
@@ -373,7 +373,7 @@ describe('csrf: signed tokens (secret)', () => {
   })
 
   it('rejects a token signed with another secret, and replaces it on the next safe request', async () => {
-    const foreign = await getToken(setup({ secret: 'some-other-secret-abcdef012345' }))
+    const foreign = await getToken(setup({ secret: 'some-other-secret-abcdef0123456789abcdef' }))
     const app = setup({ secret: SECRET })
     await expectForbidden(
       await post(app, { cookie: foreign.cookie, headers: { 'X-XSRF-Token': foreign.token } }),
@@ -401,8 +401,10 @@ describe('csrf: signed tokens (secret)', () => {
   })
 
   it('accepts tokens signed by any listed secret (rotation)', async () => {
-    const old = await getToken(setup({ secret: 'old-secret-0123456789abc' }))
-    const app = setup({ secret: ['new-secret-0123456789abc', 'old-secret-0123456789abc'] })
+    const old = await getToken(setup({ secret: 'old-secret-0123456789abcdef0123456789' }))
+    const app = setup({
+      secret: ['new-secret-0123456789abcdef0123456789', 'old-secret-0123456789abcdef0123456789'],
+    })
     expect(
       (await post(app, { cookie: old.cookie, headers: { 'X-XSRF-Token': old.token } })).status,
     ).toBe(200)

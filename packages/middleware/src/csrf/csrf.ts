@@ -1,7 +1,13 @@
 import type { Context, MiddlewareHandler } from 'hono'
-import { appendSetCookie, type CookieSettings, getCookie } from '../internal/cookie'
+import { appendSetCookie, type CookieSettings, getCookieValues } from '../internal/cookie'
 import { assertCookieName, assertCookieSettings, cookieOptions } from '../internal/cookie-settings'
-import { assertSecretList, createCookieSigner } from '../internal/cookie-signing'
+import {
+  assertSecretList,
+  type CookieSigner,
+  createCookieSigner,
+  SESSION_BINDING,
+  type SessionBinding,
+} from '../internal/cookie-signing'
 import { timingSafeEqual } from '../internal/crypto'
 import { TOKEN as HTTP_TOKEN } from '../internal/headers'
 import { isJsonContentType, readBodyForm, readBodyText } from '../internal/json-body'
@@ -38,13 +44,16 @@ export interface CsrfOptions {
   /** Cookie attributes. Defaults: readable by scripts, `SameSite=Lax`, `Path=/`, `Secure` on https. */
   cookie?: CookieSettings
   /**
-   * HMAC secret(s): tokens become `<random>.<signature>` and a cookie this server did not sign
-   * (one planted by a sibling subdomain, say) is rejected and replaced. First signs, all verify.
+   * HMAC secret(s), at least 32 characters each: tokens become `<random>.<signature>` and a
+   * cookie this server did not sign (one planted by a sibling subdomain, say) is rejected and
+   * replaced. When `sessions()` runs before `csrf()`, the signature also covers the session ID,
+   * so a token works only with the session it was issued to. First signs, all verify.
    */
   secret?: string | string[]
   /**
-   * Allowed origins (`https://app.example.com`). When set, an unsafe request whose `Origin` (or,
-   * without one, `Referer`) is not listed is rejected before the token is looked at.
+   * Allowed origins (`https://app.example.com`). An unsafe request whose `Origin` (or, without
+   * one, `Referer`) is not listed is rejected before the token is looked at. Unset: the origin
+   * must have the request's own host.
    */
   origins?: string[]
 }
@@ -63,23 +72,35 @@ const KNOWN = [
 const TOKEN = /^[\x21\x23-\x2b\x2d-\x3a\x3c-\x5b\x5d-\x7e]{1,256}$/
 /** Longer cookie or header values are not ours and are not compared. */
 const MAX_TOKEN_LENGTH = 512
+/** Copies of the cookie looked at (cookie tossing); more cost work and prove nothing. */
+const MAX_COPIES = 4
 
 /**
- * Double-submit-cookie CSRF protection, no server-side state. A random token is set as a cookie
- * that scripts can read (set on any request that lacks a valid one) and exposed as
- * `c.get('csrfToken')`. Requests with an unsafe method must echo it in the `headerName` header or
- * the `bodyField` field of a JSON, urlencoded or multipart body; the comparison is constant-time.
- * Otherwise: 403 `Invalid CSRF token`. The body is read from a copy, so handlers can still read it.
+ * CSRF protection in three layers, each checked on unsafe methods before the handler runs:
  *
- * @param options.cookieName default `'XSRF-TOKEN'`
+ * 1. Fetch Metadata: `Sec-Fetch-Site: cross-site` is rejected unless the `Origin` is allowed.
+ * 2. Origin: an `Origin` (or, without one, a `Referer`) must be allowed: listed in `origins`, or
+ *    by default on the request's own host. Requests carrying neither go on to the token.
+ * 3. Double-submit token: a random token is set as a cookie that scripts can read (on any request
+ *    that lacks a valid one) and exposed as `c.get('csrfToken')`; the request must echo it in the
+ *    `headerName` header or the `bodyField` field of a JSON, urlencoded or multipart body. The
+ *    comparison is constant-time. With `secret`, tokens are signed (and bound to the session
+ *    when `sessions()` runs first); every copy of the cookie is looked at, so a junk copy planted
+ *    in front of ours (cookie tossing) cannot lock the user out.
+ *
+ * Any failure: 403 `Invalid CSRF token`. The body is read from a copy, so handlers can still
+ * read it.
+ *
+ * @param options.cookieName default `'XSRF-TOKEN'`; `'__Host-XSRF-TOKEN'` recommended on https
  * @param options.headerName default `'X-XSRF-Token'`
  * @param options.bodyField default `'_csrf'`
  * @param options.safeMethods default `['GET', 'HEAD', 'OPTIONS', 'QUERY']`
  * @param options.generateToken default `crypto.randomUUID()`
- * @param options.secret unset; set it to sign tokens
- * @param options.origins unset; set it to also check `Origin`
+ * @param options.secret unset; set it (32+ characters) to sign tokens
+ * @param options.origins unset: same host as the request
  * @example
  * ```ts
+ * app.use(sessions({ secret: process.env.SESSION_SECRET! }))
  * app.use(csrf({ secret: process.env.CSRF_SECRET!, origins: ['https://app.example.com'] }))
  * app.get('/form', (c) =>
  *   c.html(`<form method="post"><input type="hidden" name="_csrf" value="${c.get('csrfToken')}">…`),
@@ -98,6 +119,8 @@ export function csrf(options: CsrfOptions = {}): MiddlewareHandler {
   if (!HTTP_TOKEN.test(headerName)) {
     throw optionError(factory, '"headerName" must be a valid header name')
   }
+  // Lowercased once: Headers.get would lowercase the name on every request.
+  const headerKey = headerName.toLowerCase()
   const bodyField = assertNonEmptyString(factory, 'bodyField', options.bodyField ?? '_csrf')
   const safeMethods = new Set(
     assertStringArray(
@@ -118,9 +141,9 @@ export function csrf(options: CsrfOptions = {}): MiddlewareHandler {
     'domain',
     'maxAge',
   ])
-  let signer: ReturnType<typeof createCookieSigner> | undefined
+  let signer: CookieSigner | undefined
   if (options.secret !== undefined) {
-    signer = createCookieSigner(assertSecretList(factory, options.secret))
+    signer = createCookieSigner(assertSecretList(factory, options.secret), 'csrf')
   }
   let origins: Set<string> | undefined
   if (options.origins !== undefined) {
@@ -151,63 +174,139 @@ export function csrf(options: CsrfOptions = {}): MiddlewareHandler {
     reject(403, 'Invalid CSRF token')
   }
 
-  const newToken = async (): Promise<string> => {
+  const newToken = async (binding: string): Promise<string> => {
     const raw = generateToken()
     if (typeof raw !== 'string' || !TOKEN.test(raw)) {
       throw new TypeError(
         'csrf: generateToken must return 1–256 printable ASCII characters without ";", ",", quotes, backslashes or spaces',
       )
     }
-    return signer ? signer.sign(raw) : raw
+    return signer ? signer.sign(raw, binding) : raw
   }
 
-  const isOurs = async (token: string): Promise<boolean> =>
-    signer ? (await signer.unsign(token)) !== null : true
+  /**
+   * Every copy of the cookie that is ours: signed by us for this session (with a secret), or
+   * any well-formed value (without one; an attacker who can write cookies wins then anyway).
+   */
+  const signedTokens = async (copies: string[], binding: string): Promise<string[]> => {
+    const out: string[] = []
+    for (const copy of copies) {
+      if (copy.length === 0 || copy.length > MAX_TOKEN_LENGTH) continue
+      if ((await (signer as CookieSigner).unsign(copy, binding)) !== null) out.push(copy)
+    }
+    return out
+  }
+  const plainTokens = (copies: string[]): string[] =>
+    copies.filter((copy) => copy.length > 0 && copy.length <= MAX_TOKEN_LENGTH)
 
   return async function csrf(c, next) {
-    let cookieToken = getCookie(c, cookieName) || undefined
-    if (
-      cookieToken !== undefined &&
-      (cookieToken.length > MAX_TOKEN_LENGTH || !(await isOurs(cookieToken)))
-    ) {
-      cookieToken = undefined
+    const session = signer
+      ? (c.get(SESSION_BINDING as never) as SessionBinding | undefined)
+      : undefined
+    const binding = session ? session.current : ''
+    const copies = getCookieValues(c, cookieName, MAX_COPIES)
+    // Without a secret there is nothing to await: the common path stays synchronous.
+    const tokens =
+      copies.length === 0
+        ? copies
+        : signer
+          ? await signedTokens(copies, binding)
+          : plainTokens(copies)
+
+    const method = c.req.method
+    if (!safeMethods.has(method) && !safeMethods.has(method.toUpperCase())) {
+      if (!originAllowed(c, origins)) invalid()
+      if (tokens.length === 0) invalid()
+      const sent = c.req.header(headerKey) || (await bodyToken(c, bodyField))
+      if (!sent || sent.length > MAX_TOKEN_LENGTH) invalid()
+      let match = false
+      // Every copy is compared (no early exit), each in constant time.
+      for (const token of tokens) match = timingSafeEqual(sent, token) || match
+      if (!match) invalid()
     }
 
-    if (!safeMethods.has(c.req.method.toUpperCase())) {
-      if (origins && !originAllowed(c, origins)) invalid()
-      if (cookieToken === undefined) invalid()
-      const sent = c.req.header(headerName) || (await bodyToken(c, bodyField))
-      if (!sent || sent.length > MAX_TOKEN_LENGTH || !timingSafeEqual(sent, cookieToken)) invalid()
-    }
-
-    const token = cookieToken ?? (await newToken())
+    const cookieToken = tokens[0]
+    const token = cookieToken ?? (await newToken(binding))
     c.set('csrfToken', token)
     await next()
-    if (cookieToken === undefined) {
-      appendSetCookie(
-        c,
-        cookieName,
-        token,
-        cookieOptions(c, cookieName, settings, { httpOnly: false }),
-      )
+    // After login (regenerate) or the first write of a session, the session ID changes: a token
+    // bound to the old one would fail on the next request, so a token for the new ID is set now.
+    const nextBinding = session ? session.next() : binding
+    if (nextBinding !== binding) {
+      setTokenCookie(c, await newToken(nextBinding))
+    } else if (cookieToken === undefined) {
+      setTokenCookie(c, token)
     }
+  }
+
+  function setTokenCookie(c: Context, token: string): void {
+    appendSetCookie(
+      c,
+      cookieName,
+      token,
+      cookieOptions(c, cookieName, settings, { httpOnly: false }),
+    )
   }
 }
 
 /**
- * `Origin` must be listed. Without `Origin`, the `Referer`'s origin must be. With neither (a
- * non-browser client, or a browser that strips both), the token check alone decides.
+ * Layers 1 and 2. `Sec-Fetch-Site: cross-site` needs an allowed `Origin`. Otherwise `Origin` must
+ * be allowed; without `Origin`, the `Referer`'s origin must be. With neither (a non-browser
+ * client, or a browser that strips both), the token check alone decides.
  */
-function originAllowed(c: Context, origins: Set<string>): boolean {
+function originAllowed(c: Context, origins: Set<string> | undefined): boolean {
   const origin = c.req.header('origin')
-  if (origin !== undefined) return origins.has(origin.toLowerCase())
+  // With an Origin, the Origin rule covers cross-site requests too: one header read fewer.
+  if (origin !== undefined) return isAllowed(origin, c, origins)
+  if (c.req.header('sec-fetch-site') === 'cross-site') return false
   const referer = c.req.header('referer')
   if (referer === undefined) return true
+  let refererOrigin: string
   try {
-    return origins.has(new URL(referer).origin)
+    refererOrigin = new URL(referer).origin
   } catch {
     return false
   }
+  return isAllowed(refererOrigin, c, origins)
+}
+
+/** Listed in `origins`, or (without the option) on the host the request was sent to. */
+function isAllowed(origin: string, c: Context, origins: Set<string> | undefined): boolean {
+  if (origins) return origins.has(origin.toLowerCase())
+  const url = c.req.url
+  // Fast path, the common case: the URL starts with exactly this origin, then its path.
+  if (
+    url.length > origin.length &&
+    url.charCodeAt(origin.length) === 47 &&
+    url.startsWith(origin) &&
+    origin.indexOf('/', origin.indexOf('://') + 3) === -1 &&
+    !origin.includes('@')
+  ) {
+    return true
+  }
+  // The scheme is not compared: behind a TLS-terminating proxy the app sees http:// URLs for
+  // pages the browser loaded over https. The host (with port) is what tells sites apart.
+  const host = hostOf(origin)
+  return host !== '' && host === hostOf(url)
+}
+
+/** The `host[:port]` of an absolute URL or origin, lowercased; '' when there is none. */
+function hostOf(url: string): string {
+  const start = url.indexOf('://')
+  if (start === -1) return ''
+  let end = url.length
+  for (let i = start + 3; i < url.length; i++) {
+    const ch = url.charCodeAt(i)
+    // '/', '?', '#'
+    if (ch === 47 || ch === 63 || ch === 35) {
+      end = i
+      break
+    }
+  }
+  const host = url.slice(start + 3, end)
+  // Credentials in an origin are not an origin.
+  if (host.includes('@')) return ''
+  return host.toLowerCase()
 }
 
 /** The token from the body field, for JSON, urlencoded and multipart bodies; else undefined. */

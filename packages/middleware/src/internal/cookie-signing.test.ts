@@ -1,48 +1,65 @@
 import { afterEach, describe, expect, it, vi } from 'vitest'
-import { assertSecretList, createCookieSigner, VERIFIED_COOKIE_CACHE_SIZE } from './cookie-signing'
+import {
+  assertSecretList,
+  createCookieSigner,
+  signingInput,
+  VERIFIED_COOKIE_CACHE_SIZE,
+} from './cookie-signing'
 import { hmacSign, importHmacKey } from './crypto'
 
+/** Test secrets, each 32+ characters as assertSecretList requires. */
+const S = {
+  secret: 'secret-0123456789abcdef0123456789abcdef',
+  attacker: 'attacker-0123456789abcdef0123456789abcdef',
+  old: 'old-secret-0123456789abcdef0123456789abcdef',
+  new: 'new-secret-0123456789abcdef0123456789abcdef',
+  s: 's'.repeat(32),
+}
+
 describe('createCookieSigner', () => {
-  it('signs as <value>.<base64url HMAC-SHA256 of value>', async () => {
-    const signer = createCookieSigner(['secret'])
+  it('signs as <value>.<base64url HMAC-SHA256 of the purpose label and value>', async () => {
+    const signer = createCookieSigner([S.secret], 'sessions')
     const signed = await signer.sign('abc')
-    const expected = await hmacSign(await importHmacKey('secret'), 'abc')
+    const expected = await hmacSign(
+      await importHmacKey(S.secret),
+      signingInput('sessions', '', 'abc'),
+    )
     expect(signed).toBe(`abc.${expected}`)
     expect(signed.split('.')[1]).toMatch(/^[A-Za-z0-9_-]{43}$/)
   })
 
   it('unsigns its own value', async () => {
-    const signer = createCookieSigner(['secret'])
+    const signer = createCookieSigner([S.secret], 'sessions')
     expect(await signer.unsign(await signer.sign('session-id-1'))).toBe('session-id-1')
   })
 
   it('handles values that contain dots', async () => {
-    const signer = createCookieSigner(['secret'])
+    const signer = createCookieSigner([S.secret], 'sessions')
     expect(await signer.unsign(await signer.sign('a.b.c'))).toBe('a.b.c')
   })
 
   it('verifies with every secret but signs with the first (rotation)', async () => {
-    const oldSigner = createCookieSigner(['old'])
-    const rotated = createCookieSigner(['new', 'old'])
+    const oldSigner = createCookieSigner([S.old], 'sessions')
+    const rotated = createCookieSigner([S.new, S.old], 'sessions')
     const legacy = await oldSigner.sign('v')
     expect(await rotated.unsign(legacy)).toBe('v')
     const fresh = await rotated.sign('v')
-    expect(fresh).toBe(await createCookieSigner(['new']).sign('v'))
+    expect(fresh).toBe(await createCookieSigner([S.new], 'sessions').sign('v'))
     expect(await oldSigner.unsign(fresh)).toBeNull()
   })
 
   it('rejects a value signed with another secret', async () => {
-    const signed = await createCookieSigner(['attacker']).sign('admin')
-    expect(await createCookieSigner(['secret']).unsign(signed)).toBeNull()
+    const signed = await createCookieSigner([S.attacker], 'sessions').sign('admin')
+    expect(await createCookieSigner([S.secret], 'sessions').unsign(signed)).toBeNull()
   })
 
   it('does not import keys at construction', () => {
     // Workers forbid crypto at module scope; an empty secret list would fail on first use only.
-    expect(() => createCookieSigner(['s'])).not.toThrow()
+    expect(() => createCookieSigner([S.s], 'sessions')).not.toThrow()
   })
 
   describe('tampering', () => {
-    const signer = createCookieSigner(['secret'])
+    const signer = createCookieSigner([S.secret], 'sessions')
 
     it.each<[string, (signed: string) => string]>([
       ['a changed value', (s) => s.replace(/^user/, 'admin')],
@@ -82,7 +99,7 @@ describe('createCookieSigner: cache of verified cookies', () => {
   ]
 
   it('verifies a returning cookie once: the next unsign is a lookup, not a WebCrypto verify', async () => {
-    const signer = createCookieSigner(['secret'])
+    const signer = createCookieSigner([S.secret], 'sessions')
     const signed = await signer.sign('user1')
     const verify = vi.spyOn(crypto.subtle, 'verify')
     expect(await signer.unsign(signed)).toBe('user1')
@@ -92,8 +109,8 @@ describe('createCookieSigner: cache of verified cookies', () => {
   })
 
   it('never remembers a failure: a bad cookie is verified (and rejected) every time', async () => {
-    const signer = createCookieSigner(['secret'])
-    const forged = await createCookieSigner(['attacker']).sign('admin')
+    const signer = createCookieSigner([S.secret], 'sessions')
+    const forged = await createCookieSigner([S.attacker], 'sessions').sign('admin')
     const verify = vi.spyOn(crypto.subtle, 'verify')
     expect(await signer.unsign(forged)).toBeNull()
     expect(await signer.unsign(forged)).toBeNull()
@@ -101,7 +118,7 @@ describe('createCookieSigner: cache of verified cookies', () => {
   })
 
   it.each(tampered)('rejects %s after the valid twin was remembered', async (_, tamper) => {
-    const signer = createCookieSigner(['secret'])
+    const signer = createCookieSigner([S.secret], 'sessions')
     const signed = await signer.sign('user1')
     expect(await signer.unsign(signed)).toBe('user1')
     expect(await signer.unsign(tamper(signed))).toBeNull()
@@ -109,7 +126,7 @@ describe('createCookieSigner: cache of verified cookies', () => {
   })
 
   it(`remembers at most ${VERIFIED_COOKIE_CACHE_SIZE} cookies, evicting the least recently used`, async () => {
-    const signer = createCookieSigner(['secret'])
+    const signer = createCookieSigner([S.secret], 'sessions')
     const signed: string[] = []
     for (let i = 0; i <= VERIFIED_COOKIE_CACHE_SIZE; i++) signed.push(await signer.sign(`v${i}`))
     for (const s of signed) await signer.unsign(s)
@@ -122,22 +139,22 @@ describe('createCookieSigner: cache of verified cookies', () => {
   })
 
   it('keeps the cache per signer: rotating to a new secret list does not inherit it', async () => {
-    const oldSigner = createCookieSigner(['old'])
+    const oldSigner = createCookieSigner([S.old], 'sessions')
     const legacy = await oldSigner.sign('v')
     expect(await oldSigner.unsign(legacy)).toBe('v')
-    expect(await createCookieSigner(['new']).unsign(legacy)).toBeNull()
+    expect(await createCookieSigner([S.new], 'sessions').unsign(legacy)).toBeNull()
     const verify = vi.spyOn(crypto.subtle, 'verify')
-    expect(await createCookieSigner(['new', 'old']).unsign(legacy)).toBe('v')
+    expect(await createCookieSigner([S.new, S.old], 'sessions').unsign(legacy)).toBe('v')
     expect(verify).toHaveBeenCalled()
   })
 })
 
 describe('assertSecretList', () => {
   it('turns one secret into a list and copies a list', () => {
-    expect(assertSecretList('f', 'a')).toEqual(['a'])
-    const list = ['a', 'b']
+    expect(assertSecretList('f', S.secret)).toEqual([S.secret])
+    const list = [S.new, S.old]
     const out = assertSecretList('f', list)
-    expect(out).toEqual(['a', 'b'])
+    expect(out).toEqual([S.new, S.old])
     expect(out).not.toBe(list)
   })
 
@@ -149,4 +166,54 @@ describe('assertSecretList', () => {
       )
     },
   )
+})
+
+describe('assertSecretList: length (RFC 7518 §3.2: at least the 32-byte HMAC-SHA256 output)', () => {
+  it.each([['a'], ['x'.repeat(31)], [[S.secret, 'short']]])('refuses %j', (value) => {
+    expect(() => assertSecretList('csrf', value)).toThrow(
+      /^csrf: "secret" must be at least 32 characters/,
+    )
+  })
+
+  it('accepts exactly 32 characters', () => {
+    expect(assertSecretList('csrf', 'x'.repeat(32))).toEqual(['x'.repeat(32)])
+  })
+})
+
+describe('createCookieSigner: purposes and contexts', () => {
+  it('never verifies a value signed for sessions as csrf, with one shared secret (and back)', async () => {
+    const sessionsSigner = createCookieSigner([S.secret], 'sessions')
+    const csrfSigner = createCookieSigner([S.secret], 'csrf')
+    const sid = await sessionsSigner.sign('session-id')
+    const token = await csrfSigner.sign('random-token')
+    expect(await csrfSigner.unsign(sid)).toBeNull()
+    expect(await sessionsSigner.unsign(token)).toBeNull()
+    expect(await sessionsSigner.unsign(sid)).toBe('session-id')
+    expect(await csrfSigner.unsign(token)).toBe('random-token')
+  })
+
+  it('a cached success for one purpose does not leak to the other', async () => {
+    const sessionsSigner = createCookieSigner([S.secret], 'sessions')
+    const sid = await sessionsSigner.sign('v')
+    expect(await sessionsSigner.unsign(sid)).toBe('v')
+    expect(await createCookieSigner([S.secret], 'csrf').unsign(sid)).toBeNull()
+  })
+
+  it('binds a value to its context: another context (or none) does not verify', async () => {
+    const signer = createCookieSigner([S.secret], 'csrf')
+    const bound = await signer.sign('tok', 'session-A')
+    expect(await signer.unsign(bound, 'session-A')).toBe('tok')
+    expect(await signer.unsign(bound, 'session-B')).toBeNull()
+    expect(await signer.unsign(bound)).toBeNull()
+    // and the cache of the successful pair does not serve another context
+    expect(await signer.unsign(bound, 'session-A')).toBe('tok')
+    expect(await signer.unsign(bound, 'session-B')).toBeNull()
+  })
+
+  it('cannot be confused by moving characters between context and value', async () => {
+    const signer = createCookieSigner([S.secret], 'csrf')
+    const signed = await signer.sign('b', 'a\n')
+    const signature = signed.slice(signed.lastIndexOf('.') + 1)
+    expect(await signer.unsign(`\nb.${signature}`, 'a')).toBeNull()
+  })
 })

@@ -115,6 +115,39 @@ export function formatIPv4(value: number): string {
 }
 
 /**
+ * An IPv6 address in its RFC 5952 canonical text: lowercase hex, no leading zeros, the longest
+ * run of two or more zero groups (the first of equal runs) written as `::`.
+ */
+export function formatIPv6(value: bigint): string {
+  const groups: number[] = []
+  for (let shift = 112n; shift >= 0n; shift -= 16n) groups.push(Number((value >> shift) & 0xffffn))
+  let bestStart = -1
+  let bestLength = 1
+  for (let i = 0; i < 8; ) {
+    if (groups[i] !== 0) {
+      i++
+      continue
+    }
+    let j = i
+    while (j < 8 && groups[j] === 0) j++
+    if (j - i > bestLength) {
+      bestStart = i
+      bestLength = j - i
+    }
+    i = j
+  }
+  const hex = (list: number[]) => list.map((g) => g.toString(16)).join(':')
+  if (bestStart === -1) return hex(groups)
+  return `${hex(groups.slice(0, bestStart))}::${hex(groups.slice(bestStart + bestLength))}`
+}
+
+/** The first `prefix` bits of an IPv6 address, host bits zeroed (`prefix` 0–128). */
+export function ipv6Network(value: bigint, prefix: number): bigint {
+  const hostBits = BigInt(128 - prefix)
+  return (value >> hostBits) << hostBits
+}
+
+/**
  * Parses `addr` or `addr/prefix` into an inclusive range, masking host bits (`10.1.2.3/8` is
  * `10.0.0.0/8`). An IPv4-mapped IPv6 CIDR with prefix ≥ 96 becomes the IPv4 CIDR it covers.
  */

@@ -1,4 +1,4 @@
-import type { JWTPayload } from 'jose'
+import type { JWTPayload } from './payload'
 
 export { type JwtAlgorithm, type JwtAuthOptions, jwtAuth } from './jwt-auth'
 export { type SignJwtOptions, signJwt } from './sign-jwt'

@@ -4,7 +4,8 @@ import { afterEach, describe, expect, expectTypeOf, it, vi } from 'vitest'
 import { type JWTPayload, type JwtAuthOptions, jwtAuth, signJwt } from './index'
 import { VERIFIED_TOKEN_CACHE_SIZE } from './jwt-auth'
 
-const SECRET = 'a-test-secret-that-is-at-least-32-bytes-long'
+/** 64 bytes: long enough for HS512, the largest hash output (RFC 7518 §3.2). */
+const SECRET = 'a-test-secret-that-is-at-least-64-bytes-long-for-hs512-0123456789'
 const enc = (value: unknown) => joseB64.encode(JSON.stringify(value))
 
 function appWith(options: Partial<JwtAuthOptions> = {}) {
@@ -215,7 +216,7 @@ describe('jwtAuth: attacks and broken tokens', () => {
   })
 
   it('rejects a token signed with another secret', async () => {
-    const token = await signJwt({ sub: 'u' }, 'another-secret-entirely-of-decent-length')
+    const token = await signJwt({ sub: 'u' }, 'another-secret-entirely-of-decent-length-0123456789')
     await expectInvalidToken(await appWith().request('/p/me', bearer(token)))
   })
 
@@ -466,16 +467,34 @@ describe('jwtAuth: options', () => {
     ['an empty string secret', { secret: '' }, /must not be empty/],
     ['an empty Uint8Array secret', { secret: new Uint8Array() }, /must not be empty/],
     ['a number secret', { secret: 42 }, /Uint8Array or a string/],
-    ['an asymmetric algorithm', { secret: 's', algorithms: ['RS256'] }, /HMAC only/],
-    ['alg none', { secret: 's', algorithms: ['none'] }, /HMAC only/],
-    ['a lowercase algorithm', { secret: 's', algorithms: ['hs256'] }, /HMAC only/],
-    ['empty algorithms', { secret: 's', algorithms: [] }, /must not be empty/],
-    ['an unknown option', { secret: 's', algorithm: 'HS256' }, /unknown option "algorithm"/],
-    ['a bad cookie name', { secret: 's', cookie: 'a b' }, /cookie name/],
-    ['a realm with a quote', { secret: 's', realm: 'a"b' }, /realm/],
-    ['a negative clockTolerance', { secret: 's', clockTolerance: -1 }, /clockTolerance/],
-    ['an empty issuer', { secret: 's', issuer: '' }, /issuer/],
-    ['an empty audience list', { secret: 's', audience: [] }, /audience/],
+    ['an asymmetric algorithm', { secret: SECRET, algorithms: ['RS256'] }, /HMAC only/],
+    ['alg none', { secret: SECRET, algorithms: ['none'] }, /HMAC only/],
+    ['a lowercase algorithm', { secret: SECRET, algorithms: ['hs256'] }, /HMAC only/],
+    ['empty algorithms', { secret: SECRET, algorithms: [] }, /must not be empty/],
+    ['an unknown option', { secret: SECRET, algorithm: 'HS256' }, /unknown option "algorithm"/],
+    ['a bad cookie name', { secret: SECRET, cookie: 'a b' }, /cookie name/],
+    ['a realm with a quote', { secret: SECRET, realm: 'a"b' }, /realm/],
+    ['a negative clockTolerance', { secret: SECRET, clockTolerance: -1 }, /clockTolerance/],
+    ['an empty issuer', { secret: SECRET, issuer: '' }, /issuer/],
+    ['an empty audience list', { secret: SECRET, audience: [] }, /audience/],
+    ['a 5-byte secret', { secret: 'short' }, /at least 32 bytes .*got 5/],
+    ['a 31-byte secret', { secret: 'x'.repeat(31) }, /at least 32 bytes/],
+    ['a 31-byte Uint8Array', { secret: new Uint8Array(31) }, /at least 32 bytes/],
+    [
+      'a 32-byte secret for HS384',
+      { secret: 'x'.repeat(32), algorithms: ['HS384'] },
+      /at least 48 bytes/,
+    ],
+    [
+      'a 48-byte secret when HS512 is allowed too',
+      { secret: 'x'.repeat(48), algorithms: ['HS256', 'HS512'] },
+      /at least 64 bytes/,
+    ],
+    ['a clockTolerance above 5 minutes', { secret: SECRET, clockTolerance: 301 }, /at most 300/],
+    ['an infinite clockTolerance', { secret: SECRET, clockTolerance: Infinity }, /clockTolerance/],
+    ['a non-boolean requireExp', { secret: SECRET, requireExp: 'yes' }, /requireExp/],
+    ['a zero maxTokenAge', { secret: SECRET, maxTokenAge: 0 }, /maxTokenAge/],
+    ['a string maxTokenAge', { secret: SECRET, maxTokenAge: '1h' }, /maxTokenAge/],
   ])('throws a TypeError at construction for %s', (_, options, message) => {
     expect(() => jwtAuth(options as unknown as JwtAuthOptions)).toThrow(TypeError)
     expect(() => jwtAuth(options as unknown as JwtAuthOptions)).toThrow(message)
@@ -483,7 +502,175 @@ describe('jwtAuth: options', () => {
 
   it('never echoes the secret in an error message', () => {
     expect(() =>
-      jwtAuth({ secret: 'super-secret-value', algorithms: ['RS256' as 'HS256'] }),
+      jwtAuth({ secret: 'super-secret-value-0123456789abcdef', algorithms: ['RS256' as 'HS256'] }),
     ).toThrow(/^jwtAuth: (?!.*super-secret-value)/)
+  })
+})
+
+/** Signs a payload given as raw JSON text, so it can hold what JSON.stringify never writes. */
+async function signRawPayload(json: string): Promise<string> {
+  const header = enc({ alg: 'HS256', typ: 'JWT' })
+  const body = joseB64.encode(json)
+  const key = await crypto.subtle.importKey(
+    'raw',
+    new TextEncoder().encode(SECRET),
+    { name: 'HMAC', hash: 'SHA-256' },
+    false,
+    ['sign'],
+  )
+  const mac = await crypto.subtle.sign('HMAC', key, new TextEncoder().encode(`${header}.${body}`))
+  return `${header}.${body}.${joseB64.encode(new Uint8Array(mac))}`
+}
+
+describe('jwtAuth: time claims must be finite numbers', () => {
+  const now = () => Math.floor(Date.now() / 1000)
+
+  it('accepts a correctly signed raw payload (the helper signs like signJwt)', async () => {
+    const token = await signRawPayload(`{"sub":"u","exp":${now() + 60},"iat":${now()}}`)
+    expect((await appWith().request('/p/me', bearer(token))).status).toBe(200)
+  })
+
+  it.each([
+    ['exp: 1e400 (Infinity after JSON.parse)', () => '{"sub":"u","exp":1e400}'],
+    ['nbf: -1e400 (-Infinity)', () => '{"sub":"u","nbf":-1e400}'],
+    ['iat: -1e400 (-Infinity)', () => '{"sub":"u","iat":-1e400}'],
+    ['exp as a string', () => `{"sub":"u","exp":"${now() + 60}"}`],
+    ['nbf as a string', () => '{"sub":"u","nbf":"0"}'],
+    ['iat as a string', () => `{"sub":"u","iat":"${now()}"}`],
+    ['exp: null', () => '{"sub":"u","exp":null}'],
+    ['exp as an array', () => `{"sub":"u","exp":[${now() + 60}]}`],
+    ['exp as an object', () => '{"sub":"u","exp":{"valueOf":1}}'],
+    ['exp: true', () => '{"sub":"u","exp":true}'],
+  ])('rejects %s', async (_, payload) => {
+    const token = await signRawPayload(payload())
+    await expectInvalidToken(await appWith().request('/p/me', bearer(token)))
+  })
+
+  it('rejects Infinity exp also when the same token is presented again (nothing cached)', async () => {
+    const token = await signRawPayload('{"sub":"u","exp":1e400}')
+    const app = appWith()
+    await expectInvalidToken(await app.request('/p/me', bearer(token)))
+    await expectInvalidToken(await app.request('/p/me', bearer(token)))
+  })
+})
+
+describe('jwtAuth: iat, requireExp and maxTokenAge', () => {
+  const T0 = new Date('2026-01-01T00:00:00Z')
+  const t0 = T0.getTime() / 1000
+
+  it('rejects a token issued in the future (iat beyond clockTolerance)', async () => {
+    vi.useFakeTimers({ now: T0 })
+    const token = await signRawPayload(`{"sub":"u","iat":${t0 + 60}}`)
+    await expectInvalidToken(await appWith().request('/p/me', bearer(token)))
+    await expectInvalidToken(await appWith({ clockTolerance: 59 }).request('/p/me', bearer(token)))
+    expect((await appWith({ clockTolerance: 60 }).request('/p/me', bearer(token))).status).toBe(200)
+  })
+
+  it('accepts iat equal to now and in the past', async () => {
+    vi.useFakeTimers({ now: T0 })
+    for (const iat of [t0, t0 - 86_400]) {
+      const token = await signRawPayload(`{"sub":"u","iat":${iat}}`)
+      expect((await appWith().request('/p/me', bearer(token))).status).toBe(200)
+    }
+  })
+
+  it('re-checks a future iat on a remembered token when the clock moves back', async () => {
+    vi.useFakeTimers({ now: T0 })
+    const app = appWith()
+    const token = await signJwt({ sub: 'u' }, SECRET)
+    expect((await app.request('/p/me', bearer(token))).status).toBe(200)
+    vi.setSystemTime(new Date(T0.getTime() - 10_000))
+    await expectInvalidToken(await app.request('/p/me', bearer(token)))
+  })
+
+  it('requireExp rejects a token without exp and accepts one with it', async () => {
+    const app = appWith({ requireExp: true })
+    await expectInvalidToken(
+      await app.request('/p/me', bearer(await signJwt({ sub: 'u' }, SECRET))),
+    )
+    const withExp = await signJwt({ sub: 'u' }, SECRET, { expiresIn: '1h' })
+    expect((await app.request('/p/me', bearer(withExp))).status).toBe(200)
+    // default: a token without exp is accepted
+    expect(
+      (await appWith().request('/p/me', bearer(await signJwt({ sub: 'u' }, SECRET)))).status,
+    ).toBe(200)
+  })
+
+  it('maxTokenAge rejects tokens older than the limit, also when remembered', async () => {
+    vi.useFakeTimers({ now: T0 })
+    const app = appWith({ maxTokenAge: 600 })
+    const token = await signJwt({ sub: 'u' }, SECRET)
+    expect((await app.request('/p/me', bearer(token))).status).toBe(200)
+    vi.setSystemTime(new Date(T0.getTime() + 600_000))
+    expect((await app.request('/p/me', bearer(token))).status).toBe(200)
+    vi.setSystemTime(new Date(T0.getTime() + 601_000))
+    await expectInvalidToken(await app.request('/p/me', bearer(token)))
+    // a fresh app (no cache) agrees
+    await expectInvalidToken(await appWith({ maxTokenAge: 600 }).request('/p/me', bearer(token)))
+  })
+
+  it('maxTokenAge rejects a token without iat', async () => {
+    const token = await signRawPayload('{"sub":"u"}')
+    expect((await appWith().request('/p/me', bearer(token))).status).toBe(200)
+    await expectInvalidToken(await appWith({ maxTokenAge: 60 }).request('/p/me', bearer(token)))
+  })
+
+  it('accepts clockTolerance up to 300 seconds', () => {
+    expect(() => jwtAuth({ secret: SECRET, clockTolerance: 300 })).not.toThrow()
+  })
+})
+
+describe('jwtAuth and signJwt: secret length (RFC 7518 §3.2)', () => {
+  it.each([
+    ['HS256', 32],
+    ['HS384', 48],
+    ['HS512', 64],
+  ] as const)('%s accepts exactly %i bytes and refuses one fewer', async (alg, bytes) => {
+    expect(() => jwtAuth({ secret: 'k'.repeat(bytes), algorithms: [alg] })).not.toThrow()
+    expect(() => jwtAuth({ secret: 'k'.repeat(bytes - 1), algorithms: [alg] })).toThrow(
+      new RegExp(`^jwtAuth: "secret" must be at least ${bytes} bytes`),
+    )
+    await expect(signJwt({}, 'k'.repeat(bytes), { algorithm: alg })).resolves.toBeTypeOf('string')
+    await expect(signJwt({}, 'k'.repeat(bytes - 1), { algorithm: alg })).rejects.toThrow(
+      new RegExp(`^signJwt: "secret" must be at least ${bytes} bytes`),
+    )
+  })
+
+  it('counts UTF-8 bytes of a string secret, not characters', () => {
+    // 16 × "é" is 16 characters but 32 bytes
+    expect(() => jwtAuth({ secret: 'é'.repeat(16) })).not.toThrow()
+    expect(() => jwtAuth({ secret: 'é'.repeat(15) })).toThrow(/at least 32 bytes/)
+  })
+})
+
+describe('jwtAuth: duplicate token cookies (cookie tossing)', () => {
+  const app = () => appWith({ cookie: 'token' })
+  const withCookie = (cookie: string) => ({ headers: { Cookie: cookie } })
+
+  it('a junk copy placed first does not lock the user out', async () => {
+    const mine = await signJwt({ sub: 'alice' }, SECRET)
+    for (const junk of ['junk', 'a.b.c', `${mine.slice(0, -2)}xx`]) {
+      const res = await app().request('/p/me', withCookie(`token=${junk}; token=${mine}`))
+      expect(res.status).toBe(200)
+      expect(await res.json()).toMatchObject({ sub: 'alice' })
+    }
+  })
+
+  it('a valid foreign token placed first is not adopted over the user own: neither is', async () => {
+    const mine = await signJwt({ sub: 'alice' }, SECRET)
+    const attacker = await signJwt({ sub: 'mallory' }, SECRET, { expiresIn: '1h' })
+    await expectInvalidToken(
+      await app().request('/p/me', withCookie(`token=${attacker}; token=${mine}`)),
+    )
+  })
+
+  it('the same token sent twice is not an ambiguity', async () => {
+    const mine = await signJwt({ sub: 'alice' }, SECRET)
+    const res = await app().request('/p/me', withCookie(`token=${mine}; token=${mine}`))
+    expect(res.status).toBe(200)
+  })
+
+  it('only junk copies: 401 invalid_token', async () => {
+    await expectInvalidToken(await app().request('/p/me', withCookie('token=a; token=b')))
   })
 })

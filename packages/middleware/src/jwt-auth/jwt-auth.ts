@@ -1,17 +1,20 @@
 import type { MiddlewareHandler } from 'hono'
-import { type JWTPayload, type JWTVerifyOptions, jwtVerify } from 'jose'
+import { type JWTVerifyOptions, jwtVerify } from 'jose'
 import { BoundedCache } from '../internal/bounded-cache'
-import { getCookie } from '../internal/cookie'
+import { getCookieValues } from '../internal/cookie'
 import { assertCookieName } from '../internal/cookie-settings'
 import { type HmacHash, importHmacKey, lazy } from '../internal/crypto'
 import {
+  assertBoolean,
   assertKnownKeys,
   assertNonEmptyString,
   assertNonNegativeInteger,
+  assertPositiveInteger,
   assertStringArray,
   optionError,
 } from '../internal/options'
 import { reject } from '../internal/reject'
+import type { JWTPayload } from './payload'
 
 /**
  * The HMAC algorithms `jwtAuth` and `signJwt` accept.
@@ -33,7 +36,11 @@ export type JwtAlgorithm = 'HS256' | 'HS384' | 'HS512'
  * app.use('/api/*', jwtAuth(options))
  */
 export interface JwtAuthOptions {
-  /** HMAC secret key (required, non-empty). A string is used as its UTF-8 bytes. */
+  /**
+   * HMAC secret key (required). A string is used as its UTF-8 bytes. At least as long as the
+   * hash output of every allowed algorithm (RFC 7518 §3.2): 32 bytes for HS256, 48 for HS384,
+   * 64 for HS512.
+   */
   secret: Uint8Array | string
   /** Accepted algorithms, all HMAC. Default `['HS256']`. */
   algorithms?: JwtAlgorithm[]
@@ -43,8 +50,15 @@ export interface JwtAuthOptions {
   issuer?: string | string[]
   /** Required `aud` claim (one of, when an array). */
   audience?: string | string[]
-  /** Seconds of clock skew tolerated on `exp`, `nbf` and `iat`. Default `0`. */
+  /** Seconds of clock skew tolerated on `exp`, `nbf` and `iat` (0–300). Default `0`. */
   clockTolerance?: number
+  /** Reject tokens without an `exp` claim. Default `false` (a token without `exp` never expires). */
+  requireExp?: boolean
+  /**
+   * Oldest accepted token, in seconds since its `iat`; tokens without `iat` are then rejected.
+   * Unset: no age limit.
+   */
+  maxTokenAge?: number
   /** `realm` of the `WWW-Authenticate` challenge. Default `'api'`. */
   realm?: string
 }
@@ -52,14 +66,26 @@ export interface JwtAuthOptions {
 /** Tokens longer than this are rejected before any parsing (bytes of the compact form). */
 export const MAX_TOKEN_LENGTH = 8192
 
+/** Copies of the token cookie looked at (cookie tossing). */
+const MAX_COOKIE_COPIES = 4
+
 /** How many verified tokens each `jwtAuth` middleware remembers. */
 export const VERIFIED_TOKEN_CACHE_SIZE = 1000
+
+/** Largest accepted `clockTolerance`, in seconds: beyond five minutes skew is a broken clock. */
+export const MAX_CLOCK_TOLERANCE = 300
 
 /** A token that passed jose: its payload as JSON (a fresh object per request) and its times. */
 interface VerifiedToken {
   json: string
+  times: TimeClaims
+}
+
+/** The time claims of a verified token, each a finite number or absent. */
+interface TimeClaims {
   exp: number | undefined
   nbf: number | undefined
+  iat: number | undefined
 }
 
 export const HMAC_HASHES: Readonly<Record<JwtAlgorithm, HmacHash>> = {
@@ -76,20 +102,50 @@ const KNOWN = [
   'audience',
   'clockTolerance',
   'realm',
+  'requireExp',
+  'maxTokenAge',
 ] as const
 const encoder = new TextEncoder()
 
-/** Validates a secret once; the bytes are copied so later changes by the caller do not count. */
-export function secretBytes(factory: string, value: unknown): Uint8Array {
-  if (typeof value === 'string') {
-    if (value.length === 0) throw optionError(factory, '"secret" must not be empty')
-    return encoder.encode(value)
+/** Shortest HMAC key per algorithm, in bytes: the hash output size (RFC 7518 §3.2). */
+export const MIN_SECRET_BYTES: Readonly<Record<JwtAlgorithm, number>> = {
+  HS256: 32,
+  HS384: 48,
+  HS512: 64,
+}
+
+/**
+ * Validates a secret once: non-empty and at least `minBytes` long (as UTF-8 for a string). The
+ * bytes are copied so later changes by the caller do not count.
+ */
+export function secretBytes(factory: string, value: unknown, minBytes: number): Uint8Array {
+  let bytes: Uint8Array
+  if (typeof value === 'string') bytes = encoder.encode(value)
+  else if (value instanceof Uint8Array) bytes = value.slice()
+  else throw optionError(factory, '"secret" must be a Uint8Array or a string')
+  if (bytes.length === 0) throw optionError(factory, '"secret" must not be empty')
+  if (bytes.length < minBytes) {
+    throw optionError(
+      factory,
+      `"secret" must be at least ${minBytes} bytes for the chosen algorithm (RFC 7518 §3.2), got ${bytes.length}`,
+    )
   }
-  if (value instanceof Uint8Array) {
-    if (value.length === 0) throw optionError(factory, '"secret" must not be empty')
-    return value.slice()
+  return bytes
+}
+
+/**
+ * The time claims of a payload, or `null` when one is present but not a finite number: `exp:
+ * 1e400` parses as Infinity, which jose would accept as "never expires".
+ */
+export function timeClaims(payload: JWTPayload): TimeClaims | null {
+  const out: TimeClaims = { exp: undefined, nbf: undefined, iat: undefined }
+  for (const claim of ['exp', 'nbf', 'iat'] as const) {
+    const value: unknown = payload[claim]
+    if (value === undefined) continue
+    if (typeof value !== 'number' || !Number.isFinite(value)) return null
+    out[claim] = value
   }
-  throw optionError(factory, '"secret" must be a Uint8Array or a string')
+  return out
 }
 
 /** Narrows an algorithm name to the HMAC family; asymmetric algorithms and `none` throw. */
@@ -113,7 +169,9 @@ function stringOrList(factory: string, name: string, value: unknown): string | s
  *
  * The token is read from `Authorization: Bearer <token>` (scheme case-insensitive), else from the
  * `cookie` named in the options. Only `algorithms` are accepted (never `none`, never an asymmetric
- * algorithm); `exp` and `nbf` are enforced. Every failure is a 401 `Unauthorized` with a
+ * algorithm); `exp` and `nbf` are enforced, `iat` must not lie in the future, and each of the
+ * three, when present, must be a finite number (`1e400` is Infinity, rejected). A secret shorter
+ * than the hash output of an allowed algorithm is refused at construction. Every failure is a 401 `Unauthorized` with a
  * `WWW-Authenticate: Bearer realm="…"` challenge, plus `error="invalid_token"` when a token was
  * sent (RFC 6750). The HMAC key is imported once, on first use. Up to 1,000 verified tokens are
  * remembered per middleware (exact string, successes only), with `exp`/`nbf` re-checked on every
@@ -123,6 +181,9 @@ function stringOrList(factory: string, name: string, value: unknown): string | s
  * @param options.algorithms default `['HS256']`
  * @param options.cookie unset: header only
  * @param options.realm default `'api'`
+ * @param options.clockTolerance default `0` seconds, at most `300`
+ * @param options.requireExp default `false`
+ * @param options.maxTokenAge unset: no age limit
  * @example
  * ```ts
  * app.use('/api/*', jwtAuth({ secret: process.env.JWT_SECRET! }))
@@ -133,10 +194,14 @@ export function jwtAuth(options: JwtAuthOptions): MiddlewareHandler {
   const factory = 'jwtAuth'
   if (options === undefined) throw optionError(factory, '"secret" is required')
   assertKnownKeys(factory, options, KNOWN)
-  const secret = secretBytes(factory, options.secret)
   const algorithms = assertStringArray(factory, 'algorithms', options.algorithms ?? ['HS256'], {
     allowEmpty: false,
   }).map((alg, i) => assertHmacAlgorithm(factory, `algorithms[${i}]`, alg))
+  const secret = secretBytes(
+    factory,
+    options.secret,
+    Math.max(...algorithms.map((alg) => MIN_SECRET_BYTES[alg])),
+  )
   const cookieName =
     options.cookie === undefined ? undefined : assertCookieName(factory, 'cookie', options.cookie)
   const realm = options.realm ?? 'api'
@@ -155,7 +220,23 @@ export function jwtAuth(options: JwtAuthOptions): MiddlewareHandler {
     options.clockTolerance === undefined
       ? 0
       : assertNonNegativeInteger(factory, 'clockTolerance', options.clockTolerance)
+  if (tolerance > MAX_CLOCK_TOLERANCE) {
+    throw optionError(
+      factory,
+      `"clockTolerance" must be at most ${MAX_CLOCK_TOLERANCE} seconds, got ${tolerance}`,
+    )
+  }
   if (options.clockTolerance !== undefined) verifyOptions.clockTolerance = tolerance
+  const requireExp =
+    options.requireExp === undefined
+      ? false
+      : assertBoolean(factory, 'requireExp', options.requireExp)
+  if (requireExp) verifyOptions.requiredClaims = ['exp']
+  const maxTokenAge =
+    options.maxTokenAge === undefined
+      ? undefined
+      : assertPositiveInteger(factory, 'maxTokenAge', options.maxTokenAge)
+  if (maxTokenAge !== undefined) verifyOptions.maxTokenAge = maxTokenAge
 
   // One CryptoKey per allowed algorithm: WebCrypto binds the hash to the key, so a key imported
   // for SHA-256 can never verify an HS512 signature, whatever the token header claims.
@@ -174,11 +255,15 @@ export function jwtAuth(options: JwtAuthOptions): MiddlewareHandler {
   // are this factory's constants, so only the time claims can change their verdict, and those
   // are checked again on every hit exactly as jose checks them.
   const verified = new BoundedCache<string, VerifiedToken>(VERIFIED_TOKEN_CACHE_SIZE)
-  const stillValid = (entry: VerifiedToken): boolean => {
+  // Our own time checks, on fresh and remembered tokens alike, on top of jose's: `iat` in the
+  // future (jose checks that only with maxTokenAge), and exp / nbf / maxTokenAge as jose does.
+  const timesValid = (t: TimeClaims): boolean => {
     const now = Math.floor(Date.now() / 1000)
     return (
-      (entry.nbf === undefined || entry.nbf <= now + tolerance) &&
-      (entry.exp === undefined || entry.exp > now - tolerance)
+      (t.nbf === undefined || t.nbf <= now + tolerance) &&
+      (t.exp === undefined || t.exp > now - tolerance) &&
+      (t.iat === undefined || t.iat <= now + tolerance) &&
+      (maxTokenAge === undefined || (t.iat !== undefined && now - t.iat - tolerance <= maxTokenAge))
     )
   }
 
@@ -187,6 +272,32 @@ export function jwtAuth(options: JwtAuthOptions): MiddlewareHandler {
     reject(401, 'Unauthorized', {
       'WWW-Authenticate': error ? `${challenge}, error="${error}"` : challenge,
     })
+  }
+
+  /** The verified payload of `token`, or `null`: from the cache when it is still valid. */
+  const verify = async (token: string): Promise<JWTPayload | null> => {
+    // Cap before parsing: base64 decoding and JSON parsing of a huge token is wasted work.
+    if (token.length > MAX_TOKEN_LENGTH) return null
+    const hit = verified.get(token)
+    if (hit !== undefined && timesValid(hit.times)) {
+      // Parsed again per request, as jose does: a handler that mutates its payload cannot
+      // change what the next request with this token sees.
+      return JSON.parse(hit.json) as JWTPayload
+    }
+    // A remembered token whose time ran out goes back through jose, which rejects it.
+    if (hit !== undefined) verified.delete(token)
+    let payload: JWTPayload
+    try {
+      payload = (await jwtVerify(token, getKey, verifyOptions)).payload
+    } catch {
+      // Every jose error (malformed, bad signature, expired, alg not allowed…) looks the same
+      // to the client: details would only help an attacker probe.
+      return null
+    }
+    const times = timeClaims(payload)
+    if (times === null || !timesValid(times)) return null
+    verified.set(token, { json: JSON.stringify(payload), times })
+    return payload
   }
 
   return async function jwtAuth(c, next) {
@@ -199,37 +310,36 @@ export function jwtAuth(options: JwtAuthOptions): MiddlewareHandler {
         token = parts[1] as string
       }
     }
-    if (token === undefined && cookieName !== undefined) {
-      token = getCookie(c, cookieName) || undefined
-    }
-    if (token === undefined) unauthorized()
-    // Cap before parsing: base64 decoding and JSON parsing of a huge token is wasted work.
-    if (token.length > MAX_TOKEN_LENGTH) unauthorized('invalid_token')
-
-    let payload: JWTPayload
-    const hit = verified.get(token)
-    if (hit !== undefined && stillValid(hit)) {
-      // Parsed again per request, as jose does: a handler that mutates its payload cannot
-      // change what the next request with this token sees.
-      payload = JSON.parse(hit.json) as JWTPayload
+    let payload: JWTPayload | null
+    if (token !== undefined) {
+      payload = await verify(token)
     } else {
-      // A remembered token whose time ran out goes back through jose, which rejects it.
-      if (hit !== undefined) verified.delete(token)
-      try {
-        payload = (await jwtVerify(token, getKey, verifyOptions)).payload
-      } catch {
-        // Every jose error (malformed, bad signature, expired, alg not allowed…) looks the same
-        // to the client: details would only help an attacker probe.
-        return unauthorized('invalid_token')
-      }
-      // jose has checked that exp and nbf, when present, are numbers.
-      verified.set(token, {
-        json: JSON.stringify(payload),
-        exp: payload.exp,
-        nbf: payload.nbf,
-      })
+      const copies =
+        cookieName === undefined
+          ? []
+          : getCookieValues(c, cookieName, MAX_COOKIE_COPIES).filter((v) => v !== '')
+      if (copies.length === 0) unauthorized()
+      payload = await fromCookies(copies)
     }
+    if (payload === null) unauthorized('invalid_token')
     c.set('jwtPayload', payload)
     await next()
+  }
+
+  /**
+   * Cookie tossing: a sibling subdomain can plant a second cookie of this name that the browser
+   * sends first. Every copy (up to 4) is verified: junk in front is skipped, and two different
+   * valid tokens (one may be the attacker's own) are ambiguous and accept neither.
+   */
+  async function fromCookies(copies: string[]): Promise<JWTPayload | null> {
+    let found: { token: string; payload: JWTPayload } | null = null
+    for (const copy of copies) {
+      if (found !== null && copy === found.token) continue
+      const payload = await verify(copy)
+      if (payload === null) continue
+      if (found !== null) return null
+      found = { token: copy, payload }
+    }
+    return found === null ? null : found.payload
   }
 }

@@ -2,7 +2,7 @@ import { decodeJwt, decodeProtectedHeader, jwtVerify } from 'jose'
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import { signJwt } from './index'
 
-const SECRET = 'a-test-secret-that-is-at-least-32-bytes-long'
+const SECRET = 'a-test-secret-that-is-at-least-64-bytes-long-for-hs512-0123456789'
 const key = new TextEncoder().encode(SECRET)
 
 afterEach(() => {
@@ -58,6 +58,8 @@ describe('signJwt', () => {
 
   it.each([
     ['an empty secret', {}, '', {}, /must not be empty/],
+    ['a 5-byte secret', {}, 'short', {}, /at least 32 bytes/],
+    ['a 44-byte secret for HS512', {}, 'x'.repeat(44), { algorithm: 'HS512' }, /at least 64 bytes/],
     ['alg none', {}, SECRET, { algorithm: 'none' }, /HMAC only/],
     ['an asymmetric algorithm', {}, SECRET, { algorithm: 'RS256' }, /HMAC only/],
     ['a negative expiresIn', {}, SECRET, { expiresIn: -5 }, /expiresIn/],

@@ -1,11 +1,12 @@
-import { type JWTPayload, SignJWT } from 'jose'
+import { SignJWT } from 'jose'
 import {
   assertKnownKeys,
   assertNonEmptyString,
   assertStringArray,
   optionError,
 } from '../internal/options'
-import { assertHmacAlgorithm, type JwtAlgorithm, secretBytes } from './jwt-auth'
+import { assertHmacAlgorithm, type JwtAlgorithm, MIN_SECRET_BYTES, secretBytes } from './jwt-auth'
+import type { JWTPayload } from './payload'
 
 /**
  * Options of {@link signJwt}.
@@ -48,7 +49,8 @@ function lifetime(name: string, value: unknown): string | number {
  * from the options; the header is `{ alg, typ: 'JWT' }`.
  *
  * @param payload claims, for example `{ sub: 'user-1', role: 'admin' }`
- * @param secret the same secret `jwtAuth` verifies with
+ * @param secret the same secret `jwtAuth` verifies with; at least 32 / 48 / 64 bytes for
+ *   HS256 / HS384 / HS512 (RFC 7518 §3.2)
  * @param options.expiresIn unset (no expiry); `'2h'` or `7200` for two hours
  * @param options.algorithm default `'HS256'`
  * @example
@@ -66,8 +68,8 @@ export async function signJwt(
     throw optionError(factory, 'payload must be a claims object')
   }
   assertKnownKeys(factory, options, KNOWN)
-  const key = secretBytes(factory, secret)
   const alg = assertHmacAlgorithm(factory, 'algorithm', options.algorithm ?? 'HS256')
+  const key = secretBytes(factory, secret, MIN_SECRET_BYTES[alg])
   const now = Math.floor(Date.now() / 1000)
   const jwt = new SignJWT({ ...payload }).setProtectedHeader({ alg, typ: 'JWT' }).setIssuedAt(now)
   if (options.expiresIn !== undefined) {

@@ -1,3 +1,10 @@
+export { clientIpKey } from './client-ip-key'
+export type { RateLimitHeaders } from './headers'
 export { MemoryRateLimitStore, type MemoryRateLimitStoreOptions } from './memory-store'
-export { clientIpKey, type RateLimitOptions, rateLimit } from './rate-limit'
-export type { RateLimitInfo, RateLimitStore } from './store'
+export { type RateLimitOptions, rateLimit } from './rate-limit'
+export type {
+  RateLimitAlgorithm,
+  RateLimitHit,
+  RateLimitInfo,
+  RateLimitStore,
+} from './store'

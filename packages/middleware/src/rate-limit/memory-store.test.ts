@@ -100,3 +100,152 @@ describe('MemoryRateLimitStore', () => {
     expect(() => new MemoryRateLimitStore({ sweepIntervalMs: 0 })).toThrow(TypeError)
   })
 })
+
+describe('MemoryRateLimitStore: sliding window', () => {
+  it('weights the previous window by the part of it still inside the last windowMs', async () => {
+    let now = 0
+    const store = new MemoryRateLimitStore({ now: () => now })
+    for (let i = 1; i <= 10; i++) expect((await store.slidingWindow('k', 1_000, 10)).count).toBe(i)
+    expect(await store.slidingWindow('k', 1_000, 10)).toEqual({ count: 11, ttl: 1_000 })
+    now = 1_250 // 75% of the previous window still counts: floor(10 × 0.75) = 7
+    expect(await store.slidingWindow('k', 1_000, 10)).toEqual({ count: 8, ttl: 750 })
+    expect((await store.slidingWindow('k', 1_000, 10)).count).toBe(9)
+    expect((await store.slidingWindow('k', 1_000, 10)).count).toBe(10)
+    expect((await store.slidingWindow('k', 1_000, 10)).count).toBe(11)
+    now = 1_900 // 10% of the previous window: floor(10 × 0.1) = 1, plus 3 in this one
+    expect((await store.slidingWindow('k', 1_000, 10)).count).toBe(5)
+    now = 3_000 // two windows on: nothing left
+    expect((await store.slidingWindow('k', 1_000, 10)).count).toBe(1)
+    store.destroy()
+  })
+
+  it('blocks the burst at a window boundary that a fixed window lets through', async () => {
+    let now = 0
+    const store = new MemoryRateLimitStore({ now: () => now })
+    await store.increment('f', 1_000) // the fixed window runs from 0 to 1,000
+    now = 999
+    for (let i = 0; i < 5; i++) await store.slidingWindow('s', 1_000, 5)
+    for (let i = 0; i < 4; i++) await store.increment('f', 1_000)
+    now = 1_000
+    // Fixed: a fresh window, five more at once (ten within 2 ms). Sliding: still full.
+    expect((await store.increment('f', 1_000)).count).toBe(1)
+    expect((await store.slidingWindow('s', 1_000, 5)).count).toBe(6)
+    store.destroy()
+  })
+})
+
+describe('MemoryRateLimitStore: token bucket', () => {
+  it('refills one token every windowMs / max and reports the wait for the next one', async () => {
+    let now = 0
+    const store = new MemoryRateLimitStore({ now: () => now })
+    expect(await store.tokenBucket('k', 1_000, 4)).toEqual({ count: 1, ttl: 250 })
+    for (let i = 0; i < 3; i++) await store.tokenBucket('k', 1_000, 4)
+    expect(await store.tokenBucket('k', 1_000, 4)).toEqual({ count: 5, ttl: 250 })
+    now = 100
+    expect(await store.tokenBucket('k', 1_000, 4)).toEqual({ count: 5, ttl: 150 })
+    now = 250
+    expect(await store.tokenBucket('k', 1_000, 4)).toEqual({ count: 4, ttl: 250 })
+    now = 10_000 // long idle: full again, never fuller
+    for (let i = 1; i <= 4; i++) expect((await store.tokenBucket('k', 1_000, 4)).count).toBe(i)
+    expect((await store.tokenBucket('k', 1_000, 4)).count).toBe(5)
+    store.destroy()
+  })
+
+  it('keeps exact arithmetic for limits that do not divide the window', async () => {
+    let now = 0
+    const store = new MemoryRateLimitStore({ now: () => now })
+    for (let i = 0; i < 3; i++) await store.tokenBucket('k', 1_000, 3)
+    // One token per 333.33 ms: not yet at 333 ms, exactly there at 334 ms (rounded up).
+    now = 333
+    expect((await store.tokenBucket('k', 1_000, 3)).count).toBe(4)
+    now = 334
+    expect((await store.tokenBucket('k', 1_000, 3)).count).toBe(3)
+    store.destroy()
+  })
+
+  it('rejects a max whose product with windowMs is not a safe integer', async () => {
+    const store = new MemoryRateLimitStore()
+    await expect(store.tokenBucket('k', 1e12, 1e6)).rejects.toThrow(/safe integer/)
+    await expect(store.slidingWindow('k', 1_000, 0)).rejects.toThrow(TypeError)
+  })
+})
+
+describe('MemoryRateLimitStore: bounded keys', () => {
+  it('never holds more than maxKeys keys, however many distinct keys arrive in one window', async () => {
+    vi.useFakeTimers({ now: 0 })
+    const store = new MemoryRateLimitStore({ maxKeys: 1_000 })
+    for (let i = 0; i < 50_000; i++) await store.increment(`attacker-${i}`, 60_000)
+    for (let i = 0; i < 50_000; i++) await store.slidingWindow(`s-${i}`, 60_000, 10)
+    for (let i = 0; i < 50_000; i++) await store.tokenBucket(`t-${i}`, 60_000, 10)
+    // 1,000 own keys plus one shared overflow counter per algorithm.
+    expect(store.size).toBeLessThanOrEqual(1_003)
+    store.destroy()
+  })
+
+  it('holds at most 100,000 keys by default', async () => {
+    vi.useFakeTimers({ now: 0 })
+    const store = new MemoryRateLimitStore()
+    for (let i = 0; i < 150_000; i++) await store.increment(`k-${i}`, 60_000)
+    expect(store.size).toBeLessThanOrEqual(100_001)
+    store.destroy()
+  })
+
+  it('keeps a victim counter when a flood of new keys fills the store: no reset by eviction', async () => {
+    let now = 0
+    const store = new MemoryRateLimitStore({ now: () => now, maxKeys: 100 })
+    for (let i = 0; i < 5; i++) await store.increment('victim-login', 60_000)
+    for (let i = 0; i < 10_000; i++) await store.increment(`junk-${i}`, 60_000)
+    now = 30_000
+    expect((await store.increment('victim-login', 60_000)).count).toBe(6)
+  })
+
+  it('counts new keys that find the store full together, so they are limited, not exempt', async () => {
+    const store = new MemoryRateLimitStore({ now: () => 0, maxKeys: 2 })
+    await store.increment('a', 60_000)
+    await store.increment('b', 60_000)
+    expect((await store.increment('c', 60_000)).count).toBe(1)
+    expect((await store.increment('d', 60_000)).count).toBe(2)
+    expect((await store.increment('e', 60_000)).count).toBe(3)
+    expect((await store.increment('a', 60_000)).count).toBe(2)
+  })
+
+  it('gives keys their own counter again once expired ones are swept to make room', async () => {
+    let now = 0
+    const store = new MemoryRateLimitStore({
+      now: () => now,
+      maxKeys: 2,
+      sweepIntervalMs: 3_600_000,
+    })
+    await store.increment('a', 1_000)
+    await store.increment('b', 1_000)
+    now = 1_000
+    expect((await store.increment('c', 1_000)).count).toBe(1)
+    expect((await store.increment('d', 1_000)).count).toBe(1)
+    expect(store.size).toBe(2)
+    store.destroy()
+  })
+
+  it('scans the full store for room at most once a second', async () => {
+    let now = 0
+    const store = new MemoryRateLimitStore({
+      now: () => now,
+      maxKeys: 2,
+      sweepIntervalMs: 3_600_000,
+    })
+    await store.increment('a', 10)
+    await store.increment('b', 60_000)
+    await store.increment('c', 60_000) // full, nothing expired: overflow, next scan at 1 s
+    now = 500 // 'a' has expired, but the store does not scan again yet
+    expect((await store.increment('d', 60_000)).count).toBe(2)
+    now = 1_000
+    expect((await store.increment('e', 60_000)).count).toBe(1)
+    store.destroy()
+  })
+
+  it('rejects a maxKeys that is not a positive integer', () => {
+    expect(() => new MemoryRateLimitStore({ maxKeys: 0 })).toThrow(
+      /^MemoryRateLimitStore: "maxKeys"/,
+    )
+    expect(() => new MemoryRateLimitStore({ maxKeys: 1.5 })).toThrow(TypeError)
+  })
+})

@@ -1,12 +1,23 @@
 import { unrefInterval } from '../internal/timers'
-import type { RateLimitInfo, RateLimitStore } from './store'
+import {
+  type BucketState,
+  bucketExpiresAt,
+  refillBucket,
+  type SlidingState,
+  slidingExpiresAt,
+  slidingWindowHit,
+  tokenBucketHit,
+} from './algorithms'
+import type { RateLimitHit, RateLimitInfo, RateLimitStore } from './store'
+
+const NAME = 'MemoryRateLimitStore'
 
 /**
  * Options of {@link MemoryRateLimitStore}.
  *
  * @example
  * let now = 0
- * const options: MemoryRateLimitStoreOptions = { now: () => now, sweepIntervalMs: 10_000 }
+ * const options: MemoryRateLimitStoreOptions = { now: () => now, maxKeys: 50_000 }
  * const store = new MemoryRateLimitStore(options) // a test clock: advance `now` by hand
  */
 export interface MemoryRateLimitStoreOptions {
@@ -17,19 +28,42 @@ export interface MemoryRateLimitStoreOptions {
    * clamped to 1–60 seconds.
    */
   sweepIntervalMs?: number
+  /**
+   * Most keys held at once, over all algorithms. Default `100000` (about 12 MB). When it is
+   * reached, expired keys are swept (at most once a second), and if none can go, new keys share
+   * one overflow counter per algorithm until room frees up. Live counters are never evicted.
+   */
+  maxKeys?: number
 }
 
-interface Window {
+interface Fixed {
   count: number
-  resetAt: number
+  expiresAt: number
+}
+interface Sliding extends SlidingState {
+  expiresAt: number
+}
+interface Bucket extends BucketState {
+  expiresAt: number
 }
 
 /**
- * In-memory fixed-window {@link RateLimitStore} for development and single-process apps (each
- * process counts on its own). Expired windows are dropped when their key is next seen and by an
- * `unref`'d sweep that runs only while the store holds keys, so memory stays bounded by the keys
- * seen within one window. `increment` is atomic: concurrent requests never share a count.
+ * The key under which keys that find the store full are counted together. A symbol, so no
+ * client-chosen string key can ever name it.
+ */
+const OVERFLOW: unique symbol = Symbol('overflow')
+type Key = string | typeof OVERFLOW
+
+/**
+ * In-memory {@link RateLimitStore} for development and single-process apps (each process counts
+ * on its own). It implements all three algorithms, `decrement` and `reset`. Expired state is
+ * dropped when its key is next seen and by an `unref`'d sweep that runs only while the store
+ * holds keys. At most `maxKeys` keys are held: beyond that, new keys share one overflow counter
+ * (fail closed) instead of evicting anyone's live counter, so flooding the store with fresh keys
+ * can neither grow memory nor reset the count of a key under attack. Every method is atomic:
+ * concurrent requests never share a count.
  *
+ * @param options.maxKeys default `100000`
  * @example
  * ```ts
  * const store = new MemoryRateLimitStore()
@@ -37,67 +71,178 @@ interface Window {
  * ```
  */
 export class MemoryRateLimitStore implements RateLimitStore {
-  readonly #windows = new Map<string, Window>()
+  readonly #fixed = new Map<Key, Fixed>()
+  readonly #sliding = new Map<Key, Sliding>()
+  readonly #buckets = new Map<Key, Bucket>()
   readonly #now: () => number
   readonly #sweepIntervalMs: number | undefined
+  readonly #maxKeys: number
   #stopSweep: (() => void) | undefined
+  #nextRoomSweep = Number.NEGATIVE_INFINITY
 
   constructor(options: MemoryRateLimitStoreOptions = {}) {
+    if (options === null || typeof options !== 'object') {
+      throw new TypeError(`${NAME}: options must be an object`)
+    }
     this.#now = options.now ?? (() => Date.now())
     const interval = options.sweepIntervalMs
     if (interval !== undefined && !(Number.isInteger(interval) && interval > 0)) {
-      throw new TypeError('MemoryRateLimitStore: "sweepIntervalMs" must be a positive integer')
+      throw new TypeError(`${NAME}: "sweepIntervalMs" must be a positive integer`)
     }
     this.#sweepIntervalMs = interval
-  }
-
-  /** Number of keys currently held (expired ones count until swept or seen again). */
-  get size(): number {
-    return this.#windows.size
-  }
-
-  /** Counts one request for `key`; starts a new window of `windowMs` when none is running. */
-  async increment(key: string, windowMs: number): Promise<RateLimitInfo> {
-    if (!(Number.isFinite(windowMs) && windowMs > 0)) {
-      throw new TypeError('MemoryRateLimitStore.increment: windowMs must be a positive number')
+    const maxKeys = options.maxKeys ?? 100_000
+    if (!(Number.isInteger(maxKeys) && maxKeys > 0)) {
+      throw new TypeError(`${NAME}: "maxKeys" must be a positive integer`)
     }
+    this.#maxKeys = maxKeys
+  }
+
+  /** Number of keys currently held, over all algorithms (expired ones count until swept). */
+  get size(): number {
+    return this.#fixed.size + this.#sliding.size + this.#buckets.size
+  }
+
+  /** Fixed window: counts one request for `key`; starts a window of `windowMs` if none runs. */
+  async increment(key: string, windowMs: number): Promise<RateLimitInfo> {
+    checkWindow('increment', windowMs)
     const now = this.#now()
-    let window = this.#windows.get(key)
-    if (window === undefined || window.resetAt <= now) {
-      window = { count: 0, resetAt: now + windowMs }
-      this.#windows.set(key, window)
+    const slot = this.#slot(this.#fixed, key, now, windowMs)
+    let window = this.#fixed.get(slot)
+    if (window === undefined || window.expiresAt <= now) {
+      window = { count: 0, expiresAt: now + windowMs }
+      this.#fixed.set(slot, window)
     }
     window.count++
-    if (this.#stopSweep === undefined) this.#startSweep(windowMs)
-    return { count: window.count, ttl: window.resetAt - now }
+    return { count: window.count, ttl: window.expiresAt - now }
   }
 
-  /** Forgets `key`, so its next request starts a fresh window. */
+  /** Sliding window: counts one request unless the weighted count would pass `max`. */
+  async slidingWindow(key: string, windowMs: number, max: number): Promise<RateLimitInfo> {
+    checkWindow('slidingWindow', windowMs)
+    checkMax('slidingWindow', max)
+    const now = this.#now()
+    const slot = this.#slot(this.#sliding, key, now, windowMs)
+    let state = this.#sliding.get(slot)
+    if (state === undefined) {
+      state = { index: Number.NEGATIVE_INFINITY, current: 0, previous: 0, expiresAt: 0 }
+      this.#sliding.set(slot, state)
+    }
+    const info = slidingWindowHit(state, now, windowMs, max)
+    state.expiresAt = slidingExpiresAt(state, windowMs)
+    return info
+  }
+
+  /** Token bucket of `max` tokens, refilled at `max` per `windowMs`: takes one token. */
+  async tokenBucket(key: string, windowMs: number, max: number): Promise<RateLimitInfo> {
+    checkWindow('tokenBucket', windowMs)
+    checkMax('tokenBucket', max, windowMs)
+    const now = this.#now()
+    const slot = this.#slot(this.#buckets, key, now, windowMs)
+    let state = this.#buckets.get(slot)
+    if (state === undefined) {
+      state = { level: max * windowMs, at: now, expiresAt: 0 }
+      this.#buckets.set(slot, state)
+    }
+    const info = tokenBucketHit(state, now, windowMs, max)
+    state.expiresAt = bucketExpiresAt(state, windowMs, max)
+    return info
+  }
+
+  /**
+   * Gives back one request of `key` under `hit.algorithm`: a fixed or sliding count goes down by
+   * one if its window is still running (never below zero), a bucket gets its token back (never
+   * above `max`). A key that was counted in the overflow counter is not refunded.
+   */
+  async decrement(key: string, hit: RateLimitHit): Promise<void> {
+    const now = this.#now()
+    if (hit.algorithm === 'fixed-window') {
+      const window = this.#fixed.get(key)
+      if (window && window.expiresAt > now && window.count > 0) window.count--
+    } else if (hit.algorithm === 'sliding-window') {
+      const state = this.#sliding.get(key)
+      if (state && state.index === Math.floor(now / hit.windowMs) && state.current > 0) {
+        state.current--
+      }
+    } else {
+      const state = this.#buckets.get(key)
+      if (state === undefined) return
+      refillBucket(state, now, hit.windowMs, hit.max)
+      state.level = Math.min(hit.max * hit.windowMs, state.level + hit.windowMs)
+      state.expiresAt = bucketExpiresAt(state, hit.windowMs, hit.max)
+    }
+  }
+
+  /** Forgets `key` under every algorithm, so its next request starts fresh. */
   async reset(key: string): Promise<void> {
-    this.#windows.delete(key)
+    this.#fixed.delete(key)
+    this.#sliding.delete(key)
+    this.#buckets.delete(key)
   }
 
   /** Stops the sweep and forgets every key. The store stays usable. */
   destroy(): void {
     this.#stopSweep?.()
     this.#stopSweep = undefined
-    this.#windows.clear()
+    this.#fixed.clear()
+    this.#sliding.clear()
+    this.#buckets.clear()
+    this.#nextRoomSweep = Number.NEGATIVE_INFINITY
+  }
+
+  /**
+   * Where `key` is counted: its own entry when it has one or there is room for one, else the
+   * shared overflow entry. Evicting a live counter instead would let anyone who can mint keys
+   * (new IPv6 prefixes, usernames in a login form) wipe the count of the key they attack.
+   */
+  #slot<E>(map: Map<Key, E>, key: string, now: number, windowMs: number): Key {
+    if (this.#stopSweep === undefined) this.#startSweep(windowMs)
+    if (map.has(key) || this.size < this.#maxKeys) return key
+    // Full: a sweep may free room, but at most once a second, so a flood cannot make every
+    // request pay for a scan of the whole store.
+    if (now >= this.#nextRoomSweep) {
+      this.#nextRoomSweep = now + 1_000
+      this.#sweep(now)
+    }
+    return this.#ownKeys() < this.#maxKeys ? key : OVERFLOW
+  }
+
+  /** Keys held apart from the overflow counters, which do not take a key's room. */
+  #ownKeys(): number {
+    let overflow = 0
+    for (const map of [this.#fixed, this.#sliding, this.#buckets]) if (map.has(OVERFLOW)) overflow++
+    return this.size - overflow
   }
 
   #startSweep(windowMs: number): void {
     const interval = this.#sweepIntervalMs ?? Math.min(60_000, Math.max(1_000, windowMs))
-    this.#stopSweep = unrefInterval(() => this.#sweep(), interval)
+    this.#stopSweep = unrefInterval(() => {
+      this.#sweep(this.#now())
+      // An idle store holds no timer at all.
+      if (this.size === 0) {
+        this.#stopSweep?.()
+        this.#stopSweep = undefined
+      }
+    }, interval)
   }
 
-  #sweep(): void {
-    const now = this.#now()
-    for (const [key, window] of this.#windows) {
-      if (window.resetAt <= now) this.#windows.delete(key)
+  #sweep(now: number): void {
+    for (const map of [this.#fixed, this.#sliding, this.#buckets] as Map<Key, Fixed>[]) {
+      for (const [key, entry] of map) if (entry.expiresAt <= now) map.delete(key)
     }
-    // An idle store holds no timer at all.
-    if (this.#windows.size === 0) {
-      this.#stopSweep?.()
-      this.#stopSweep = undefined
-    }
+  }
+}
+
+function checkWindow(method: string, windowMs: number): void {
+  if (!(Number.isFinite(windowMs) && windowMs > 0)) {
+    throw new TypeError(`${NAME}.${method}: windowMs must be a positive number`)
+  }
+}
+
+function checkMax(method: string, max: number, windowMs?: number): void {
+  if (!(Number.isInteger(max) && max > 0)) {
+    throw new TypeError(`${NAME}.${method}: max must be a positive integer`)
+  }
+  if (windowMs !== undefined && !Number.isSafeInteger(max * windowMs)) {
+    throw new TypeError(`${NAME}.${method}: max × windowMs must be a safe integer`)
   }
 }

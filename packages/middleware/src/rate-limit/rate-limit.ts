@@ -1,37 +1,68 @@
 import type { Context, MiddlewareHandler } from 'hono'
-import { getClientIPParsed } from '../internal/client-ip'
 import { editResponseHeaders } from '../internal/headers'
-import { formatIPv4 } from '../internal/ip'
 import {
   assertBoolean,
   assertFunction,
   assertKnownKeys,
   assertNonEmptyString,
+  assertOneOf,
   assertPositiveInteger,
+  describe,
   optionError,
 } from '../internal/options'
 import { reject } from '../internal/reject'
+import { clientIpKey, isIPv6Subnet } from './client-ip-key'
+import {
+  defaultPolicyName,
+  draft6,
+  draft8,
+  POLICY_NAME,
+  partitionKey,
+  type Quota,
+  type RateLimitHeaders,
+} from './headers'
 import { MemoryRateLimitStore } from './memory-store'
-import type { RateLimitInfo, RateLimitStore } from './store'
+import type { RateLimitAlgorithm, RateLimitHit, RateLimitInfo, RateLimitStore } from './store'
 
 /**
  * Options of {@link rateLimit}.
  *
  * @example
- * const options: RateLimitOptions = { max: 100, windowMs: 60_000, failOpen: true }
+ * const options: RateLimitOptions = { max: 100, windowMs: 60_000, algorithm: 'sliding-window' }
  * app.use('/api/*', rateLimit(options))
  */
 export interface RateLimitOptions {
-  /** Requests allowed per key and window. Default `60`. */
-  max?: number
-  /** Window length in milliseconds. Default `60000`. */
+  /**
+   * Requests allowed per key and window, or a function of the request (sync or async) that
+   * returns it, e.g. a higher limit for paying users. Default `60`.
+   */
+  max?: number | ((c: Context) => number | Promise<number>)
+  /** Window length in milliseconds (the token bucket refills `max` tokens per window). Default `60000`. */
   windowMs?: number
+  /** How requests are counted, see {@link RateLimitAlgorithm}. Default `'fixed-window'`. */
+  algorithm?: RateLimitAlgorithm
+  /** Which RateLimit header draft to send, see {@link RateLimitHeaders}. Default `'draft-6'`. */
+  standardHeaders?: RateLimitHeaders
+  /** Quota name in the draft-8 headers. Default `<max>-in-<window>`, e.g. `100-in-1min`. */
+  identifier?: string
   /** Body of the 429 response. Default `'Too many requests'`. */
   message?: string
   /** Counter store. Default: a `MemoryRateLimitStore` per middleware, created on first use. */
   store?: RateLimitStore
-  /** Derives the counter key. Default: the client IP (IPv6 by /64), see {@link clientIpKey}. */
+  /** Derives the counter key. Default: the client IP, see {@link clientIpKey}. */
   keyGenerator?: (c: Context) => string | Promise<string>
+  /**
+   * Prefix length by which the default key groups IPv6 clients (32–128), or `false` for the
+   * full address. Default `56`. Only for the default key: with a `keyGenerator`, call
+   * `clientIpKey(c, subnet)` in it instead.
+   */
+  ipv6Subnet?: number | false
+  /** Requests for which this returns true are neither counted nor limited, and get no headers. */
+  skip?: (c: Context) => boolean | Promise<boolean>
+  /** Give back the count of requests that fail (status ≥ 400 or a thrown error). Default `false`. */
+  skipFailedRequests?: boolean
+  /** Give back the count of requests that succeed (status < 400). Default `false`. */
+  skipSuccessfulRequests?: boolean
   /** When the store fails: `false` (default) rejects with 503, `true` lets the request through. */
   failOpen?: boolean
   /**
@@ -44,66 +75,131 @@ export interface RateLimitOptions {
 const KNOWN = [
   'max',
   'windowMs',
+  'algorithm',
+  'standardHeaders',
+  'identifier',
   'message',
   'store',
   'keyGenerator',
+  'ipv6Subnet',
+  'skip',
+  'skipFailedRequests',
+  'skipSuccessfulRequests',
   'failOpen',
   'onStoreError',
 ] as const
 
-/**
- * The default rate-limit key: the client address from the shared client-IP rule (the runtime's
- * connection address; `X-Forwarded-For` only when the runtime exposes none, and then its
- * right-most entry). IPv4-mapped IPv6 counts as IPv4. IPv6 clients are keyed by their /64
- * network, since one host usually owns a whole /64 and could otherwise rotate addresses freely.
- * Requests without a usable address share the single key `unknown`: they are limited together,
- * never exempted.
- *
- * @example
- * // Separate buckets per route on one shared store: prefix the default key.
- * const store = new MemoryRateLimitStore()
- * app.post('/login', rateLimit({ max: 5, store, keyGenerator: (c) => `login:${clientIpKey(c)}` }))
- * app.use('/api/*', rateLimit({ max: 100, store, keyGenerator: (c) => `api:${clientIpKey(c)}` }))
- */
-export function clientIpKey(c: Context): string {
-  const ip = getClientIPParsed(c)
-  if (ip === null) return 'unknown'
-  if (ip.version === 4) return formatIPv4(ip.value)
-  return `${(ip.value >> 64n).toString(16).padStart(16, '0')}::/64`
-}
+const ALGORITHMS = ['fixed-window', 'sliding-window', 'token-bucket'] as const
+const METHOD = {
+  'fixed-window': 'increment',
+  'sliding-window': 'slidingWindow',
+  'token-bucket': 'tokenBucket',
+} as const
 
 /**
- * Fixed-window rate limiting per key (default: client IP). Request number `max` in a window
- * passes, `max + 1` gets 429 with `message` and `Retry-After` (seconds). Every response carries
- * `RateLimit-Limit`, `RateLimit-Remaining`, `RateLimit-Reset` (seconds) and `RateLimit-Policy`
- * (`<max>;w=<window seconds>`). A failing store gives 503 `Rate limit store unavailable`, or
- * lets requests through with `failOpen: true`.
+ * Rate limiting per key (default: client IP, IPv6 by /56). Request number `max` in a window
+ * passes, the next one gets 429 with `message` and `Retry-After` (seconds). `algorithm` picks a
+ * fixed window (default), a sliding window or a token bucket. Every counted response carries the
+ * IETF RateLimit headers (`standardHeaders`: draft-6 by default, or draft-8). A failing store
+ * gives 503 `Rate limit store unavailable`, or lets requests through with `failOpen: true`.
  *
- * @param options.max default `60`
+ * @param options.max default `60`; a number or `(c) => number | Promise<number>`
  * @param options.windowMs default `60000`
+ * @param options.algorithm default `'fixed-window'`
+ * @param options.standardHeaders default `'draft-6'`
+ * @param options.ipv6Subnet default `56`
  * @param options.message default `'Too many requests'`
  * @param options.store default `new MemoryRateLimitStore()` (created lazily)
  * @param options.failOpen default `false`
  * @example
  * ```ts
- * app.use('/api/*', rateLimit({ max: 100, windowMs: 60_000 }))
- * app.post('/login', rateLimit({ max: 5, windowMs: 15 * 60_000 }), login)
+ * app.use('/api/*', rateLimit({ max: 100, windowMs: 60_000, algorithm: 'sliding-window' }))
+ * app.post('/login', rateLimit({ max: 5, windowMs: 15 * 60_000, skipSuccessfulRequests: true }), login)
  * ```
  */
 export function rateLimit(options: RateLimitOptions = {}): MiddlewareHandler {
   const factory = 'rateLimit'
   assertKnownKeys(factory, options, KNOWN)
-  const max = assertPositiveInteger(factory, 'max', options.max ?? 60)
   const windowMs = assertPositiveInteger(factory, 'windowMs', options.windowMs ?? 60_000)
+  const algorithm = assertOneOf(
+    factory,
+    'algorithm',
+    options.algorithm ?? 'fixed-window',
+    ALGORITHMS,
+  )
+  const checkMax = (max: unknown, where: string): number => {
+    if (typeof max !== 'number' || !Number.isInteger(max) || max <= 0) {
+      throw optionError(factory, `${where} must be a positive integer, got ${describe(max)}`)
+    }
+    if (algorithm === 'token-bucket' && !Number.isSafeInteger(max * windowMs)) {
+      throw optionError(
+        factory,
+        `${where} × "windowMs" must be a safe integer for the token bucket`,
+      )
+    }
+    return max
+  }
+  const maxOption = options.max ?? 60
+  const maxFn =
+    typeof maxOption === 'function'
+      ? (maxOption as (c: Context) => number | Promise<number>)
+      : undefined
+  const staticMax = maxFn ? 0 : checkMax(maxOption, '"max"')
+  const standardHeaders = assertOneOf(
+    factory,
+    'standardHeaders',
+    options.standardHeaders ?? 'draft-6',
+    ['draft-6', 'draft-8'] as const,
+  )
+  const identifier = options.identifier
+  if (identifier !== undefined) {
+    if (typeof identifier !== 'string' || !POLICY_NAME.test(identifier)) {
+      throw optionError(
+        factory,
+        `"identifier" must be 1–64 printable ASCII characters without quotes or backslashes, got ${describe(identifier)}`,
+      )
+    }
+    if (standardHeaders !== 'draft-8') {
+      throw optionError(
+        factory,
+        '"identifier" names the draft-8 quota: set standardHeaders: \'draft-8\'',
+      )
+    }
+  }
   const message = assertNonEmptyString(factory, 'message', options.message ?? 'Too many requests')
-  const keyGenerator =
-    options.keyGenerator === undefined
-      ? clientIpKey
-      : assertFunction<(c: Context) => string | Promise<string>>(
-          factory,
-          'keyGenerator',
-          options.keyGenerator,
-        )
+  const ipv6Subnet = options.ipv6Subnet === undefined ? 56 : options.ipv6Subnet
+  if (!isIPv6Subnet(ipv6Subnet)) {
+    throw optionError(
+      factory,
+      `"ipv6Subnet" must be an integer from 32 to 128 or false, got ${describe(ipv6Subnet)}`,
+    )
+  }
+  let keyGenerator: (c: Context) => string | Promise<string>
+  if (options.keyGenerator === undefined) {
+    keyGenerator = (c) => clientIpKey(c, ipv6Subnet)
+  } else {
+    keyGenerator = assertFunction(factory, 'keyGenerator', options.keyGenerator)
+    if (options.ipv6Subnet !== undefined) {
+      throw optionError(
+        factory,
+        '"ipv6Subnet" applies to the default key only; with a keyGenerator, call clientIpKey(c, subnet) in it',
+      )
+    }
+  }
+  const skip =
+    options.skip === undefined
+      ? undefined
+      : assertFunction<(c: Context) => boolean | Promise<boolean>>(factory, 'skip', options.skip)
+  const skipFailed = assertBoolean(
+    factory,
+    'skipFailedRequests',
+    options.skipFailedRequests ?? false,
+  )
+  const skipSuccessful = assertBoolean(
+    factory,
+    'skipSuccessfulRequests',
+    options.skipSuccessfulRequests ?? false,
+  )
   const failOpen = assertBoolean(factory, 'failOpen', options.failOpen ?? false)
   const onStoreError =
     options.onStoreError === undefined
@@ -114,15 +210,40 @@ export function rateLimit(options: RateLimitOptions = {}): MiddlewareHandler {
           options.onStoreError,
         )
   let store = options.store
-  if (
-    store !== undefined &&
-    (store === null || typeof store !== 'object' || typeof store.increment !== 'function')
-  ) {
-    throw optionError(factory, '"store" must be a RateLimitStore with an increment(key, windowMs)')
+  if (store !== undefined) {
+    if (store === null || typeof store !== 'object' || typeof store.increment !== 'function') {
+      throw optionError(
+        factory,
+        '"store" must be a RateLimitStore with an increment(key, windowMs)',
+      )
+    }
+    const method = METHOD[algorithm]
+    if (typeof store[method] !== 'function') {
+      throw optionError(
+        factory,
+        `algorithm '${algorithm}' needs a store with ${method}(key, windowMs, max); this store has none`,
+      )
+    }
+    if ((skipFailed || skipSuccessful) && typeof store.decrement !== 'function') {
+      throw optionError(
+        factory,
+        `${skipFailed ? 'skipFailedRequests' : 'skipSuccessfulRequests'} needs a store with decrement(key, hit); this store has none`,
+      )
+    }
   }
 
-  const limit = String(max)
-  const policy = `${max};w=${Math.ceil(windowMs / 1000)}`
+  const count: (s: RateLimitStore, key: string, max: number) => Promise<RateLimitInfo> =
+    algorithm === 'fixed-window'
+      ? (s, key) => s.increment(key, windowMs)
+      : algorithm === 'sliding-window'
+        ? (s, key, max) =>
+            (s.slidingWindow as NonNullable<RateLimitStore['slidingWindow']>)(key, windowMs, max)
+        : (s, key, max) =>
+            (s.tokenBucket as NonNullable<RateLimitStore['tokenBucket']>)(key, windowMs, max)
+  // The sliding window and the token bucket record nothing for a rejected request; the fixed
+  // window counts it, so only there does skipFailedRequests give a 429 back.
+  const countsRejected = algorithm === 'fixed-window'
+  const windowSeconds = Math.ceil(windowMs / 1000)
   let failing = false
 
   const report = (error: unknown, c: Context): void => {
@@ -141,12 +262,38 @@ export function rateLimit(options: RateLimitOptions = {}): MiddlewareHandler {
     }
   }
 
-  return async function rateLimit(c, next) {
-    const key = await keyGenerator(c)
-    let info: RateLimitInfo
+  const refund = async (
+    s: RateLimitStore,
+    key: string,
+    hit: RateLimitHit,
+    deadline: number,
+    c: Context,
+  ): Promise<void> => {
+    // A window that has ended since the request was counted is gone: a refund would land in the
+    // next one and hand out a free request (express-rate-limit checks its resetTime alike).
+    if (algorithm !== 'token-bucket' && Date.now() >= deadline) return
     try {
-      store ??= new MemoryRateLimitStore()
-      info = await store.increment(key, windowMs)
+      await (s.decrement as NonNullable<RateLimitStore['decrement']>)(key, hit)
+    } catch (error) {
+      report(error, c)
+    }
+  }
+
+  const headersFor = async (quota: Quota, key: string): Promise<Record<string, string>> => {
+    if (standardHeaders === 'draft-6') return draft6(quota, windowSeconds)
+    const name = identifier ?? defaultPolicyName(quota.max, windowMs)
+    return draft8(quota, windowSeconds, name, await partitionKey(key))
+  }
+
+  return async function rateLimit(c, next) {
+    if (skip && (await skip(c))) return next()
+    const key = await keyGenerator(c)
+    const max = maxFn ? checkMax(await maxFn(c), 'max(c)') : staticMax
+    let info: RateLimitInfo
+    let s: RateLimitStore
+    try {
+      s = store ??= new MemoryRateLimitStore()
+      info = await count(s, key, max)
       if (!(Number.isFinite(info?.count) && Number.isFinite(info?.ttl))) {
         throw new TypeError('store returned an invalid { count, ttl }')
       }
@@ -158,20 +305,28 @@ export function rateLimit(options: RateLimitOptions = {}): MiddlewareHandler {
     }
 
     const reset = Math.max(0, Math.ceil(info.ttl / 1000))
-    const headers: Record<string, string> = {
-      'RateLimit-Limit': limit,
-      'RateLimit-Remaining': String(Math.max(0, max - info.count)),
-      'RateLimit-Reset': String(reset),
-      'RateLimit-Policy': policy,
-    }
+    const headers = await headersFor({ max, remaining: Math.max(0, max - info.count), reset }, key)
+    const refunds = skipFailed || skipSuccessful
+    const deadline = refunds ? Date.now() + info.ttl : 0
+    const hit: RateLimitHit = { algorithm, windowMs, max }
     if (info.count > max) {
+      if (skipFailed && countsRejected) await refund(s, key, hit, deadline, c)
       reject(429, message, { ...headers, 'Retry-After': String(Math.max(1, reset)) })
     }
     await next()
+    if (refunds) {
+      const failed = c.error !== undefined || c.res.status >= 400
+      if (failed ? skipFailed : skipSuccessful) await refund(s, key, hit, deadline, c)
+    }
     // In place: c.header() on a finished response rebuilds the Response on every call, which
     // turns a string body into a stream and costs @hono/node-server its fast path.
     editResponseHeaders(c, (h) => {
-      for (const name in headers) h.set(name, headers[name] as string)
+      for (const name in headers) {
+        const value = headers[name] as string
+        // Stacked draft-8 limiters list every quota; the outer one (which runs last) goes first.
+        const inner = standardHeaders === 'draft-8' ? h.get(name) : null
+        h.set(name, inner ? `${value}, ${inner}` : value)
+      }
     })
   }
 }

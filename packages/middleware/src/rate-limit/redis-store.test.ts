@@ -196,3 +196,117 @@ describe('RedisRateLimitStore failures', () => {
     )
   })
 })
+
+describe('RedisRateLimitStore: sliding window and token bucket on Redis', () => {
+  it('keeps each algorithm under its own single key, a hash that expires', async () => {
+    const prefix = freshPrefix()
+    const store = new RedisRateLimitStore({ sendCommand: redis, prefix })
+    await store.slidingWindow('c', 60_000, 5)
+    await store.tokenBucket('c', 60_000, 5)
+    expect((await keysWithPrefix(redis, prefix)).sort()).toEqual([`${prefix}c#sw`, `${prefix}c#tb`])
+    const sw = await client.hgetall(`${prefix}c#sw`)
+    expect(sw).toMatchObject({ c: '1', p: '0' })
+    expect(sw.w).toMatch(/^\d+$/)
+    // 5 tokens of 60,000 units each, one taken: exact integers, no exponent notation.
+    expect((await client.hgetall(`${prefix}c#tb`)).l).toBe('240000')
+    expect(await client.pttl(`${prefix}c#sw`)).toBeGreaterThan(60_000)
+    const tbTtl = await client.pttl(`${prefix}c#tb`)
+    expect(tbTtl).toBeGreaterThan(11_000) // full again one token (12 s) later
+    expect(tbTtl).toBeLessThanOrEqual(12_000)
+  })
+
+  it('stores large windows without losing precision (no exponent notation in Lua)', async () => {
+    const prefix = freshPrefix()
+    const store = new RedisRateLimitStore({ sendCommand: redis, prefix })
+    const week = 7 * 24 * 3_600_000
+    for (let i = 1; i <= 3; i++)
+      expect((await store.tokenBucket('big', week, 1_000_000)).count).toBe(i)
+    // Capacity 6.048e14 units (above the 1e14 where Lua would switch to exponents): written out in full digits (refill between calls adds a little).
+    const level = (await client.hgetall(`${prefix}big#tb`)).l ?? ''
+    expect(level).toMatch(/^\d{15}$/)
+    expect(Number(level)).toBeGreaterThanOrEqual(1_000_000 * week - 3 * week)
+    expect(Number(level)).toBeLessThanOrEqual(1_000_000 * week - 2 * week)
+  })
+
+  it('answers like the memory store for the same sequence', async () => {
+    const prefix = freshPrefix()
+    const store = new RedisRateLimitStore({ sendCommand: redis, prefix })
+    const memory = new (await import('./memory-store')).MemoryRateLimitStore()
+    const seq = async (s: RedisRateLimitStore | typeof memory) => {
+      const out: number[] = []
+      for (let i = 0; i < 6; i++) out.push((await s.slidingWindow('x', 3_600_000, 4)).count)
+      for (let i = 0; i < 6; i++) out.push((await s.tokenBucket('x', 3_600_000, 4)).count)
+      return out
+    }
+    expect(await seq(store)).toEqual(await seq(memory))
+    memory.destroy()
+  })
+})
+
+describe('RedisRateLimitStore: Redis Cluster safety', () => {
+  /** Captures every command; answers NOSCRIPT to EVALSHA so each script's source is sent too. */
+  function capture() {
+    const sent: string[][] = []
+    const sendCommand: RedisCommand = async (args) => {
+      sent.push(args)
+      if (args[0] === 'EVALSHA') throw new Error('NOSCRIPT No matching script.')
+      if (args[0] === 'EVAL') return [1, 1]
+      return 1
+    }
+    return { sent, store: new RedisRateLimitStore({ sendCommand, prefix: 'p:' }) }
+  }
+
+  it('runs every script on exactly one key and references no other key in Lua', async () => {
+    const { sent, store } = capture()
+    await store.increment('{tag}k', 1_000)
+    await store.slidingWindow('{tag}k', 1_000, 5)
+    await store.tokenBucket('{tag}k', 1_000, 5)
+    for (const algorithm of ['fixed-window', 'sliding-window', 'token-bucket'] as const) {
+      await store.decrement('{tag}k', { algorithm, windowMs: 1_000, max: 5 })
+    }
+    const evals = sent.filter((args) => args[0] === 'EVAL')
+    expect(evals).toHaveLength(6)
+    for (const [, source, numKeys, key] of evals) {
+      expect(numKeys).toBe('1')
+      expect(key).toMatch(/^p:\{tag\}k(#sw|#tb)?$/)
+      expect(source).not.toMatch(/KEYS\[(?!1\])/)
+      // No key may be built inside the script, which Cluster could not route.
+      expect(source).not.toMatch(/\.\.\s*ARGV|KEYS\[1\]\s*\.\./)
+    }
+  })
+
+  it('resets with one single-key DEL per algorithm, never a multi-key DEL', async () => {
+    const { sent, store } = capture()
+    await store.reset('k')
+    expect(sent.map((args) => args.join(' ')).sort()).toEqual([
+      'DEL p:k',
+      'DEL p:k#sw',
+      'DEL p:k#tb',
+    ])
+  })
+
+  it('sends one command per request for every algorithm once its script is cached', async () => {
+    const { commands, sendCommand } = recording()
+    const prefix = freshPrefix()
+    const store = new RedisRateLimitStore({ sendCommand, prefix })
+    await store.slidingWindow('k', 60_000, 5)
+    await store.tokenBucket('k', 60_000, 5)
+    commands.length = 0
+    await store.increment('k', 60_000)
+    await store.slidingWindow('k', 60_000, 5)
+    await store.tokenBucket('k', 60_000, 5)
+    expect(commands).toEqual(['EVALSHA', 'EVALSHA', 'EVALSHA'])
+  })
+
+  it.each([
+    ['a max of 0', 1_000, 0],
+    ['a fractional max', 1_000, 1.5],
+    ['max × windowMs beyond 2^53', 1e12, 1e7],
+  ])('rejects %s with a TypeError and sends nothing', async (_label, windowMs, max) => {
+    const { commands, sendCommand } = recording()
+    const store = new RedisRateLimitStore({ sendCommand })
+    await expect(store.slidingWindow('k', windowMs, max)).rejects.toThrow(TypeError)
+    await expect(store.tokenBucket('k', windowMs, max)).rejects.toThrow(TypeError)
+    expect(commands).toEqual([])
+  })
+})

@@ -1,5 +1,5 @@
 import { unrefInterval } from '../internal/timers'
-import type { SessionData, SessionStore } from './store'
+import type { SessionData, SessionStore, SessionUpdate } from './store'
 
 /**
  * Options of {@link MemorySessionStore}.
@@ -58,6 +58,10 @@ export class MemorySessionStore implements SessionStore {
 
   /** The session's data (a fresh copy), or `null` when unknown or expired. */
   async get(id: string): Promise<SessionData | null> {
+    return this.#read(id)
+  }
+
+  #read(id: string): SessionData | null {
     const entry = this.#entries.get(id)
     if (entry === undefined) return null
     if (entry.expiresAt <= this.#now()) {
@@ -69,17 +73,36 @@ export class MemorySessionStore implements SessionStore {
 
   /** Stores `data` under `id` for `maxAge` seconds (from now). */
   async set(id: string, data: SessionData, maxAge: number): Promise<void> {
+    this.#write('set', id, data, maxAge)
+  }
+
+  #write(method: string, id: string, data: SessionData, maxAge: number): void {
     if (!(Number.isFinite(maxAge) && maxAge > 0)) {
-      throw new TypeError('MemorySessionStore.set: maxAge must be a positive number of seconds')
+      throw new TypeError(
+        `MemorySessionStore.${method}: maxAge must be a positive number of seconds`,
+      )
     }
     const json = JSON.stringify(data)
     if (json === undefined || json[0] !== '{') {
-      throw new TypeError('MemorySessionStore.set: data must be a plain object')
+      throw new TypeError(`MemorySessionStore.${method}: data must be a plain object`)
     }
     this.#entries.set(id, { json, expiresAt: this.#now() + maxAge * 1000 })
     if (this.#stopSweep === undefined) {
       this.#stopSweep = unrefInterval(() => this.#sweep(), this.#sweepIntervalMs)
     }
+  }
+
+  /**
+   * Applies `apply` to the stored data and writes the result, with no `await` in between, so no
+   * other request on this process can interleave: concurrent updates of one session never lose
+   * each other's keys. `null` from `apply` leaves the entry untouched; `{}` deletes it.
+   */
+  async update(id: string, apply: SessionUpdate, maxAge: number): Promise<SessionData | null> {
+    const next = apply(this.#read(id))
+    if (next === null) return null
+    if (Object.keys(next).length === 0) this.#entries.delete(id)
+    else this.#write('update', id, next, maxAge)
+    return next
   }
 
   /** Deletes the session; unknown ids are ignored. */

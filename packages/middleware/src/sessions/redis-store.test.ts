@@ -127,3 +127,67 @@ describe('RedisSessionStore failures', () => {
     },
   )
 })
+
+describe('RedisSessionStore.update (compare-and-set)', () => {
+  it('two store instances (two app processes) updating one session concurrently lose nothing', async () => {
+    const { store: a, prefix } = store()
+    const b = new RedisSessionStore({ sendCommand: redis, prefix })
+    await a.set('s', { n: 0 }, 60)
+    const bump = (cur: Record<string, unknown> | null) =>
+      cur === null ? null : { ...cur, n: (cur.n as number) + 1 }
+    await Promise.all(
+      Array.from({ length: 10 }, (_, i) => (i % 2 === 0 ? a : b).update('s', bump, 60)),
+    )
+    expect(await a.get('s')).toEqual({ n: 10 })
+  })
+
+  it('retries when another writer changed the value between its read and its write', async () => {
+    const { store: s, prefix } = store()
+    await s.set('s', { a: 1 }, 60)
+    let calls = 0
+    const written = await s.update(
+      's',
+      (cur) => {
+        calls++
+        // the first time, another process writes just after our read
+        if (calls === 1) void redis(['SET', `${prefix}s`, JSON.stringify({ a: 1, other: true })])
+        return cur === null ? null : { ...cur, mine: true }
+      },
+      60,
+    )
+    expect(calls).toBe(2)
+    expect(written).toEqual({ a: 1, other: true, mine: true })
+    expect(await s.get('s')).toEqual({ a: 1, other: true, mine: true })
+  })
+
+  it('creates a missing session only when apply asks, and never over a concurrent create', async () => {
+    const { store: s } = store()
+    expect(await s.update('new', () => ({ a: 1 }), 60)).toEqual({ a: 1 })
+    expect(await s.get('new')).toEqual({ a: 1 })
+  })
+
+  it('gives up with an error after repeated conflicts instead of looping forever', async () => {
+    const { store: s, prefix } = store()
+    await s.set('s', { n: 0 }, 60)
+    let n = 0
+    await expect(
+      s.update(
+        's',
+        (cur) => {
+          void redis(['SET', `${prefix}s`, JSON.stringify({ n: ++n })])
+          return cur
+        },
+        60,
+      ),
+    ).rejects.toThrow(/^RedisSessionStore: session "s" kept changing/)
+  })
+
+  it('keeps the TTL given and uses one key per call (Redis Cluster safe)', async () => {
+    const { store: s, prefix } = store()
+    await s.set('s', { a: 1 }, 60)
+    await s.update('s', (cur) => cur, 2)
+    const ttl = Number(await redis(['PTTL', `${prefix}s`]))
+    expect(ttl).toBeGreaterThan(0)
+    expect(ttl).toBeLessThanOrEqual(2000)
+  })
+})

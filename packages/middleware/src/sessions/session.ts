@@ -1,3 +1,5 @@
+import type { SessionBinding } from '../internal/cookie-signing'
+import { randomToken } from '../internal/crypto'
 import type { SessionData } from './store'
 
 /**
@@ -22,6 +24,7 @@ export interface Session {
   /**
    * Sets a JSON-serialisable value. Throws a `TypeError` for a value JSON cannot store, or would
    * silently store as something else: a BigInt, a cycle, a function, a symbol, a Map or a Set.
+   * The key `__palisade` is reserved.
    */
   set(key: string, value: unknown): void
   has(key: string): boolean
@@ -30,11 +33,12 @@ export interface Session {
   /** Removes every value. An emptied session is deleted from the store and its cookie cleared. */
   clear(): void
   keys(): string[]
-  /** A copy of the data. */
+  /** A copy of the data (without pending flash values). */
   toJSON(): SessionData
   /**
    * Moves the data to a new session ID when the response is saved, and destroys the old ID. Call
-   * it after login, so an ID planted before login (session fixation) is worthless.
+   * it after login, so an ID planted before login (session fixation) is worthless. The data is
+   * kept; with `absoluteTimeout`, the session's age starts again.
    */
   regenerate(): void
   /**
@@ -42,20 +46,65 @@ export interface Session {
    * start a new session under a new ID.
    */
   destroy(): void
+  /**
+   * Stores a one-time value for a later request (a "saved!" message after a redirect). It is
+   * removed when {@link Session.getFlash} reads it.
+   */
+  flash(key: string, value: unknown): void
+  /** Reads a flash value and removes it; `undefined` when there is none. */
+  getFlash<T = unknown>(key: string): T | undefined
+}
+
+/** The key under which the middleware keeps its own fields in the stored data. */
+export const META_KEY = '__palisade'
+
+/** The middleware's own fields, stored under {@link META_KEY}. */
+interface Meta {
+  /** When the session was created or last regenerated (ms since the epoch). */
+  created?: number
+  /** Pending flash values. */
+  flash?: Record<string, unknown>
+}
+
+/** What a request changed, key by key: the unit of the per-key merge. */
+export interface SessionChanges {
+  /** Keys set or changed, with their new values. */
+  set: SessionData
+  /** Keys removed. */
+  delete: string[]
 }
 
 /** The session object and the state the middleware needs to save it. */
-export class SessionState implements Session {
+export class SessionState implements Session, SessionBinding {
   #data: SessionData
+  #meta: Meta
+  /** JSON of the data as loaded (user keys and the meta key), to find what changed. */
   readonly #snapshot: string
   readonly loadedId: string | null
+  #nextId: string | null = null
+  readonly #trackCreated: boolean
   regenerated = false
   destroyed = false
+  /** `clear()` or `destroy()` ran: the saved data replaces the stored data instead of merging. */
+  cleared = false
 
-  constructor(id: string | null, data: SessionData) {
+  constructor(id: string | null, stored: SessionData, trackCreated = false) {
     this.loadedId = id
-    this.#data = data
-    this.#snapshot = JSON.stringify(data)
+    // One stringify here and one at save time, as before the per-key merge: the key-by-key diff
+    // runs only when the two differ.
+    this.#snapshot = JSON.stringify(stored)
+    const meta = stored[META_KEY]
+    if (meta === undefined) {
+      this.#data = stored
+      this.#meta = {}
+    } else {
+      const data: SessionData = {}
+      for (const key of Object.keys(stored)) if (key !== META_KEY) define(data, key, stored[key])
+      this.#data = data
+      this.#meta =
+        meta !== null && typeof meta === 'object' && !Array.isArray(meta) ? { ...meta } : {}
+    }
+    this.#trackCreated = trackCreated
   }
 
   get id(): string | null {
@@ -66,19 +115,24 @@ export class SessionState implements Session {
     return this.loadedId === null
   }
 
+  /** When the session was created or regenerated (ms), if known. */
+  get created(): number | undefined {
+    return typeof this.#meta.created === 'number' ? this.#meta.created : undefined
+  }
+
+  /** Records the creation time (new sessions, regenerate, and old sessions that lack it). */
+  markCreated(now: number): void {
+    if (this.#trackCreated) this.#meta.created = now
+  }
+
   get<T = unknown>(key: string): T | undefined {
     return Object.hasOwn(this.#data, key) ? (this.#data[key] as T) : undefined
   }
 
   set(key: string, value: unknown): void {
-    assertStorable(key, value)
-    // defineProperty, not assignment: a key named "__proto__" must stay plain data.
-    Object.defineProperty(this.#data, key, {
-      value,
-      enumerable: true,
-      writable: true,
-      configurable: true,
-    })
+    assertKey('set', key)
+    assertStorable(`session.set(${JSON.stringify(key)})`, value)
+    define(this.#data, key, value)
   }
 
   has(key: string): boolean {
@@ -93,6 +147,8 @@ export class SessionState implements Session {
 
   clear(): void {
     this.#data = {}
+    this.#meta.flash = undefined
+    this.cleared = true
   }
 
   keys(): string[] {
@@ -105,18 +161,150 @@ export class SessionState implements Session {
 
   regenerate(): void {
     this.regenerated = true
+    this.#nextId = null
+    this.markCreated(Date.now())
   }
 
   destroy(): void {
     this.destroyed = true
     this.regenerated = false
+    this.cleared = true
+    this.#nextId = null
     this.#data = {}
+    this.#meta = {}
+    this.markCreated(Date.now())
   }
 
-  /** The data as saved; nested changes (`get('cart').push(x)`) count too. */
-  serialize(): { json: string; changed: boolean; empty: boolean; data: SessionData } {
-    const json = JSON.stringify(this.#data)
-    return { json, changed: json !== this.#snapshot, empty: json === '{}', data: this.#data }
+  flash(key: string, value: unknown): void {
+    assertStorable(`session.flash(${JSON.stringify(key)})`, value)
+    const flash: Record<string, unknown> = { ...this.#meta.flash }
+    define(flash, key, value)
+    this.#meta.flash = flash
+  }
+
+  getFlash<T = unknown>(key: string): T | undefined {
+    const flash = this.#meta.flash
+    if (flash === undefined || !Object.hasOwn(flash, key)) return undefined
+    const value = flash[key] as T
+    const rest: Record<string, unknown> = { ...flash }
+    delete rest[key]
+    this.#meta.flash = Object.keys(rest).length === 0 ? undefined : rest
+    return value
+  }
+
+  /** True when the ID that will be saved differs from the one loaded (new, regenerated, destroyed). */
+  get replacesId(): boolean {
+    return this.loadedId === null || this.regenerated || this.destroyed
+  }
+
+  /**
+   * The ID the session will be stored under after this response, or `null` when it will not be
+   * stored (empty). A new ID is drawn once and then kept, so csrf can bind a token to it before
+   * the session is saved.
+   */
+  boundId(): string | null {
+    if (isEmptyData(this.record())) return null
+    if (!this.replacesId) return this.loadedId
+    this.#nextId ??= randomToken(32)
+    return this.#nextId
+  }
+
+  /** The data as it will be saved: the user's keys plus the middleware's own fields. */
+  record(): SessionData {
+    const meta: Meta = {}
+    if (this.#meta.created !== undefined) meta.created = this.#meta.created
+    if (this.#meta.flash !== undefined) meta.flash = this.#meta.flash
+    const hasMeta = meta.created !== undefined || meta.flash !== undefined
+    let out = this.#data
+    let copy = hasMeta
+    for (const key in this.#data) {
+      // JSON drops undefined values; so does the store, so they are no change either.
+      if (this.#data[key] === undefined) copy = true
+    }
+    if (copy) {
+      out = {}
+      for (const key of Object.keys(this.#data)) {
+        if (this.#data[key] !== undefined) define(out, key, this.#data[key])
+      }
+      if (hasMeta) define(out, META_KEY, meta)
+    }
+    return out
+  }
+
+  /**
+   * The data as saved, what changed key by key against what was loaded (nested changes such as
+   * `get('cart').push(x)` count too), and whether the session holds nothing worth a cookie.
+   */
+  serialize(): { data: SessionData; changes: SessionChanges; changed: boolean; empty: boolean } {
+    const data = this.record()
+    const changes: SessionChanges = { set: {}, delete: [] }
+    const empty = isEmptyData(data)
+    // The common case, a session that was only read: one stringify, equal to the snapshot.
+    if (JSON.stringify(data) === this.#snapshot) return { data, changes, changed: false, empty }
+    const loaded = JSON.parse(this.#snapshot) as SessionData
+    let changed = false
+    for (const key of Object.keys(data)) {
+      const json = JSON.stringify(data[key])
+      if (!Object.hasOwn(loaded, key) || JSON.stringify(loaded[key]) !== json) {
+        define(changes.set, key, data[key])
+        changed = true
+      }
+    }
+    for (const key of Object.keys(loaded)) {
+      if (!Object.hasOwn(data, key)) {
+        changes.delete.push(key)
+        changed = true
+      }
+    }
+    return { data, changes, changed, empty }
+  }
+
+  /** {@link SessionBinding} for csrf: the ID the request brought. */
+  get current(): string {
+    return this.loadedId ?? ''
+  }
+
+  /** {@link SessionBinding} for csrf: the ID after this response's save. */
+  next(): string {
+    return this.boundId() ?? ''
+  }
+}
+
+/**
+ * The per-key merge: `changes` applied to the data as stored now, so keys another request
+ * changed meanwhile survive. The result is a new object.
+ */
+export function applyChanges(current: SessionData, changes: SessionChanges): SessionData {
+  const out: SessionData = {}
+  for (const key of Object.keys(current)) define(out, key, current[key])
+  for (const key of changes.delete) delete out[key]
+  for (const key of Object.keys(changes.set)) define(out, key, changes.set[key])
+  return out
+}
+
+/** A session with no user keys and no pending flash values is not worth storing. */
+export function isEmptyData(data: SessionData): boolean {
+  for (const key of Object.keys(data)) {
+    if (key !== META_KEY) return false
+    const flash = (data[key] as Meta | null)?.flash
+    if (flash && typeof flash === 'object' && Object.keys(flash).length > 0) return false
+  }
+  return true
+}
+
+/** defineProperty, not assignment: a key named "__proto__" must stay plain data. */
+function define(target: Record<string, unknown>, key: string, value: unknown): void {
+  Object.defineProperty(target, key, {
+    value,
+    enumerable: true,
+    writable: true,
+    configurable: true,
+  })
+}
+
+function assertKey(method: string, key: string): void {
+  if (key === META_KEY) {
+    throw new TypeError(`session.${method}: the key "${META_KEY}" is reserved for the middleware`)
   }
 }
 
@@ -125,7 +313,7 @@ export class SessionState implements Session {
  * a Map or Set, nothing for a function or symbol). Checked in `set()`, where the mistake is made,
  * rather than after the handler, where the data could only be dropped.
  */
-function assertStorable(key: string, value: unknown): void {
+function assertStorable(call: string, value: unknown): void {
   if (value === undefined) return
   let problem: string | undefined
   try {
@@ -139,8 +327,6 @@ function assertStorable(key: string, value: unknown): void {
     problem = err instanceof Error ? err.message : String(err)
   }
   if (problem !== undefined) {
-    throw new TypeError(
-      `session.set(${JSON.stringify(key)}): the value is not JSON-serialisable (${problem})`,
-    )
+    throw new TypeError(`${call}: the value is not JSON-serialisable (${problem})`)
   }
 }

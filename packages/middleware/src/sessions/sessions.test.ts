@@ -379,14 +379,17 @@ describe('sessions: secret rotation', () => {
   it('accepts cookies signed by any listed secret and signs new ones with the first', async () => {
     const store = new MemorySessionStore()
     const old = new Hono()
-    old.use(sessions({ secret: 'old-secret-0123456789abcdef', store }))
+    old.use(sessions({ secret: 'old-secret-0123456789abcdef0123456789', store }))
     old.post('/', (c) => {
       c.get('session').set('user', 'bob')
       return c.text('ok')
     })
     const rotated = new Hono()
     rotated.use(
-      sessions({ secret: ['new-secret-0123456789abcdef', 'old-secret-0123456789abcdef'], store }),
+      sessions({
+        secret: ['new-secret-0123456789abcdef0123456789', 'old-secret-0123456789abcdef0123456789'],
+        store,
+      }),
     )
     rotated.get('/', (c) => c.json(c.get('session').toJSON()))
     rotated.post('/', (c) => {
@@ -401,7 +404,7 @@ describe('sessions: secret rotation', () => {
     expect(resigned.split('.')[0]).toBe(oldCookie.split('.')[0])
     expect(resigned).not.toBe(oldCookie)
     const newOnly = new Hono()
-    newOnly.use(sessions({ secret: 'new-secret-0123456789abcdef', store }))
+    newOnly.use(sessions({ secret: 'new-secret-0123456789abcdef0123456789', store }))
     newOnly.get('/', (c) => c.json(c.get('session').toJSON()))
     expect(await (await newOnly.request('/', withCookie(resigned))).json()).toEqual({
       user: 'bob',
@@ -569,14 +572,14 @@ describe('sessions: options', () => {
     store.destroy_()
   })
 
-  it('passes domain and path through and can drop HttpOnly', async () => {
+  it('passes domain and path through (HttpOnly stays)', async () => {
     const store = new MemorySessionStore()
     const app = new Hono()
     app.use(
       sessions({
         secret: SECRET,
         store,
-        cookie: { domain: 'example.com', path: '/app', httpOnly: false, secure: true },
+        cookie: { domain: 'example.com', path: '/app', httpOnly: true, secure: true },
       }),
     )
     app.post('/', (c) => {
@@ -584,8 +587,7 @@ describe('sessions: options', () => {
       return c.text('ok')
     })
     const line = setCookies(await app.request('/', { method: 'POST' }))[0]
-    expect(line).toBe(line?.replace('HttpOnly', ''))
-    expect(line).toMatch(/Domain=example\.com; Path=\/app; Secure; SameSite=Lax/)
+    expect(line).toMatch(/Domain=example\.com; Path=\/app; HttpOnly; Secure; SameSite=Lax/)
     store.destroy_()
   })
 
@@ -615,30 +617,42 @@ describe('sessions: options', () => {
     ['an empty secret', { secret: '' }, /"secret"/],
     ['an empty secret list', { secret: [] }, /"secret"/],
     ['an empty secret in the list', { secret: ['a', ''] }, /"secret"/],
-    ['a bad cookie name', { secret: 's', cookieName: 'a;b' }, /cookieName/],
-    ['maxAge 0', { secret: 's', maxAge: 0 }, /"maxAge"/],
-    ['maxAge beyond 400 days', { secret: 's', maxAge: 34_560_001 }, /400 days/],
-    ['a store without destroy', { secret: 's', store: { get() {}, set() {} } }, /"store"/],
-    ['cookie.maxAge', { secret: 's', cookie: { maxAge: 5 } }, /unknown option "maxAge"/],
+    ['a bad cookie name', { secret: SECRET, cookieName: 'a;b' }, /cookieName/],
+    ['maxAge 0', { secret: SECRET, maxAge: 0 }, /"maxAge"/],
+    ['maxAge beyond 400 days', { secret: SECRET, maxAge: 34_560_001 }, /400 days/],
+    ['a store without destroy', { secret: SECRET, store: { get() {}, set() {} } }, /"store"/],
+    ['cookie.maxAge', { secret: SECRET, cookie: { maxAge: 5 } }, /unknown option "maxAge"/],
     [
       'SameSite=None without Secure',
-      { secret: 's', cookie: { sameSite: 'None' } },
+      { secret: SECRET, cookie: { sameSite: 'None' } },
       /Secure|secure/,
     ],
-    ['a bad sameSite', { secret: 's', cookie: { sameSite: 'loose' } }, /sameSite/],
-    ['a path with ;', { secret: 's', cookie: { path: '/;x' } }, /cookie.path/],
+    ['a bad sameSite', { secret: SECRET, cookie: { sameSite: 'loose' } }, /sameSite/],
+    ['a path with ;', { secret: SECRET, cookie: { path: '/;x' } }, /cookie.path/],
     [
       '__Host- with a domain',
-      { secret: 's', cookieName: '__Host-s', cookie: { domain: 'a.b' } },
+      { secret: SECRET, cookieName: '__Host-s', cookie: { domain: 'a.b' } },
       /__Host-/,
     ],
     [
       '__Secure- with secure: false',
-      { secret: 's', cookieName: '__Secure-s', cookie: { secure: false } },
+      { secret: SECRET, cookieName: '__Secure-s', cookie: { secure: false } },
       /secure/,
     ],
-    ['an empty contextKey', { secret: 's', contextKey: '' }, /contextKey/],
-    ['a typo', { secret: 's', maxage: 5 }, /unknown option "maxage"/],
+    ['an empty contextKey', { secret: SECRET, contextKey: '' }, /contextKey/],
+    ['a typo', { secret: SECRET, maxage: 5 }, /unknown option "maxage"/],
+    ['a one-character secret', { secret: 'x' }, /at least 32 characters/],
+    ['a 31-character secret', { secret: 'x'.repeat(31) }, /at least 32 characters/],
+    ['a short secret in a rotation list', { secret: [SECRET, 'old'] }, /at least 32 characters/],
+    ['cookie.httpOnly: false', { secret: SECRET, cookie: { httpOnly: false } }, /httpOnly/],
+    ['a non-boolean rolling', { secret: SECRET, rolling: 1 }, /"rolling"/],
+    ['a zero absoluteTimeout', { secret: SECRET, absoluteTimeout: 0 }, /"absoluteTimeout"/],
+    ['a fractional absoluteTimeout', { secret: SECRET, absoluteTimeout: 1.5 }, /"absoluteTimeout"/],
+    [
+      'a store whose update is not a function',
+      { secret: SECRET, store: { get() {}, set() {}, destroy() {}, update: 1 } },
+      /"store"/,
+    ],
   ])('throws a TypeError at construction for %s', (_, options, message) => {
     expect(() => sessions(options as unknown as SessionsOptions)).toThrow(TypeError)
     expect(() => sessions(options as unknown as SessionsOptions)).toThrow(message)

@@ -1,9 +1,9 @@
-import type { MiddlewareHandler } from 'hono'
+import type { Context, MiddlewareHandler } from 'hono'
 import {
   appendDeleteCookie,
   appendSetCookie,
   type CookieSettings,
-  getCookie,
+  getCookieValues,
 } from '../internal/cookie'
 import {
   assertCookieName,
@@ -11,9 +11,10 @@ import {
   cookieOptions,
   MAX_COOKIE_AGE,
 } from '../internal/cookie-settings'
-import { assertSecretList, createCookieSigner } from '../internal/cookie-signing'
+import { assertSecretList, createCookieSigner, SESSION_BINDING } from '../internal/cookie-signing'
 import { randomToken } from '../internal/crypto'
 import {
+  assertBoolean,
   assertKnownKeys,
   assertNonEmptyString,
   assertPositiveInteger,
@@ -21,8 +22,8 @@ import {
 } from '../internal/options'
 import { reject } from '../internal/reject'
 import { MemorySessionStore } from './memory-store'
-import { SessionState } from './session'
-import type { SessionData, SessionStore } from './store'
+import { applyChanges, isEmptyData, META_KEY, SessionState } from './session'
+import { type SessionData, type SessionStore, updateSession } from './store'
 
 /**
  * Options of {@link sessions}.
@@ -30,31 +31,63 @@ import type { SessionData, SessionStore } from './store'
  * @example
  * const options: SessionsOptions = {
  *   secret: process.env.SESSION_SECRET!,
- *   maxAge: 3600,
  *   cookieName: '__Host-sid',
+ *   maxAge: 30 * 60, // idle timeout with rolling: 30 minutes without a request
+ *   rolling: true,
+ *   absoluteTimeout: 12 * 3600, // logged out 12 hours after login, however active
  * }
  * app.use(sessions(options))
  */
 export interface SessionsOptions {
-  /** HMAC secret(s) for the cookie signature (required). With a list, the first signs, all verify. */
+  /**
+   * HMAC secret(s) for the cookie signature (required, at least 32 characters each). With a list,
+   * the first signs, all verify.
+   */
   secret: string | string[]
-  /** Cookie name. Default `'sid'`. */
+  /** Cookie name. Default `'sid'`; `'__Host-sid'` is recommended on https (see the README). */
   cookieName?: string
-  /** Lifetime in seconds, counted from the last change (store entry and cookie). Default `86400`. */
+  /**
+   * Lifetime in seconds of the store entry and the cookie, counted from the last save. Without
+   * `rolling` a save happens when the data changes; with it, on every request. Default `86400`.
+   */
   maxAge?: number
+  /**
+   * Save on every request that carries a valid session, so `maxAge` becomes an idle timeout.
+   * Default `false`.
+   */
+  rolling?: boolean
+  /**
+   * Seconds after creation (or `regenerate()`) at which the session ends, however active it is.
+   * Unset: no absolute limit.
+   */
+  absoluteTimeout?: number
   /** Session store. Default: a `MemorySessionStore` per middleware, created on first use. */
   store?: SessionStore
   /** Context key of the {@link Session}. Default `'session'`. */
   contextKey?: string
-  /** Cookie attributes. Defaults: `HttpOnly`, `SameSite=Lax`, `Path=/`, `Secure` on https. */
+  /**
+   * Cookie attributes. Defaults: `HttpOnly`, `SameSite=Lax`, `Path=/`, `Secure` on https.
+   * `httpOnly: false` is refused: scripts never need the session ID, and an XSS could steal it.
+   */
   cookie?: Pick<CookieSettings, 'httpOnly' | 'secure' | 'sameSite' | 'path' | 'domain'>
 }
 
-const KNOWN = ['secret', 'cookieName', 'maxAge', 'store', 'contextKey', 'cookie'] as const
+const KNOWN = [
+  'secret',
+  'cookieName',
+  'maxAge',
+  'rolling',
+  'absoluteTimeout',
+  'store',
+  'contextKey',
+  'cookie',
+] as const
 /** `randomToken(32)`: 256 random bits as 43 base64url characters. */
 const SESSION_ID = /^[A-Za-z0-9_-]{43}$/
 /** An id, a dot and an HMAC-SHA256 (43 chars): anything much longer is not ours. */
 const MAX_COOKIE_LENGTH = 128
+/** Copies of the cookie looked at (cookie tossing); more cost work and prove nothing. */
+const MAX_COPIES = 4
 
 /**
  * Cookie sessions with server-side data. The cookie holds only `<id>.<HMAC-SHA256>` of a 256-bit
@@ -64,19 +97,28 @@ const MAX_COOKIE_LENGTH = 128
  * fresh empty session; a session that stays empty writes nothing and sets no cookie. A store that
  * fails gives 503 `Session store unavailable`.
  *
- * @param options.secret required; a list rotates secrets (first signs, all verify)
+ * Saves merge key by key: only the keys this request set or deleted are applied to the session
+ * as stored at save time (atomically when the store has `update`), so concurrent requests keep
+ * each other's writes. Nothing is saved once `requestTimeout()` has answered. When the request
+ * carries several cookies of this name, the one that verifies and exists in the store is used;
+ * two such copies are ambiguous and neither is used.
+ *
+ * @param options.secret required, 32+ characters; a list rotates secrets (first signs, all verify)
  * @param options.cookieName default `'sid'`
  * @param options.maxAge default `86400` seconds
+ * @param options.rolling default `false`
+ * @param options.absoluteTimeout unset
  * @param options.store default `new MemorySessionStore()` (created lazily)
  * @param options.contextKey default `'session'`
  * @example
  * ```ts
- * app.use(sessions({ secret: process.env.SESSION_SECRET! }))
+ * app.use(sessions({ secret: process.env.SESSION_SECRET!, cookieName: '__Host-sid' }))
  * app.post('/login', async (c) => {
  *   const session = c.get('session')
  *   session.regenerate()
  *   session.set('userId', user.id)
- *   return c.text('welcome')
+ *   session.flash('notice', 'Welcome back')
+ *   return c.redirect('/')
  * })
  * app.post('/logout', (c) => {
  *   c.get('session').destroy()
@@ -94,6 +136,12 @@ export function sessions(options: SessionsOptions): MiddlewareHandler {
   if (maxAge > MAX_COOKIE_AGE) {
     throw optionError(factory, `"maxAge" must be at most ${MAX_COOKIE_AGE} seconds (400 days)`)
   }
+  const rolling =
+    options.rolling === undefined ? false : assertBoolean(factory, 'rolling', options.rolling)
+  const absoluteTimeout =
+    options.absoluteTimeout === undefined
+      ? undefined
+      : assertPositiveInteger(factory, 'absoluteTimeout', options.absoluteTimeout)
   const contextKey = assertNonEmptyString(factory, 'contextKey', options.contextKey ?? 'session')
   const settings = assertCookieSettings(factory, cookieName, options.cookie, [
     'httpOnly',
@@ -102,6 +150,12 @@ export function sessions(options: SessionsOptions): MiddlewareHandler {
     'path',
     'domain',
   ])
+  if (settings.httpOnly === false) {
+    throw optionError(
+      factory,
+      '"cookie.httpOnly" cannot be false: scripts never need the session ID, and an XSS could steal it',
+    )
+  }
   let store = options.store
   if (
     store !== undefined &&
@@ -109,40 +163,86 @@ export function sessions(options: SessionsOptions): MiddlewareHandler {
       typeof store !== 'object' ||
       typeof store.get !== 'function' ||
       typeof store.set !== 'function' ||
-      typeof store.destroy !== 'function')
+      typeof store.destroy !== 'function' ||
+      (store.update !== undefined && typeof store.update !== 'function'))
   ) {
     throw optionError(factory, '"store" must be a SessionStore with get, set and destroy')
   }
-  const signer = createCookieSigner(secrets)
+  const signer = createCookieSigner(secrets, 'sessions')
 
   const unavailable = (): never => reject(503, 'Session store unavailable')
+
+  /** Seconds the store entry and cookie live from now: `maxAge`, capped by the absolute limit. */
+  const lifetime = (created: number | undefined, now: number): number => {
+    if (absoluteTimeout === undefined || created === undefined) return maxAge
+    const left = Math.ceil((created + absoluteTimeout * 1000 - now) / 1000)
+    return Math.max(1, Math.min(maxAge, left))
+  }
+  const isPastAbsolute = (data: SessionData, now: number): boolean => {
+    if (absoluteTimeout === undefined) return false
+    const created = (data[META_KEY] as { created?: unknown } | undefined)?.created
+    return typeof created === 'number' && now - created >= absoluteTimeout * 1000
+  }
+
+  /**
+   * The session the cookies point at. Every copy is looked at (cookie tossing puts a junk or a
+   * foreign copy first); only signed IDs reach the store. Exactly one live session → that one;
+   * none or several → none.
+   */
+  const load = async (
+    activeStore: SessionStore,
+    copies: string[],
+  ): Promise<{ id: string; data: SessionData } | null> => {
+    const ids: string[] = []
+    for (const raw of copies) {
+      if (raw.length > MAX_COOKIE_LENGTH) continue
+      const id = await signer.unsign(raw)
+      if (id !== null && SESSION_ID.test(id) && !ids.includes(id)) ids.push(id)
+    }
+    if (ids.length === 0) return null
+    let found: { id: string; data: SessionData } | null = null
+    for (const id of ids) {
+      const stored = await activeStore.get(id)
+      if (stored === null || typeof stored !== 'object' || Array.isArray(stored)) continue
+      // Two live sessions in one request: one may be an attacker's, planted from a sibling
+      // subdomain. There is no telling which, so neither is adopted.
+      if (found !== null) return null
+      found = { id, data: stored }
+    }
+    return found
+  }
 
   return async function sessions(c, next) {
     store ??= new MemorySessionStore()
     const activeStore = store
+    const now = Date.now()
 
     let id: string | null = null
     let data: SessionData = {}
-    const raw = getCookie(c, cookieName)
-    if (raw && raw.length <= MAX_COOKIE_LENGTH) {
-      const unsigned = await signer.unsign(raw)
-      // Only a correctly signed ID reaches the store: forged cookies cost no store round trip.
-      if (unsigned !== null && SESSION_ID.test(unsigned)) {
-        let stored: SessionData | null
-        try {
-          stored = await activeStore.get(unsigned)
-        } catch {
-          return unavailable()
+    const copies = getCookieValues(c, cookieName, MAX_COPIES)
+    if (copies.length > 0) {
+      let loaded: Awaited<ReturnType<typeof load>>
+      try {
+        loaded = await load(activeStore, copies)
+        if (loaded !== null && isPastAbsolute(loaded.data, now)) {
+          await activeStore.destroy(loaded.id)
+          loaded = null
         }
-        if (stored !== null && typeof stored === 'object' && !Array.isArray(stored)) {
-          id = unsigned
-          data = stored
-        }
+      } catch {
+        return unavailable()
+      }
+      if (loaded !== null) {
+        id = loaded.id
+        data = loaded.data
       }
     }
 
-    const session = new SessionState(id, data)
+    const session = new SessionState(id, data, absoluteTimeout !== undefined)
+    // A session from before absoluteTimeout was turned on starts its clock now (saved below).
+    if (session.created === undefined) session.markCreated(now)
     c.set(contextKey as 'session', session)
+    // The session is its own SessionBinding (current and next IDs) for csrf.
+    c.set(SESSION_BINDING as never, session as never)
 
     let failed = false
     let error: unknown
@@ -153,6 +253,14 @@ export function sessions(options: SessionsOptions): MiddlewareHandler {
       // composition may not. Save first, then let the error continue.
       failed = true
       error = e
+    }
+
+    // requestTimeout() has already answered: nobody will see this response's cookie, so saving
+    // now (a late regenerate() destroying the old ID) would only log the user out.
+    const timeout = (c.var as { timeoutSignal?: AbortSignal }).timeoutSignal
+    if (timeout?.aborted) {
+      if (failed) throw error
+      return
     }
 
     let saved: ReturnType<SessionState['serialize']>
@@ -167,33 +275,91 @@ export function sessions(options: SessionsOptions): MiddlewareHandler {
         `sessions: the session data is not JSON-serialisable, nothing was saved (${e instanceof Error ? e.message : String(e)})`,
       )
     }
-    const { empty, changed, data: current } = saved
-    const oldId = session.loadedId
-    const replaceId = session.destroyed || session.regenerated
     try {
-      // The old ID dies first: if saving the new one then fails, nobody keeps a fixated session.
-      if (oldId !== null && (replaceId || (empty && changed))) await activeStore.destroy(oldId)
-      if (empty) {
-        if (oldId !== null && (replaceId || changed)) {
-          appendDeleteCookie(
-            c,
-            cookieName,
-            cookieOptions(c, cookieName, settings, { httpOnly: true }),
-          )
-        }
-      } else if (oldId === null || replaceId || changed) {
-        const newId = oldId === null || replaceId ? randomToken(32) : oldId
-        await activeStore.set(newId, current, maxAge)
-        appendSetCookie(
-          c,
-          cookieName,
-          await signer.sign(newId),
-          cookieOptions(c, cookieName, settings, { httpOnly: true, maxAge }),
-        )
-      }
+      await save(c, activeStore, session, saved)
     } catch {
       return unavailable()
     }
     if (failed) throw error
+  }
+
+  async function save(
+    c: Context,
+    activeStore: SessionStore,
+    session: SessionState,
+    { data, changes, changed, empty }: ReturnType<SessionState['serialize']>,
+  ): Promise<void> {
+    const oldId = session.loadedId
+    const ttl = lifetime(session.created, Date.now())
+    const setCookie = (id: string) =>
+      signer
+        .sign(id)
+        .then((signed) =>
+          appendSetCookie(
+            c,
+            cookieName,
+            signed,
+            cookieOptions(c, cookieName, settings, { httpOnly: true, maxAge: ttl }),
+          ),
+        )
+    const clearCookie = () =>
+      appendDeleteCookie(c, cookieName, cookieOptions(c, cookieName, settings, { httpOnly: true }))
+
+    if (oldId === null) {
+      if (empty) return
+      const newId = session.boundId() as string
+      await activeStore.set(newId, data, ttl)
+      await setCookie(newId)
+      return
+    }
+
+    if (session.replacesId) {
+      // regenerate() keeps the data: the request's changes merged onto the data as stored now.
+      let next = data
+      if (!session.cleared) {
+        const current = await activeStore.get(oldId)
+        if (current !== null) next = applyChanges(current, changes)
+      }
+      // The old ID dies first: if saving the new one then fails, nobody keeps a fixated session.
+      await activeStore.destroy(oldId)
+      if (isEmptyData(next)) {
+        clearCookie()
+        return
+      }
+      const newId = session.boundId() ?? randomToken(32)
+      await activeStore.set(newId, next, ttl)
+      await setCookie(newId)
+      return
+    }
+
+    if (session.cleared) {
+      // clear() replaces the whole session rather than merging into it.
+      if (!changed) return
+      if (empty) {
+        await activeStore.destroy(oldId)
+        clearCookie()
+      } else {
+        await activeStore.set(oldId, data, ttl)
+        await setCookie(oldId)
+      }
+      return
+    }
+
+    if (!changed && !rolling) return
+    // Per-key merge onto the stored data; a session that expired or was destroyed meanwhile
+    // (logout in another tab) stays gone: neither a change nor a touch revives it.
+    const written = await updateSession(
+      activeStore,
+      oldId,
+      (current) => {
+        if (current === null) return null
+        const merged = changed ? applyChanges(current, changes) : current
+        return isEmptyData(merged) ? {} : merged
+      },
+      ttl,
+    )
+    if (written === null) return
+    if (Object.keys(written).length === 0) clearCookie()
+    else await setCookie(oldId)
   }
 }

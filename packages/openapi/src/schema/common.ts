@@ -6,8 +6,6 @@ export type Convert = (schema: unknown) => OpenAPISchema
 /** A schema no JSON value satisfies (zod `never`, `undefined`, `nan`). */
 export const NOTHING = (): OpenAPISchema => ({ not: {} })
 
-export const SAFE_INTEGER = { minimum: Number.MIN_SAFE_INTEGER, maximum: Number.MAX_SAFE_INTEGER }
-
 /** Assigns an own property even for keys like `__proto__`, which plain assignment would not. */
 export function setOwn<T>(target: Record<string, T>, key: string, value: T): void {
   Object.defineProperty(target, key, {

@@ -70,7 +70,8 @@ const v4Cases: Case[] = [
   { name: 'number', schema: z4.number(), samples: [1, 1.5, -3, '1', null] },
   { name: 'number min/max', schema: z4.number().min(1).max(10), samples: [1, 10, 0.99, 10.01] },
   { name: 'number exclusive', schema: z4.number().gt(0).lt(1), samples: [0.5, 0, 1] },
-  { name: 'int', schema: z4.int(), samples: [1, 1.5, 2 ** 53, -5] },
+  // No 2 ** 53: zod's safe-integer range is deliberately left out of the document (noise bounds).
+  { name: 'int', schema: z4.int(), samples: [1, 1.5, -5, 2 ** 52] },
   {
     name: 'int positive multipleOf',
     schema: z4.number().int().positive().multipleOf(5),

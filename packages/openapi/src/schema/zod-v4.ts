@@ -8,7 +8,6 @@ import {
   NOTHING,
   nullable,
   regexPattern,
-  SAFE_INTEGER,
   STRING_FORMATS,
   setLowerBound,
   setMax,
@@ -114,10 +113,10 @@ function applyChecks(s: OpenAPISchema, def: Def): void {
 }
 
 function numberFormat(s: OpenAPISchema, format: string): void {
+  // `safeint` (zod's `.int()`) only restates JavaScript's safe-integer range: documented as a plain
+  // integer, since ±9007199254740991 would show up as the viewers' sample values.
   if (format === 'safeint') {
     s.type = 'integer'
-    setLowerBound(s, SAFE_INTEGER.minimum, false)
-    setUpperBound(s, SAFE_INTEGER.maximum, false)
   } else if (format === 'int32' || format === 'uint32') {
     s.type = 'integer'
     s.format = format === 'int32' ? 'int32' : s.format

@@ -1,0 +1,78 @@
+import { BoundedCache } from '../internal/bounded-cache'
+import { digestHex } from '../internal/crypto'
+
+/**
+ * Which IETF RateLimit header draft `rateLimit` speaks: `'draft-6'` sends `RateLimit-Limit`,
+ * `RateLimit-Remaining`, `RateLimit-Reset` and `RateLimit-Policy: <max>;w=<s>`; `'draft-8'`
+ * sends the structured fields `RateLimit-Policy: "<name>"; q=<max>; w=<s>; pk=:<key hash>:` and
+ * `RateLimit: "<name>"; r=<remaining>; t=<reset>` (as express-rate-limit does).
+ *
+ * @example
+ * const standardHeaders: RateLimitHeaders = 'draft-8'
+ * app.use(rateLimit({ standardHeaders }))
+ */
+export type RateLimitHeaders = 'draft-6' | 'draft-8'
+
+/** What one response reports. */
+export interface Quota {
+  max: number
+  remaining: number
+  /** Seconds until the count drops. */
+  reset: number
+}
+
+/** `<max>-in-<duration>`, express-rate-limit's default quota name (`100-in-15min`). */
+export function defaultPolicyName(max: number, windowMs: number): string {
+  const seconds = windowMs / 1000
+  const minutes = seconds / 60
+  const hours = minutes / 60
+  const days = hours / 24
+  let duration: string
+  if (seconds < 60) duration = `${seconds}sec`
+  else if (minutes < 60) duration = `${minutes}min`
+  else if (hours < 24) duration = `${hours}hr${hours > 1 ? 's' : ''}`
+  else duration = `${days}day${days > 1 ? 's' : ''}`
+  return `${max}-in-${duration}`
+}
+
+/** A quota name must be an sf-string we never have to escape: printable ASCII without `"` `\`. */
+export const POLICY_NAME = /^[\x20\x21\x23-\x5b\x5d-\x7e]{1,64}$/
+
+/** The draft-6 header set. */
+export function draft6(quota: Quota, windowSeconds: number): Record<string, string> {
+  return {
+    'RateLimit-Limit': String(quota.max),
+    'RateLimit-Remaining': String(quota.remaining),
+    'RateLimit-Reset': String(quota.reset),
+    'RateLimit-Policy': `${quota.max};w=${windowSeconds}`,
+  }
+}
+
+const partitionKeys = new BoundedCache<string, string>(10_000)
+
+/**
+ * The draft-8 partition key of a rate-limit key, as express-rate-limit computes it: the first 12
+ * hex digits of its SHA-256, base64-encoded (16 characters). Cached, since most requests come
+ * from clients seen before.
+ */
+export async function partitionKey(key: string): Promise<string> {
+  let pk = partitionKeys.get(key)
+  if (pk === undefined) {
+    pk = btoa((await digestHex('SHA-256', key)).slice(0, 12))
+    partitionKeys.set(key, pk)
+  }
+  return pk
+}
+
+/** The draft-8 header pair. */
+export function draft8(
+  quota: Quota,
+  windowSeconds: number,
+  name: string,
+  pk: string,
+): Record<string, string> {
+  return {
+    RateLimit: `"${name}"; r=${quota.remaining}; t=${quota.reset}`,
+    'RateLimit-Policy': `"${name}"; q=${quota.max}; w=${windowSeconds}; pk=:${pk}:`,
+  }
+}
