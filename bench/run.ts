@@ -1,7 +1,8 @@
 /**
  * `pnpm bench` entry. Flags: `--quick` (shorter measurements, for a smoke run), `--only=<list>`
- * with any of middleware, components, rate-limit, openapi, http, ablation (ablation only runs when named; it writes
- * ABLATION.md); `--filter=<regex>` to run only the in-process
+ * with any of middleware, components, rate-limit, openapi, http, ablation, stores (ablation and stores only
+ * run when named; ablation writes ABLATION.md, stores writes its section of RESULTS.md);
+ * `--filter=<regex>` to run only the in-process
  * comparisons whose title matches; `--no-report` to leave RESULTS.md alone (a partial run with
  * `--only` or `--filter` never writes it); `--no-proposal` to skip the HTTP rows that run on
  * proposals/perf-fixes.diff applied to a copy of the sources (on in full runs; `--proposal`
@@ -16,6 +17,7 @@ import { runHttp } from './suites/http'
 import { runMiddleware } from './suites/middleware'
 import { runOpenAPI } from './suites/openapi'
 import { runRateLimit } from './suites/rate-limit'
+import { runStores } from './suites/stores'
 
 const args = process.argv.slice(2)
 const quick = args.includes('--quick')
@@ -42,6 +44,9 @@ if (wants('http')) {
 }
 // Not part of the default run: `--only=ablation`.
 if (only?.includes('ablation')) await runAblation()
+// Not part of the default run either (needs Redis, starts a cluster, workerd and Deno):
+// `--only=stores`.
+if (only?.includes('stores')) await runStores(quick)
 if (!only && !filter && !args.includes('--no-report')) {
   await writeReport({
     startedAt,

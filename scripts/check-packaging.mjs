@@ -33,8 +33,9 @@ const PACKAGES = [
     dir: 'packages/middleware',
     // Every src/<folder>/index.ts is a public subpath.
     foldersArePublic: true,
-    // Subpaths the root barrel deliberately leaves out (they pull optional client libraries).
-    notInBarrel: new Set(['./redis']),
+    // Subpaths the root barrel deliberately leaves out: platform stores (Redis, Cloudflare, Deno KV)
+    // that only apps on that platform need.
+    notInBarrel: new Set(['./redis', './cloudflare', './deno-kv']),
   },
   // openapi's src folders are internal; only "." is public.
   { dir: 'packages/openapi', foldersArePublic: false, notInBarrel: new Set() },
@@ -54,7 +55,10 @@ function leafTargets(value, conditions = []) {
 
 function sourceEntry(pkgDir, subpath) {
   if (subpath === '.') return join(pkgDir, 'src', 'index.ts')
-  return join(pkgDir, 'src', subpath.slice(2), 'index.ts')
+  const folder = join(pkgDir, 'src', subpath.slice(2), 'index.ts')
+  // Platform stores (`./cloudflare`, `./deno-kv`) live in src/stores/<platform>/.
+  const store = join(pkgDir, 'src', 'stores', subpath.slice(2), 'index.ts')
+  return existsSync(folder) || !existsSync(store) ? folder : store
 }
 
 async function runPublint(tarball, skipped) {
@@ -232,12 +236,15 @@ async function checkPackage({ dir, foldersArePublic, notInBarrel }) {
 
   // Every buildable folder must be exported, or users cannot reach it.
   if (foldersArePublic) {
-    const srcDir = join(pkgDir, 'src')
-    for (const d of readdirSync(srcDir, { withFileTypes: true })) {
-      if (!d.isDirectory() || d.name === 'internal') continue
-      if (!existsSync(join(srcDir, d.name, 'index.ts'))) continue
-      if (!(`./${d.name}` in exportsField)) {
-        s.exports.push(`src/${d.name}/index.ts is built but "./${d.name}" is not in exports`)
+    for (const base of ['src', join('src', 'stores')]) {
+      const srcDir = join(pkgDir, base)
+      if (!existsSync(srcDir)) continue
+      for (const d of readdirSync(srcDir, { withFileTypes: true })) {
+        if (!d.isDirectory() || d.name === 'internal') continue
+        if (!existsSync(join(srcDir, d.name, 'index.ts'))) continue
+        if (!(`./${d.name}` in exportsField)) {
+          s.exports.push(`${base}/${d.name}/index.ts is built but "./${d.name}" is not in exports`)
+        }
       }
     }
   }

@@ -230,6 +230,13 @@ export async function writeReport(info: RunInfo): Promise<void> {
   const skipped = [...results.skipped, ...[...loadProblems].map(([k, v]) => `${k}: ${v}`)]
   if (skipped.length)
     sections.push('## Not measured in this run', '', ...skipped.map((s) => `- ${esc(s)}`), '')
+  // The stores section comes from its own run (`--only=stores`); keep it across full runs.
+  const previous = existsSync(path('RESULTS.md')) ? readFileSync(path('RESULTS.md'), 'utf8') : ''
+  const storesAt = previous.indexOf('<!-- stores:start -->')
+  const storesEnd = previous.indexOf('<!-- stores:end -->')
+  if (storesAt >= 0 && storesEnd > storesAt) {
+    sections.push(previous.slice(storesAt, storesEnd + '<!-- stores:end -->'.length), '')
+  }
   if (findings) sections.push(findings, '')
   writeFileSync(path('RESULTS.md'), sections.join('\n'))
   // The repository formats Markdown with Biome; format the generated file the same way so a

@@ -5,11 +5,18 @@ import { defineConfig, type Options } from 'tsup'
 
 type Plugin = NonNullable<Options['esbuildPlugins']>[number]
 
-// One entry per middleware folder that has an index.ts, plus the root barrel.
+// One entry per middleware folder that has an index.ts, one per platform store folder
+// (src/stores/<platform>/index.ts, published as the subpath `./<platform>`), plus the root barrel.
 const entry: Record<string, string> = { index: 'src/index.ts' }
-for (const dir of readdirSync('src', { withFileTypes: true })) {
-  if (dir.isDirectory() && dir.name !== 'internal' && existsSync(`src/${dir.name}/index.ts`)) {
-    entry[`${dir.name}/index`] = `src/${dir.name}/index.ts`
+for (const base of ['src', 'src/stores']) {
+  for (const dir of readdirSync(base, { withFileTypes: true })) {
+    if (
+      dir.isDirectory() &&
+      dir.name !== 'internal' &&
+      existsSync(`${base}/${dir.name}/index.ts`)
+    ) {
+      entry[`${dir.name}/index`] = `${base}/${dir.name}/index.ts`
+    }
   }
 }
 

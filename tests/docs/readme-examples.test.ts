@@ -80,6 +80,12 @@ const options: ts.CompilerOptions = {
 const entries = {
   '@palisade/middleware': join(root, 'packages/middleware/src/index.ts'),
   '@palisade/openapi': join(root, 'packages/openapi/src/index.ts'),
+  // Platform store subpaths the root barrel leaves out.
+  '@palisade/middleware/cloudflare': join(
+    root,
+    'packages/middleware/src/stores/cloudflare/index.ts',
+  ),
+  '@palisade/middleware/deno-kv': join(root, 'packages/middleware/src/stores/deno-kv/index.ts'),
 }
 const UNDECLARED_NAME = new Set([2304, 2552, 18004])
 

@@ -99,6 +99,38 @@ export interface RedisServerProcess {
   kill(): Promise<void>
 }
 
+/** Resolves once the redis-server `child` on `port` answers PING; rejects if it exits or is late. */
+export async function waitForPing(
+  port: number,
+  child: ChildProcess,
+  timeoutMs: number,
+): Promise<void> {
+  const deadline = Date.now() + timeoutMs
+  for (;;) {
+    if (child.exitCode !== null) {
+      throw new Error(`redis-server on ${port} exited with ${child.exitCode}`)
+    }
+    const probe = new Redis(port, '127.0.0.1', {
+      lazyConnect: true,
+      maxRetriesPerRequest: 0,
+      retryStrategy: () => null,
+    })
+    probe.on('error', () => {})
+    try {
+      await probe.connect()
+      if ((await probe.ping()) === 'PONG') return
+    } catch {
+      // not up yet
+    } finally {
+      probe.disconnect()
+    }
+    if (Date.now() > deadline) {
+      throw new Error(`redis-server on ${port} did not answer within ${timeoutMs} ms`)
+    }
+    await sleep(50)
+  }
+}
+
 /**
  * Starts redis-server on `port` and resolves once it answers PING. Nothing is saved
  * automatically; with `dir`, an explicit SAVE writes `dir/dump.rdb`, which a server restarted
@@ -115,30 +147,11 @@ export async function startRedisServer(
   })
   const exited = once(child, 'exit')
   const url = `redis://127.0.0.1:${port}`
-  const deadline = Date.now() + 10_000
-  for (;;) {
-    if (child.exitCode !== null)
-      throw new Error(`redis-server on ${port} exited with ${child.exitCode}`)
-    const probe = new Redis(url, {
-      lazyConnect: true,
-      maxRetriesPerRequest: 0,
-      retryStrategy: () => null,
-    })
-    probe.on('error', () => {})
-    try {
-      await probe.connect()
-      if ((await probe.ping()) === 'PONG') {
-        probe.disconnect()
-        break
-      }
-    } catch {
-      probe.disconnect()
-    }
-    if (Date.now() > deadline) {
-      child.kill('SIGKILL')
-      throw new Error(`redis-server on ${port} did not answer within 10 s`)
-    }
-    await sleep(50)
+  try {
+    await waitForPing(port, child, 10_000)
+  } catch (error) {
+    child.kill('SIGKILL')
+    throw error
   }
   return {
     port,

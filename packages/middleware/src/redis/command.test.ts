@@ -1,8 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { ioredisClient, nodeRedisClient } from '../../../../tests/redis/support'
 import {
+  firstKeyOf,
   fromIoredis,
   fromNodeRedis,
+  fromNodeRedisCluster,
   isNoScriptError,
   parseJsonObject,
   replyInteger,
@@ -77,5 +79,31 @@ describe('reply helpers', () => {
     expect(isNoScriptError(new Error('NOSCRIPT No matching script. Please use EVAL.'))).toBe(true)
     expect(isNoScriptError(new Error('Connection is closed.'))).toBe(false)
     expect(isNoScriptError('NOSCRIPT')).toBe(true)
+  })
+})
+
+describe('firstKeyOf', () => {
+  it.each([
+    [['EVALSHA', 'abc', '1', 'k1', '60000'], 'k1'],
+    [['EVAL', 'return 1', '2', 'k1', 'k2'], 'k1'],
+    [['evalsha', 'abc', '0', 'arg'], undefined],
+    [['FCALL', 'fn', '1', 'k'], 'k'],
+    [['SET', 'k', 'v', 'PX', '10'], 'k'],
+    [['HMGET', 'k', 'id', 'metadata'], 'k'],
+    [['PING'], undefined],
+  ])('routes %j by %s', (args, key) => {
+    expect(firstKeyOf(args)).toBe(key)
+  })
+
+  it('fromNodeRedisCluster passes the first key and asks for the master', async () => {
+    const calls: unknown[][] = []
+    const send = fromNodeRedisCluster({
+      sendCommand: async (...call) => {
+        calls.push(call)
+        return 'OK'
+      },
+    })
+    expect(await send(['EVALSHA', 'sha', '1', 'rl:k', '1000'])).toBe('OK')
+    expect(calls).toEqual([['rl:k', false, ['EVALSHA', 'sha', '1', 'rl:k', '1000']]])
   })
 })

@@ -34,7 +34,9 @@ export interface NodeRedisLike {
 }
 
 /**
- * Adapts an `ioredis` client: `(args) => client.call(args[0], ...args.slice(1))`.
+ * Adapts an `ioredis` client: `(args) => client.call(args[0], ...args.slice(1))`. An ioredis
+ * `Cluster` fits too: it finds each command's keys itself (including `EVALSHA`'s) and routes it to
+ * the node that owns their slot.
  *
  * @param client - A connected `ioredis` client (`new Redis(url)`).
  * @example
@@ -57,6 +59,50 @@ export function fromIoredis(client: IoredisLike): RedisCommand {
  */
 export function fromNodeRedis(client: NodeRedisLike): RedisCommand {
   return (args) => client.sendCommand(args)
+}
+
+/**
+ * The part of a node-redis (v5+) cluster client the adapter uses. Unlike a single-node client, a
+ * cluster needs the command's first key to pick the node that owns its slot.
+ *
+ * @example
+ * const cluster: NodeRedisClusterLike = await createCluster({ rootNodes }).connect()
+ * const store = new RedisRateLimitStore({ sendCommand: fromNodeRedisCluster(cluster) })
+ */
+export interface NodeRedisClusterLike {
+  sendCommand(
+    firstKey: string | undefined,
+    isReadonly: boolean | undefined,
+    args: string[],
+  ): Promise<unknown>
+}
+
+/**
+ * The first key of a command the stores send, for cluster routing: after `numkeys` for
+ * `EVAL`/`EVALSHA`/`FCALL` (none when `numkeys` is 0), the first argument for every other command.
+ */
+export function firstKeyOf(args: readonly string[]): string | undefined {
+  const name = (args[0] ?? '').toUpperCase()
+  if (name === 'EVAL' || name === 'EVALSHA' || name === 'EVAL_RO' || name === 'EVALSHA_RO') {
+    return Number(args[2]) > 0 ? args[3] : undefined
+  }
+  if (name === 'FCALL' || name === 'FCALL_RO') return Number(args[2]) > 0 ? args[3] : undefined
+  return args[1]
+}
+
+/**
+ * Adapts a node-redis (v5+) **cluster** (`createCluster`): routes each command by its first key
+ * (see {@link firstKeyOf}) and always to the slot's master (`isReadonly: false`), so a read never
+ * sees a replica that lags behind. For ioredis, {@link fromIoredis} takes a `Cluster` as is.
+ *
+ * @param cluster - A connected node-redis cluster (`await createCluster({ rootNodes }).connect()`).
+ * @example
+ * import { createCluster } from 'redis'
+ * const cluster = await createCluster({ rootNodes: [{ url: 'redis://10.0.0.1:7000' }] }).connect()
+ * const store = new RedisSessionStore({ sendCommand: fromNodeRedisCluster(cluster) })
+ */
+export function fromNodeRedisCluster(cluster: NodeRedisClusterLike): RedisCommand {
+  return (args) => cluster.sendCommand(firstKeyOf(args), false, args)
 }
 
 /**

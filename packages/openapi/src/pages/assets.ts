@@ -149,7 +149,16 @@ export function assetHandler(asset: ViewerAsset): (c: Context) => Promise<Respon
     const body = await assetBytes(asset, encoding)
     headers.ETag = etagFor(asset, encoding)
     headers['Content-Type'] = asset.type
-    if (encoding !== 'identity') headers['Content-Encoding'] = encoding
-    return c.body(body, 200, headers)
+    if (encoding === 'identity') return c.body(body, 200, headers)
+    headers['Content-Encoding'] = encoding
+    const response = c.body(body, 200, headers)
+    // Cloudflare Workers compress any response whose Content-Encoding is set, unless told the body
+    // is encoded already: without `encodeBody: 'manual'` (a Workers extension other runtimes
+    // ignore) the browser would get brotli of brotli and the viewer would not run.
+    return new Response(response.body, {
+      status: response.status,
+      headers: response.headers,
+      encodeBody: 'manual',
+    } as ResponseInit)
   }
 }

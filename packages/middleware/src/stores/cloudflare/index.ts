@@ -1,0 +1,18 @@
+/**
+ * Cloudflare Workers stores for `rateLimit`, `sessions` and `apiKey`, on Durable Objects (strongly
+ * consistent, one object per key). Export `PalisadeStoreObject` from the Worker, bind it, and give
+ * the binding to the stores. Web-standard code only: no platform global, no Cloudflare import.
+ */
+export type { DurableObjectApiKeyStoreOptions } from './api-key-store'
+export { DurableObjectApiKeyStore } from './api-key-store'
+export type { DurableObjectStateLike, DurableObjectStorageLike } from './durable-object'
+export { PalisadeStoreObject } from './durable-object'
+export type {
+  DurableObjectNamespaceLike,
+  DurableObjectStoreOptions,
+  DurableObjectStubLike,
+} from './namespace'
+export type { DurableObjectRateLimitStoreOptions } from './rate-limit-store'
+export { DurableObjectRateLimitStore } from './rate-limit-store'
+export type { DurableObjectSessionStoreOptions } from './session-store'
+export { DurableObjectSessionStore } from './session-store'

@@ -1,0 +1,133 @@
+/**
+ * The Deno KV stores in the deno binary of the runtime matrix, on a real `Deno.openKv()`:
+ * the conformance suite for all three stores (each method runs in Deno, on an in-memory KV),
+ * exactness of the rate limit under concurrent requests (atomic check-and-set), two Deno
+ * processes on one KV file seeing each other's writes at once, and the stores' option checks.
+ */
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import type { ManagedApiKeyStore } from '@palisade/middleware/api-key'
+import {
+  type DenoKvLike,
+  DenoKvRateLimitStore,
+  DenoKvSessionStore,
+} from '@palisade/middleware/deno-kv'
+import type { RateLimitStore } from '@palisade/middleware/rate-limit'
+import type { SessionStore } from '@palisade/middleware/sessions'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import {
+  apiKeyStoreConformance,
+  rateLimitStoreConformance,
+  sessionStoreConformance,
+} from '../stores/conformance'
+import { remoteStore } from '../stores/remote'
+import { type DenoServer, startDenoServer } from './support'
+
+let memory: DenoServer
+const shared: DenoServer[] = []
+const dir = mkdtempSync(join(tmpdir(), 'palisade-kv-'))
+let counter = 0
+const fresh = () => `t${++counter}`
+
+beforeAll(async () => {
+  const file = join(dir, 'shared.sqlite')
+  memory = await startDenoServer()
+  shared.push(await startDenoServer(file), await startDenoServer(file))
+})
+
+afterAll(async () => {
+  await Promise.all([memory, ...shared].map((s) => s?.stop()))
+  rmSync(dir, { recursive: true, force: true })
+})
+
+rateLimitStoreConformance('DenoKvRateLimitStore (deno)', () =>
+  remoteStore<RateLimitStore>(memory, 'rateLimit', fresh()),
+)
+sessionStoreConformance('DenoKvSessionStore (deno)', () =>
+  remoteStore<SessionStore>(memory, 'session', fresh()),
+)
+apiKeyStoreConformance('DenoKvApiKeyStore (deno)', () =>
+  remoteStore<ManagedApiKeyStore>(memory, 'apiKey', fresh()),
+)
+
+describe('rateLimit on Deno KV inside Deno', () => {
+  it.each([
+    [200, 25],
+    [300, 137],
+  ])('lets exactly max of %i concurrent requests through (max %i)', async (n, max) => {
+    const client = `burst-${n}-${max}`
+    const errors: string[] = []
+    const statuses = await Promise.all(
+      Array.from({ length: n }, async () => {
+        const res = await memory.fetch(`/limited?max=${max}`, { headers: { 'x-client': client } })
+        const body = await res.text()
+        if (res.status === 503) errors.push(body)
+        return res.status
+      }),
+    )
+    const ok = statuses.filter((s) => s === 200).length
+    console.info(`deno kv exactness: ${JSON.stringify({ n, max, ok, errors: errors.slice(0, 3) })}`)
+    expect(ok).toBe(max)
+    expect(statuses.filter((s) => s === 429)).toHaveLength(n - max)
+  })
+})
+
+describe('Deno KV: two Deno processes sharing one KV file', () => {
+  it('shows both processes the same session and API key at once', async () => {
+    const [a, b] = shared as [DenoServer, DenoServer]
+    await remoteStore<SessionStore>(a, 'session', 'x').set('s1', { who: 'a' }, 60)
+    expect(await remoteStore<SessionStore>(b, 'session', 'x').get('s1')).toEqual({ who: 'a' })
+    await remoteStore<SessionStore>(b, 'session', 'x').destroy('s1')
+    expect(await remoteStore<SessionStore>(a, 'session', 'x').get('s1')).toBeNull()
+    const id = await remoteStore<ManagedApiKeyStore>(a, 'apiKey', 'x').add('key-0123456789abcdef')
+    expect(
+      (await remoteStore<ManagedApiKeyStore>(b, 'apiKey', 'x').validate('key-0123456789abcdef'))
+        ?.id,
+    ).toBe(id)
+  })
+})
+
+describe('Deno KV store options', () => {
+  const kv = {
+    get: async () => ({ value: null, versionstamp: null }),
+    atomic: () => ({}),
+  } as unknown as DenoKvLike
+
+  it.each([
+    ['no options', undefined, /"kv" is required/],
+    ['a kv without atomic', { kv: { get: () => null } }, /open Deno KV handle/],
+    ['an unknown option', { kv, expireIn: 5 }, /unknown option "expireIn"/],
+    ['a non-string prefix', { kv, prefix: ['a'] }, /"prefix" must be a string/],
+  ])('rejects %s at construction', (_label, options, message) => {
+    expect(() => new DenoKvRateLimitStore(options as never)).toThrow(/^DenoKvRateLimitStore: /)
+    expect(() => new DenoKvSessionStore(options as never)).toThrow(message)
+  })
+
+  it('rejects a bad windowMs or maxAge before touching KV', async () => {
+    await expect(new DenoKvRateLimitStore({ kv }).increment('k', 1.5)).rejects.toThrow(
+      /windowMs must be a positive integer/,
+    )
+    await expect(new DenoKvSessionStore({ kv }).set('s', {}, Number.NaN)).rejects.toThrow(
+      /maxAge must be a number/,
+    )
+  })
+
+  it('gives up with a clear error when every check-and-set loses', async () => {
+    const losing = {
+      get: async () => ({ value: null, versionstamp: null }),
+      atomic() {
+        const op = {
+          check: () => op,
+          set: () => op,
+          delete: () => op,
+          commit: async () => ({ ok: false }),
+        }
+        return op
+      },
+    } as unknown as DenoKvLike
+    await expect(new DenoKvRateLimitStore({ kv: losing }).increment('k', 1000)).rejects.toThrow(
+      /gave up after \d+ conflicting writes/,
+    )
+  }, 30_000)
+})

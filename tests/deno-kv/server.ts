@@ -1,0 +1,71 @@
+/**
+ * Test server for the Deno KV stores, bundled with esbuild and run by the deno binary of the
+ * runtime matrix on a real `Deno.openKv(path)` (`:memory:` or a file shared by several servers).
+ * - `POST /rpc` runs one store method here: `{ store, prefix, method, args }`.
+ * - `GET /limited` is an app route behind `rateLimit` with the Deno KV store (max from the `max`
+ *   query, key from `x-client`), for the exactness check.
+ * It prints `listening <port>` once it serves on 127.0.0.1.
+ */
+import {
+  DenoKvApiKeyStore,
+  type DenoKvLike,
+  DenoKvRateLimitStore,
+  DenoKvSessionStore,
+} from '@palisade/middleware/deno-kv'
+import { rateLimit } from '@palisade/middleware/rate-limit'
+import { Hono } from 'hono'
+import { benchStore } from '../../bench/lib/store-bench'
+import { rpcHandler } from '../stores/rpc-handler'
+
+declare const Deno: {
+  args: string[]
+  openKv(path?: string): Promise<DenoKvLike>
+  serve(
+    options: { hostname: string; port: number; onListen(addr: { port: number }): void },
+    handler: (request: Request) => Response | Promise<Response>,
+  ): unknown
+}
+
+const kv = await Deno.openKv(Deno.args[0] ?? ':memory:')
+const stores = {
+  rateLimit: DenoKvRateLimitStore,
+  session: DenoKvSessionStore,
+  apiKey: DenoKvApiKeyStore,
+} as const
+
+const app = new Hono()
+
+app.post(
+  '/rpc',
+  rpcHandler((store, prefix) => new stores[store as keyof typeof stores]({ kv, prefix })),
+)
+
+const limiters = new Map<number, ReturnType<typeof rateLimit>>()
+const store = new DenoKvRateLimitStore({ kv, prefix: 'exact' })
+app.use('/limited', (c, next) => {
+  const max = Number(c.req.query('max') ?? 10)
+  let limiter = limiters.get(max)
+  if (!limiter) {
+    limiter = rateLimit({
+      max,
+      windowMs: 60_000,
+      keyGenerator: (ctx) => ctx.req.header('x-client') ?? 'anonymous',
+      store,
+    })
+    limiters.set(max, limiter)
+  }
+  return limiter(c, next)
+})
+app.get('/limited', (c) => c.text('ok'))
+
+// bench/suites/stores.ts: the store timed inside Deno.
+app.get('/bench', async (c) => {
+  const bench = new DenoKvRateLimitStore({ kv, prefix: 'bench' })
+  const n = Number(c.req.query('n') ?? 500)
+  return c.json(await benchStore(bench, crypto.randomUUID(), n, 32))
+})
+
+Deno.serve(
+  { hostname: '127.0.0.1', port: 0, onListen: ({ port }) => console.log(`listening ${port}`) },
+  app.fetch,
+)
