@@ -119,3 +119,30 @@ const g = hc<typeof grouped.app>('http://localhost')
 g.v1.ping.$get({ query: { x: 'y' } })
 // @ts-expect-error x is required
 g.v1.ping.$get({ query: {} })
+
+// The base path and Env of the wrapped app reach the route types and `hc`, with and without
+// `basePath()`.
+type UserEnv = { Variables: { user: string } }
+const plain = openapi(new Hono<UserEnv>(), { info: { title: 'P', version: '1' } }).get(
+  '/me',
+  (c) => {
+    const user: string = c.get('user')
+    // @ts-expect-error no such variable
+    c.get('other')
+    return c.json({ user })
+  },
+)
+const p = hc<typeof plain.app>('http://localhost')
+p.me.$get()
+// @ts-expect-error no base path on this app
+p.v1
+const based = openapi(new Hono<UserEnv>().basePath('/v1'), { info: { title: 'B', version: '1' } })
+  .get('/me', (c) => c.json({ user: c.get('user') }))
+  .group('/orgs', (o) => o.get('/:org', (c) => c.json({ org: c.req.param('org') })))
+const b = hc<typeof based.app>('http://localhost')
+b.v1.me.$get()
+b.v1.orgs[':org'].$get({ param: { org: 'x' } })
+const nested = openapi(new Hono().basePath('/api').basePath('/v2'), {
+  info: { title: 'N', version: '1' },
+}).post('/x', (c) => c.json({ ok: true }))
+hc<typeof nested.app>('http://localhost').api.v2.x.$post()
