@@ -1,10 +1,11 @@
-import { digestHex, lazy } from '../internal/crypto'
 import {
-  isNoScriptError,
   type RedisCommand,
+  type RedisScript,
   type RedisStoreOptions,
+  redisScript,
   redisStoreOptions,
   replyInteger,
+  runScript,
 } from '../redis/command'
 import type { RateLimitHit, RateLimitInfo, RateLimitStore } from './store'
 
@@ -92,20 +93,13 @@ const BUCKET_REFUND = `${BUCKET_LEVEL}if s[1] then
   ${SAVE_BUCKET}end
 return 0`
 
-/** A Lua script with its SHA-1, computed locally with WebCrypto on first use (no SCRIPT LOAD). */
-interface Script {
-  source: string
-  sha: () => Promise<string>
-}
-const script = (source: string): Script => ({ source, sha: lazy(() => digestHex('SHA-1', source)) })
-
 const SCRIPTS = {
-  fixed: script(FIXED),
-  sliding: script(SLIDING),
-  bucket: script(BUCKET),
-  fixedRefund: script(FIXED_REFUND),
-  slidingRefund: script(SLIDING_REFUND),
-  bucketRefund: script(BUCKET_REFUND),
+  fixed: redisScript(FIXED),
+  sliding: redisScript(SLIDING),
+  bucket: redisScript(BUCKET),
+  fixedRefund: redisScript(FIXED_REFUND),
+  slidingRefund: redisScript(SLIDING_REFUND),
+  bucketRefund: redisScript(BUCKET_REFUND),
 }
 
 /** Each algorithm's state lives under its own key, so one key limited two ways never clashes. */
@@ -206,15 +200,8 @@ export class RedisRateLimitStore implements RateLimitStore {
     await Promise.all(Object.values(SUFFIX).map((suffix) => this.#send(['DEL', base + suffix])))
   }
 
-  async #run(s: Script, key: string, args: string[]): Promise<unknown> {
-    try {
-      return await this.#send(['EVALSHA', await s.sha(), '1', key, ...args])
-    } catch (error) {
-      // Only a missing script is worth a retry; any other failure (connection, OOM) is passed on
-      // rather than doubling the load on a struggling server. EVAL also re-caches the script.
-      if (!isNoScriptError(error)) throw error
-      return this.#send(['EVAL', s.source, '1', key, ...args])
-    }
+  #run(s: RedisScript, key: string, args: string[]): Promise<unknown> {
+    return runScript(this.#send, s, [key], args)
   }
 
   #info(method: string, reply: unknown): RateLimitInfo {

@@ -7,8 +7,11 @@ import {
   fromNodeRedisCluster,
   isNoScriptError,
   parseJsonObject,
+  type RedisCommand,
+  redisScript,
   replyInteger,
   replyText,
+  runScript,
 } from './command'
 
 // The documented one-line adapters, against the real clients and a real Redis.
@@ -105,5 +108,33 @@ describe('firstKeyOf', () => {
     })
     expect(await send(['EVALSHA', 'sha', '1', 'rl:k', '1000'])).toBe('OK')
     expect(calls).toEqual([['rl:k', false, ['EVALSHA', 'sha', '1', 'rl:k', '1000']]])
+  })
+})
+
+describe('runScript', () => {
+  const INCR = redisScript("return redis.call('INCR', KEYS[1])")
+
+  it('sends EVALSHA with the declared keys, and EVAL once when Redis answers NOSCRIPT', async () => {
+    const sent: string[][] = []
+    const send: RedisCommand = async (args) => {
+      sent.push(args)
+      if (args[0] === 'EVALSHA') throw new Error('NOSCRIPT No matching script.')
+      return 7
+    }
+    expect(await runScript(send, INCR, ['k{a}'], ['x'])).toBe(7)
+    expect(sent.map((a) => a[0])).toEqual(['EVALSHA', 'EVAL'])
+    expect(sent[0]?.slice(2)).toEqual(['1', 'k{a}', 'x'])
+    expect(sent[0]?.[1]).toMatch(/^[0-9a-f]{40}$/)
+    expect(sent[1]).toEqual(['EVAL', INCR.source, '1', 'k{a}', 'x'])
+  })
+
+  it('passes any other failure on without a second round trip', async () => {
+    let calls = 0
+    const send: RedisCommand = async () => {
+      calls++
+      throw new Error('OOM command not allowed')
+    }
+    await expect(runScript(send, INCR, ['k'], [])).rejects.toThrow('OOM')
+    expect(calls).toBe(1)
   })
 })

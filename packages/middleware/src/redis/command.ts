@@ -1,3 +1,4 @@
+import { digestHex, lazy } from '../internal/crypto'
 import { assertFunction, assertKnownKeys, optionError } from '../internal/options'
 
 /**
@@ -159,6 +160,46 @@ export function replyInteger(reply: unknown): number | null {
 export function isNoScriptError(error: unknown): boolean {
   const message = error instanceof Error ? error.message : String(error)
   return message.startsWith('NOSCRIPT')
+}
+
+/** A Lua script and its SHA-1 (computed once, on first use). */
+export interface RedisScript {
+  readonly source: string
+  readonly sha: () => Promise<string>
+}
+
+/**
+ * Wraps a Lua script for {@link runScript}.
+ *
+ * @example
+ * const INCR = redisScript("return redis.call('INCR', KEYS[1])")
+ */
+export function redisScript(source: string): RedisScript {
+  return { source, sha: lazy(() => digestHex('SHA-1', source)) }
+}
+
+/**
+ * Runs a script in one round trip: `EVALSHA`, re-sent as `EVAL` (which also caches it again) only
+ * when Redis answers `NOSCRIPT` after a restart, a failover or `SCRIPT FLUSH`. Any other failure
+ * (connection, OOM) is passed on rather than doubling the load on a struggling server. The keys
+ * are declared, so Redis Cluster clients route the call by them; callers keep them in one slot.
+ *
+ * @example
+ * const count = await runScript(send, INCR, ['rl:{203.0.113.7}'], [])
+ */
+export async function runScript(
+  send: RedisCommand,
+  script: RedisScript,
+  keys: readonly string[],
+  args: readonly string[],
+): Promise<unknown> {
+  const tail = [String(keys.length), ...keys, ...args]
+  try {
+    return await send(['EVALSHA', await script.sha(), ...tail])
+  } catch (error) {
+    if (!isNoScriptError(error)) throw error
+    return send(['EVAL', script.source, ...tail])
+  }
 }
 
 /** Parses a stored JSON object; a corrupt or non-object value reads as missing. */

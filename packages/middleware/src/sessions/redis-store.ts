@@ -1,12 +1,12 @@
-import { digestHex, lazy } from '../internal/crypto'
 import {
-  isNoScriptError,
   parseJsonObject,
   type RedisCommand,
   type RedisStoreOptions,
+  redisScript,
   redisStoreOptions,
   replyInteger,
   replyText,
+  runScript,
 } from '../redis/command'
 import { KeyedQueue } from './key-queue'
 import type { SessionData, SessionStore, SessionUpdate } from './store'
@@ -23,7 +23,7 @@ elseif cur ~= ARGV[1] then return 0 end
 if ARGV[2] == '' then redis.call('DEL', KEYS[1])
 else redis.call('SET', KEYS[1], ARGV[2], 'PX', ARGV[3]) end
 return 1`
-const casSha = lazy(() => digestHex('SHA-1', CAS_SCRIPT))
+const CAS = redisScript(CAS_SCRIPT)
 
 /** Conflicts tolerated before `update` gives up (each one means another write just landed). */
 export const MAX_UPDATE_ATTEMPTS = 16
@@ -111,14 +111,8 @@ export class RedisSessionStore implements SessionStore {
       const next = apply(parseJsonObject(raw))
       if (next === null) return null
       const value = Object.keys(next).length === 0 || ms <= 0 ? '' : JSON.stringify(next)
-      const args = ['1', key, raw ?? '', value, String(Math.max(ms, 1)), raw === null ? '1' : '0']
-      let reply: unknown
-      try {
-        reply = await this.#send(['EVALSHA', await casSha(), ...args])
-      } catch (error) {
-        if (!isNoScriptError(error)) throw error
-        reply = await this.#send(['EVAL', CAS_SCRIPT, ...args])
-      }
+      const args = [raw ?? '', value, String(Math.max(ms, 1)), raw === null ? '1' : '0']
+      const reply = await runScript(this.#send, CAS, [key], args)
       if (replyInteger(reply) === 1) return next
     }
     throw new Error(`${NAME}: session ${JSON.stringify(id)} kept changing; update gave up`)
