@@ -40,11 +40,10 @@ export async function fixtures(): Promise<Fixtures> {
 const encoder = new TextEncoder()
 
 /**
- * The bytes the sessions middleware MACs for a cookie value: a purpose label, an empty context and
- * the value (packages/middleware/src/internal/cookie-signing.ts). The signer is internal, so the
- * bench signs its fixtures with WebCrypto itself, and `fixtures()` checks that the middleware
- * accepts the result: if the format ever changes, the bench stops at once instead of measuring a
- * rejected cookie.
+ * The bytes the sessions middleware MACs for a cookie value: a purpose label, an empty context
+ * and the value. @palisade/middleware does not export its cookie signer, so the bench signs its
+ * fixtures with WebCrypto itself, and `fixtures()` checks that the middleware accepts the result:
+ * if the format ever changes, the bench stops at once instead of measuring a rejected cookie.
  */
 const sessionSigningInput = (value: string) => `palisade.sessions.v1\n0:\n${value}`
 
