@@ -2,9 +2,10 @@ import { describe, expect, it } from 'vitest'
 import { z } from 'zod'
 import { z as z3 } from 'zod3'
 import { expectValidOpenAPI } from '../../../../tests/openapi/validate'
-import { RouteIndex } from '../rules/route'
+import type { OpenAPIDocument } from '../model/document'
+import type { StoredRoute } from '../model/route'
+import { RouteIndex } from '../rules/route-index'
 import { generateSpec } from './generate'
-import type { OpenAPIDocument, StoredRoute } from './types'
 
 const info = { title: 'Test API', version: '1.2.3' }
 /** Component names other than the shared validation problem every validated operation adds. */

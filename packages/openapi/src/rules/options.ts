@@ -1,15 +1,15 @@
-import type { OpenAPIOptions } from '../app/types'
-import { assertSecuritySchemes } from '../document/security'
 import type {
   OpenAPIInfo,
   OpenAPISecurityScheme,
   OpenAPIServer,
   OpenAPITag,
-  SpecOptions,
-} from '../document/types'
+} from '../model/document'
+import type { OpenAPIOptions, SpecOptions } from '../model/options'
+import { assertSecuritySchemes } from '../model/security'
 import { isRecord } from '../schema/common'
 import type { SchemaConverter } from '../schema/convert'
-import type { JSONSchemaValidator, ValidationErrorHandler } from '../validate/request'
+import type { ValidationErrorHandler } from '../validate/request'
+import type { JSONSchemaValidator } from '../validate/validator'
 
 /** `SpecOptions` checked, with defaults applied: what the document builder reads. */
 export interface ResolvedSpecOptions {

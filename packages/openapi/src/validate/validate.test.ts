@@ -8,7 +8,7 @@ import { z } from 'zod'
 import { z as z3 } from 'zod3'
 import { expectValidOpenAPI } from '../../../../tests/openapi/validate'
 import { openapi } from '../app/openapi'
-import type { OpenAPIOptions } from '../app/types'
+import type { OpenAPIOptions } from '../model/options'
 import { PROBLEM_JSON, type ValidationProblem } from './problem'
 
 const info = { title: 'Validation', version: '1.0.0' }
