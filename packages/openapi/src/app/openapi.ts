@@ -174,7 +174,8 @@ function router<T extends object>(state: State, prefix: string, self: T) {
  *
  * @param input - the Hono app to register on (its base path is respected)
  * @param options - `info` (required); `servers` default `[]`; `specPath` default `/openapi.json`,
- *   `docsPath` default `/explorer`, `redocPath` default `/reference`
+ *   `explorerPath` default `/explorer`, `referencePath` default `/reference` (`docsPath` and
+ *   `redocPath`, their old names, still work and are deprecated)
  * @example
  * ```ts
  * const api = openapi(new Hono(), { info: { title: 'Users', version: '1.0.0' } })
@@ -211,7 +212,7 @@ export function openapi<A extends HonoApp>(
     uses: [],
   }
   state.index = new RouteIndex({ converters: state.options.converters })
-  const { specPath, docsPath, redocPath, info } = state.options
+  const { specPath, explorerPath, referencePath, info } = state.options
   const register: DocsRegistrar = (path, respond) => {
     const chain: MiddlewareHandler[] = []
     app.get(path, docsGuard(chain), respond)
@@ -228,8 +229,8 @@ export function openapi<A extends HonoApp>(
     app,
     {
       specPath: servedSpecPath,
-      docsPath,
-      redocPath,
+      explorerPath,
+      referencePath,
       title: info.title,
       servers: state.options.servers,
     },

@@ -12,7 +12,7 @@ import type { OpenAPIRequestMeta, RouteOpenAPIMeta } from './route'
  * @example
  * const options: OpenAPIOptions = {
  *   info: { title: 'Pets API', version: '1.0.0' },
- *   docsPath: '/docs',
+ *   explorerPath: '/docs',
  * }
  * const api = openapi(new Hono(), options)
  */
@@ -23,9 +23,21 @@ export interface OpenAPIOptions {
   servers?: OpenAPIServer[]
   /** Path of the JSON document. Default `/openapi.json`. */
   specPath?: string
-  /** Path of the interactive explorer page. Default `/explorer`. */
+  /** Path of the interactive explorer page (Swagger UI). Default `/explorer`. */
+  explorerPath?: string
+  /** Path of the reference page (ReDoc). Default `/reference`. */
+  referencePath?: string
+  /**
+   * Old name of `explorerPath`; still works. Passing both is a `TypeError`.
+   *
+   * @deprecated Use `explorerPath`. Removed in the next minor version.
+   */
   docsPath?: string
-  /** Path of the reference page. Default `/reference`. */
+  /**
+   * Old name of `referencePath`; still works. Passing both is a `TypeError`.
+   *
+   * @deprecated Use `referencePath`. Removed in the next minor version.
+   */
   redocPath?: string
   /**
    * Security schemes for auth that no middleware describes (your own middleware, a gateway),
