@@ -1,3 +1,5 @@
+// Over 300 lines: request validation end to end through openapi(), for each schema library and
+// each request part, on one set of helpers (splitting the file would copy them).
 import { toJsonSchema } from '@valibot/to-json-schema'
 import Ajv2020 from 'ajv/dist/2020'
 import { type } from 'arktype'
