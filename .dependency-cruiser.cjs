@@ -1,4 +1,4 @@
-// The layering rules of packages/, run by `pnpm lint` (see ARCHITECTURE.md and the house style):
+// The layering rules of packages/, run by `pnpm lint` (the floors of the house style and ARCHITECTURE.md):
 // floors only look down, and no import cycle anywhere. Paths are relative to the repository root.
 // Tests (`*.test.ts`) may cross floors: they exercise a floor through the ones above it. They still
 // count for cycles and may never reach into another package's src.
@@ -67,7 +67,7 @@ module.exports = {
       name: 'no-other-package-src',
       severity: 'error',
       comment:
-        "A package never imports another package's files (neither package imports the other at run time; tests go through the package name).",
+        'A package never imports another package, neither its src nor (through the root tsconfig paths, which resolve to src) by name: neither package imports the other at run time, and tests of both together live in tests/.',
       from: { path: '^packages/([^/]+)/' },
       to: { path: '^packages/[^/]+/', pathNot: '^packages/$1/' },
     },
