@@ -58,6 +58,11 @@ export {
   validationProblemSchema,
 } from './validate/problem'
 export type { ValidationErrorHandler } from './validate/request'
+export type {
+  ResponseValidationErrorHandler,
+  ResponseValidationIssue,
+  ResponseValidationMode,
+} from './validate/response'
 export type { StandardIssue, StandardResult, StandardSchemaV1 } from './validate/standard'
 export type { RequestInput, SchemaInput, SchemaOutput } from './validate/types'
 export type { JSONSchemaValidator } from './validate/validator'

@@ -2,6 +2,7 @@
 import type { Env, MiddlewareHandler } from 'hono'
 import type { SchemaConverter } from '../schema/convert'
 import type { ValidationErrorHandler } from '../validate/request'
+import type { ResponseValidationErrorHandler, ResponseValidationMode } from '../validate/response'
 import type { JSONSchemaValidator } from '../validate/validator'
 import type { OpenAPIInfo, OpenAPISecurityScheme, OpenAPIServer, OpenAPITag } from './document'
 import type { OpenAPIRequestMeta, RouteOpenAPIMeta } from './route'
@@ -59,6 +60,15 @@ export interface OpenAPIOptions {
   /** Top-level `tags`, with descriptions, in this order; tags routes use are appended. */
   tags?: OpenAPITag[]
   /**
+   * What happens to a JSON response whose status has a declared schema: `'strip'` (default)
+   * removes undeclared properties and answers 500 `response_invalid` for a body that still fails;
+   * `'strict'` also fails on undeclared properties; `'report'` only calls the hook; `'off'`.
+   * A route's own `responseValidation` wins.
+   */
+  responseValidation?: ResponseValidationMode
+  /** Receives every response validation issue (a route's own hook wins). Default: none. */
+  onResponseValidationError?: ResponseValidationErrorHandler
+  /**
    * JSON Schema converters by Standard Schema vendor, for schemas that cannot describe
    * themselves: `{ valibot: toJsonSchema }` from `@valibot/to-json-schema`.
    */
@@ -84,6 +94,10 @@ export interface RouteOptions<E extends Env = Env, R = OpenAPIRequestMeta> {
   validate?: boolean
   /** Reshapes this route's rejected requests, instead of the app-wide hook. */
   onValidationError?: ValidationErrorHandler
+  /** This route's response validation mode. Default: the app's `responseValidation`. */
+  responseValidation?: ResponseValidationMode
+  /** This route's response validation hook, instead of the app-wide one. */
+  onResponseValidationError?: ResponseValidationErrorHandler
 }
 
 /**
