@@ -57,6 +57,11 @@ const KeyInfo = z.object({ id: z.string(), metadata: z.record(z.string(), z.unkn
 const Feedback = z.object({ received: z.boolean() })
 const CsrfToken = z.object({ csrfToken: z.string() })
 
+/** An account as a user store would hold it, secrets included. */
+function account(sub: string, role: string) {
+  return { sub, role, passwordHash: `$argon2id$v=19$m=65536,t=3,p=4$${sub}` }
+}
+
 /** A development secret, with a warning: never run the example in production without secrets. */
 function secret(env: Env, name: string): string {
   const value = env[name]
@@ -186,7 +191,9 @@ export async function createApp(env: Env = process.env): Promise<{
       '/me',
       (c) => {
         const payload = c.get('jwtPayload')
-        return c.json({ sub: String(payload.sub), role: String(payload.role ?? 'member') })
+        // The stored account carries a password hash that `Me` does not declare: response
+        // validation (default 'strip') removes it before the body leaves.
+        return c.json(account(String(payload.sub), String(payload.role ?? 'member')))
       },
       {
         middlewares: [jwtAuth({ secret: jwtSecret })],
