@@ -1,12 +1,12 @@
 // The route API the wrapper and its groups give back: typed route methods (for `c.req.valid()`
 // and `hc<AppType>`), `use`, `group`, and the app wrapper itself.
 import type { Env, ErrorHandler, Handler, Hono, MiddlewareHandler, NotFoundHandler } from 'hono'
-import type { BlankSchema, HandlerResponse, MergePath, Schema, ToSchema } from 'hono/types'
+import type { BlankSchema, MergePath, Schema, ToSchema } from 'hono/types'
 import type { OpenAPIDocument } from '../model/document'
 import type { RouteOptionsArg } from '../model/options'
-import type { OpenAPIRequestMeta, StoredRoute } from '../model/route'
+import type { OpenAPIRequestMeta, OpenAPIResponseMeta, StoredRoute } from '../model/route'
 import type { RequestInput } from '../validate/types'
-import type { HandlerOutput } from './hono-types'
+import type { AllowedResponse, RouteOutput, StatusCheck } from './response-types'
 
 /** Which object a route method returns: the app wrapper or a group. */
 export type RouterKind = 'app' | 'group'
@@ -39,17 +39,20 @@ export type RouteMethodFn<
   P extends string,
   // biome-ignore lint/complexity/noBannedTypes: no request schemas: Hono's blank input
   R extends OpenAPIRequestMeta = {},
+  // biome-ignore lint/complexity/noBannedTypes: no declared responses: the handler's own answers
+  O extends Record<number, OpenAPIResponseMeta> = {},
   // biome-ignore lint/suspicious/noExplicitAny: Hono's own handler response parameter
-  Res extends HandlerResponse<any> = any,
+  Res extends AllowedResponse<O> = any,
 >(
   path: P,
   handler: Handler<E, MergePath<Prefix, P>, RequestInput<R>, Res>,
-  opts?: RouteOptionsArg<E, R>,
+  opts?: RouteOptionsArg<E, R, O>,
+  ...undeclared: StatusCheck<Res, O>
 ) => RouterOf<
   K,
   E,
   Prefix,
-  S & ToSchema<M, MergePath<Prefix, P>, RequestInput<R>, HandlerOutput<Res>>
+  S & ToSchema<M, MergePath<Prefix, P>, RequestInput<R>, RouteOutput<Res, O>>
 >
 
 /**

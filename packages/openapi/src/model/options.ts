@@ -5,7 +5,10 @@ import type { ValidationErrorHandler } from '../validate/request'
 import type { ResponseValidationErrorHandler, ResponseValidationMode } from '../validate/response'
 import type { JSONSchemaValidator } from '../validate/validator'
 import type { OpenAPIInfo, OpenAPISecurityScheme, OpenAPIServer, OpenAPITag } from './document'
-import type { OpenAPIRequestMeta, RouteOpenAPIMeta } from './route'
+import type { OpenAPIRequestMeta, OpenAPIResponseMeta, RouteOpenAPIMeta } from './route'
+
+/** Declared responses by status, as a route's `openapi.responses` holds them. */
+type Responses = Record<number, OpenAPIResponseMeta>
 
 /**
  * Options of `openapi(app, options)`.
@@ -85,11 +88,15 @@ export interface OpenAPIOptions {
  * }
  * api.post('/pets', (c) => c.json({ id: 1 }, 201), opts)
  */
-export interface RouteOptions<E extends Env = Env, R = OpenAPIRequestMeta> {
+export interface RouteOptions<
+  E extends Env = Env,
+  R = OpenAPIRequestMeta,
+  O extends Responses = Responses,
+> {
   /** Route-scoped middleware, run in order before the handler (and before validation). */
   middlewares?: MiddlewareHandler<E>[]
   /** What the route contributes to the document; `request` is also validated. */
-  openapi?: RouteOpenAPIMeta<R>
+  openapi?: RouteOpenAPIMeta<R, O>
   /** `false` turns request validation off for this route. Default: the app's `validation`. */
   validate?: boolean
   /** Reshapes this route's rejected requests, instead of the app-wide hook. */
@@ -107,9 +114,11 @@ export interface RouteOptions<E extends Env = Env, R = OpenAPIRequestMeta> {
  * // Shorthand for { middlewares: [...] }
  * api.post('/pets', (c) => c.json({ id: 1 }, 201), [bodyLimit({ max: 10_000 })])
  */
-export type RouteOptionsArg<E extends Env = Env, R = OpenAPIRequestMeta> =
-  | RouteOptions<E, R>
-  | MiddlewareHandler<E>[]
+export type RouteOptionsArg<
+  E extends Env = Env,
+  R = OpenAPIRequestMeta,
+  O extends Responses = Responses,
+> = RouteOptions<E, R, O> | MiddlewareHandler<E>[]
 
 /**
  * What `generateSpec` needs besides the routes; an `OpenAPIOptions` object fits.
