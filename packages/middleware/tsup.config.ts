@@ -36,8 +36,14 @@ const joseLicenseComment: Plugin = {
   },
 }
 
+// @palisade/shared (a private workspace package: problem details, rejection codes, the
+// self-description protocol, escaping) is inlined into the code and into the declarations, so the
+// published package never imports it.
+const SHARED = '@palisade/shared'
+
 const common: Options = {
   entry,
+  noExternal: [SHARED],
   clean: false, // `pnpm build` empties dist/ first; two configs run at once here
   splitting: true,
   treeshake: true,
@@ -48,7 +54,7 @@ const common: Options = {
 
 export default defineConfig([
   // ESM: jose stays an import of the `jose` dependency.
-  { ...common, format: ['esm'], dts: true },
+  { ...common, format: ['esm'], dts: { resolve: [SHARED] } },
   // CommonJS: jose is ESM-only, and `require()` of an ES module needs Node 20.19+ / 22.12+
   // (require(esm)). jose is bundled into the CJS output so `require('@palisade/middleware')` works
   // on every Node version `engines` allows; its MIT licence is kept as a legal comment in the chunk
@@ -57,8 +63,8 @@ export default defineConfig([
   {
     ...common,
     format: ['cjs'],
-    noExternal: ['jose'],
-    dts: true,
+    noExternal: [SHARED, 'jose'],
+    dts: { resolve: [SHARED] },
     esbuildPlugins: [joseLicenseComment],
     onSuccess: async () => {
       copyFileSync(join(joseDir, 'LICENSE.md'), join('dist', 'jose.LICENSE.md'))

@@ -38,10 +38,16 @@ const LICENCES: Array<[from: string, to: string]> = [
   ],
 ]
 
+// @palisade/shared (a private workspace package: problem details, the self-description protocol,
+// escaping, the token grammar) is inlined into the code and into the declarations, so the
+// published package never imports it.
+const SHARED = '@palisade/shared'
+
 export default defineConfig({
   entry: { index: 'src/index.ts' },
   format: ['esm', 'cjs'],
-  dts: true,
+  noExternal: [SHARED],
+  dts: { resolve: [SHARED] },
   clean: true,
   treeshake: true,
   target: 'es2022',

@@ -1,4 +1,4 @@
-import { describeMiddleware, type MiddlewareDescription } from '../describe/describe'
+import { describeMiddleware, type MiddlewareDescription } from '@palisade/shared'
 
 /**
  * `describeMiddleware` with the description first, so a factory's

@@ -1,4 +1,4 @@
-import type { MiddlewareDescription } from '../describe/describe'
+import type { MiddlewareDescription } from '@palisade/shared'
 
 /** What `requestId` adds: its header on every response. */
 export function requestIdDescription(headerName: string): MiddlewareDescription {

@@ -2,6 +2,7 @@
 // protocol is plain data under a registered symbol (see @palisade/middleware's README,
 // "Describing middleware to OpenAPI"); this package reads it without importing that one, and
 // anything malformed in a description is skipped, never trusted.
+import { TOKEN as HEADER_NAME, MEDIA_RANGE, OPENAPI_DESCRIPTION } from '@palisade/shared'
 import { isRecord } from '../schema/common'
 import type { OpenAPISchema } from '../schema/types'
 import type { ComponentRegistry } from './naming'
@@ -18,7 +19,7 @@ import type {
 } from './types'
 
 /** The key a described middleware carries its description under. */
-export const DESCRIPTION_KEY = Symbol.for('palisade.openapi.describe')
+export const DESCRIPTION_KEY = OPENAPI_DESCRIPTION
 
 interface Scheme {
   name: string
@@ -50,8 +51,6 @@ export interface Description {
 
 const strings = (v: unknown): v is string[] =>
   Array.isArray(v) && v.every((s) => typeof s === 'string')
-const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/
-const MEDIA_RANGE = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+\/[!#$%&'*+.^_`|~0-9A-Za-z-]+$/
 
 function header(v: unknown): Header | undefined {
   if (!isRecord(v) || typeof v.name !== 'string' || !HEADER_NAME.test(v.name)) return undefined

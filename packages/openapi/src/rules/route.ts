@@ -1,3 +1,4 @@
+import { TOKEN as HEADER_NAME, MEDIA_TYPE } from '@palisade/shared'
 import type { MiddlewareHandler } from 'hono'
 import { isSecurityRequirementList } from '../document/security'
 import type { RouteOpenAPIMeta, StoredRoute } from '../document/types'
@@ -9,10 +10,6 @@ import { type PathVariant, parseRoutePath } from './path'
 
 /** Methods an `all` route is documented under. */
 export const ALL_METHODS = ['get', 'post', 'put', 'patch', 'delete'] as const
-/** RFC 9110 token: what an HTTP header name can be. */
-const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/
-/** `type/subtype` (tokens, `*` allowed) with optional `; parameters`. */
-const MEDIA_TYPE = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+\/[!#$%&'*+.^_`|~0-9A-Za-z-]+(\s*;.*)?$/
 
 /** Properties of an object schema (merging `allOf` parts), for query/header/path parameters. */
 export function objectParts(
