@@ -1,6 +1,7 @@
 import { copyFileSync, existsSync, readdirSync, readFileSync } from 'node:fs'
 import { createRequire } from 'node:module'
 import { dirname, join } from 'node:path'
+import { fileURLToPath } from 'node:url'
 import { defineConfig, type Options } from 'tsup'
 
 type Plugin = NonNullable<Options['esbuildPlugins']>[number]
@@ -39,7 +40,15 @@ const joseLicenseComment: Plugin = {
 // @palisade/shared (a private workspace package: problem details, rejection codes, the
 // self-description protocol, escaping) is inlined into the code and into the declarations, so the
 // published package never imports it.
-const SHARED = '@palisade/shared'
+const SHARED = /^@palisade\/shared\//
+const sharedDts = {
+  compilerOptions: {
+    rootDir: fileURLToPath(new URL('..', import.meta.url)),
+    paths: {
+      '@palisade/shared/*': [fileURLToPath(new URL('../shared/src/*.ts', import.meta.url))],
+    },
+  },
+}
 
 const common: Options = {
   entry,
@@ -54,7 +63,7 @@ const common: Options = {
 
 export default defineConfig([
   // ESM: jose stays an import of the `jose` dependency.
-  { ...common, format: ['esm'], dts: { resolve: [SHARED] } },
+  { ...common, format: ['esm'], dts: sharedDts },
   // CommonJS: jose is ESM-only, and `require()` of an ES module needs Node 20.19+ / 22.12+
   // (require(esm)). jose is bundled into the CJS output so `require('@palisade/middleware')` works
   // on every Node version `engines` allows; its MIT licence is kept as a legal comment in the chunk
@@ -64,7 +73,7 @@ export default defineConfig([
     ...common,
     format: ['cjs'],
     noExternal: [SHARED, 'jose'],
-    dts: { resolve: [SHARED] },
+    dts: sharedDts,
     esbuildPlugins: [joseLicenseComment],
     onSuccess: async () => {
       copyFileSync(join(joseDir, 'LICENSE.md'), join('dist', 'jose.LICENSE.md'))

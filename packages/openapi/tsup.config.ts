@@ -1,6 +1,7 @@
 import { copyFileSync, mkdirSync } from 'node:fs'
 import { createRequire } from 'node:module'
 import { dirname, join } from 'node:path'
+import { fileURLToPath } from 'node:url'
 import { defineConfig, type Options } from 'tsup'
 
 type Plugin = NonNullable<Options['esbuildPlugins']>[number]
@@ -41,13 +42,21 @@ const LICENCES: Array<[from: string, to: string]> = [
 // @palisade/shared (a private workspace package: problem details, the self-description protocol,
 // escaping, the token grammar) is inlined into the code and into the declarations, so the
 // published package never imports it.
-const SHARED = '@palisade/shared'
+const SHARED = /^@palisade\/shared\//
+const sharedDts = {
+  compilerOptions: {
+    rootDir: fileURLToPath(new URL('..', import.meta.url)),
+    paths: {
+      '@palisade/shared/*': [fileURLToPath(new URL('../shared/src/*.ts', import.meta.url))],
+    },
+  },
+}
 
 export default defineConfig({
   entry: { index: 'src/index.ts' },
   format: ['esm', 'cjs'],
   noExternal: [SHARED],
-  dts: { resolve: [SHARED] },
+  dts: sharedDts,
   clean: true,
   treeshake: true,
   target: 'es2022',

@@ -1,6 +1,6 @@
 // Every Palisade middleware describes itself from the options it was actually given.
 
-import { getMiddlewareDescription as describeOf } from '@palisade/shared'
+import { getMiddlewareDescription as describeOf } from '@palisade/shared/describe'
 import { describe, expect, it } from 'vitest'
 import { apiKey, MemoryApiKeyStore } from './api-key'
 import { bodyLimit } from './body-limit'

@@ -7,7 +7,7 @@ export {
   type MiddlewareDescription,
   OPENAPI_DESCRIPTION,
   type SecuritySchemeObject,
-} from '@palisade/shared'
+} from '@palisade/shared/describe'
 export * from './api-key'
 export * from './body-limit'
 export * from './client-ip'

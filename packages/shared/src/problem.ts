@@ -6,19 +6,11 @@ import { CODE_PATTERN } from './codes'
 export const PROBLEM_JSON = 'application/problem+json'
 
 /**
- * The RFC 9110 (§15) reason phrase of each status either package names: the `title` of a problem
- * whose type is `about:blank` (RFC 9457 §4.2.1), and the description of a documented response
- * that has none. 413 is "Content Too Large" and 422 "Unprocessable Content", as RFC 9110 renamed
- * them.
+ * The RFC 9110 (§15) reason phrase of each error status either package names: the `title` of a
+ * problem whose type is `about:blank` (RFC 9457 §4.2.1). 413 is "Content Too Large" and 422
+ * "Unprocessable Content", as RFC 9110 renamed them.
  */
 export const STATUS_PHRASES: Readonly<Record<number, string>> = {
-  200: 'OK',
-  201: 'Created',
-  202: 'Accepted',
-  204: 'No Content',
-  301: 'Moved Permanently',
-  302: 'Found',
-  304: 'Not Modified',
   400: 'Bad Request',
   401: 'Unauthorized',
   403: 'Forbidden',
@@ -33,6 +25,28 @@ export const STATUS_PHRASES: Readonly<Record<number, string>> = {
   500: 'Internal Server Error',
   503: 'Service Unavailable',
   504: 'Gateway Timeout',
+}
+
+/** The phrases of the success and redirect statuses a document describes (RFC 9110 §15). */
+const OTHER_PHRASES: Readonly<Record<number, string>> = {
+  200: 'OK',
+  201: 'Created',
+  202: 'Accepted',
+  204: 'No Content',
+  301: 'Moved Permanently',
+  302: 'Found',
+  304: 'Not Modified',
+}
+
+/**
+ * The RFC 9110 reason phrase of `status`, or `undefined` for one neither package names: the
+ * description of a documented response that has none.
+ *
+ * @example
+ * statusPhrase(413) // 'Content Too Large'
+ */
+export function statusPhrase(status: number): string | undefined {
+  return STATUS_PHRASES[status] ?? OTHER_PHRASES[status]
 }
 
 /**

@@ -1,10 +1,10 @@
-import type { RejectionCode } from '@palisade/shared'
+import type { RejectionCode } from '@palisade/shared/codes'
 import { HTTPException } from 'hono/http-exception'
 import type { ContentfulStatusCode } from 'hono/utils/http-status'
 
 // The error type every middleware throws. It lives on the ground floor (internal/), so reject()
 // and every feature folder import it from below; the codes are shared with @palisade/openapi.
-export type { RejectionCode } from '@palisade/shared'
+export type { RejectionCode } from '@palisade/shared/codes'
 
 /** The code a rejection without one gets, from its status (used for plain `HTTPException`s). */
 const CODE_BY_STATUS: Readonly<Record<number, string>> = {

@@ -1,7 +1,7 @@
 // Every Palisade rejection has an identity: a stable snake_case code on the thrown exception.
 import { readdirSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { getMiddlewareDescription } from '@palisade/shared'
+import { getMiddlewareDescription } from '@palisade/shared/describe'
 import { Hono, type MiddlewareHandler } from 'hono'
 import { describe, expect, it } from 'vitest'
 import { apiKey, MemoryApiKeyStore } from '../api-key'

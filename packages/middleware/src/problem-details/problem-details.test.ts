@@ -1,4 +1,4 @@
-import { getMiddlewareDescription } from '@palisade/shared'
+import { getMiddlewareDescription } from '@palisade/shared/describe'
 import { Hono } from 'hono'
 import { HTTPException } from 'hono/http-exception'
 import { describe, expect, it, vi } from 'vitest'

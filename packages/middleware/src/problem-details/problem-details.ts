@@ -1,18 +1,18 @@
+import { CODE_PATTERN } from '@palisade/shared/codes'
+import { describeMiddleware } from '@palisade/shared/describe'
 import {
-  CODE_PATTERN,
-  describeMiddleware,
   PROBLEM_JSON,
   PROBLEM_SCHEMA,
   type ProblemBody,
   type ProblemFieldError,
   problemDetails,
-} from '@palisade/shared'
+} from '@palisade/shared/problem'
 import type { Context, ErrorHandler } from 'hono'
 import { HTTPException } from 'hono/http-exception'
 import { assertFunction, assertKnownKeys, assertNonEmptyString } from '../internal/options'
 import { codeForStatus } from '../internal/rejection'
 
-export { PROBLEM_SCHEMA, type ProblemBody, type ProblemFieldError } from '@palisade/shared'
+export { PROBLEM_SCHEMA, type ProblemBody, type ProblemFieldError } from '@palisade/shared/problem'
 
 /**
  * Options of {@link problemHandler}.

@@ -1,4 +1,4 @@
-import { escapeHtml } from '@palisade/shared'
+import { escapeHtml } from '@palisade/shared/html'
 import type { Context, MiddlewareHandler } from 'hono'
 import { described } from '../internal/described'
 import { isJsonContentType, readBodyText } from '../internal/json-body'

@@ -1,4 +1,4 @@
-import { STATUS_PHRASES as REASON } from '@palisade/shared'
+import { statusPhrase } from '@palisade/shared/problem'
 import { resolveSpecOptions } from '../rules/options'
 import type { PathVariant } from '../rules/path'
 import { objectParts, type PlannedOperation, planRoute, RouteIndex } from '../rules/route'
@@ -98,7 +98,7 @@ function buildResponses(
     const description =
       typeof response.description === 'string' && response.description !== ''
         ? response.description
-        : (REASON[code] ?? `Status ${status}`)
+        : (statusPhrase(code) ?? `Status ${status}`)
     const out: OpenAPIResponse = { description }
     if (response.schema !== undefined) {
       const contentType = response.contentType ?? 'application/json'

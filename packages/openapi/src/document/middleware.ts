@@ -2,7 +2,8 @@
 // protocol is plain data under a registered symbol (see @palisade/middleware's README,
 // "Describing middleware to OpenAPI"); this package reads it without importing that one, and
 // anything malformed in a description is skipped, never trusted.
-import { TOKEN as HEADER_NAME, MEDIA_RANGE, OPENAPI_DESCRIPTION } from '@palisade/shared'
+import { OPENAPI_DESCRIPTION } from '@palisade/shared/describe'
+import { TOKEN as HEADER_NAME, MEDIA_RANGE } from '@palisade/shared/token'
 import { isRecord } from '../schema/common'
 import type { OpenAPISchema } from '../schema/types'
 import type { ComponentRegistry } from './naming'

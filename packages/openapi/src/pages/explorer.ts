@@ -1,4 +1,4 @@
-import { escapeHtml, jsonForScript } from '@palisade/shared'
+import { escapeHtml, jsonForScript } from '@palisade/shared/html'
 import type { ViewerAsset } from './asset-types'
 import {
   explorerCSS,

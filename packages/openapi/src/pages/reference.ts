@@ -1,4 +1,4 @@
-import { escapeHtml, jsonForScript } from '@palisade/shared'
+import { escapeHtml, jsonForScript } from '@palisade/shared/html'
 import type { ViewerAsset } from './asset-types'
 import { favicon, redocStandalone, referenceCSS, referenceInit } from './assets.generated'
 

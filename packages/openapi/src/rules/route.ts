@@ -1,4 +1,4 @@
-import { TOKEN as HEADER_NAME, MEDIA_TYPE } from '@palisade/shared'
+import { TOKEN as HEADER_NAME, MEDIA_TYPE } from '@palisade/shared/token'
 import type { MiddlewareHandler } from 'hono'
 import { isSecurityRequirementList } from '../document/security'
 import type { RouteOpenAPIMeta, StoredRoute } from '../document/types'

@@ -1,13 +1,13 @@
 // RFC 9457 problem details: the shapes, the builder and the status phrases are the ones
 // @palisade/middleware's problemHandler() renders (one source, inlined into both packages).
+import { VALIDATION_CODES } from '@palisade/shared/codes'
 import {
   PROBLEM_JSON,
   PROBLEM_SCHEMA,
   type ProblemDetails,
   type ProblemFieldError,
   problemDetails,
-  VALIDATION_CODES,
-} from '@palisade/shared'
+} from '@palisade/shared/problem'
 
 export { PROBLEM_JSON, type ProblemDetails, problemDetails }
 
