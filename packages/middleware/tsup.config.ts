@@ -1,8 +1,8 @@
 import { copyFileSync, existsSync, readdirSync, readFileSync } from 'node:fs'
 import { createRequire } from 'node:module'
 import { dirname, join } from 'node:path'
-import { fileURLToPath } from 'node:url'
 import { defineConfig, type Options } from 'tsup'
+import { inlineShared, SHARED } from '../shared/inline.config'
 
 type Plugin = NonNullable<Options['esbuildPlugins']>[number]
 
@@ -37,22 +37,12 @@ const joseLicenseComment: Plugin = {
   },
 }
 
-// @palisade/shared (a private workspace package: problem details, rejection codes, the
-// self-description protocol, escaping) is inlined into the code and into the declarations, so the
-// published package never imports it.
-const SHARED = /^@palisade\/shared\//
-const sharedDts = {
-  compilerOptions: {
-    rootDir: fileURLToPath(new URL('..', import.meta.url)),
-    paths: {
-      '@palisade/shared/*': [fileURLToPath(new URL('../shared/src/*.ts', import.meta.url))],
-    },
-  },
-}
+// @palisade/shared (private: what both packages share) is inlined into the code and the
+// declarations; see packages/shared/inline.config.ts.
 
 const common: Options = {
   entry,
-  noExternal: [SHARED],
+  noExternal: inlineShared.noExternal,
   clean: false, // `pnpm build` empties dist/ first; two configs run at once here
   splitting: true,
   treeshake: true,
@@ -63,7 +53,7 @@ const common: Options = {
 
 export default defineConfig([
   // ESM: jose stays an import of the `jose` dependency.
-  { ...common, format: ['esm'], dts: sharedDts },
+  { ...common, format: ['esm'], dts: inlineShared.dts },
   // CommonJS: jose is ESM-only, and `require()` of an ES module needs Node 20.19+ / 22.12+
   // (require(esm)). jose is bundled into the CJS output so `require('@palisade/middleware')` works
   // on every Node version `engines` allows; its MIT licence is kept as a legal comment in the chunk
@@ -73,7 +63,7 @@ export default defineConfig([
     ...common,
     format: ['cjs'],
     noExternal: [SHARED, 'jose'],
-    dts: sharedDts,
+    dts: inlineShared.dts,
     esbuildPlugins: [joseLicenseComment],
     onSuccess: async () => {
       copyFileSync(join(joseDir, 'LICENSE.md'), join('dist', 'jose.LICENSE.md'))

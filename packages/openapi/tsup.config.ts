@@ -1,8 +1,8 @@
 import { copyFileSync, mkdirSync } from 'node:fs'
 import { createRequire } from 'node:module'
 import { dirname, join } from 'node:path'
-import { fileURLToPath } from 'node:url'
 import { defineConfig, type Options } from 'tsup'
+import { inlineShared } from '../shared/inline.config'
 
 type Plugin = NonNullable<Options['esbuildPlugins']>[number]
 
@@ -39,24 +39,14 @@ const LICENCES: Array<[from: string, to: string]> = [
   ],
 ]
 
-// @palisade/shared (a private workspace package: problem details, the self-description protocol,
-// escaping, the token grammar) is inlined into the code and into the declarations, so the
-// published package never imports it.
-const SHARED = /^@palisade\/shared\//
-const sharedDts = {
-  compilerOptions: {
-    rootDir: fileURLToPath(new URL('..', import.meta.url)),
-    paths: {
-      '@palisade/shared/*': [fileURLToPath(new URL('../shared/src/*.ts', import.meta.url))],
-    },
-  },
-}
+// @palisade/shared (private: what both packages share) is inlined into the code and the
+// declarations; see packages/shared/inline.config.ts.
 
 export default defineConfig({
   entry: { index: 'src/index.ts' },
   format: ['esm', 'cjs'],
-  noExternal: [SHARED],
-  dts: sharedDts,
+  noExternal: inlineShared.noExternal,
+  dts: inlineShared.dts,
   clean: true,
   treeshake: true,
   target: 'es2022',

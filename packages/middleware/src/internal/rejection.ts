@@ -2,8 +2,9 @@ import type { RejectionCode } from '@palisade/shared/codes'
 import { HTTPException } from 'hono/http-exception'
 import type { ContentfulStatusCode } from 'hono/utils/http-status'
 
-// The error type every middleware throws. It lives on the ground floor (internal/), so reject()
-// and every feature folder import it from below; the codes are shared with @palisade/openapi.
+// The error type every middleware throws lives on the ground floor (internal/): the `reject`
+// helper and every feature folder import it from below. The codes are shared with
+// @palisade/openapi.
 export type { RejectionCode } from '@palisade/shared/codes'
 
 /** The code a rejection without one gets, from its status (used for plain `HTTPException`s). */

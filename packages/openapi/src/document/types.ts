@@ -1,3 +1,4 @@
+import type { SecuritySchemeObject } from '@palisade/shared/describe'
 import type { SchemaConverter } from '../schema/convert'
 import type { OpenAPISchema } from '../schema/types'
 
@@ -135,12 +136,7 @@ export type OpenAPISecurityRequirement = Record<string, string[]>
  *   securitySchemes: { partnerToken: scheme },
  * })
  */
-export type OpenAPISecurityScheme =
-  | { type: 'http'; scheme: string; bearerFormat?: string; description?: string }
-  | { type: 'apiKey'; in: 'header' | 'query' | 'cookie'; name: string; description?: string }
-  | { type: 'oauth2'; flows: Record<string, unknown>; description?: string }
-  | { type: 'openIdConnect'; openIdConnectUrl: string; description?: string }
-  | { type: 'mutualTLS'; description?: string }
+export type OpenAPISecurityScheme = SecuritySchemeObject
 
 /**
  * HTTP method of a stored route; `all` is Hono's any-method route.
