@@ -1,4 +1,4 @@
-import { MEDIA_RANGE } from '@palisade/shared/token'
+import { MEDIA_RANGE } from '@palisade/shared/media-type'
 import type { MiddlewareHandler } from 'hono'
 import { described } from '../internal/described'
 import { TOKEN } from '../internal/headers'

@@ -3,7 +3,8 @@
 // "Describing middleware to OpenAPI"); this package reads it without importing that one, and
 // anything malformed in a description is skipped, never trusted.
 import { OPENAPI_DESCRIPTION } from '@palisade/shared/describe'
-import { TOKEN as HEADER_NAME, MEDIA_RANGE } from '@palisade/shared/token'
+import { MEDIA_RANGE } from '@palisade/shared/media-type'
+import { TOKEN as HEADER_NAME } from '@palisade/shared/token'
 import { isRecord } from '../schema/common'
 import type { OpenAPISchema } from '../schema/types'
 import type { ComponentRegistry } from './naming'

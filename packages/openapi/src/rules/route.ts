@@ -1,4 +1,5 @@
-import { TOKEN as HEADER_NAME, MEDIA_TYPE } from '@palisade/shared/token'
+import { MEDIA_TYPE } from '@palisade/shared/media-type'
+import { TOKEN as HEADER_NAME } from '@palisade/shared/token'
 import type { MiddlewareHandler } from 'hono'
 import { isSecurityRequirementList } from '../document/security'
 import type { RouteOpenAPIMeta, StoredRoute } from '../document/types'
