@@ -16,6 +16,7 @@ const alias = [
   },
   { find: /^@palisade\/middleware$/, replacement: src('./packages/middleware/src/index.ts') },
   { find: /^@palisade\/openapi$/, replacement: src('./packages/openapi/src/index.ts') },
+  { find: /^@palisade\/shared\/(.+)$/, replacement: src('./packages/shared/src/$1.ts') },
 ]
 
 export default defineConfig({

@@ -2,6 +2,7 @@ import { copyFileSync, existsSync, readdirSync, readFileSync } from 'node:fs'
 import { createRequire } from 'node:module'
 import { dirname, join } from 'node:path'
 import { defineConfig, type Options } from 'tsup'
+import { inlineShared, SHARED } from '../shared/inline.config'
 
 type Plugin = NonNullable<Options['esbuildPlugins']>[number]
 
@@ -36,8 +37,12 @@ const joseLicenseComment: Plugin = {
   },
 }
 
+// @palisade/shared (private: what both packages share) is inlined into the code and the
+// declarations; see packages/shared/inline.config.ts.
+
 const common: Options = {
   entry,
+  noExternal: inlineShared.noExternal,
   clean: false, // `pnpm build` empties dist/ first; two configs run at once here
   splitting: true,
   treeshake: true,
@@ -48,7 +53,7 @@ const common: Options = {
 
 export default defineConfig([
   // ESM: jose stays an import of the `jose` dependency.
-  { ...common, format: ['esm'], dts: true },
+  { ...common, format: ['esm'], dts: inlineShared.dts },
   // CommonJS: jose is ESM-only, and `require()` of an ES module needs Node 20.19+ / 22.12+
   // (require(esm)). jose is bundled into the CJS output so `require('@palisade/middleware')` works
   // on every Node version `engines` allows; its MIT licence is kept as a legal comment in the chunk
@@ -57,8 +62,8 @@ export default defineConfig([
   {
     ...common,
     format: ['cjs'],
-    noExternal: ['jose'],
-    dts: true,
+    noExternal: [SHARED, 'jose'],
+    dts: inlineShared.dts,
     esbuildPlugins: [joseLicenseComment],
     onSuccess: async () => {
       copyFileSync(join(joseDir, 'LICENSE.md'), join('dist', 'jose.LICENSE.md'))

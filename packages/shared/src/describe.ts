@@ -1,7 +1,9 @@
 /**
  * The self-description protocol: what a middleware adds to the OpenAPI operation of every route
  * it runs for. It is plain data under a registered symbol, so `@palisade/openapi` (or any other
- * generator) reads it without importing this package, and this package never imports a generator.
+ * generator) reads it without importing `@palisade/middleware`, and the middleware never imports a
+ * generator. Both packages inline this file at build time; the symbol being registered
+ * (`Symbol.for`) is what makes their two copies one key.
  */
 
 import type { Env, Input, MiddlewareHandler } from 'hono'

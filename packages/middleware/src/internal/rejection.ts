@@ -1,32 +1,11 @@
+import type { RejectionCode } from '@palisade/shared/codes'
 import { HTTPException } from 'hono/http-exception'
 import type { ContentfulStatusCode } from 'hono/utils/http-status'
 
-/**
- * The stable machine codes of Palisade's rejections (snake_case). Codes never change meaning;
- * new ones may be added. Other strings are allowed for rejections of your own.
- *
- * @example
- * if (err instanceof Rejection && err.code === 'rate_limited') retryLater()
- */
-export type RejectionCode =
-  | 'rate_limited'
-  | 'ip_denied'
-  | 'body_too_large'
-  | 'body_unreadable'
-  | 'content_length_mismatch'
-  | 'csrf_token_invalid'
-  | 'token_missing'
-  | 'token_invalid'
-  | 'api_key_invalid'
-  | 'unsupported_media_type'
-  | 'request_timeout'
-  | 'url_invalid'
-  | 'url_forbidden'
-  | 'json_malformed'
-  | 'store_unavailable'
-  | 'validation_failed'
-  | 'malformed_body'
-  | (string & {})
+// The error type every middleware throws lives on the ground floor (internal/): the `reject`
+// helper and every feature folder import it from below. The codes are shared with
+// @palisade/openapi.
+export type { RejectionCode } from '@palisade/shared/codes'
 
 /** The code a rejection without one gets, from its status (used for plain `HTTPException`s). */
 const CODE_BY_STATUS: Readonly<Record<number, string>> = {
