@@ -26,7 +26,6 @@ export {
 } from './problem-details/problem-details'
 export { codeForStatus, Rejection, type RejectionCode } from './problem-details/rejection'
 export * from './rate-limit'
-export * from './redis'
 export * from './request-id'
 export * from './request-timeout'
 export * from './security-headers'
