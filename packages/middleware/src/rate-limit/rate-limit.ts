@@ -8,7 +8,7 @@ import {
   assertNonEmptyString,
   assertOneOf,
   assertPositiveInteger,
-  describe,
+  formatValue,
   optionError,
 } from '../internal/options'
 import { reject } from '../internal/reject'
@@ -131,7 +131,7 @@ export function rateLimit(options: RateLimitOptions = {}): MiddlewareHandler {
   )
   const checkMax = (max: unknown, where: string): number => {
     if (typeof max !== 'number' || !Number.isInteger(max) || max <= 0) {
-      throw optionError(factory, `${where} must be a positive integer, got ${describe(max)}`)
+      throw optionError(factory, `${where} must be a positive integer, got ${formatValue(max)}`)
     }
     if (algorithm === 'token-bucket' && !Number.isSafeInteger(max * windowMs)) {
       throw optionError(
@@ -158,7 +158,7 @@ export function rateLimit(options: RateLimitOptions = {}): MiddlewareHandler {
     if (typeof identifier !== 'string' || !POLICY_NAME.test(identifier)) {
       throw optionError(
         factory,
-        `"identifier" must be 1–64 printable ASCII characters without quotes or backslashes, got ${describe(identifier)}`,
+        `"identifier" must be 1–64 printable ASCII characters without quotes or backslashes, got ${formatValue(identifier)}`,
       )
     }
     if (standardHeaders !== 'draft-8') {
@@ -173,7 +173,7 @@ export function rateLimit(options: RateLimitOptions = {}): MiddlewareHandler {
   if (!isIPv6Subnet(ipv6Subnet)) {
     throw optionError(
       factory,
-      `"ipv6Subnet" must be an integer from 32 to 128 or false, got ${describe(ipv6Subnet)}`,
+      `"ipv6Subnet" must be an integer from 32 to 128 or false, got ${formatValue(ipv6Subnet)}`,
     )
   }
   let keyGenerator: (c: Context) => string | Promise<string>

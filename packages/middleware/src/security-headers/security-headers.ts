@@ -1,6 +1,6 @@
 import type { MiddlewareHandler } from 'hono'
 import { editResponseHeaders, HEADER_VALUE } from '../internal/headers'
-import { assertKnownKeys, assertOneOf, describe, optionError } from '../internal/options'
+import { assertKnownKeys, assertOneOf, formatValue, optionError } from '../internal/options'
 import { compileCsp, cspNonce } from './csp'
 
 /**
@@ -213,7 +213,7 @@ export function securityHeaders(options?: SecurityHeadersOptions): MiddlewareHan
   if (o.xContentTypeOptions !== undefined && typeof o.xContentTypeOptions !== 'boolean') {
     throw optionError(
       NAME,
-      `"xContentTypeOptions" must be a boolean, got ${describe(o.xContentTypeOptions)}`,
+      `"xContentTypeOptions" must be a boolean, got ${formatValue(o.xContentTypeOptions)}`,
     )
   }
   add('x-content-type-options', o.xContentTypeOptions === false ? false : 'nosniff')
@@ -272,7 +272,7 @@ function withFull(given: SecurityHeadersOptions): SecurityHeadersOptions {
 function flag(name: string, value: unknown): boolean {
   if (value === undefined) return false
   if (typeof value !== 'boolean') {
-    throw optionError(NAME, `"${name}" must be a boolean, got ${describe(value)}`)
+    throw optionError(NAME, `"${name}" must be a boolean, got ${formatValue(value)}`)
   }
   return value
 }
@@ -281,7 +281,10 @@ function headerValue(name: string, value: unknown, fallback: string | false): st
   if (value === undefined) return fallback
   if (value === false) return false
   if (typeof value !== 'string' || value.trim() === '') {
-    throw optionError(NAME, `"${name}" must be a non-empty string or false, got ${describe(value)}`)
+    throw optionError(
+      NAME,
+      `"${name}" must be a non-empty string or false, got ${formatValue(value)}`,
+    )
   }
   if (!HEADER_VALUE.test(value)) {
     throw optionError(NAME, `"${name}" must not contain control characters such as CR or LF`)
@@ -309,7 +312,7 @@ function referrerPolicy(value: unknown): string | false {
   ) {
     throw optionError(
       NAME,
-      `"referrerPolicy" must be one of ${REFERRER.map((r) => `'${r}'`).join(', ')}, got ${describe(value)}`,
+      `"referrerPolicy" must be one of ${REFERRER.map((r) => `'${r}'`).join(', ')}, got ${formatValue(value)}`,
     )
   }
   return parts.join(', ')
