@@ -30,21 +30,26 @@ const { publint } = await import(pathToFileURL(fromTools.resolve('publint')).hre
 const { formatMessage } = await import(pathToFileURL(fromTools.resolve('publint/utils')).href)
 
 const PACKAGES = [
-  // Every src/<folder>/index.ts is a public subpath (folder = subpath). Backends, the folders
-  // that hold stores (src/<folder>/*-store.ts: Redis, Cloudflare, Deno KV, …), are left out of the
-  // root barrel: only apps on that platform need them.
+  // Every src/<folder>/index.ts is a public subpath (folder = subpath). Backends (Redis,
+  // Cloudflare, Deno KV, …: see backendSubpaths) are left out of the root barrel: only apps on
+  // that platform need them.
   { dir: 'packages/middleware', foldersArePublic: true },
   // openapi's src folders are internal; only "." is public.
   { dir: 'packages/openapi', foldersArePublic: false },
 ]
 
-/** Subpaths of backend folders: those holding a store (`*-store.ts`). Not in the root barrel. */
+/**
+ * Subpaths of backend folders: those holding store implementations (`*-store.ts`) for contracts
+ * that live elsewhere (no `store.ts` of their own; a middleware keeps its contract and memory
+ * store together). Not in the root barrel.
+ */
 function backendSubpaths(pkgDir) {
   const src = join(pkgDir, 'src')
+  const isBackend = (files) =>
+    !files.includes('store.ts') && files.some((f) => /^[a-z0-9-]+-store\.ts$/.test(f))
   return new Set(
     readdirSync(src, { withFileTypes: true })
-      .filter((d) => d.isDirectory())
-      .filter((d) => readdirSync(join(src, d.name)).some((f) => /-store\.ts$/.test(f)))
+      .filter((d) => d.isDirectory() && isBackend(readdirSync(join(src, d.name))))
       .map((d) => `./${d.name}`),
   )
 }
