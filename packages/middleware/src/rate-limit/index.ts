@@ -1,8 +1,7 @@
 export { clientIpKey } from './client-ip-key'
 export type { RateLimitHeaders } from './headers'
 export { MemoryRateLimitStore, type MemoryRateLimitStoreOptions } from './memory-store'
-export type { RateLimitOptions } from './options'
-export { rateLimit } from './rate-limit'
+export { type RateLimitOptions, rateLimit } from './rate-limit'
 export type {
   RateLimitAlgorithm,
   RateLimitHit,
