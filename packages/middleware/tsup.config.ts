@@ -1,4 +1,4 @@
-import { copyFileSync, existsSync, readdirSync, readFileSync } from 'node:fs'
+import { copyFileSync, readFileSync } from 'node:fs'
 import { createRequire } from 'node:module'
 import { dirname, join } from 'node:path'
 import { defineConfig, type Options } from 'tsup'
@@ -6,19 +6,14 @@ import { inlineShared, SHARED } from '../shared/inline.config'
 
 type Plugin = NonNullable<Options['esbuildPlugins']>[number]
 
-// One entry per middleware folder that has an index.ts, one per platform store folder
-// (src/stores/<platform>/index.ts, published as the subpath `./<platform>`), plus the root barrel.
-const entry: Record<string, string> = { index: 'src/index.ts' }
-for (const base of ['src', 'src/stores']) {
-  for (const dir of readdirSync(base, { withFileTypes: true })) {
-    if (
-      dir.isDirectory() &&
-      dir.name !== 'internal' &&
-      existsSync(`${base}/${dir.name}/index.ts`)
-    ) {
-      entry[`${dir.name}/index`] = `${base}/${dir.name}/index.ts`
-    }
-  }
+// One entry per `exports` subpath: `.` is src/index.ts, `./<name>` is src/<name>/index.ts
+// (folder = subpath), built as dist/<name>/index.*.
+const pkg = JSON.parse(readFileSync('package.json', 'utf8')) as { exports: Record<string, unknown> }
+const entry: Record<string, string> = {}
+for (const subpath of Object.keys(pkg.exports)) {
+  if (subpath === './package.json') continue
+  const name = subpath === '.' ? '' : `${subpath.slice(2)}/`
+  entry[`${name}index`] = `src/${name}index.ts`
 }
 
 const joseDir = dirname(createRequire(import.meta.url).resolve('jose/package.json'))

@@ -26,7 +26,6 @@ export {
   problemHandler,
 } from './problem-details/problem-details'
 export * from './rate-limit'
-export * from './redis'
 export * from './request-id'
 export * from './request-timeout'
 export * from './security-headers'

@@ -1,7 +1,7 @@
 import { afterAll, afterEach, describe, expect, it } from 'vitest'
 import { deleteByPrefix, ioredisClient, uniquePrefix } from '../../../../tests/redis/support'
-import { fromIoredis } from '../redis'
-import { RedisSessionStore } from './redis-store'
+import { fromIoredis } from './client'
+import { RedisSessionStore } from './session-store'
 
 // Real Redis (REDIS_URL or 127.0.0.1:6379); each test writes under its own prefix.
 const client = ioredisClient()

@@ -12,7 +12,7 @@ import {
   replyInteger,
   replyText,
   runScript,
-} from './command'
+} from './client'
 
 // The documented one-line adapters, against the real clients and a real Redis.
 const io = ioredisClient()

@@ -7,8 +7,8 @@ import {
   startRedisServer,
   uniquePrefix,
 } from '../../../../tests/redis/support'
-import { fromIoredis, type RedisCommand } from '../redis'
-import { RedisRateLimitStore } from './redis-store'
+import { fromIoredis, type RedisCommand } from './client'
+import { RedisRateLimitStore } from './rate-limit-store'
 
 // Real Redis (REDIS_URL or 127.0.0.1:6379); each test writes under its own prefix.
 const client = ioredisClient()
@@ -231,7 +231,7 @@ describe('RedisRateLimitStore: sliding window and token bucket on Redis', () => 
   it('answers like the memory store for the same sequence', async () => {
     const prefix = freshPrefix()
     const store = new RedisRateLimitStore({ sendCommand: redis, prefix })
-    const memory = new (await import('./memory-store')).MemoryRateLimitStore()
+    const memory = new (await import('../rate-limit/memory-store')).MemoryRateLimitStore()
     const seq = async (s: RedisRateLimitStore | typeof memory) => {
       const out: number[] = []
       for (let i = 0; i < 6; i++) out.push((await s.slidingWindow('x', 3_600_000, 4)).count)

@@ -1,8 +1,8 @@
 import { createHash } from 'node:crypto'
 import { afterAll, afterEach, describe, expect, it } from 'vitest'
 import { deleteByPrefix, ioredisClient, uniquePrefix } from '../../../../tests/redis/support'
-import { fromIoredis, type RedisCommand } from '../redis'
-import { RedisApiKeyStore } from './redis-store'
+import { RedisApiKeyStore } from './api-key-store'
+import { fromIoredis, type RedisCommand } from './client'
 
 // Real Redis (REDIS_URL or 127.0.0.1:6379); each test writes under its own prefix.
 const client = ioredisClient()

@@ -1,6 +1,5 @@
-import { parseJsonObject } from '../../redis/command'
-import type { SessionData, SessionStore } from '../../sessions/store'
-import { sessionWrite } from '../store-args'
+import { parseStoredObject, sessionWrite } from '../internal/store-args'
+import type { SessionData, SessionStore } from '../sessions/store'
 import { type DenoKvLike, type DenoKvStoreOptions, denoKvStoreOptions } from './kv'
 
 const NAME = 'DenoKvSessionStore'
@@ -48,7 +47,7 @@ export class DenoKvSessionStore implements SessionStore {
   async get(id: string): Promise<SessionData | null> {
     const { value } = await this.#kv.get<StoredSession>([this.#prefix, id])
     if (!value || !(value.expiresAt > Date.now())) return null
-    return parseJsonObject(value.data)
+    return parseStoredObject(value.data)
   }
 
   /** Stores `data` for `maxAge` seconds, replacing what was there; `maxAge <= 0` deletes it. */

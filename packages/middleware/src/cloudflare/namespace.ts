@@ -1,5 +1,5 @@
-import { assertKnownKeys, optionError } from '../../internal/options'
-import { prefixOption } from '../store-args'
+import { optionError } from '../internal/options'
+import { storeOptions } from '../internal/store-args'
 import { OBJECT_ORIGIN } from './durable-object'
 
 /**
@@ -46,9 +46,8 @@ export function durableObjectStoreOptions(
   options: DurableObjectStoreOptions | undefined,
   defaultPrefix: string,
 ): { call: ObjectCall; prefix: string } {
-  if (options === undefined) throw optionError(store, '"namespace" is required')
-  assertKnownKeys(store, options, ['namespace', 'prefix'])
-  const namespace = options.namespace as Partial<DurableObjectNamespaceLike> | undefined
+  const prefix = storeOptions(store, options, 'namespace', defaultPrefix)
+  const namespace = options?.namespace as Partial<DurableObjectNamespaceLike> | undefined
   if (
     namespace === null ||
     typeof namespace !== 'object' ||
@@ -61,7 +60,6 @@ export function durableObjectStoreOptions(
     )
   }
   const ns = namespace as DurableObjectNamespaceLike
-  const prefix = prefixOption(store, options.prefix, defaultPrefix)
   const call: ObjectCall = async (name, operation, body = {}) => {
     const stub = ns.get(ns.idFromName(name) as never)
     const response = await stub.fetch(`${OBJECT_ORIGIN}/${operation}`, {

@@ -1,5 +1,5 @@
-import { assertKnownKeys, optionError } from '../../internal/options'
-import { prefixOption } from '../store-args'
+import { optionError } from '../internal/options'
+import { storeOptions } from '../internal/store-args'
 
 /** A Deno KV key: an array of parts (`Deno.KvKey`). */
 export type DenoKvKey = readonly unknown[]
@@ -61,9 +61,8 @@ export function denoKvStoreOptions(
   options: DenoKvStoreOptions | undefined,
   defaultPrefix: string,
 ): { kv: DenoKvLike; prefix: string } {
-  if (options === undefined) throw optionError(store, '"kv" is required')
-  assertKnownKeys(store, options, ['kv', 'prefix'])
-  const kv = options.kv as Partial<DenoKvLike> | undefined
+  const prefix = storeOptions(store, options, 'kv', defaultPrefix)
+  const kv = options?.kv as Partial<DenoKvLike> | undefined
   if (
     kv === null ||
     typeof kv !== 'object' ||
@@ -72,7 +71,7 @@ export function denoKvStoreOptions(
   ) {
     throw optionError(store, '"kv" must be an open Deno KV handle (await Deno.openKv())')
   }
-  return { kv: kv as DenoKvLike, prefix: prefixOption(store, options.prefix, defaultPrefix) }
+  return { kv: kv as DenoKvLike, prefix }
 }
 
 /** How many times a check-and-set is retried after losing a race before the call fails. */

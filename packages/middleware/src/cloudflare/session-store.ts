@@ -1,6 +1,5 @@
-import { parseJsonObject } from '../../redis/command'
-import type { SessionData, SessionStore } from '../../sessions/store'
-import { sessionWrite } from '../store-args'
+import { parseStoredObject, sessionWrite } from '../internal/store-args'
+import type { SessionData, SessionStore } from '../sessions/store'
 import {
   type DurableObjectStoreOptions,
   durableObjectStoreOptions,
@@ -52,7 +51,7 @@ export class DurableObjectSessionStore implements SessionStore {
   /** The session's data, or `null` when it is unknown, expired or unreadable. */
   async get(id: string): Promise<SessionData | null> {
     const reply = (await this.#call(this.#prefix + id, 'session/get')) as { data?: unknown }
-    return parseJsonObject(reply?.data)
+    return parseStoredObject(reply?.data)
   }
 
   /** Stores `data` for `maxAge` seconds, replacing what was there; `maxAge <= 0` deletes it. */

@@ -3,7 +3,7 @@
  * given socket address, as @hono/node-server passes it in `env`.
  */
 import { Hono } from 'hono'
-import { type RateLimitOptions, rateLimit } from './index'
+import { type RateLimitOptions, rateLimit } from '../src/rate-limit/index'
 
 /** `env` as @hono/node-server passes it: the socket's address is the connection address. */
 export const fromSocket = (remoteAddress: string) => ({ incoming: { socket: { remoteAddress } } })

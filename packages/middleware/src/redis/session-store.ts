@@ -1,3 +1,6 @@
+import { KeyedQueue } from '../internal/key-queue'
+import { sessionLifetimeMs, sessionWrite } from '../internal/store-args'
+import type { SessionData, SessionStore, SessionUpdate } from '../sessions/store'
 import {
   parseJsonObject,
   type RedisCommand,
@@ -7,9 +10,7 @@ import {
   replyInteger,
   replyText,
   runScript,
-} from '../redis/command'
-import { KeyedQueue } from './key-queue'
-import type { SessionData, SessionStore, SessionUpdate } from './store'
+} from './client'
 
 const NAME = 'RedisSessionStore'
 
@@ -81,14 +82,9 @@ export class RedisSessionStore implements SessionStore {
 
   /** Stores `data` for `maxAge` seconds, replacing what was there; `maxAge <= 0` deletes it. */
   async set(id: string, data: SessionData, maxAge: number): Promise<void> {
-    const ms = this.#ttlMs(maxAge)
-    // Serialise before touching Redis: data that cannot be stored must not delete the old value.
-    const value = JSON.stringify(data)
-    if (ms <= 0) {
-      await this.destroy(id)
-      return
-    }
-    await this.#send(['SET', this.#prefix + id, value, 'PX', String(ms)])
+    const write = sessionWrite(NAME, data, maxAge)
+    if (write === null) return this.destroy(id)
+    await this.#send(['SET', this.#prefix + id, write.text, 'PX', String(write.ms)])
   }
 
   /**
@@ -100,7 +96,7 @@ export class RedisSessionStore implements SessionStore {
    * deletes.
    */
   async update(id: string, apply: SessionUpdate, maxAge: number): Promise<SessionData | null> {
-    const ms = this.#ttlMs(maxAge)
+    const ms = sessionLifetimeMs(NAME, maxAge)
     return this.#updates.run(id, () => this.#compareAndSet(id, apply, ms))
   }
 
@@ -116,13 +112,6 @@ export class RedisSessionStore implements SessionStore {
       if (replyInteger(reply) === 1) return next
     }
     throw new Error(`${NAME}: session ${JSON.stringify(id)} kept changing; update gave up`)
-  }
-
-  #ttlMs(maxAge: number): number {
-    if (typeof maxAge !== 'number' || !Number.isFinite(maxAge)) {
-      throw new TypeError(`${NAME}: maxAge must be a number of seconds, got ${maxAge}`)
-    }
-    return Math.ceil(maxAge * 1000)
   }
 
   /** Deletes the session; unknown ids are ignored. */

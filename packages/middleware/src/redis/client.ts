@@ -1,5 +1,6 @@
 import { digestHex, lazy } from '../internal/crypto'
-import { assertFunction, assertKnownKeys, optionError } from '../internal/options'
+import { assertFunction } from '../internal/options'
+import { parseStoredObject, storeOptions } from '../internal/store-args'
 
 /**
  * Sends one raw Redis command and resolves with its reply. This is the only thing the Redis stores
@@ -125,13 +126,8 @@ export function redisStoreOptions(
   options: RedisStoreOptions | undefined,
   defaultPrefix: string,
 ): { send: RedisCommand; prefix: string } {
-  if (options === undefined) throw optionError(store, '"sendCommand" is required')
-  assertKnownKeys(store, options, ['sendCommand', 'prefix'])
-  const send = assertFunction<RedisCommand>(store, 'sendCommand', options.sendCommand)
-  const prefix = options.prefix === undefined ? defaultPrefix : options.prefix
-  if (typeof prefix !== 'string') {
-    throw optionError(store, `"prefix" must be a string, got ${typeof prefix}`)
-  }
+  const prefix = storeOptions(store, options, 'sendCommand', defaultPrefix)
+  const send = assertFunction<RedisCommand>(store, 'sendCommand', options?.sendCommand)
   return { send, prefix }
 }
 
@@ -204,14 +200,5 @@ export async function runScript(
 
 /** Parses a stored JSON object; a corrupt or non-object value reads as missing. */
 export function parseJsonObject(reply: unknown): Record<string, unknown> | null {
-  const text = replyText(reply)
-  if (text === null) return null
-  let value: unknown
-  try {
-    value = JSON.parse(text)
-  } catch {
-    return null
-  }
-  if (value === null || typeof value !== 'object' || Array.isArray(value)) return null
-  return value as Record<string, unknown>
+  return parseStoredObject(replyText(reply))
 }

@@ -1,3 +1,6 @@
+import { hashApiKey } from '../api-key/hash-key'
+import type { ApiKeyInfo, ManagedApiKeyStore } from '../api-key/store'
+import { checkApiKey, checkMetadata } from '../internal/store-args'
 import {
   parseJsonObject,
   type RedisCommand,
@@ -5,9 +8,7 @@ import {
   redisStoreOptions,
   replyInteger,
   replyText,
-} from '../redis/command'
-import { hashApiKey } from './hash-key'
-import type { ApiKeyInfo, ManagedApiKeyStore } from './store'
+} from './client'
 
 const NAME = 'RedisApiKeyStore'
 
@@ -62,13 +63,8 @@ export class RedisApiKeyStore implements ManagedApiKeyStore {
    * existing one when the key is already stored (its metadata is then replaced).
    */
   async add(key: string, metadata?: Record<string, unknown>): Promise<string> {
-    if (typeof key !== 'string' || key.length === 0) {
-      // Never include the value: it may be a real key.
-      throw new TypeError(`${NAME}.add: key must be a non-empty string`)
-    }
-    if (metadata !== undefined && (metadata === null || typeof metadata !== 'object')) {
-      throw new TypeError(`${NAME}.add: metadata must be an object`)
-    }
+    checkApiKey(NAME, 'add', key)
+    checkMetadata(NAME, metadata)
     const json = metadata === undefined ? undefined : JSON.stringify(metadata)
     const redisKey = await this.#redisKey(key)
     // HSETNX keeps the first id even when two instances add the same key at once.

@@ -1,3 +1,5 @@
+import { checkMax, checkWindowMs } from '../internal/store-args'
+import type { RateLimitHit, RateLimitInfo, RateLimitStore } from '../rate-limit/store'
 import {
   type RedisCommand,
   type RedisScript,
@@ -6,8 +8,7 @@ import {
   redisStoreOptions,
   replyInteger,
   runScript,
-} from '../redis/command'
-import type { RateLimitHit, RateLimitInfo, RateLimitStore } from './store'
+} from './client'
 
 const NAME = 'RedisRateLimitStore'
 
@@ -216,13 +217,6 @@ export class RedisRateLimitStore implements RateLimitStore {
 }
 
 function checkArgs(method: string, windowMs: number, max?: number): void {
-  if (!Number.isInteger(windowMs) || windowMs <= 0) {
-    throw new TypeError(`${NAME}.${method}: windowMs must be a positive integer, got ${windowMs}`)
-  }
-  if (max === undefined) return
-  if (!Number.isInteger(max) || max <= 0 || !Number.isSafeInteger(max * windowMs)) {
-    throw new TypeError(
-      `${NAME}.${method}: max must be a positive integer with max × windowMs a safe integer`,
-    )
-  }
+  checkWindowMs(`${NAME}.${method}`, windowMs)
+  if (max !== undefined) checkMax(`${NAME}.${method}`, windowMs, max)
 }

@@ -1,6 +1,6 @@
 /**
- * fast-check arbitraries shared by the `*.property.test.ts` files (test-only: nothing in the
- * package imports this module, so it is never built or published).
+ * fast-check arbitraries shared by the `*.property.test.ts` files. Test support lives in test/,
+ * outside src/, so it is never built or published.
  */
 import fc from 'fast-check'
 

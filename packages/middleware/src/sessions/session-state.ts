@@ -1,5 +1,6 @@
 import type { SessionBinding } from '../internal/cookie-signing'
 import { randomToken } from '../internal/crypto'
+import { define, isEmptyData, META_KEY, type Meta, type SessionChanges } from './session-data'
 import type { SessionData } from './store'
 
 /**
@@ -53,25 +54,6 @@ export interface Session {
   flash(key: string, value: unknown): void
   /** Reads a flash value and removes it; `undefined` when there is none. */
   getFlash<T = unknown>(key: string): T | undefined
-}
-
-/** The key under which the middleware keeps its own fields in the stored data. */
-export const META_KEY = '__palisade'
-
-/** The middleware's own fields, stored under {@link META_KEY}. */
-interface Meta {
-  /** When the session was created or last regenerated (ms since the epoch). */
-  created?: number
-  /** Pending flash values. */
-  flash?: Record<string, unknown>
-}
-
-/** What a request changed, key by key: the unit of the per-key merge. */
-export interface SessionChanges {
-  /** Keys set or changed, with their new values. */
-  set: SessionData
-  /** Keys removed. */
-  delete: string[]
 }
 
 /** The session object and the state the middleware needs to save it. */
@@ -268,38 +250,6 @@ export class SessionState implements Session, SessionBinding {
   next(): string {
     return this.boundId() ?? ''
   }
-}
-
-/**
- * The per-key merge: `changes` applied to the data as stored now, so keys another request
- * changed meanwhile survive. The result is a new object.
- */
-export function applyChanges(current: SessionData, changes: SessionChanges): SessionData {
-  const out: SessionData = {}
-  for (const key of Object.keys(current)) define(out, key, current[key])
-  for (const key of changes.delete) delete out[key]
-  for (const key of Object.keys(changes.set)) define(out, key, changes.set[key])
-  return out
-}
-
-/** A session with no user keys and no pending flash values is not worth storing. */
-export function isEmptyData(data: SessionData): boolean {
-  for (const key of Object.keys(data)) {
-    if (key !== META_KEY) return false
-    const flash = (data[key] as Meta | null)?.flash
-    if (flash && typeof flash === 'object' && Object.keys(flash).length > 0) return false
-  }
-  return true
-}
-
-/** defineProperty, not assignment: a key named "__proto__" must stay plain data. */
-function define(target: Record<string, unknown>, key: string, value: unknown): void {
-  Object.defineProperty(target, key, {
-    value,
-    enumerable: true,
-    writable: true,
-    configurable: true,
-  })
 }
 
 function assertKey(method: string, key: string): void {

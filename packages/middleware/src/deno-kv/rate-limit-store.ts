@@ -1,5 +1,5 @@
-import type { RateLimitInfo, RateLimitStore } from '../../rate-limit/store'
-import { checkWindowMs } from '../store-args'
+import { checkWindowMs } from '../internal/store-args'
+import type { RateLimitInfo, RateLimitStore } from '../rate-limit/store'
 import { checkAndSet, type DenoKvLike, type DenoKvStoreOptions, denoKvStoreOptions } from './kv'
 
 const NAME = 'DenoKvRateLimitStore'
