@@ -127,6 +127,40 @@ export interface MiddlewareDescription {
 }
 
 /**
+ * Rejection codes by status, as a type: `{ 429: 'rate_limited' }`. What {@link Rejects} carries.
+ *
+ * @example
+ * type RateLimited = { 429: 'rate_limited' } satisfies RejectionCodes
+ */
+export type RejectionCodes = { readonly [status: number]: string }
+
+/**
+ * The type-level side of a description: a middleware typed `MiddlewareHandler & Rejects<C>`
+ * can answer the statuses of `C` with those codes, so a generator can type a route's client
+ * responses (`@palisade/openapi` does, for `hc<AppType>`). A phantom: the property is never set
+ * at run time, and its string key (not a symbol) keeps two inlined copies of this type one.
+ *
+ * @example
+ * function rateLimit(): MiddlewareHandler & Rejects<{ 429: 'rate_limited' }>
+ */
+export interface Rejects<C extends RejectionCodes> {
+  /** Phantom, for the type checker only; never present at run time. */
+  readonly '~rejects'?: C
+}
+
+/**
+ * The type-level mark of an error handler that renders every rejection as problem details
+ * (`problemHandler()`): a phantom, like {@link Rejects}.
+ *
+ * @example
+ * function problemHandler(): ErrorHandler & RendersProblems
+ */
+export interface RendersProblems {
+  /** Phantom, for the type checker only; never present at run time. */
+  readonly '~rejectionBody'?: 'problem'
+}
+
+/**
  * Attaches `description` to `handler` (a middleware or an error handler) and returns the same
  * function. The description is frozen and stored non-enumerable under
  * {@link OPENAPI_DESCRIPTION}; a second call replaces it.

@@ -92,9 +92,13 @@ export interface RouteOptions<
   E extends Env = Env,
   R = OpenAPIRequestMeta,
   O extends Responses = Responses,
+  Mw extends MiddlewareHandler<E>[] = MiddlewareHandler<E>[],
 > {
-  /** Route-scoped middleware, run in order before the handler (and before validation). */
-  middlewares?: MiddlewareHandler<E>[]
+  /**
+   * Route-scoped middleware, run in order before the handler (and before validation). What they
+   * answer (`jwtAuth`'s 401, `rateLimit`'s 429, …) is part of the route's `hc` types.
+   */
+  middlewares?: Mw
   /** What the route contributes to the document; `request` is also validated. */
   openapi?: RouteOpenAPIMeta<R, O>
   /** `false` turns request validation off for this route. Default: the app's `validation`. */
@@ -118,7 +122,8 @@ export type RouteOptionsArg<
   E extends Env = Env,
   R = OpenAPIRequestMeta,
   O extends Responses = Responses,
-> = RouteOptions<E, R, O> | MiddlewareHandler<E>[]
+  Mw extends MiddlewareHandler<E>[] = MiddlewareHandler<E>[],
+> = RouteOptions<E, R, O, Mw> | Mw
 
 /**
  * What `generateSpec` needs besides the routes; an `OpenAPIOptions` object fits.
