@@ -3,11 +3,13 @@
  * its success response with a schema; a field the handler adds without declaring it (the account's
  * `passwordHash`) never reaches the client in the default mode; and every answer the routes give,
  * to valid and invalid requests, has a status the document declares and a body its schema accepts.
+ * A client built with `hc<AppType>` sees `rate_limited` on a 429 (checked by tsc and at run time).
  */
 import Ajv2020 from 'ajv/dist/2020'
 import addFormats from 'ajv-formats'
+import { hc } from 'hono/client'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { createApp } from '../../examples/app'
+import { type AppType, createApp } from '../../examples/app'
 
 interface Operation {
   responses: Record<
@@ -101,6 +103,30 @@ describe('the example app responses', () => {
       // Beside the schema, so its `#/components/schemas/…` references resolve.
       const valid = ajv.validate({ ...schema, components: doc.components }, body)
       expect(valid, `${label}: ${ajv.errorsText()}`).toBe(true)
+    }
+  })
+
+  it('gives an hc<AppType> client the 429 as problem details whose code is rate_limited', async () => {
+    const limited = await createApp({ RATE_LIMIT_MAX: '1' })
+    try {
+      const client = hc<AppType>('http://localhost', {
+        fetch: (input: RequestInfo | URL, init?: RequestInit) =>
+          limited.api.request(input instanceof Request ? input : String(input), init),
+      })
+      const first = await client.api.ping.$get()
+      expect(first.status).toBe(200)
+      if (first.status === 200) expect((await first.json()).pong).toBe(true)
+      const res = await client.api.ping.$get()
+      expect(res.status).toBe(429)
+      if (res.status === 429) {
+        const problem = await res.json()
+        // Typed: the only code rateLimit answers 429 with.
+        const code: 'rate_limited' = problem.code
+        expect(code).toBe('rate_limited')
+        expect(problem.status).toBe(429)
+      }
+    } finally {
+      await limited.close()
     }
   })
 })

@@ -143,51 +143,79 @@ export function responseChecked(
     errors,
   })
 
-  return async function checkResponse(c, next) {
-    const json = c.json
-    let built: Response | undefined
-    let body: unknown
-    c.json = ((object: unknown, ...rest: unknown[]) => {
-      const res = (json as (...args: unknown[]) => Response)(object, ...rest)
-      built = res
-      body = object
-      return res
-    }) as typeof c.json
-    let res: unknown
-    try {
-      res = await handler(c, next)
-    } finally {
-      c.json = json
-    }
+  /** What to send instead of `res` (or `res` itself); a promise only when something awaits. */
+  const check = (
+    c: Context,
+    res: unknown,
+    built: Response | undefined,
+    body: unknown,
+  ): unknown | Promise<unknown> => {
     if (!(res instanceof Response) || res.status === 304 || c.req.method === 'HEAD') return res
     const status = res.status
     if (!declared.has(status)) {
-      await report(c, issueOf(c, 'undeclared_status', status, []))
-      return res
+      return report(c, issueOf(c, 'undeclared_status', status, [])).then(() => res)
     }
-    const check = checks.get(status)
-    if (check === undefined || res !== built) return res
+    const declaredCheck = checks.get(status)
+    if (declaredCheck === undefined || res !== built) return res
     const removed: Removed | undefined = mode === 'strip' ? undefined : []
-    const stripped = check.strip(body, removed)
-    const errors: ResponseValidationIssue['errors'] = []
-    if (removed) for (const path of removed) errors.push({ path, message: UNDECLARED })
-    if (check.validate) {
-      let r = check.validate(mode === 'report' ? body : stripped)
-      if (typeof (r as Promise<StandardResult>).then === 'function') r = await r
-      const { issues } = r as StandardResult
+    const stripped = declaredCheck.strip(body, removed)
+    const finish = (r: StandardResult | undefined): unknown | Promise<unknown> => {
+      const errors: ResponseValidationIssue['errors'] = []
+      if (removed) for (const path of removed) errors.push({ path, message: UNDECLARED })
+      const issues = r?.issues
       if (issues) {
         for (const issue of issues)
           errors.push({ path: toPointer(issue.path), message: issue.message })
         if (issues.length === 0) errors.push({ path: '', message: 'Invalid value' })
       }
+      if (errors.length > 0) {
+        return report(c, issueOf(c, 'invalid_body', status, errors)).then(() =>
+          mode === 'report' ? res : invalidResponse(res),
+        )
+      }
+      if (mode === 'report' || stripped === body) return res
+      return new Response(JSON.stringify(stripped), res)
     }
-    if (errors.length > 0) {
-      await report(c, issueOf(c, 'invalid_body', status, errors))
-      if (mode !== 'report') return invalidResponse(res)
+    if (!declaredCheck.validate) return finish(undefined)
+    const r = declaredCheck.validate(mode === 'report' ? body : stripped)
+    return typeof (r as Promise<StandardResult>).then === 'function'
+      ? (r as Promise<StandardResult>).then(finish)
+      : finish(r as StandardResult)
+  }
+
+  // Not async: a handler that answers synchronously, with a synchronous schema, is checked
+  // without a microtask in between.
+  return function checkResponse(c, next) {
+    const json = c.json
+    let built: Response | undefined
+    let body: unknown
+    c.json = ((object: unknown, arg?: unknown, headers?: unknown) => {
+      const res = (json as (o: unknown, a?: unknown, h?: unknown) => Response)(object, arg, headers)
+      built = res
+      body = object
       return res
+    }) as typeof c.json
+    let out: unknown
+    try {
+      out = handler(c, next)
+    } catch (error) {
+      c.json = json
+      throw error
     }
-    if (mode === 'report' || stripped === body) return res
-    return new Response(JSON.stringify(stripped), res)
+    if (out instanceof Promise) {
+      return out.then(
+        (res) => {
+          c.json = json
+          return check(c, res, built, body)
+        },
+        (error) => {
+          c.json = json
+          throw error
+        },
+      ) as ReturnType<Handler>
+    }
+    c.json = json
+    return check(c, out, built, body) as ReturnType<Handler>
   }
 }
 

@@ -126,62 +126,110 @@ export function stripperFor(root: OpenAPISchema): (value: unknown, removed?: Rem
     return relevant ? view : undefined
   }
 
-  const stripAll = (value: unknown, schemas: OpenAPISchema[], at: string, removed?: Removed) => {
-    if (schemas.length === 0) return value
-    const flat =
-      schemas.length === 1
-        ? flatten(schemas[0] as OpenAPISchema)
-        : schemas.flatMap((s) => flatten(s))
-    if (Array.isArray(value)) return stripArray(value, flat, at, removed)
-    if (!isPlainObject(value)) return value
-    const view = objectView(flat)
-    if (!view) return value
-    let out: Record<string, unknown> | undefined
-    for (const key of Object.keys(value)) {
-      const subs: OpenAPISchema[] = [...(view.keys.get(key) ?? [])]
-      for (const p of view.patterns) if (p.re.test(key)) subs.push(p.schema)
-      const declared = subs.length > 0
-      if (!declared && !view.open) {
-        out ??= { ...value }
-        delete out[key]
-        removed?.push(`${at}/${pointerPart(key)}`)
-        continue
-      }
-      if (!declared) subs.push(...view.extra)
-      const before = value[key]
-      const after = stripAll(before, subs, `${at}/${pointerPart(key)}`, removed)
-      if (after !== before) {
-        out ??= { ...value }
-        out[key] = after
-      }
+  /**
+   * The stripping rule for values that must match `schemas` (alternatives and parts alike),
+   * worked out once: the object view, and a child node per declared key and array position,
+   * each made on first use and kept.
+   */
+  class Node {
+    private readonly flat: OpenAPISchema[]
+    private view: ObjectView | null | undefined
+    private readonly children = new Map<string, Node>()
+    private extraChild: Node | undefined
+    private arrays: OpenAPISchema[] | undefined
+    private readonly items = new Map<number, Node | null>()
+
+    constructor(schemas: OpenAPISchema[]) {
+      this.flat =
+        schemas.length === 1
+          ? flatten(schemas[0] as OpenAPISchema)
+          : schemas.flatMap((s) => flatten(s))
     }
-    return out ?? value
+
+    strip(value: unknown, at: string, removed: Removed | undefined): unknown {
+      if (Array.isArray(value)) return this.stripArray(value, at, removed)
+      if (!isPlainObject(value)) return value
+      if (this.view === undefined) this.view = objectView(this.flat) ?? null
+      const view = this.view
+      if (view === null) return value
+      let out: Record<string, unknown> | undefined
+      for (const key in value) {
+        if (!Object.hasOwn(value, key)) continue
+        let child = this.children.get(key)
+        if (child === undefined) {
+          const subs = view.keys.get(key)
+          const matched = view.patterns.filter((p) => p.re.test(key)).map((p) => p.schema)
+          if (subs !== undefined || matched.length > 0) {
+            child = new Node([...(subs ?? []), ...matched])
+            // Only declared names are kept: a record's arbitrary keys would grow the cache.
+            if (subs !== undefined) this.children.set(key, child)
+          } else if (!view.open) {
+            out ??= { ...value }
+            delete out[key]
+            removed?.push(`${at}/${pointerPart(key)}`)
+            continue
+          } else {
+            if (view.extra.length === 0) continue
+            this.extraChild ??= new Node(view.extra)
+            child = this.extraChild
+          }
+        }
+        const before = value[key]
+        if (before === null || typeof before !== 'object') continue
+        const after = child.strip(before, removed ? `${at}/${pointerPart(key)}` : '', removed)
+        if (after !== before) {
+          out ??= { ...value }
+          out[key] = after
+        }
+      }
+      return out ?? value
+    }
+
+    private item(i: number): Node | null {
+      this.arrays ??= this.flat.filter((s) => admits(s, 'array'))
+      const slot = this.arrays.every(
+        (s) => !Array.isArray(s.prefixItems) || i >= s.prefixItems.length,
+      )
+        ? -1
+        : i
+      let node = this.items.get(slot)
+      if (node === undefined) {
+        const subs: OpenAPISchema[] = []
+        for (const s of this.arrays) {
+          const prefix = Array.isArray(s.prefixItems) ? s.prefixItems : []
+          const item = i < prefix.length ? prefix[i] : s.items
+          // An array schema without `items` allows anything at this position.
+          if (item === undefined || typeof item === 'boolean') {
+            subs.length = 0
+            break
+          }
+          subs.push(item)
+        }
+        node = subs.length === 0 ? null : new Node(subs)
+        this.items.set(slot, node)
+      }
+      return node
+    }
+
+    private stripArray(value: unknown[], at: string, removed: Removed | undefined): unknown {
+      let out: unknown[] | undefined
+      for (let i = 0; i < value.length; i++) {
+        const before = value[i]
+        if (before === null || typeof before !== 'object') continue
+        const node = this.item(i)
+        if (node === null) continue
+        const after = node.strip(before, removed ? `${at}/${i}` : '', removed)
+        if (after !== before) {
+          out ??= [...value]
+          out[i] = after
+        }
+      }
+      return out ?? value
+    }
   }
 
-  const stripArray = (value: unknown[], flat: OpenAPISchema[], at: string, removed?: Removed) => {
-    const arrays = flat.filter((s) => admits(s, 'array'))
-    if (arrays.length === 0) return value
-    let out: unknown[] | undefined
-    for (let i = 0; i < value.length; i++) {
-      const subs: OpenAPISchema[] = []
-      for (const s of arrays) {
-        const prefix = Array.isArray(s.prefixItems) ? s.prefixItems : []
-        const item = i < prefix.length ? prefix[i] : s.items
-        // An array schema without `items` allows anything at this index.
-        if (item === undefined || typeof item === 'boolean') return out ?? value
-        subs.push(item)
-      }
-      const before = value[i]
-      const after = stripAll(before, subs, `${at}/${i}`, removed)
-      if (after !== before) {
-        out ??= [...value]
-        out[i] = after
-      }
-    }
-    return out ?? value
-  }
-
-  return (value, removed) => stripAll(value, [root], '', removed)
+  const top = new Node([root])
+  return (value, removed) => top.strip(value, '', removed)
 }
 
 /** Keywords that say something about a value besides composition (annotations excluded). */
