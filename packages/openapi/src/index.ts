@@ -6,6 +6,7 @@
 
 export type { BasePathOf, EnvOf, HonoApp } from './app/hono-types'
 export { openapi } from './app/openapi'
+export type { RejectionProblem } from './app/rejection-types'
 export type {
   OpenAPIApp,
   OpenAPIGroup,
