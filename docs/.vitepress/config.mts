@@ -125,6 +125,8 @@ export default defineConfig({
   // Fails the build on a dead internal link (anchors are checked by tests/docs/site-links.test.ts).
   ignoreDeadLinks: false,
   sitemap: { hostname: site },
+  // The local search index is one chunk by design (it is what makes search work offline).
+  vite: { build: { chunkSizeWarningLimit: 2048 } },
   head: [['meta', { name: 'theme-color', content: '#3c8772' }]],
   themeConfig: {
     nav: [

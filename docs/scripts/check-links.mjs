@@ -85,7 +85,8 @@ export function checkSite(dist) {
       }
       if (rawHash && target.endsWith('.html')) {
         const anchor = decodeURIComponent(rawHash)
-        if (!idsFor(target).has(anchor)) problems.push(`${page}: ${url} → no #${anchor} in ${target}`)
+        if (!idsFor(target).has(anchor))
+          problems.push(`${page}: ${url} → no #${anchor} in ${target}`)
       }
     }
   }

@@ -21,7 +21,8 @@ const GENERATED = new Set(['docs/api', 'docs/benchmarks/results.md', 'docs/bench
 function sitePages(dir = 'docs'): string[] {
   return readdirSync(join(root, dir), { withFileTypes: true }).flatMap((entry) => {
     const path = `${dir}/${entry.name}`
-    if (GENERATED.has(path) || entry.name === 'node_modules' || entry.name.startsWith('.')) return []
+    if (GENERATED.has(path) || entry.name === 'node_modules' || entry.name.startsWith('.'))
+      return []
     if (entry.isDirectory()) return sitePages(path)
     return entry.name.endsWith('.md') ? [path] : []
   })
@@ -238,8 +239,9 @@ describe('documentation code examples', () => {
     expect(docExamples.length).toBeGreaterThan(50)
     // The site: one page per middleware, store backend and guide, most of them with code.
     expect(pages.length).toBeGreaterThan(40)
-    expect(new Set(checked.filter((b) => b.readme.startsWith('docs/')).map((b) => b.readme)).size)
-      .toBeGreaterThan(30)
+    expect(
+      new Set(checked.filter((b) => b.readme.startsWith('docs/')).map((b) => b.readme)).size,
+    ).toBeGreaterThan(30)
   })
 
   it.each(checked.map((b) => [`${b.readme}:${b.line}`, b] as const))(
