@@ -14,7 +14,7 @@ import {
   readmeLinkProblems,
   readProject,
   // @ts-expect-error: a plain .mjs script without declarations
-} from '../../scripts/project.mjs'
+} from '../../tools/project.mjs'
 
 const root = resolve(import.meta.dirname, '../..')
 const project = { site: 'https://docs.example.org', repository: 'https://git.example.org/o/r' }

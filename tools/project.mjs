@@ -3,7 +3,7 @@
 // - each published package.json's `homepage`, `repository` (with `directory`) and `bugs`;
 // - the links of each published README, which use the site URL and are never relative (npm
 //   shows a README outside the repository, where `docs/…` or `#section` of a moved file is dead).
-// `node scripts/project.mjs` checks both and exits 1 on drift; `--write` writes the package.json
+// `node tools/project.mjs` checks both and exits 1 on drift; `--write` writes the package.json
 // fields and moves README links from the previous site (the one in `homepage`) to the current one.
 // tools/check-packaging.mjs runs the same checks in the release check.
 import { existsSync, readFileSync, writeFileSync } from 'node:fs'
@@ -42,7 +42,7 @@ export function fieldDrift(pkg, project, dir) {
     .filter(([key, want]) => JSON.stringify(pkg[key]) !== JSON.stringify(want))
     .map(
       ([key, want]) =>
-        `${key}: ${JSON.stringify(pkg[key])} (expected ${JSON.stringify(want)}; run \`node scripts/project.mjs --write\`)`,
+        `${key}: ${JSON.stringify(pkg[key])} (expected ${JSON.stringify(want)}; run \`node tools/project.mjs --write\`)`,
     )
 }
 

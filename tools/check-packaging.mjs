@@ -24,8 +24,8 @@ import { fieldDrift, readmeLinkProblems, readProject } from './project.mjs'
 import { bold, green, red, yellow } from './term.mjs'
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..')
-// The test and release tools live in the tests/ workspace package, not in the root.
-const TOOLS = join(ROOT, 'tests')
+// publint and attw live in this tools/ workspace package, not in the root.
+const TOOLS = join(ROOT, 'tools')
 const ATTW = join(TOOLS, 'node_modules', '.bin', 'attw')
 const fromTools = createRequire(join(TOOLS, 'package.json'))
 const { publint } = await import(pathToFileURL(fromTools.resolve('publint')).href)

@@ -12,7 +12,7 @@
 // Nothing is downloaded: hono and jose are packed from the workspace's installed copies and
 // installed from those tarballs with `npm install --offline`.
 //
-// Usage: node scripts/check-consumer.mjs [--keep]   (--keep leaves the temp project for a look)
+// Usage: node tools/check-consumer.mjs [--keep]   (--keep leaves the temp project for a look)
 
 import { spawnSync } from 'node:child_process'
 import {

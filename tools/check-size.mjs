@@ -12,7 +12,7 @@
 // Exit 1 when any figure is over its budget, or an entry point or lazy file has no budget, so a
 // new subpath cannot ship without one.
 //
-// Usage: node scripts/check-size.mjs [--budgets path/to/size-budgets.json] [--update]
+// Usage: node tools/check-size.mjs [--budgets path/to/size-budgets.json] [--update]
 //   --update prints a budgets file with the current figures plus 10 % headroom (review it first).
 
 import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs'
