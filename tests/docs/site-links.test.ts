@@ -1,11 +1,13 @@
 // The built documentation site has no dead internal link or anchor. VitePress fails its build on
 // a link to a missing page; the checker (docs/scripts/check-links.mjs, also run by the docs build)
 // adds anchors and assets. It is shown to fail on each kind of dead link first.
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
-import { dirname, join } from 'node:path'
+import { dirname, join, resolve } from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
-import { checkSite as check } from '../../docs/scripts/check-links.mjs'
+import { checkSite as check, idsOf } from '../../docs/scripts/check-links.mjs'
+// @ts-expect-error: a plain .mjs script without declarations
+import { markdownLinks } from '../../tools/project.mjs'
 import { requireBuiltSite } from './site'
 
 describe('link checker', () => {
@@ -46,5 +48,30 @@ describe('the built documentation site', () => {
     expect(result.problems).toEqual([])
     expect(result.pages).toBeGreaterThan(150) // guides + API reference
     expect(result.checked).toBeGreaterThan(1000)
+  })
+})
+
+describe('the root README (read on the repository, not published)', () => {
+  it('links only files that exist, and site pages by anchors they have', () => {
+    const root = resolve(import.meta.dirname, '../..')
+    const dist = requireBuiltSite()
+    const problems: string[] = []
+    const links = markdownLinks(readFileSync(join(root, 'README.md'), 'utf8')) as {
+      line: number
+      url: string
+    }[]
+    for (const { line, url } of links) {
+      if (/^[a-z]+:/i.test(url)) continue
+      const [path = '', anchor] = url.split('#')
+      if (!existsSync(join(root, path))) problems.push(`line ${line}: ${url}: no such file`)
+      else if (anchor && path.startsWith('docs/') && path.endsWith('.md')) {
+        const html = join(dist, path.slice('docs/'.length).replace(/\.md$/, '.html'))
+        if (!idsOf(readFileSync(html, 'utf8')).has(anchor)) {
+          problems.push(`line ${line}: ${url}: no #${anchor} on that page`)
+        }
+      }
+    }
+    expect(links.length).toBeGreaterThan(20)
+    expect(problems).toEqual([])
   })
 })
