@@ -1,6 +1,6 @@
 import { isRecord } from '../schema/common'
+import type { OpenAPIPathItem, OpenAPISecurityScheme } from './document'
 import { canonicalJSON } from './naming'
-import type { OpenAPISecurityScheme } from './types'
 
 /** What a component name may look like (OpenAPI: `^[a-zA-Z0-9.\-_]+$`). */
 const NAME = /^[A-Za-z0-9._-]+$/
@@ -89,5 +89,38 @@ export function isSecurityRequirementList(value: unknown): boolean {
         isRecord(req) &&
         Object.values(req).every((s) => Array.isArray(s) && s.every((x) => typeof x === 'string')),
     )
+  )
+}
+
+/**
+ * Completes a document's security once every operation is built: the schemes go into
+ * `components.securitySchemes`, an operation without requirements is marked public (`[]`), and
+ * a requirement naming no known scheme throws.
+ */
+export function finishSecurity(
+  paths: Record<string, Record<string, OpenAPIPathItem>>,
+  schemes: SchemeRegistry,
+): Record<string, OpenAPISecurityScheme> | undefined {
+  if (Object.keys(schemes.schemes).length === 0 && !usesSecurity(paths)) return undefined
+  for (const [path, item] of Object.entries(paths)) {
+    for (const [method, operation] of Object.entries(item)) {
+      operation.security ??= []
+      for (const req of operation.security) {
+        for (const name of Object.keys(req)) {
+          if (!schemes.has(name)) {
+            throw new Error(
+              `openapi: ${method.toUpperCase()} ${path}: security names "${name}", which is neither in securitySchemes nor described by a middleware of the route`,
+            )
+          }
+        }
+      }
+    }
+  }
+  return schemes.schemes
+}
+
+function usesSecurity(paths: Record<string, Record<string, OpenAPIPathItem>>): boolean {
+  return Object.values(paths).some((item) =>
+    Object.values(item).some((op) => (op.security ?? []).some((r) => Object.keys(r).length > 0)),
   )
 }

@@ -1,130 +1,17 @@
-// What the route's middleware describe about themselves, merged into its operation. The
-// protocol is plain data under a registered symbol (see @palisade/middleware's README,
-// "Describing middleware to OpenAPI"); this package reads it without importing that one, and
-// anything malformed in a description is skipped, never trusted.
-import { isRecord } from '../schema/common'
-import type { OpenAPISchema } from '../schema/types'
-import type { ComponentRegistry } from './naming'
-import { assertSecuritySchemes, SchemeRegistry, schemeProblem } from './security'
+// Merges what a route's middleware describe (read by `described-read.ts`) into its operation:
+// security, the responses they answer, the headers they set, the request media types they accept.
 import type {
   OpenAPIHeader,
   OpenAPIMediaType,
   OpenAPIPathItem,
   OpenAPIResponse,
   OpenAPISecurityRequirement,
-  OpenAPISecurityScheme,
-  SpecOptions,
-  StoredRoute,
-} from './types'
-
-/** The key a described middleware carries its description under. */
-export const DESCRIPTION_KEY = Symbol.for('palisade.openapi.describe')
-
-interface Scheme {
-  name: string
-  scheme: OpenAPISecurityScheme
-  scopes?: string[]
-}
-interface Header {
-  name: string
-  description: string
-  schema?: OpenAPISchema
-  on?: 'success' | 'always'
-}
-interface Answer {
-  status: number
-  description: string
-  codes?: string[]
-  headers?: Header[]
-  content?: Record<string, { schema?: OpenAPISchema }>
-}
-/** The reader's view of a `MiddlewareDescription`. */
-export interface Description {
-  methods?: string[]
-  security?: Scheme[][]
-  responses?: Answer[]
-  headers?: Header[]
-  requestMediaTypes?: string[]
-  rejectionBody?: { mediaType: string; schemaName: string; schema: OpenAPISchema }
-}
-
-const strings = (v: unknown): v is string[] =>
-  Array.isArray(v) && v.every((s) => typeof s === 'string')
-const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/
-const MEDIA_RANGE = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+\/[!#$%&'*+.^_`|~0-9A-Za-z-]+$/
-
-function header(v: unknown): Header | undefined {
-  if (!isRecord(v) || typeof v.name !== 'string' || !HEADER_NAME.test(v.name)) return undefined
-  if (typeof v.description !== 'string') return undefined
-  return {
-    name: v.name,
-    description: v.description,
-    schema: isRecord(v.schema) ? (v.schema as OpenAPISchema) : undefined,
-    on: v.on === 'always' ? 'always' : 'success',
-  }
-}
-
-/** The description `fn` carries, cleaned: unknown or malformed parts are dropped. */
-export function readDescription(fn: unknown): Description | undefined {
-  if (typeof fn !== 'function') return undefined
-  const raw: unknown = (fn as unknown as Record<symbol, unknown>)[DESCRIPTION_KEY]
-  if (!isRecord(raw)) return undefined
-  const d: Description = {}
-  if (strings(raw.methods)) d.methods = raw.methods.map((m) => m.toUpperCase())
-  if (Array.isArray(raw.security)) {
-    d.security = raw.security
-      .filter(Array.isArray)
-      .map((alt: unknown[]) =>
-        alt.filter(
-          (s): s is Scheme =>
-            isRecord(s) &&
-            typeof s.name === 'string' &&
-            schemeProblem(s.scheme) === undefined &&
-            (s.scopes === undefined || strings(s.scopes)),
-        ),
-      )
-      .filter((alt) => alt.length > 0)
-  }
-  if (Array.isArray(raw.responses)) {
-    d.responses = raw.responses.flatMap((r: unknown): Answer[] => {
-      if (!isRecord(r) || !Number.isInteger(r.status) || typeof r.description !== 'string')
-        return []
-      const status = r.status as number
-      if (status < 100 || status > 599) return []
-      const answer: Answer = { status, description: r.description }
-      if (strings(r.codes)) answer.codes = r.codes
-      if (Array.isArray(r.headers)) answer.headers = r.headers.flatMap((h) => header(h) ?? [])
-      if (isRecord(r.content)) {
-        answer.content = {}
-        for (const [type, media] of Object.entries(r.content)) {
-          if (!MEDIA_RANGE.test(type) || !isRecord(media)) continue
-          answer.content[type] = isRecord(media.schema)
-            ? { schema: media.schema as OpenAPISchema }
-            : {}
-        }
-      }
-      return [answer]
-    })
-  }
-  if (Array.isArray(raw.headers)) d.headers = raw.headers.flatMap((h) => header(h) ?? [])
-  if (strings(raw.requestMediaTypes))
-    d.requestMediaTypes = raw.requestMediaTypes.filter((t) => MEDIA_RANGE.test(t))
-  const body = raw.rejectionBody
-  if (
-    isRecord(body) &&
-    typeof body.mediaType === 'string' &&
-    MEDIA_RANGE.test(body.mediaType) &&
-    typeof body.schemaName === 'string' &&
-    isRecord(body.schema)
-  ) {
-    d.rejectionBody = {
-      mediaType: body.mediaType,
-      schemaName: body.schemaName,
-      schema: body.schema as OpenAPISchema,
-    }
-  }
-  return d
-}
+} from '../model/document'
+import type { ComponentRegistry } from '../model/naming'
+import type { SpecOptions } from '../model/options'
+import type { StoredRoute } from '../model/route'
+import { assertSecuritySchemes, SchemeRegistry } from '../model/security'
+import { type Description, descriptionsFor, type Header, readDescription } from './described-read'
 
 /** Document-wide state the merge needs. */
 export interface MergeContext {
@@ -132,15 +19,6 @@ export interface MergeContext {
   components: ComponentRegistry
   /** The body the app's error handler gives rejections, if it described one. */
   rejectionBody?: Description['rejectionBody']
-}
-
-/** The descriptions of a route's middleware that apply to `method` (lower case), outermost first. */
-export function descriptionsFor(route: StoredRoute, method: string): Description[] {
-  const upper = method.toUpperCase()
-  return (route.middleware ?? []).flatMap((fn) => {
-    const d = readDescription(fn)
-    return d && (!d.methods || d.methods.includes(upper)) ? [d] : []
-  })
 }
 
 /**
@@ -313,68 +191,5 @@ export function createMergeContext(
     schemes: new SchemeRegistry(assertSecuritySchemes(options.securitySchemes)),
     components,
     rejectionBody: readDescription(options.errorHandler)?.rejectionBody,
-  }
-}
-
-/**
- * Completes a document's security once every operation is built: the schemes go into
- * `components.securitySchemes`, an operation without requirements is marked public (`[]`), and
- * a requirement naming no known scheme throws.
- */
-export function finishSecurity(
-  paths: Record<string, Record<string, OpenAPIPathItem>>,
-  ctx: MergeContext,
-): Record<string, OpenAPISecurityScheme> | undefined {
-  if (Object.keys(ctx.schemes.schemes).length === 0 && !usesSecurity(paths)) return undefined
-  for (const [path, item] of Object.entries(paths)) {
-    for (const [method, operation] of Object.entries(item)) {
-      operation.security ??= []
-      for (const req of operation.security) {
-        for (const name of Object.keys(req)) {
-          if (!ctx.schemes.has(name)) {
-            throw new Error(
-              `openapi: ${method.toUpperCase()} ${path}: security names "${name}", which is neither in securitySchemes nor described by a middleware of the route`,
-            )
-          }
-        }
-      }
-    }
-  }
-  return ctx.schemes.schemes
-}
-
-function usesSecurity(paths: Record<string, Record<string, OpenAPIPathItem>>): boolean {
-  return Object.values(paths).some((item) =>
-    Object.values(item).some((op) => (op.security ?? []).some((r) => Object.keys(r).length > 0)),
-  )
-}
-
-/**
- * Throws when `route` declares a security requirement naming a scheme that neither
- * `securitySchemes` nor any middleware of the routes so far (this one included) describes, so the
- * mistake surfaces at registration, not when the document is first served. A numbered form of a
- * described name (`apiKeyHeader2`) is accepted: the document decides the numbers.
- */
-export function assertKnownSecurity(
-  route: StoredRoute,
-  routes: readonly StoredRoute[],
-  declared: Record<string, unknown> | undefined,
-): void {
-  const requirements = route.openapi?.security
-  if (!requirements || requirements.length === 0) return
-  const hints = new Set(Object.keys(declared ?? {}))
-  for (const r of [...routes, route]) {
-    for (const fn of r.middleware ?? []) {
-      for (const alt of readDescription(fn)?.security ?? []) for (const s of alt) hints.add(s.name)
-    }
-  }
-  for (const req of requirements) {
-    for (const name of Object.keys(req)) {
-      const base = name.replace(/\d+$/, '')
-      if (hints.has(name) || hints.has(base)) continue
-      throw new Error(
-        `openapi: ${route.method.toUpperCase()} ${route.path}: security names "${name}", which is neither in securitySchemes nor described by a middleware`,
-      )
-    }
   }
 }

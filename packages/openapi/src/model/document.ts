@@ -1,4 +1,4 @@
-import type { SchemaConverter } from '../schema/convert'
+// The OpenAPI 3.1 objects the builder produces and the user reads back (`api.spec()`).
 import type { OpenAPISchema } from '../schema/types'
 
 /**
@@ -34,89 +34,6 @@ export interface OpenAPIServer {
 }
 
 /**
- * Request schemas of a route. Each one may be a zod 3 or zod 4 schema, an object with
- * `toJSONSchema()`, or a raw JSON Schema (see `toOpenAPISchema`).
- *
- * @example
- * const request: OpenAPIRequestMeta = {
- *   params: z.object({ id: z.uuid() }),
- *   query: z.object({ fields: z.string().optional() }),
- * }
- * api.get('/pets/:id', (c) => c.json({}), { openapi: { request } })
- */
-export interface OpenAPIRequestMeta {
-  /**
-   * JSON request body (`application/json`); becomes a `components.schemas` entry referenced by
-   * `$ref`. Validated, and read in the handler with `c.req.valid('json')`.
-   */
-  body?: unknown
-  /**
-   * Form body, documented as `multipart/form-data` and `application/x-www-form-urlencoded`;
-   * validated from `c.req.parseBody()`, read with `c.req.valid('form')`. Not with `body`.
-   */
-  form?: unknown
-  /** Object schema: one `in: query` parameter per property. */
-  query?: unknown
-  /** Object schema typing the path parameters by name; untyped ones are strings. */
-  params?: unknown
-  /** Object schema: one `in: header` parameter per property. */
-  headers?: unknown
-}
-
-/**
- * One documented response.
- *
- * @example
- * const notFound: OpenAPIResponseMeta = {
- *   description: 'No such pet',
- *   schema: z.object({ error: z.string() }),
- * }
- * api.get('/pets/:id', (c) => c.json({ error: 'No such pet' }, 404), {
- *   openapi: { responses: { 404: notFound } },
- * })
- */
-export interface OpenAPIResponseMeta {
-  /** Required by OpenAPI; shown next to the status code. */
-  description: string
-  /** Body schema; becomes a `components.schemas` entry referenced by `$ref`. */
-  schema?: unknown
-  /** Media type of `schema`. Default `application/json`. */
-  contentType?: string
-}
-
-/**
- * OpenAPI metadata for one route (`opts.openapi`).
- *
- * @example
- * const meta: RouteOpenAPIMeta = {
- *   operationId: 'listPets',
- *   summary: 'List pets',
- *   tags: ['pets'],
- *   responses: {
- *     200: { description: 'The pets', schema: z.array(z.object({ name: z.string() })) },
- *   },
- * }
- * api.get('/pets', (c) => c.json([]), { openapi: meta })
- */
-export interface RouteOpenAPIMeta<R = OpenAPIRequestMeta> {
-  summary?: string
-  description?: string
-  /** Unique across the API; a duplicate throws when the route is registered. */
-  operationId?: string
-  tags?: string[]
-  deprecated?: boolean
-  /** Request schemas: documented, validated before the handler, typed in `c.req.valid()`. */
-  request?: R
-  /** By status code. Without it the operation documents a bare `200`. */
-  responses?: Record<number, OpenAPIResponseMeta>
-  /**
-   * Security requirements of the operation; wins over what the route's middleware describe.
-   * `[]` marks the route public. Names refer to `securitySchemes` or to a middleware's scheme.
-   */
-  security?: OpenAPISecurityRequirement[]
-}
-
-/**
  * One Security Requirement Object: scheme names, each with its scopes (`[]` outside OAuth2).
  * Several names in one object are required together; several objects are alternatives.
  *
@@ -141,37 +58,6 @@ export type OpenAPISecurityScheme =
   | { type: 'oauth2'; flows: Record<string, unknown>; description?: string }
   | { type: 'openIdConnect'; openIdConnectUrl: string; description?: string }
   | { type: 'mutualTLS'; description?: string }
-
-/**
- * HTTP method of a stored route; `all` is Hono's any-method route.
- *
- * @example
- * const methods: RouteMethod[] = api.routes.map((r) => r.method) // ['get', 'post', …]
- */
-export type RouteMethod = 'get' | 'post' | 'put' | 'patch' | 'delete' | 'all'
-
-/**
- * A route as recorded by the wrapper: what `generateSpec` reads.
- *
- * @example
- * const routes: StoredRoute[] = [
- *   { method: 'get', path: '/pets/:id', openapi: { summary: 'One pet' } },
- * ]
- * const doc = generateSpec(routes, { info: { title: 'Pets API', version: '1.0.0' } })
- */
-export interface StoredRoute {
-  method: RouteMethod
-  /** Full Hono path as registered, including group prefixes and the app's base path. */
-  path: string
-  openapi?: RouteOpenAPIMeta
-  /**
-   * The middleware that run for the route, outermost first (`use()` before it whose path
-   * matches, then `opts.middlewares`). Only read for the descriptions they carry.
-   */
-  middleware?: readonly unknown[]
-  /** `false` when the route's request is not validated (no 400 problem response documented). */
-  validate?: boolean
-}
 
 /**
  * A top-level tag with its description.
@@ -296,34 +182,4 @@ export interface OpenAPIDocument {
     /** Present when any scheme is declared or described by a middleware. */
     securitySchemes?: Record<string, OpenAPISecurityScheme>
   }
-}
-
-/**
- * What `generateSpec` needs besides the routes; an `OpenAPIOptions` object fits.
- *
- * @example
- * const options: SpecOptions = {
- *   info: { title: 'Pets API', version: '1.0.0' },
- *   servers: [{ url: '/v1' }],
- * }
- * const doc = generateSpec(api.routes, options)
- */
-export interface SpecOptions {
-  info: OpenAPIInfo
-  servers?: OpenAPIServer[]
-  /** Schemes for auth that no middleware describes; they keep these names. */
-  securitySchemes?: Record<string, OpenAPISecurityScheme>
-  /**
-   * The app's error handler (`api.onError`). When it describes the body it gives rejections
-   * (`problemDetails()` does), every middleware rejection is documented with that body.
-   */
-  errorHandler?: unknown
-  /** Top-level tags with descriptions. */
-  tags?: OpenAPITag[]
-  /** `false`: no route is validated, so no 400 problem response is documented. Default `true`. */
-  validation?: boolean
-  /** As in `OpenAPIOptions`: raw JSON Schema request schemas count as validated when set. */
-  jsonSchemaValidator?: unknown
-  /** JSON Schema converters by Standard Schema vendor (`{ valibot: toJsonSchema }`). */
-  converters?: Record<string, SchemaConverter>
 }
