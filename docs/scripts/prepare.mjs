@@ -1,5 +1,5 @@
-// Copies what the site shows but does not own into docs/ before a build: the benchmark report
-// and its chart (bench/ writes them; the copies are ignored by git). TypeDoc writes docs/api/.
+// Copies what the site shows but does not own into docs/ before a build: the benchmark report,
+// its findings and ablation, and the chart (bench/ writes them; the copies are ignored by git). TypeDoc writes docs/api/.
 import { copyFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 
 const bench = new URL('../../bench/', import.meta.url)
@@ -31,7 +31,7 @@ const relink = (md) =>
   escapeProse(md)
     .replace(/\]\(ABLATION\.md\)/g, '](./ablation)')
     .replace(/\]\(RESULTS\.md\)/g, '](./results)')
-    .replace(/\]\(FINDINGS\.md\)/g, '](./results#findings-what-was-slow-what-changed-what-is-left)')
+    .replace(/\]\(FINDINGS\.md\)/g, '](./findings)')
 
 writeFileSync(
   new URL('results.md', out),
@@ -40,5 +40,9 @@ writeFileSync(
 writeFileSync(
   new URL('ablation.md', out),
   relink(readFileSync(new URL('ABLATION.md', bench), 'utf8')),
+)
+writeFileSync(
+  new URL('findings.md', out),
+  relink(readFileSync(new URL('FINDINGS.md', bench), 'utf8')),
 )
 copyFileSync(new URL('http-chart.png', bench), new URL('http-chart.png', out))
