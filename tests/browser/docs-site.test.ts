@@ -32,9 +32,13 @@ afterAll(async () => {
   await server?.close()
 })
 
-async function open(path: string): Promise<GuardedPage> {
+async function open(
+  path: string,
+  viewport?: { width: number; height: number },
+): Promise<GuardedPage> {
   const guarded = await openGuardedPage(browser, server.origin)
   opened.push(guarded)
+  if (viewport) await guarded.page.setViewportSize(viewport)
   const response = await guarded.page.goto(`${server.origin}${path}`)
   expect(response?.status(), path).toBe(200)
   // VitePress hydrates the static HTML; the page is live once the app has mounted.
@@ -88,6 +92,25 @@ describe('documentation site', () => {
     expect(text).toContain('RateLimitOptions')
     expect(await page.locator('.vp-doc pre.shiki').count()).toBeGreaterThan(0)
     await page.screenshot({ path: new URL('site-api-rate-limit.png', SCREENSHOTS).pathname })
+    expect(await guarded.collect()).toEqual(NO_PROBLEMS)
+  })
+
+  test('reads on a phone: no page-wide horizontal scroll, wide tables scroll inside the text', async () => {
+    const guarded = await open('/middleware/rate-limit', { width: 390, height: 844 })
+    const { page } = guarded
+    await page.locator('.VPNavBarHamburger').waitFor() // the mobile navigation replaced the bar
+    const widths = await page.evaluate(() => ({
+      page: document.documentElement.scrollWidth,
+      viewport: window.innerWidth,
+      tables: [...document.querySelectorAll('.vp-doc table')].map((t) => {
+        const box = t.getBoundingClientRect()
+        return { left: box.left, overflowX: getComputedStyle(t).overflowX }
+      }),
+    }))
+    expect(widths.page).toBeLessThanOrEqual(widths.viewport)
+    expect(widths.tables.length).toBeGreaterThan(0)
+    for (const table of widths.tables) expect(table.overflowX).toBe('auto')
+    await page.screenshot({ path: new URL('site-middleware-phone.png', SCREENSHOTS).pathname })
     expect(await guarded.collect()).toEqual(NO_PROBLEMS)
   })
 
