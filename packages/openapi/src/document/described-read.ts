@@ -2,6 +2,9 @@
 // registered symbol (see @palisade/middleware's README, "Describing middleware to OpenAPI"); this
 // package reads it without importing that one, and anything malformed in a description is
 // skipped, never trusted. `described-merge.ts` adds what is read to the operations.
+import { OPENAPI_DESCRIPTION } from '@palisade/shared/describe'
+import { MEDIA_RANGE } from '@palisade/shared/media-type'
+import { TOKEN as HEADER_NAME } from '@palisade/shared/token'
 import type { OpenAPISecurityScheme } from '../model/document'
 import type { StoredRoute } from '../model/route'
 import { schemeProblem } from '../model/security'
@@ -9,7 +12,7 @@ import { isRecord } from '../schema/common'
 import type { OpenAPISchema } from '../schema/types'
 
 /** The key a described middleware carries its description under. */
-export const DESCRIPTION_KEY = Symbol.for('palisade.openapi.describe')
+export const DESCRIPTION_KEY = OPENAPI_DESCRIPTION
 
 interface Scheme {
   name: string
@@ -42,8 +45,6 @@ export interface Description {
 
 const strings = (v: unknown): v is string[] =>
   Array.isArray(v) && v.every((s) => typeof s === 'string')
-const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/
-const MEDIA_RANGE = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+\/[!#$%&'*+.^_`|~0-9A-Za-z-]+$/
 
 function header(v: unknown): Header | undefined {
   if (!isRecord(v) || typeof v.name !== 'string' || !HEADER_NAME.test(v.name)) return undefined

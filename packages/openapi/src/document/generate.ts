@@ -1,3 +1,4 @@
+import { statusPhrase } from '@palisade/shared/problem'
 import type {
   OpenAPIDocument,
   OpenAPIParameter,
@@ -24,26 +25,6 @@ const METHOD_ORDER = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch'
 
 /** OpenAPI ignores these header parameters; auth belongs in security schemes, bodies in content. */
 const IGNORED_HEADERS = new Set(['accept', 'content-type', 'authorization'])
-
-const REASON: Readonly<Record<number, string>> = {
-  200: 'OK',
-  201: 'Created',
-  202: 'Accepted',
-  204: 'No Content',
-  301: 'Moved Permanently',
-  302: 'Found',
-  304: 'Not Modified',
-  400: 'Bad Request',
-  401: 'Unauthorized',
-  403: 'Forbidden',
-  404: 'Not Found',
-  409: 'Conflict',
-  413: 'Payload Too Large',
-  415: 'Unsupported Media Type',
-  422: 'Unprocessable Content',
-  429: 'Too Many Requests',
-  500: 'Internal Server Error',
-}
 
 function parameter(
   name: string,
@@ -114,7 +95,7 @@ function buildResponses(
     const description =
       typeof response.description === 'string' && response.description !== ''
         ? response.description
-        : (REASON[code] ?? `Status ${status}`)
+        : (statusPhrase(code) ?? `Status ${status}`)
     const out: OpenAPIResponse = { description }
     if (response.schema !== undefined) {
       const contentType = response.contentType ?? 'application/json'

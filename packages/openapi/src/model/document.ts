@@ -1,4 +1,5 @@
 // The OpenAPI 3.1 objects the builder produces and the user reads back (`api.spec()`).
+import type { SecuritySchemeObject } from '@palisade/shared/describe'
 import type { OpenAPISchema } from '../schema/types'
 
 /**
@@ -52,12 +53,7 @@ export type OpenAPISecurityRequirement = Record<string, string[]>
  *   securitySchemes: { partnerToken: scheme },
  * })
  */
-export type OpenAPISecurityScheme =
-  | { type: 'http'; scheme: string; bearerFormat?: string; description?: string }
-  | { type: 'apiKey'; in: 'header' | 'query' | 'cookie'; name: string; description?: string }
-  | { type: 'oauth2'; flows: Record<string, unknown>; description?: string }
-  | { type: 'openIdConnect'; openIdConnectUrl: string; description?: string }
-  | { type: 'mutualTLS'; description?: string }
+export type OpenAPISecurityScheme = SecuritySchemeObject
 
 /**
  * A top-level tag with its description.

@@ -1,3 +1,4 @@
+import { escapeHtml, jsonForScript } from '@palisade/shared/html'
 import type { ViewerAsset } from './asset-types'
 import {
   explorerCSS,
@@ -6,7 +7,6 @@ import {
   swaggerUIBundle,
   swaggerUICSS,
 } from './assets.generated'
-import { escapeHtml, jsonForScript } from './html'
 
 /** Files the explorer page loads, all served by the app under `<explorerPath>/assets/`. */
 export const explorerAssets: readonly ViewerAsset[] = [

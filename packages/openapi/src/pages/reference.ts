@@ -1,6 +1,6 @@
+import { escapeHtml, jsonForScript } from '@palisade/shared/html'
 import type { ViewerAsset } from './asset-types'
 import { favicon, redocStandalone, referenceCSS, referenceInit } from './assets.generated'
-import { escapeHtml, jsonForScript } from './html'
 
 /** Files the reference page loads, all served by the app under `<referencePath>/assets/`. */
 export const referenceAssets: readonly ViewerAsset[] = [

@@ -1,6 +1,8 @@
 // What one route must be to be documented: the shape of the route and its `openapi` metadata,
 // and the content of its schemas, parameters and responses.
 
+import { MEDIA_TYPE } from '@palisade/shared/media-type'
+import { TOKEN as HEADER_NAME } from '@palisade/shared/token'
 import type { StoredRoute } from '../model/route'
 import { isSecurityRequirementList } from '../model/security'
 import { isRecord } from '../schema/common'
@@ -8,11 +10,6 @@ import { type ConvertOptions, toOpenAPISchema } from '../schema/convert'
 import type { OpenAPISchema } from '../schema/types'
 import { parseRoutePath } from './path'
 import { routeError } from './route-plan'
-
-/** RFC 9110 token: what an HTTP header name can be. */
-const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/
-/** `type/subtype` (tokens, `*` allowed) with optional `; parameters`. */
-const MEDIA_TYPE = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+\/[!#$%&'*+.^_`|~0-9A-Za-z-]+(\s*;.*)?$/
 
 /** Properties of an object schema (merging `allOf` parts), for query/header/path parameters. */
 export function objectParts(
