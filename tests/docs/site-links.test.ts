@@ -1,7 +1,15 @@
 // The built documentation site has no dead internal link or anchor. VitePress fails its build on
 // a link to a missing page; the checker (docs/scripts/check-links.mjs, also run by the docs build)
 // adds anchors and assets. It is shown to fail on each kind of dead link first.
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs'
 import { tmpdir } from 'node:os'
 import { dirname, join, resolve } from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
@@ -50,6 +58,50 @@ describe('the built documentation site', () => {
     expect(result.checked).toBeGreaterThan(1000)
   })
 })
+
+describe('links back to the source', () => {
+  it('name files that exist in the repository (site pages and published READMEs)', () => {
+    const root = resolve(import.meta.dirname, '../..')
+    const { repository } = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')).palisade
+    const prefix = new RegExp(
+      `^${repository.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')}/(blob|tree)/main/`,
+    )
+    const sources = [
+      'packages/middleware/README.md',
+      'packages/openapi/README.md',
+      ...handWrittenPages(join(root, 'docs')).map((p) => `docs/${p}`),
+    ]
+    const problems: string[] = []
+    let checked = 0
+    for (const file of sources) {
+      for (const { line, url } of markdownLinks(readFileSync(join(root, file), 'utf8')) as {
+        line: number
+        url: string
+      }[]) {
+        const m = prefix.exec(url)
+        if (!m) continue
+        const path = url.slice(m[0].length).replace(/#.*$/, '')
+        // Changesets writes each package's CHANGELOG.md when versions are cut.
+        if (/^packages\/[^/]+\/CHANGELOG\.md$/.test(path)) continue
+        checked++
+        if (!existsSync(join(root, path))) problems.push(`${file}:${line}: ${path} does not exist`)
+      }
+    }
+    expect(checked).toBeGreaterThan(10)
+    expect(problems).toEqual([])
+  })
+})
+
+/** Hand-written site pages (Markdown), relative to docs/: not TypeDoc's api/ nor copied pages. */
+function handWrittenPages(dir: string, sub = ''): string[] {
+  return readdirSync(join(dir, sub), { withFileTypes: true }).flatMap((entry) => {
+    const path = sub ? `${sub}/${entry.name}` : entry.name
+    if (entry.name.startsWith('.') || entry.name === 'node_modules' || path === 'api') return []
+    if (/^benchmarks\/(results|findings|ablation)\.md$/.test(path)) return [] // copied from bench/
+    if (entry.isDirectory()) return handWrittenPages(dir, path)
+    return entry.name.endsWith('.md') ? [path] : []
+  })
+}
 
 describe('the root README (read on the repository, not published)', () => {
   it('links only files that exist, and site pages by anchors they have', () => {
