@@ -109,6 +109,7 @@ const sidebar: DefaultTheme.Sidebar = {
       collapsed: true,
       items: [
         { text: 'Benchmarks', link: '/benchmarks/' },
+        { text: 'Architecture', link: '/project/architecture' },
         { text: 'API reference', link: '/api/' },
       ],
     },

@@ -1,5 +1,6 @@
 // Copies what the site shows but does not own into docs/ before a build: the benchmark report,
-// its findings and ablation, and the chart (bench/ writes them; the copies are ignored by git). TypeDoc writes docs/api/.
+// its findings and ablation, and the chart (bench/ writes them), and ARCHITECTURE.md; the copies
+// are ignored by git. TypeDoc writes docs/api/.
 import { copyFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 
 const bench = new URL('../../bench/', import.meta.url)
@@ -44,5 +45,11 @@ writeFileSync(
 writeFileSync(
   new URL('findings.md', out),
   relink(readFileSync(new URL('FINDINGS.md', bench), 'utf8')),
+)
+// The repository's one-page architecture (floors, folder = subpath, where new things go).
+mkdirSync(new URL('../project/', import.meta.url), { recursive: true })
+writeFileSync(
+  new URL('../project/architecture.md', import.meta.url),
+  escapeProse(readFileSync(new URL('../../ARCHITECTURE.md', import.meta.url), 'utf8')),
 )
 copyFileSync(new URL('http-chart.png', bench), new URL('http-chart.png', out))

@@ -22,6 +22,7 @@ const GENERATED = new Set([
   'docs/benchmarks/results.md',
   'docs/benchmarks/ablation.md',
   'docs/benchmarks/findings.md',
+  'docs/project',
 ])
 function sitePages(dir = 'docs'): string[] {
   return readdirSync(join(root, dir), { withFileTypes: true }).flatMap((entry) => {

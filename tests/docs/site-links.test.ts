@@ -97,7 +97,8 @@ function handWrittenPages(dir: string, sub = ''): string[] {
   return readdirSync(join(dir, sub), { withFileTypes: true }).flatMap((entry) => {
     const path = sub ? `${sub}/${entry.name}` : entry.name
     if (entry.name.startsWith('.') || entry.name === 'node_modules' || path === 'api') return []
-    if (/^benchmarks\/(results|findings|ablation)\.md$/.test(path)) return [] // copied from bench/
+    // Copied at build time from bench/ and ARCHITECTURE.md.
+    if (/^benchmarks\/(results|findings|ablation)\.md$/.test(path) || path === 'project') return []
     if (entry.isDirectory()) return handWrittenPages(dir, path)
     return entry.name.endsWith('.md') ? [path] : []
   })
