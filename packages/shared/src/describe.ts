@@ -130,7 +130,7 @@ export interface MiddlewareDescription {
  * Rejection codes by status, as a type: `{ 429: 'rate_limited' }`. What {@link Rejects} carries.
  *
  * @example
- * type RateLimited = { 429: 'rate_limited' } satisfies RejectionCodes
+ * const rateLimited: RejectionCodes = { 429: 'rate_limited' }
  */
 export type RejectionCodes = { readonly [status: number]: string }
 
@@ -141,7 +141,8 @@ export type RejectionCodes = { readonly [status: number]: string }
  * at run time, and its string key (not a symbol) keeps two inlined copies of this type one.
  *
  * @example
- * function rateLimit(): MiddlewareHandler & Rejects<{ 429: 'rate_limited' }>
+ * // rateLimit() is typed MiddlewareHandler & Rejects<{ 429: 'rate_limited' }>
+ * const limited: Rejects<{ 429: 'rate_limited' }> = rateLimit({ max: 100 })
  */
 export interface Rejects<C extends RejectionCodes> {
   /** Phantom, for the type checker only; never present at run time. */
@@ -153,7 +154,7 @@ export interface Rejects<C extends RejectionCodes> {
  * (`problemHandler()`): a phantom, like {@link Rejects}.
  *
  * @example
- * function problemHandler(): ErrorHandler & RendersProblems
+ * const handler: RendersProblems = problemHandler()
  */
 export interface RendersProblems {
   /** Phantom, for the type checker only; never present at run time. */
