@@ -63,6 +63,7 @@ describe('the example app responses', () => {
     const auth = { Authorization: `Bearer ${token}` }
     const json = { 'Content-Type': 'application/json' }
     const requests: [string, string, RequestInit][] = [
+      ['/', 'get', {}],
       ['/health', 'get', {}],
       ['/api/ping', 'get', {}],
       ['/api/session/visit', 'get', {}],
