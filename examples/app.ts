@@ -33,6 +33,7 @@ import {
 import { openapi } from '@palisade/openapi'
 import { Hono } from 'hono'
 import { z } from 'zod'
+import { stdoutLines } from './log-lines'
 import { createStores } from './stores'
 
 type Env = Record<string, string | undefined>
@@ -104,6 +105,7 @@ export async function createApp(env: Env = process.env) {
   if (env.DEMO_API_KEY) await stores.apiKeyStore.add(env.DEMO_API_KEY, { name: 'demo' })
 
   const comments: z.infer<typeof Comment>[] = []
+  const logLines = stdoutLines()
   // One chain, so `AppType` (below) carries every route and what its middleware answer.
   const api = openapi(new Hono(), {
     info: {
@@ -121,7 +123,8 @@ export async function createApp(env: Env = process.env) {
     // Whole app: request IDs first so every log line carries one; security headers everywhere
     // (the docs pages set their own CSP, which securityHeaders keeps).
     .use('*', requestId())
-    .use('*', logger({ exclude: ['/health', '/explorer/*', '/reference/*'] }))
+    // One write per turn of the event loop instead of a console.log per request (./log-lines.ts).
+    .use('*', logger({ exclude: ['/health', '/explorer/*', '/reference/*'], sink: logLines }))
     .use('*', securityHeaders())
     .use(
       '/api/*',
@@ -351,7 +354,14 @@ export async function createApp(env: Env = process.env) {
       },
     })
 
-  return { api, stores, close: () => stores.close() }
+  return {
+    api,
+    stores,
+    close: () => {
+      logLines.flush()
+      return stores.close()
+    },
+  }
 }
 
 /**
