@@ -33,9 +33,9 @@ const PACKAGES = [
     dir: 'packages/middleware',
     // Every src/<folder>/index.ts is a public subpath.
     foldersArePublic: true,
-    // Subpaths the root barrel deliberately leaves out: platform stores (Redis, Cloudflare, Deno KV)
+    // Subpaths the root barrel deliberately leaves out: platform stores (Redis, PostgreSQL, Cloudflare, Deno KV)
     // that only apps on that platform need.
-    notInBarrel: new Set(['./redis', './cloudflare', './deno-kv']),
+    notInBarrel: new Set(['./redis', './postgres', './cloudflare', './deno-kv']),
   },
   // openapi's src folders are internal; only "." is public.
   { dir: 'packages/openapi', foldersArePublic: false, notInBarrel: new Set() },
