@@ -119,8 +119,8 @@ ON CONFLICT (id) DO UPDATE SET data = excluded.data, version = excluded.version,
 
   /**
    * Read-modify-write without lost updates: reads the data and its version, applies `apply`, and
-   * writes only if the version is unchanged; on a conflict it reads again and re-applies (at most
-   * 16 times, then it throws). A missing or expired session is passed to `apply` as `null`;
+   * writes only if the version is unchanged; on a conflict it backs off a random moment, reads
+   * again and re-applies (at most 16 times, then it throws). A missing or expired session is passed to `apply` as `null`;
    * `null` back writes nothing, `{}` deletes.
    */
   async update(id: string, apply: SessionUpdate, maxAge: number): Promise<SessionData | null> {
@@ -164,6 +164,11 @@ RETURNING 1`,
         )
       }
       if (rows.length === 1) return next
+      // Lost to another instance: back off a random, growing moment, so contenders spread out
+      // instead of colliding again on the next read.
+      await new Promise((resolve) =>
+        setTimeout(resolve, Math.random() * Math.min(50, 2 ** attempt)),
+      )
     }
     throw new Error(`${NAME}: session ${JSON.stringify(id)} kept changing; update gave up`)
   }
