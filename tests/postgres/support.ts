@@ -24,7 +24,12 @@ export function pgPool(url = DATABASE_URL, options: pg.PoolConfig = {}): pg.Pool
 /** A postgres.js `sql` with NOTICE messages silenced (CREATE … IF NOT EXISTS prints them). */
 export function postgresJs(
   url = DATABASE_URL,
-  options: { max?: number; connect_timeout?: number; idle_timeout?: number } = {},
+  options: {
+    max?: number
+    connect_timeout?: number
+    idle_timeout?: number
+    backoff?: (retries: number) => number
+  } = {},
 ) {
   return postgres(url, { max: 10, onnotice: () => {}, ...options })
 }
