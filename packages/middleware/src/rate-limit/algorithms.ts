@@ -93,3 +93,94 @@ export function tokenBucketHit(
 export function bucketExpiresAt(state: BucketState, windowMs: number, max: number): number {
   return state.at + Math.ceil((max * windowMs - state.level) / max)
 }
+
+/**
+ * One limit of a `consume` call, evaluated without touching the stored state: what the count
+ * and ttl would be with `cost` more units, and the state to store if the call goes through
+ * (`undefined`: this limit refuses it). The memory store applies `next` only when every limit of
+ * the call accepts; the Redis and PostgreSQL stores mirror these lines in Lua and PL/pgSQL.
+ */
+export interface LimitEvaluation<S> extends RateLimitInfo {
+  next: (S & { expiresAt: number }) | undefined
+}
+
+/** Fixed-window state of one limit: the count of the window that ends at `expiresAt`. */
+export interface FixedState {
+  count: number
+  expiresAt: number
+}
+
+/** Fixed window: a live window's count, or a fresh window starting now. */
+export function fixedEvaluate(
+  state: FixedState | undefined,
+  now: number,
+  windowMs: number,
+  max: number,
+  cost: number,
+): LimitEvaluation<FixedState> {
+  const live = state !== undefined && state.expiresAt > now
+  const end = live ? state.expiresAt : now + windowMs
+  const count = (live ? state.count : 0) + cost
+  return { count, ttl: end - now, next: count <= max ? { count, expiresAt: end } : undefined }
+}
+
+/** Sliding window, as {@link slidingWindowHit} with `cost` units instead of one. */
+export function slidingEvaluate(
+  state: (SlidingState & { expiresAt: number }) | undefined,
+  now: number,
+  windowMs: number,
+  max: number,
+  cost: number,
+): LimitEvaluation<SlidingState> {
+  const index = Math.floor(now / windowMs)
+  let current = 0
+  let previous = 0
+  if (state !== undefined && state.expiresAt > now) {
+    if (state.index === index) {
+      current = state.current
+      previous = state.previous
+    } else if (state.index === index - 1) {
+      previous = state.current
+    }
+  }
+  const elapsed = now - index * windowMs
+  const count = Math.floor((previous * (windowMs - elapsed)) / windowMs) + current + cost
+  const next =
+    count <= max
+      ? { index, current: current + cost, previous, expiresAt: (index + 2) * windowMs }
+      : undefined
+  return { count, ttl: windowMs - elapsed, next }
+}
+
+/** Token bucket, as {@link tokenBucketHit} taking `cost` tokens instead of one. */
+export function bucketEvaluate(
+  state: (BucketState & { expiresAt: number }) | undefined,
+  now: number,
+  windowMs: number,
+  max: number,
+  cost: number,
+): LimitEvaluation<BucketState> {
+  const capacity = max * windowMs
+  let level = capacity
+  if (state !== undefined && state.expiresAt > now) {
+    level = Math.min(capacity, state.level + Math.max(0, now - state.at) * max)
+  }
+  const need = cost * windowMs
+  if (level < need) {
+    return {
+      count: Math.max(max + 1, max - Math.floor(level / windowMs) + cost),
+      ttl: Math.ceil((need - level) / max),
+      next: undefined,
+    }
+  }
+  const left = level - need
+  return {
+    count: max - Math.floor(left / windowMs),
+    ttl: Math.ceil((windowMs - (left % windowMs)) / max),
+    next: {
+      level: left,
+      at: now,
+      expiresAt: now + Math.max(1, Math.ceil((capacity - left) / max)),
+    },
+  }
+}
