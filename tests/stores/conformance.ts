@@ -51,6 +51,12 @@ function useStore<S>(makeStore: Factory<S>, options: ConformanceOptions<S> | und
 export interface RateLimitConformanceOptions<S> extends ConformanceOptions<S> {
   /** Whether the store implements the optional `reset(key)`. Default `true`. */
   reset?: boolean
+  /**
+   * Whether the store implements `consume(key, request)` (cost, several limits, blocks, reads).
+   * Declared, so the suite registers its tests (or the refusal checks) when it is collected.
+   * Default `false`; a test checks that the declaration matches the store.
+   */
+  consume?: boolean
 }
 
 /**
@@ -158,6 +164,160 @@ export function rateLimitStoreConformance<S extends RateLimitStore>(
     }
   })
   rateLimitAlgorithmConformance(name, makeStore, options)
+  rateLimitConsumeConformance(name, makeStore, options)
+}
+
+/**
+ * `consume(key, request)`: cost units, several limits checked and taken together (all or none),
+ * blocks after a refusal, reads with cost 0, atomic under concurrency, for every algorithm. A
+ * store that does not declare it is checked to be refused by rateLimit at construction for each
+ * option that needs it.
+ */
+function rateLimitConsumeConformance<S extends RateLimitStore>(
+  name: string,
+  makeStore: Factory<S>,
+  options?: RateLimitConformanceOptions<S>,
+): void {
+  describe(`RateLimitStore consume: ${name}`, () => {
+    const store = useStore(makeStore, options)
+    const declared = options?.consume === true
+
+    it(`${declared ? 'has' : 'has no'} consume(), as declared`, () => {
+      expect(typeof store().consume === 'function').toBe(declared)
+    })
+
+    if (!declared) {
+      it.each<[string, RateLimitOptions]>([
+        ['cost', { cost: 2 }],
+        ['limits', { limits: [{ max: 1, windowMs: 1_000 }] }],
+        ['blockDurationMs', { blockDurationMs: 1_000 }],
+      ])('rateLimit refuses %s with this store at construction', (_option, extra) => {
+        expect(() => rateLimit({ store: store(), ...extra })).toThrow(TypeError)
+      })
+      return
+    }
+
+    type Algorithm = 'fixed-window' | 'sliding-window' | 'token-bucket'
+    const consume = (
+      key: string,
+      algorithm: Algorithm,
+      limits: { max: number; windowMs: number }[],
+      cost = 1,
+      blockMs = 0,
+    ) => {
+      const s = store()
+      if (!s.consume) throw new Error('no consume')
+      return s.consume(key, { algorithm, limits, cost, blockMs })
+    }
+    const counts = (v: { limits: { count: number }[] }) => v.limits.map((l) => l.count)
+
+    it('fixed window: takes cost units, refuses what does not fit without recording it', async () => {
+      const limits = [{ max: 10, windowMs: HOUR }]
+      const seen = []
+      for (let i = 0; i < 4; i++) seen.push(await consume('k', 'fixed-window', limits, 3))
+      expect(seen.map((v) => v.allowed)).toEqual([true, true, true, false])
+      expect(seen.map((v) => counts(v)[0])).toEqual([3, 6, 9, 12])
+      const last = await consume('k', 'fixed-window', limits, 1)
+      expect(last.allowed).toBe(true)
+      expect(counts(last)).toEqual([10])
+      expect(last.limits[0]?.ttl).toBeGreaterThan(HOUR - 60_000)
+      expect(last.blockedMs).toBe(0)
+    })
+
+    it.each<Algorithm>(['fixed-window', 'sliding-window', 'token-bucket'])(
+      '%s: several limits pass together or nothing is taken from any',
+      async (algorithm) => {
+        const limits = [
+          { max: 2, windowMs: 60_000 },
+          { max: 5, windowMs: HOUR },
+        ]
+        expect((await consume('m', algorithm, limits)).allowed).toBe(true)
+        expect((await consume('m', algorithm, limits)).allowed).toBe(true)
+        const refused = await consume('m', algorithm, limits)
+        expect(refused.allowed).toBe(false)
+        expect(counts(refused)).toEqual([3, 3])
+        expect(refused.limits[0]?.ttl).toBeGreaterThan(0)
+        // Read without taking: the hour still holds 2, not 3.
+        const read = await consume('m', algorithm, limits, 0)
+        expect(counts(read)).toEqual([2, 2])
+      },
+    )
+
+    it.each<Algorithm>(['fixed-window', 'sliding-window', 'token-bucket'])(
+      '%s: cost 0 reads a fresh key without recording anything',
+      async (algorithm) => {
+        const limits = [{ max: 3, windowMs: HOUR }]
+        for (let i = 0; i < 3; i++) {
+          const read = await consume('fresh', algorithm, limits, 0)
+          expect(read.allowed).toBe(true)
+          expect(counts(read)).toEqual([0])
+        }
+        expect(counts(await consume('fresh', algorithm, limits, 1))).toEqual([1])
+      },
+    )
+
+    it.each<Algorithm>(['fixed-window', 'sliding-window', 'token-bucket'])(
+      '%s: lets exactly max of 30 concurrent calls through',
+      async (algorithm) => {
+        const limits = [
+          { max: 10, windowMs: HOUR },
+          { max: 50, windowMs: 2 * HOUR },
+        ]
+        const results = await Promise.all(
+          Array.from({ length: 30 }, () => consume('burst', algorithm, limits)),
+        )
+        expect(results.filter((r) => r.allowed)).toHaveLength(10)
+        expect(counts(await consume('burst', algorithm, limits, 0))).toEqual([10, 10])
+      },
+    )
+
+    it('token bucket and sliding window take cost units', async () => {
+      const limits = [{ max: 5, windowMs: HOUR }]
+      for (const algorithm of ['token-bucket', 'sliding-window'] as const) {
+        const seen = []
+        for (let i = 0; i < 3; i++) seen.push(await consume(`c-${algorithm}`, algorithm, limits, 2))
+        expect(seen.map((v) => v.allowed)).toEqual([true, true, false])
+        expect(seen.map((v) => counts(v)[0])).toEqual([2, 4, 6])
+      }
+      // The bucket holds one token; two come back after two refills of HOUR / 5.
+      const refused = await consume('c-token-bucket', 'token-bucket', limits, 2)
+      expect(refused.limits[0]?.ttl).toBeGreaterThan(HOUR / 5 - 5_000)
+      expect(refused.limits[0]?.ttl).toBeLessThanOrEqual(HOUR / 5)
+    })
+
+    it('blockMs: a refusal blocks the key until the block ends, past its window', async () => {
+      const limits = [{ max: 1, windowMs: 200 }]
+      expect((await consume('b', 'fixed-window', limits, 1, 1_000)).allowed).toBe(true)
+      const refused = await consume('b', 'fixed-window', limits, 1, 1_000)
+      expect(refused.allowed).toBe(false)
+      expect(refused.blockedMs).toBeGreaterThan(900)
+      expect(refused.blockedMs).toBeLessThanOrEqual(1_000)
+      await sleep(350)
+      const still = await consume('b', 'fixed-window', limits, 1, 1_000)
+      expect(still.allowed).toBe(false)
+      expect(still.blockedMs).toBeGreaterThan(300)
+      expect(still.blockedMs).toBeLessThan(refused.blockedMs)
+      await sleep(still.blockedMs + 100)
+      expect((await consume('b', 'fixed-window', limits, 1, 1_000)).allowed).toBe(true)
+    })
+
+    it('keeps its state apart from increment() and other keys; reset(key) clears it and the block', async () => {
+      const s = store()
+      for (let i = 0; i < 3; i++) await s.increment('shared', HOUR)
+      const limits = [{ max: 1, windowMs: HOUR }]
+      expect(counts(await consume('shared', 'fixed-window', limits))).toEqual([1])
+      expect((await consume('shared', 'fixed-window', limits, 1, HOUR)).blockedMs).toBeGreaterThan(
+        0,
+      )
+      expect((await consume('other', 'fixed-window', limits)).allowed).toBe(true)
+      expect((await s.increment('shared', HOUR)).count).toBe(4)
+      if (options?.reset === false) return
+      await s.reset?.('shared')
+      const after = await consume('shared', 'fixed-window', limits)
+      expect(after.allowed).toBe(true)
+      expect(after.blockedMs).toBe(0)
+    })
+  })
 }
 
 /** Sleeps until `offset` ms into the next `windowMs`-aligned window (sliding windows align so). */

@@ -59,7 +59,7 @@ for (const [driver, client] of clients) {
   rateLimitStoreConformance(
     `PostgresRateLimitStore via ${driver}`,
     () => onFreshTable((o) => new PostgresRateLimitStore(o), client),
-    { release },
+    { release, consume: true },
   )
   sessionStoreConformance(
     `PostgresSessionStore via ${driver}`,

@@ -1,8 +1,11 @@
+import { checkRateLimitRequest } from '../rate-limit/request'
 import type {
   RateLimitAlgorithm,
   RateLimitHit,
   RateLimitInfo,
+  RateLimitRequest,
   RateLimitStore,
+  RateLimitVerdict,
 } from '../rate-limit/store'
 import {
   columnNumber,
@@ -35,7 +38,8 @@ const baseName = (table: string) => table.slice(table.lastIndexOf('.') + 1)
 export function rateLimitSchema(t: string): string {
   return `CREATE TABLE IF NOT EXISTS ${t} (
   key text NOT NULL,
-  algorithm text NOT NULL,     -- 'f' fixed window, 's' sliding window, 't' token bucket
+  algorithm text NOT NULL,     -- 'f', 's', 't': fixed/sliding window, token bucket;
+                               -- 'f:<windowMs>' (…) for consume(); 'b' a block until expires_at
   value bigint NOT NULL,       -- f: count; s: count of window "mark"; t: tokens × windowMs
   previous bigint NOT NULL,    -- s: count of the window before "mark"
   mark bigint NOT NULL,        -- s: window index (now / windowMs); t: when "value" was measured
@@ -128,6 +132,121 @@ BEGIN
   RETURN NEXT;
 END
 $hit$;
+CREATE OR REPLACE FUNCTION ${t}_consume(
+  p_key text, p_algorithm text, p_windows bigint[], p_maxes bigint[], p_cost bigint,
+  p_block bigint, p_sweep integer
+) RETURNS TABLE (allowed boolean, blocked_ms bigint, used bigint[], ttl bigint[])
+LANGUAGE plpgsql AS $consume$
+DECLARE
+  r ${t}%ROWTYPE;
+  n integer := array_length(p_windows, 1);
+  now_ms bigint;
+  blocked_until bigint;
+  fits boolean := true;
+  w bigint;
+  mx bigint;
+  live boolean;
+  idx bigint;
+  cur bigint;
+  prev bigint;
+  elapsed bigint;
+  capacity bigint;
+  lvl bigint;
+  need bigint;
+  c bigint;
+  t bigint;
+  nv bigint[] := '{}';
+  np bigint[] := '{}';
+  nm bigint[] := '{}';
+  ne bigint[] := '{}';
+BEGIN
+  IF p_sweep > 0 THEN
+    DELETE FROM ${t} WHERE ctid = ANY (ARRAY(
+      SELECT ctid FROM ${t} WHERE expires_at < ${NOW_MS} AND key <> p_key
+      LIMIT p_sweep FOR UPDATE SKIP LOCKED));
+  END IF;
+  -- Calls that may write for this key run one at a time (a read, cost 0, takes no lock).
+  IF p_cost > 0 THEN
+    PERFORM pg_advisory_xact_lock(hashtext('${t}'), hashtext(p_key));
+  END IF;
+  now_ms := ${NOW_MS};
+  used := '{}';
+  ttl := '{}';
+  SELECT expires_at INTO blocked_until FROM ${t} WHERE key = p_key AND algorithm = 'b';
+  blocked_ms := greatest(0, coalesce(blocked_until, 0) - now_ms);
+  FOR i IN 1..n LOOP
+    w := p_windows[i];
+    mx := p_maxes[i];
+    SELECT * INTO r FROM ${t} WHERE key = p_key AND algorithm = p_algorithm || ':' || w;
+    live := FOUND AND r.expires_at > now_ms;
+    IF p_algorithm = 'f' THEN
+      t := CASE WHEN live THEN r.expires_at ELSE now_ms + w END;
+      c := CASE WHEN live THEN r.value ELSE 0 END + p_cost;
+      fits := fits AND c <= mx;
+      nv := nv || c;
+      np := np || 0::bigint;
+      nm := nm || 0::bigint;
+      ne := ne || t;
+      t := t - now_ms;
+    ELSIF p_algorithm = 's' THEN
+      idx := now_ms / w;
+      cur := 0;
+      prev := 0;
+      IF live AND r.mark = idx THEN
+        cur := r.value;
+        prev := r.previous;
+      ELSIF live AND r.mark = idx - 1 THEN
+        prev := r.value;
+      END IF;
+      elapsed := now_ms - idx * w;
+      c := prev * (w - elapsed) / w + cur + p_cost;
+      t := w - elapsed;
+      fits := fits AND c <= mx;
+      nv := nv || (cur + p_cost);
+      np := np || prev;
+      nm := nm || idx;
+      ne := ne || (idx + 2) * w;
+    ELSE
+      capacity := mx * w;
+      lvl := capacity;
+      IF live THEN
+        lvl := least(capacity, r.value + greatest(0, now_ms - r.mark) * mx);
+      END IF;
+      need := p_cost * w;
+      IF lvl < need THEN
+        c := greatest(mx + 1, mx - lvl / w + p_cost);
+        t := (need - lvl + mx - 1) / mx;
+        fits := false;
+      ELSE
+        lvl := lvl - need;
+        c := mx - lvl / w;
+        t := (w - lvl % w + mx - 1) / mx;
+      END IF;
+      nv := nv || lvl;
+      np := np || 0::bigint;
+      nm := nm || now_ms;
+      ne := ne || (now_ms + greatest(1, (capacity - lvl + mx - 1) / mx));
+    END IF;
+    used := used || c;
+    ttl := ttl || t;
+  END LOOP;
+  allowed := fits AND blocked_ms = 0;
+  IF p_cost > 0 AND allowed THEN
+    FOR i IN 1..n LOOP
+      INSERT INTO ${t} (key, algorithm, value, previous, mark, expires_at)
+        VALUES (p_key, p_algorithm || ':' || p_windows[i], nv[i], np[i], nm[i], ne[i])
+        ON CONFLICT (key, algorithm) DO UPDATE SET value = excluded.value,
+          previous = excluded.previous, mark = excluded.mark, expires_at = excluded.expires_at;
+    END LOOP;
+  ELSIF p_cost > 0 AND p_block > 0 AND blocked_ms = 0 THEN
+    INSERT INTO ${t} (key, algorithm, value, previous, mark, expires_at)
+      VALUES (p_key, 'b', 0, 0, 0, now_ms + p_block)
+      ON CONFLICT (key, algorithm) DO UPDATE SET expires_at = excluded.expires_at;
+    blocked_ms := p_block;
+  END IF;
+  RETURN NEXT;
+END
+$consume$;
 `
 }
 
@@ -145,7 +264,8 @@ export interface PostgresRateLimitStoreOptions extends PostgresStoreOptions {
 
 /**
  * Rate-limit counters in PostgreSQL, shared by every instance of an app, for teams that run
- * PostgreSQL and no Redis. It implements all three algorithms, `decrement` and `reset`. Each
+ * PostgreSQL and no Redis. It implements all three algorithms, `consume` (cost, several limits,
+ * blocks, reads), `decrement` and `reset`. Each
  * call is one statement: counting calls the function `<table>_hit`, which locks the key's row
  * with an upsert, so concurrent requests queue on that row and never share a count (the same
  * arithmetic as the memory store, on the database's clock). Expired rows are deleted by the
@@ -170,15 +290,20 @@ export class PostgresRateLimitStore implements RateLimitStore {
   readonly #table: string
   readonly #sweep = new SweepTicker(SWEEP_EVERY)
   readonly #hit: string
+  readonly #consume: string
 
   constructor(options: PostgresRateLimitStoreOptions) {
     const { query, table } = postgresStoreOptions(NAME, options, 'palisade_rate_limits')
     this.#query = query
     this.#table = table
     this.#hit = `SELECT used, ttl FROM ${table}_hit($1, $2, $3::bigint, $4::bigint, $5::bigint, $6::integer)`
+    this.#consume = `SELECT allowed, blocked_ms, used::text[] AS used, ttl::text[] AS ttl FROM ${table}_consume($1, $2, $3::text::bigint[], $4::text::bigint[], $5::bigint, $6::bigint, $7::integer)`
   }
 
-  /** The SQL `migrate()` runs: the table, its expiry index and the `<table>_hit` function. */
+  /**
+   * The SQL `migrate()` runs: the table, its expiry index and the `<table>_hit` and
+   * `<table>_consume` functions.
+   */
   get schema(): string {
     return rateLimitSchema(this.#table)
   }
@@ -210,6 +335,49 @@ export class PostgresRateLimitStore implements RateLimitStore {
   async tokenBucket(key: string, windowMs: number, max: number): Promise<RateLimitInfo> {
     checkArgs('tokenBucket', windowMs, max)
     return this.#take('tokenBucket', key, 'token-bucket', windowMs, max)
+  }
+
+  /**
+   * Checks every limit of `request` and takes `request.cost` from each only if all pass and the
+   * key is not blocked; a refused request with `blockMs` blocks the key; `cost: 0` reads only.
+   * One statement: `<table>_consume`, which serialises the calls that may write for one key
+   * (a transaction-scoped advisory lock) and writes every limit's row, or the block, or nothing.
+   */
+  async consume(key: string, request: RateLimitRequest): Promise<RateLimitVerdict> {
+    const { algorithm, limits, cost, blockMs } = checkRateLimitRequest(NAME, request)
+    // The rows are read in one order (by window) whatever order the caller lists them in.
+    const order = limits
+      .map((_, i) => i)
+      .sort((a, b) => (limits[a] as Limit).windowMs - (limits[b] as Limit).windowMs)
+    const sorted = order.map((i) => limits[i] as Limit)
+    const sweep = cost > 0 && this.#sweep.tick() ? SWEEP_ROWS : 0
+    const rows = await this.#query(this.#consume, [
+      key,
+      ALGORITHM[algorithm],
+      `{${sorted.map((l) => l.windowMs).join(',')}}`,
+      `{${sorted.map((l) => l.max).join(',')}}`,
+      String(cost),
+      String(blockMs),
+      String(sweep),
+    ])
+    const row = rows[0]
+    const used = row?.used
+    const ttl = row?.ttl
+    if (!Array.isArray(used) || !Array.isArray(ttl) || used.length !== limits.length) {
+      throw new Error(`${NAME}: unexpected reply to consume`)
+    }
+    const out: RateLimitInfo[] = new Array(limits.length)
+    order.forEach((original, i) => {
+      out[original] = {
+        count: columnNumber(NAME, used[i]),
+        ttl: Math.max(0, columnNumber(NAME, ttl[i])),
+      }
+    })
+    return {
+      allowed: row?.allowed === true || row?.allowed === 't',
+      limits: out,
+      blockedMs: columnNumber(NAME, row?.blocked_ms),
+    }
   }
 
   /**
@@ -275,6 +443,8 @@ FROM ${now} ${where}`,
     }
   }
 }
+
+type Limit = RateLimitRequest['limits'][number]
 
 function checkArgs(method: string, windowMs: number, max?: number): void {
   if (!Number.isInteger(windowMs) || windowMs <= 0) {
