@@ -105,7 +105,7 @@ for (const [client, send] of clients) {
   rateLimitStoreConformance(
     `RedisRateLimitStore on Redis Cluster via ${client}`,
     () => withPrefix((o) => new RedisRateLimitStore(o), send()),
-    { release },
+    { release, consume: true },
   )
   sessionStoreConformance(
     `RedisSessionStore on Redis Cluster via ${client}`,

@@ -74,7 +74,7 @@ for (const [client, send] of clients) {
   rateLimitStoreConformance(
     `RedisRateLimitStore via ${client}`,
     () => withPrefix((o) => new RedisRateLimitStore(o), send()),
-    { release },
+    { release, consume: true },
   )
   sessionStoreConformance(
     `RedisSessionStore via ${client}`,
