@@ -52,12 +52,16 @@ export interface RateLimitConformanceOptions<S> extends ConformanceOptions<S> {
   /** Whether the store implements the optional `reset(key)`. Default `true`. */
   reset?: boolean
   /**
-   * Whether the store implements `consume(key, request)` (cost, several limits, blocks, reads).
-   * Declared, so the suite registers its tests (or the refusal checks) when it is collected.
-   * Default `false`; a test checks that the declaration matches the store.
+   * The optional methods the store implements: `slidingWindow`, `tokenBucket`, `decrement`,
+   * `consume`. Declared, so the suite picks each capability's tests (or, for a missing one, the
+   * check that rateLimit refuses the options needing it at construction) when it is collected.
+   * Default none; a test checks that the declaration matches the store's methods.
    */
-  consume?: boolean
+  capabilities?: readonly RateLimitCapability[]
 }
+
+/** An optional RateLimitStore method the conformance suite checks when declared. */
+export type RateLimitCapability = 'slidingWindow' | 'tokenBucket' | 'decrement' | 'consume'
 
 /**
  * RateLimitStore behaviour: counting, fixed windows that reset, `ttl` in milliseconds that counts
@@ -180,13 +184,7 @@ function rateLimitConsumeConformance<S extends RateLimitStore>(
 ): void {
   describe(`RateLimitStore consume: ${name}`, () => {
     const store = useStore(makeStore, options)
-    const declared = options?.consume === true
-
-    it(`${declared ? 'has' : 'has no'} consume(), as declared`, () => {
-      expect(typeof store().consume === 'function').toBe(declared)
-    })
-
-    if (!declared) {
+    if (!(options?.capabilities ?? []).includes('consume')) {
       it.each<[string, RateLimitOptions]>([
         ['cost', { cost: 2 }],
         ['limits', { limits: [{ max: 1, windowMs: 1_000 }] }],
@@ -301,22 +299,29 @@ function rateLimitConsumeConformance<S extends RateLimitStore>(
       expect((await consume('b', 'fixed-window', limits, 1, 1_000)).allowed).toBe(true)
     })
 
-    it('keeps its state apart from increment() and other keys; reset(key) clears it and the block', async () => {
+    it('keeps its state apart from increment() and other keys', async () => {
       const s = store()
       for (let i = 0; i < 3; i++) await s.increment('shared', HOUR)
       const limits = [{ max: 1, windowMs: HOUR }]
       expect(counts(await consume('shared', 'fixed-window', limits))).toEqual([1])
-      expect((await consume('shared', 'fixed-window', limits, 1, HOUR)).blockedMs).toBeGreaterThan(
-        0,
-      )
+      const refused = await consume('shared', 'fixed-window', limits, 1, HOUR)
+      expect(refused.blockedMs).toBeGreaterThan(0)
       expect((await consume('other', 'fixed-window', limits)).allowed).toBe(true)
       expect((await s.increment('shared', HOUR)).count).toBe(4)
-      if (options?.reset === false) return
-      await s.reset?.('shared')
-      const after = await consume('shared', 'fixed-window', limits)
-      expect(after.allowed).toBe(true)
-      expect(after.blockedMs).toBe(0)
     })
+
+    if (options?.reset !== false) {
+      it('reset(key) clears its counts and its block', async () => {
+        const limits = [{ max: 1, windowMs: HOUR }]
+        await consume('blocked', 'fixed-window', limits, 1, HOUR)
+        const refused = await consume('blocked', 'fixed-window', limits, 1, HOUR)
+        expect(refused.blockedMs).toBeGreaterThan(0)
+        await store().reset?.('blocked')
+        const after = await consume('blocked', 'fixed-window', limits, 1, HOUR)
+        expect(after.allowed).toBe(true)
+        expect(after.blockedMs).toBe(0)
+      })
+    }
   })
 }
 
@@ -328,10 +333,12 @@ async function nextWindow(windowMs: number, offset: number): Promise<void> {
 const HOUR = 3_600_000
 
 /**
- * The optional capabilities of a RateLimitStore, each checked only when the store has the method
- * (`slidingWindow`, `tokenBucket`, `decrement`), so a store that only counts fixed windows still
- * passes the suite. Sliding windows align to multiples of `windowMs` since the epoch, as in
- * @upstash/ratelimit; the tests wait for a window start where timing matters.
+ * The optional capabilities of a RateLimitStore, each checked only when the store declares it
+ * (`capabilities`: `slidingWindow`, `tokenBucket`, `decrement`), chosen when the suite is
+ * collected; for a capability it lacks, the suite checks that rateLimit refuses the option that
+ * needs it at construction, so a store that only counts fixed windows still passes. Sliding
+ * windows align to multiples of `windowMs` since the epoch, as in @upstash/ratelimit; the tests
+ * wait for a window start where timing matters.
  */
 function rateLimitAlgorithmConformance<S extends RateLimitStore>(
   name: string,
@@ -350,38 +357,35 @@ function rateLimitAlgorithmConformance<S extends RateLimitStore>(
       if (!s.tokenBucket) throw new Error('no tokenBucket')
       return s.tokenBucket(key, windowMs, max)
     }
-    const has =
-      (method: 'slidingWindow' | 'tokenBucket' | 'decrement') => async (): Promise<boolean> =>
-        typeof (await makeStoreOnce())[method] === 'function'
-    // Capability probe: one throwaway store, released at once.
-    let probe: Promise<S> | undefined
-    const makeStoreOnce = () => {
-      probe ??= Promise.resolve(makeStore()).then(async (s) => {
-        await options?.release?.(s)
-        return s
-      })
-      return probe
-    }
+    const caps = new Set(options?.capabilities ?? [])
     // The rateLimit options that need each optional store method.
     const NEEDS: Record<'slidingWindow' | 'tokenBucket' | 'decrement', RateLimitOptions> = {
       slidingWindow: { algorithm: 'sliding-window' },
       tokenBucket: { algorithm: 'token-bucket' },
       decrement: { skipFailedRequests: true },
     }
+
+    it('declares exactly the optional methods it has', () => {
+      const s = store()
+      for (const method of ['slidingWindow', 'tokenBucket', 'decrement', 'consume'] as const) {
+        expect(typeof s[method] === 'function', method).toBe(caps.has(method))
+      }
+    })
+
+    for (const method of ['slidingWindow', 'tokenBucket', 'decrement'] as const) {
+      if (caps.has(method)) continue
+      // A store without the method: rateLimit() refuses the option that needs it when it is
+      // called, never on a request.
+      it(`without ${method}(), rateLimit refuses ${JSON.stringify(NEEDS[method])} at construction`, () => {
+        expect(() => rateLimit({ store: store(), ...NEEDS[method] })).toThrow(TypeError)
+      })
+    }
+    /** `it` for the tests of the capabilities the store declares; nothing otherwise. */
     const when =
-      (method: 'slidingWindow' | 'tokenBucket' | 'decrement') =>
-      (title: string, fn: () => Promise<void>, timeout?: number) =>
-        it(
-          `${title} (without ${method}(), rateLimit refuses the option instead)`,
-          async () => {
-            if (await has(method)()) return fn()
-            // A store without the method: rateLimit() refuses the option that needs it when it
-            // is called, never on a request.
-            const s = await makeStoreOnce()
-            expect(() => rateLimit({ store: s, ...NEEDS[method] })).toThrow(TypeError)
-          },
-          timeout,
-        )
+      (...methods: RateLimitCapability[]) =>
+      (title: string, fn: () => Promise<void>, timeout?: number) => {
+        if (methods.every((m) => caps.has(m))) it(title, fn, timeout)
+      }
 
     const slidingIt = when('slidingWindow')
     slidingIt('sliding window: counts to max, then rejects without recording', async () => {
@@ -504,20 +508,21 @@ function rateLimitAlgorithmConformance<S extends RateLimitStore>(
       expect((await s.increment('never-seen', HOUR)).count).toBe(1)
     })
 
-    refundIt('decrement gives a sliding-window request back', async () => {
-      const s = store()
-      if (!s.slidingWindow) return
-      for (let i = 0; i < 3; i++) await sliding('s', HOUR, 3)
-      expect((await sliding('s', HOUR, 3)).count).toBe(4)
-      await s.decrement?.('s', { algorithm: 'sliding-window', windowMs: HOUR, max: 3 })
-      expect((await sliding('s', HOUR, 3)).count).toBe(3)
-      await s.decrement?.('fresh', { algorithm: 'sliding-window', windowMs: HOUR, max: 3 })
-      expect((await sliding('fresh', HOUR, 3)).count).toBe(1)
-    })
+    when('decrement', 'slidingWindow')(
+      'decrement gives a sliding-window request back',
+      async () => {
+        const s = store()
+        for (let i = 0; i < 3; i++) await sliding('s', HOUR, 3)
+        expect((await sliding('s', HOUR, 3)).count).toBe(4)
+        await s.decrement?.('s', { algorithm: 'sliding-window', windowMs: HOUR, max: 3 })
+        expect((await sliding('s', HOUR, 3)).count).toBe(3)
+        await s.decrement?.('fresh', { algorithm: 'sliding-window', windowMs: HOUR, max: 3 })
+        expect((await sliding('fresh', HOUR, 3)).count).toBe(1)
+      },
+    )
 
-    refundIt('decrement puts a token back, never above max', async () => {
+    when('decrement', 'tokenBucket')('decrement puts a token back, never above max', async () => {
       const s = store()
-      if (!s.tokenBucket) return
       const hit = { algorithm: 'token-bucket', windowMs: HOUR, max: 2 } as const
       await bucket('t', HOUR, 2)
       await bucket('t', HOUR, 2)
@@ -535,16 +540,19 @@ function rateLimitAlgorithmConformance<S extends RateLimitStore>(
     })
 
     if (options?.reset !== false) {
-      slidingIt('reset(key) forgets the key under every algorithm', async () => {
-        const s = store()
-        await s.increment('k', HOUR)
-        await sliding('k', HOUR, 5)
-        if (s.tokenBucket) await bucket('k', HOUR, 5)
-        await s.reset?.('k')
-        expect((await s.increment('k', HOUR)).count).toBe(1)
-        expect((await sliding('k', HOUR, 5)).count).toBe(1)
-        if (s.tokenBucket) expect((await bucket('k', HOUR, 5)).count).toBe(1)
-      })
+      when('slidingWindow', 'tokenBucket')(
+        'reset(key) forgets the key under every algorithm',
+        async () => {
+          const s = store()
+          await s.increment('k', HOUR)
+          await sliding('k', HOUR, 5)
+          await bucket('k', HOUR, 5)
+          await s.reset?.('k')
+          expect((await s.increment('k', HOUR)).count).toBe(1)
+          expect((await sliding('k', HOUR, 5)).count).toBe(1)
+          expect((await bucket('k', HOUR, 5)).count).toBe(1)
+        },
+      )
     }
   })
 }

@@ -13,7 +13,7 @@ import {
 
 rateLimitStoreConformance('MemoryRateLimitStore', () => new MemoryRateLimitStore(), {
   release: (store) => store.destroy(),
-  consume: true,
+  capabilities: ['slidingWindow', 'tokenBucket', 'decrement', 'consume'],
 })
 
 // A store written against the first RateLimitStore interface (increment and reset only): the

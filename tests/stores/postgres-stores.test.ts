@@ -59,7 +59,7 @@ for (const [driver, client] of clients) {
   rateLimitStoreConformance(
     `PostgresRateLimitStore via ${driver}`,
     () => onFreshTable((o) => new PostgresRateLimitStore(o), client),
-    { release, consume: true },
+    { release, capabilities: ['slidingWindow', 'tokenBucket', 'decrement', 'consume'] },
   )
   sessionStoreConformance(
     `PostgresSessionStore via ${driver}`,
