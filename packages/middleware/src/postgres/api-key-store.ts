@@ -1,7 +1,6 @@
 import { hashApiKey } from '../api-key/hash-key'
 import type { ApiKeyInfo, ManagedApiKeyStore } from '../api-key/store'
-import { parseJsonObject } from '../redis/command'
-import { checkApiKey, checkMetadata } from '../stores/store-args'
+import { checkApiKey, checkMetadata, parseStoredObject } from '../internal/store-args'
 import { type PostgresStoreOptions, postgresStoreOptions, type Query } from './client'
 
 const NAME = 'PostgresApiKeyStore'
@@ -108,7 +107,7 @@ RETURNING k.id`,
     )
     const row = rows[0]
     if (row === undefined || typeof row.id !== 'string') return null
-    const metadata = parseJsonObject(row.metadata)
+    const metadata = parseStoredObject(row.metadata)
     return metadata === null ? { id: row.id } : { id: row.id, metadata }
   }
 }

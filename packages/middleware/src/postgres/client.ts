@@ -1,4 +1,4 @@
-import { assertKnownKeys, describe, optionError } from '../internal/options'
+import { assertKnownKeys, formatValue, optionError } from '../internal/options'
 
 /**
  * The part of a `pg` `Pool` or `Client` the PostgreSQL stores use: a parameterised query that
@@ -61,7 +61,7 @@ export function toQuery(store: string, client: unknown): Query {
   }
   throw optionError(
     store,
-    `"client" must be a pg Pool or Client (query(text, values)) or a postgres.js sql (unsafe(text, values)), got ${describe(client)}`,
+    `"client" must be a pg Pool or Client (query(text, values)) or a postgres.js sql (unsafe(text, values)), got ${formatValue(client)}`,
   )
 }
 
@@ -96,7 +96,7 @@ export function postgresStoreOptions(
   if (typeof table !== 'string' || !TABLE.test(table)) {
     throw optionError(
       store,
-      `"table" must be a lower-case SQL identifier, optionally schema-qualified (letters, digits, _; at most 48 each), got ${describe(table)}`,
+      `"table" must be a lower-case SQL identifier, optionally schema-qualified (letters, digits, _; at most 48 each), got ${formatValue(table)}`,
     )
   }
   return { query, table }
@@ -112,7 +112,7 @@ export const NOW_MS = 'floor(extract(epoch FROM clock_timestamp()) * 1000)::bigi
 export function columnNumber(store: string, value: unknown): number {
   const n = typeof value === 'number' ? value : Number(value)
   if (!Number.isFinite(n) || value === null || value === '') {
-    throw new Error(`${store}: unexpected value from PostgreSQL: ${describe(value)}`)
+    throw new Error(`${store}: unexpected value from PostgreSQL: ${formatValue(value)}`)
   }
   return n
 }

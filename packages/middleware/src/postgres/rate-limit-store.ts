@@ -1,4 +1,4 @@
-import { checkRateLimitRequest } from '../rate-limit/request'
+import { checkMax, checkWindowMs } from '../internal/store-args'
 import type {
   RateLimitAlgorithm,
   RateLimitHit,
@@ -7,6 +7,7 @@ import type {
   RateLimitStore,
   RateLimitVerdict,
 } from '../rate-limit/store'
+import { checkRateLimitRequest } from '../rate-limit/store'
 import {
   columnNumber,
   NOW_MS,
@@ -447,13 +448,6 @@ FROM ${now} ${where}`,
 type Limit = RateLimitRequest['limits'][number]
 
 function checkArgs(method: string, windowMs: number, max?: number): void {
-  if (!Number.isInteger(windowMs) || windowMs <= 0) {
-    throw new TypeError(`${NAME}.${method}: windowMs must be a positive integer, got ${windowMs}`)
-  }
-  if (max === undefined) return
-  if (!Number.isInteger(max) || max <= 0 || !Number.isSafeInteger(max * windowMs)) {
-    throw new TypeError(
-      `${NAME}.${method}: max must be a positive integer with max × windowMs a safe integer`,
-    )
-  }
+  checkWindowMs(`${NAME}.${method}`, windowMs)
+  if (max !== undefined) checkMax(`${NAME}.${method}`, windowMs, max)
 }

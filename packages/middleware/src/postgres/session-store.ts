@@ -1,7 +1,6 @@
-import { parseJsonObject } from '../redis/command'
-import { KeyedQueue } from '../sessions/key-queue'
+import { KeyedQueue } from '../internal/key-queue'
+import { parseStoredObject, sessionLifetimeMs, sessionWrite } from '../internal/store-args'
 import type { SessionData, SessionStore, SessionUpdate } from '../sessions/store'
-import { sessionLifetimeMs, sessionWrite } from '../stores/store-args'
 import {
   NOW_MS,
   type PostgresStoreOptions,
@@ -97,7 +96,7 @@ export class PostgresSessionStore implements SessionStore {
 
   /** The session's data, or `null` when it is unknown, expired or unreadable. */
   async get(id: string): Promise<SessionData | null> {
-    return parseJsonObject((await this.#read(id))?.data)
+    return parseStoredObject((await this.#read(id))?.data)
   }
 
   /** Stores `data` for `maxAge` seconds, replacing what was there; `maxAge <= 0` deletes it. */
@@ -132,7 +131,7 @@ ON CONFLICT (id) DO UPDATE SET data = excluded.data, version = excluded.version,
     const t = this.#table
     for (let attempt = 0; attempt < MAX_UPDATE_ATTEMPTS; attempt++) {
       const row = await this.#read(id)
-      const current = parseJsonObject(row?.data)
+      const current = parseStoredObject(row?.data)
       const next = apply(current)
       if (next === null) return null
       const version = row === undefined ? null : String(row.version)

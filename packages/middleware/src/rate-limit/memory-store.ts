@@ -13,7 +13,6 @@ import {
   slidingWindowHit,
   tokenBucketHit,
 } from './algorithms'
-import { checkRateLimitRequest } from './request'
 import type {
   RateLimitHit,
   RateLimitInfo,
@@ -21,6 +20,7 @@ import type {
   RateLimitStore,
   RateLimitVerdict,
 } from './store'
+import { checkRateLimitRequest } from './store'
 
 const NAME = 'MemoryRateLimitStore'
 

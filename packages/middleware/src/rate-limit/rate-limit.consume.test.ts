@@ -1,11 +1,11 @@
 import { afterEach, describe, expect, it, vi } from 'vitest'
+import { hitFrom as hit, limitedApp } from '../../test/rate-limit-app'
 import {
   MemoryRateLimitStore,
   type RateLimitOptions,
   type RateLimitStore,
   rateLimit,
 } from './index'
-import { hitFrom as hit, limitedApp } from './test-app'
 
 afterEach(() => {
   vi.useRealTimers()

@@ -1,3 +1,7 @@
+// Over 300 lines: one factory whose option checks and request path share a dozen precomputed
+// values (window, algorithm, store method, header draft, refund policy). Splitting the checks into
+// a config object was tried: the property names it adds survive minification and cost the
+// rate-limit entry 128 bytes gzipped, for no change in behaviour.
 import type { Context, MiddlewareHandler } from 'hono'
 import { BoundedCache } from '../internal/bounded-cache'
 import { described } from '../internal/described'
@@ -10,7 +14,7 @@ import {
   assertNonNegativeInteger,
   assertOneOf,
   assertPositiveInteger,
-  describe,
+  formatValue,
   optionError,
 } from '../internal/options'
 import { reject } from '../internal/reject'
@@ -26,7 +30,6 @@ import {
   type RateLimitHeaders,
 } from './headers'
 import { MemoryRateLimitStore } from './memory-store'
-import { MAX_LIMITS } from './request'
 import type {
   RateLimitAlgorithm,
   RateLimitHit,
@@ -35,6 +38,7 @@ import type {
   RateLimitVerdict,
   RateLimitWindow,
 } from './store'
+import { MAX_LIMITS } from './store'
 
 /**
  * Options of {@link rateLimit}.
@@ -172,7 +176,7 @@ export function rateLimit(options: RateLimitOptions = {}): MiddlewareHandler {
   )
   const checkMax = (max: unknown, where: string, w = windowMs): number => {
     if (typeof max !== 'number' || !Number.isInteger(max) || max <= 0) {
-      throw optionError(factory, `${where} must be a positive integer, got ${describe(max)}`)
+      throw optionError(factory, `${where} must be a positive integer, got ${formatValue(max)}`)
     }
     if (algorithm === 'token-bucket' && !Number.isSafeInteger(max * w)) {
       throw optionError(
@@ -199,7 +203,7 @@ export function rateLimit(options: RateLimitOptions = {}): MiddlewareHandler {
     if (typeof identifier !== 'string' || !POLICY_NAME.test(identifier)) {
       throw optionError(
         factory,
-        `"identifier" must be 1–64 printable ASCII characters without quotes or backslashes, got ${describe(identifier)}`,
+        `"identifier" must be 1–64 printable ASCII characters without quotes or backslashes, got ${formatValue(identifier)}`,
       )
     }
     if (standardHeaders !== 'draft-8') {
@@ -214,7 +218,7 @@ export function rateLimit(options: RateLimitOptions = {}): MiddlewareHandler {
   if (!isIPv6Subnet(ipv6Subnet)) {
     throw optionError(
       factory,
-      `"ipv6Subnet" must be an integer from 32 to 128 or false, got ${describe(ipv6Subnet)}`,
+      `"ipv6Subnet" must be an integer from 32 to 128 or false, got ${formatValue(ipv6Subnet)}`,
     )
   }
   let keyGenerator: (c: Context) => string | Promise<string>
