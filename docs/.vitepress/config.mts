@@ -66,6 +66,7 @@ const sidebar: DefaultTheme.Sidebar = {
         { text: 'Memory', link: '/stores/memory' },
         { text: 'Redis', link: '/stores/redis' },
         { text: 'Redis Cluster', link: '/stores/redis-cluster' },
+        { text: 'PostgreSQL', link: '/stores/postgres' },
         { text: 'Cloudflare Durable Objects', link: '/stores/cloudflare' },
         { text: 'Deno KV', link: '/stores/deno-kv' },
       ],
