@@ -1,0 +1,255 @@
+import { createLocalJWKSet, errors, importJWK, importSPKI, type JWK } from 'jose'
+import { lazy } from '../internal/crypto'
+import { describe, optionError } from '../internal/options'
+
+/**
+ * The public-key algorithms `jwtAuth` verifies and `signJwt` signs with: RSA PKCS#1 v1.5, RSA-PSS,
+ * ECDSA on P-256 / P-384 / P-521, and EdDSA (Ed25519).
+ *
+ * @example
+ * const algorithms: AsymmetricAlgorithm[] = ['RS256', 'ES256']
+ * app.use('/api/*', jwtAuth({ jwks: 'https://auth.example.com/.well-known/jwks.json', algorithms }))
+ */
+export type AsymmetricAlgorithm =
+  | 'RS256'
+  | 'RS384'
+  | 'RS512'
+  | 'PS256'
+  | 'PS384'
+  | 'PS512'
+  | 'ES256'
+  | 'ES384'
+  | 'ES512'
+  | 'EdDSA'
+
+/** Every public-key algorithm, the default allow-list of a JWKS (each key still has to fit). */
+export const ASYMMETRIC_ALGORITHMS: readonly AsymmetricAlgorithm[] = [
+  'RS256',
+  'RS384',
+  'RS512',
+  'PS256',
+  'PS384',
+  'PS512',
+  'ES256',
+  'ES384',
+  'ES512',
+  'EdDSA',
+]
+
+const RSA_ALGORITHMS = ASYMMETRIC_ALGORITHMS.slice(0, 6)
+const EC_CURVES: Readonly<Record<string, AsymmetricAlgorithm>> = {
+  'P-256': 'ES256',
+  'P-384': 'ES384',
+  'P-521': 'ES512',
+}
+const HASH_BITS: Readonly<Record<string, string>> = {
+  'SHA-256': '256',
+  'SHA-384': '384',
+  'SHA-512': '512',
+}
+/** JWK members that only a private or secret key has. */
+const PRIVATE_MEMBERS = ['d', 'p', 'q', 'dp', 'dq', 'qi', 'oth', 'k'] as const
+
+/** A key source: what jose calls for the key of each token, and the generation of its keys. */
+export interface KeySource {
+  key: (header: { alg?: string; kid?: string }, token: unknown) => Promise<CryptoKey>
+  /**
+   * The generation of the keys that verify right now, or `-1` when they must be looked at again
+   * (a JWKS past its max age). A remembered token counts only while its generation is current.
+   */
+  generation: () => number
+}
+
+/** Narrows an algorithm name to the public-key family; HMAC and `none` throw. */
+export function assertAsymmetricAlgorithm(
+  factory: string,
+  name: string,
+  value: unknown,
+): AsymmetricAlgorithm {
+  if (typeof value !== 'string' || !ASYMMETRIC_ALGORITHMS.includes(value as AsymmetricAlgorithm)) {
+    throw optionError(
+      factory,
+      `"${name}" must be one of RS256/384/512, PS256/384/512, ES256/384/512 or EdDSA with a public key (HMAC needs "secret"), got ${describe(value)}`,
+    )
+  }
+  return value as AsymmetricAlgorithm
+}
+
+function isCryptoKey(value: unknown): value is CryptoKey {
+  return (
+    typeof value === 'object' &&
+    value !== null &&
+    'algorithm' in value &&
+    'type' in value &&
+    'usages' in value
+  )
+}
+
+/** The algorithms a WebCrypto key was imported for (WebCrypto binds the hash and the curve). */
+function cryptoKeyAlgorithms(key: CryptoKey): AsymmetricAlgorithm[] {
+  const algorithm = key.algorithm as { name: string; hash?: { name: string }; namedCurve?: string }
+  const bits = algorithm.hash === undefined ? undefined : HASH_BITS[algorithm.hash.name]
+  switch (algorithm.name) {
+    case 'RSASSA-PKCS1-v1_5':
+      return bits ? [`RS${bits}` as AsymmetricAlgorithm] : []
+    case 'RSA-PSS':
+      return bits ? [`PS${bits}` as AsymmetricAlgorithm] : []
+    case 'ECDSA': {
+      const alg = EC_CURVES[algorithm.namedCurve ?? '']
+      return alg ? [alg] : []
+    }
+    case 'Ed25519':
+      return ['EdDSA']
+    default:
+      return []
+  }
+}
+
+/** The algorithms a public JWK can verify, refusing private, secret and non-signing keys. */
+function jwkAlgorithms(factory: string, jwk: JWK): AsymmetricAlgorithm[] {
+  if (jwk.kty === 'oct') {
+    throw optionError(factory, '"publicKey" is a symmetric JWK: an HMAC key goes in "secret"')
+  }
+  if (PRIVATE_MEMBERS.some((m) => m in jwk)) {
+    throw optionError(factory, '"publicKey" must be a public key, got a private JWK')
+  }
+  if (jwk.use !== undefined && jwk.use !== 'sig') {
+    throw optionError(factory, `"publicKey" has use ${describe(jwk.use)}, not "sig"`)
+  }
+  if (
+    jwk.key_ops !== undefined &&
+    !(Array.isArray(jwk.key_ops) && jwk.key_ops.includes('verify'))
+  ) {
+    throw optionError(factory, '"publicKey" key_ops does not allow "verify"')
+  }
+  let fits: AsymmetricAlgorithm[] = []
+  if (jwk.kty === 'RSA') fits = RSA_ALGORITHMS
+  else if (jwk.kty === 'EC')
+    fits = EC_CURVES[jwk.crv ?? ''] ? [EC_CURVES[jwk.crv ?? ''] as AsymmetricAlgorithm] : []
+  else if (jwk.kty === 'OKP' && jwk.crv === 'Ed25519') fits = ['EdDSA']
+  if (fits.length === 0) {
+    throw optionError(factory, `"publicKey" is a JWK of an unsupported type ${describe(jwk.kty)}`)
+  }
+  if (jwk.alg !== undefined) {
+    if (!fits.includes(jwk.alg as AsymmetricAlgorithm)) {
+      throw optionError(
+        factory,
+        `"publicKey" has alg ${describe(jwk.alg)}, which does not fit its key type`,
+      )
+    }
+    return [jwk.alg as AsymmetricAlgorithm]
+  }
+  return fits
+}
+
+// DER of the SPKI AlgorithmIdentifier OIDs (and curve OIDs) as hex: enough to know the key type
+// of a PEM at construction without importing it (WebCrypto import is async).
+const OID_RSA = '06092a864886f70d010101'
+const OID_RSA_PSS = '06092a864886f70d01010a'
+const OID_EC = '06072a8648ce3d0201'
+const OID_CURVES: Readonly<Record<string, AsymmetricAlgorithm>> = {
+  '06082a8648ce3d030107': 'ES256',
+  '06052b81040022': 'ES384',
+  '06052b81040023': 'ES512',
+}
+const OID_ED25519 = '06032b6570'
+
+/** The algorithms an SPKI PEM can verify, from the OIDs in its first bytes. */
+function pemAlgorithms(factory: string, pem: string): AsymmetricAlgorithm[] {
+  const body = /^-----BEGIN PUBLIC KEY-----([A-Za-z0-9+/=\s]+)-----END PUBLIC KEY-----\s*$/.exec(
+    pem.trim(),
+  )?.[1]
+  if (body === undefined) {
+    throw optionError(
+      factory,
+      /PRIVATE KEY/.test(pem)
+        ? '"publicKey" must be a public key, got a private key PEM'
+        : '"publicKey" as a string must be an SPKI PEM ("-----BEGIN PUBLIC KEY-----")',
+    )
+  }
+  let hex = ''
+  try {
+    const der = atob(body.replace(/\s+/g, '')).slice(0, 32)
+    for (let i = 0; i < der.length; i++) hex += der.charCodeAt(i).toString(16).padStart(2, '0')
+  } catch {
+    throw optionError(factory, '"publicKey" PEM is not valid base64')
+  }
+  if (hex.includes(OID_RSA)) return RSA_ALGORITHMS
+  if (hex.includes(OID_RSA_PSS)) return RSA_ALGORITHMS.slice(3)
+  if (hex.includes(OID_ED25519)) return ['EdDSA']
+  if (hex.includes(OID_EC)) {
+    for (const [oid, alg] of Object.entries(OID_CURVES)) if (hex.includes(oid)) return [alg]
+  }
+  throw optionError(factory, '"publicKey" PEM holds an unsupported key type')
+}
+
+/**
+ * What one `publicKey` option can verify: `fits` (every algorithm of its key type) and the
+ * default allow-list (the one algorithm its JWK names, else the most common of its type).
+ */
+export function publicKeyAlgorithms(
+  factory: string,
+  key: unknown,
+): { fits: AsymmetricAlgorithm[]; defaults: AsymmetricAlgorithm[] } {
+  let fits: AsymmetricAlgorithm[]
+  if (isCryptoKey(key)) {
+    if (key.type !== 'public') {
+      throw optionError(
+        factory,
+        `"publicKey" must be a public CryptoKey, got a ${key.type} key${key.type === 'secret' ? ' (HMAC keys go in "secret")' : ''}`,
+      )
+    }
+    fits = cryptoKeyAlgorithms(key)
+  } else if (typeof key === 'string') {
+    fits = pemAlgorithms(factory, key)
+  } else if (typeof key === 'object' && key !== null && typeof (key as JWK).kty === 'string') {
+    fits = jwkAlgorithms(factory, key as JWK)
+  } else {
+    throw optionError(
+      factory,
+      `"publicKey" must be a CryptoKey, a JWK or an SPKI PEM, got ${describe(key)}`,
+    )
+  }
+  if (fits.length === 0)
+    throw optionError(factory, '"publicKey" is a CryptoKey of an unsupported algorithm')
+  return { fits, defaults: [fits[0] as AsymmetricAlgorithm] }
+}
+
+/** A key source over one public key, imported on first use once per allowed algorithm. */
+export function publicKeySource(
+  key: CryptoKey | JWK | string,
+  algorithms: readonly AsymmetricAlgorithm[],
+): KeySource {
+  const copy = typeof key === 'object' && !isCryptoKey(key) ? structuredClone(key) : key
+  const keys = new Map(
+    algorithms.map((alg) => {
+      const load = isCryptoKey(copy)
+        ? () => Promise.resolve(copy)
+        : typeof copy === 'string'
+          ? () => importSPKI(copy, alg)
+          : () => importJWK(copy, alg) as Promise<CryptoKey>
+      return [alg as string, lazy(load)] as const
+    }),
+  )
+  return {
+    key: (header) => {
+      const load = header.alg === undefined ? undefined : keys.get(header.alg)
+      return load ? load() : Promise.reject(new Error('algorithm not allowed'))
+    },
+    generation: () => 0,
+  }
+}
+
+/** A key source over a JWKS given as an object (`{ keys: [...] }`), checked at construction. */
+export function localJwksSource(factory: string, jwks: unknown): KeySource {
+  let set: ReturnType<typeof createLocalJWKSet>
+  try {
+    set = createLocalJWKSet(jwks as { keys: JWK[] })
+  } catch {
+    throw optionError(factory, '"jwks" must be a URL or a JWKS object ({ keys: [...] })')
+  }
+  return { key: set as KeySource['key'], generation: () => 0 }
+}
+
+/** Thrown by a key source when a JWKS lookup finds several keys that fit (no or shared kid). */
+export const MultipleKeys = errors.JWKSMultipleMatchingKeys
