@@ -75,7 +75,7 @@ export function assertAsymmetricAlgorithm(
   return value as AsymmetricAlgorithm
 }
 
-function isCryptoKey(value: unknown): value is CryptoKey {
+export function isCryptoKey(value: unknown): value is CryptoKey {
   return (
     typeof value === 'object' &&
     value !== null &&
@@ -86,7 +86,7 @@ function isCryptoKey(value: unknown): value is CryptoKey {
 }
 
 /** The algorithms a WebCrypto key was imported for (WebCrypto binds the hash and the curve). */
-function cryptoKeyAlgorithms(key: CryptoKey): AsymmetricAlgorithm[] {
+export function cryptoKeyAlgorithms(key: CryptoKey): AsymmetricAlgorithm[] {
   const algorithm = key.algorithm as { name: string; hash?: { name: string }; namedCurve?: string }
   const bits = algorithm.hash === undefined ? undefined : HASH_BITS[algorithm.hash.name]
   switch (algorithm.name) {
@@ -103,6 +103,14 @@ function cryptoKeyAlgorithms(key: CryptoKey): AsymmetricAlgorithm[] {
     default:
       return []
   }
+}
+
+/** The algorithms a JWK's key type fits (without looking at `alg`); `[]` for other types. */
+export function jwkTypeAlgorithms(jwk: JWK): AsymmetricAlgorithm[] {
+  if (jwk.kty === 'RSA') return RSA_ALGORITHMS
+  const curve = jwk.kty === 'EC' ? EC_CURVES[jwk.crv ?? ''] : undefined
+  if (curve !== undefined) return [curve]
+  return jwk.kty === 'OKP' && jwk.crv === 'Ed25519' ? ['EdDSA'] : []
 }
 
 /** The algorithms a public JWK can verify, refusing private, secret and non-signing keys. */
@@ -122,11 +130,7 @@ function jwkAlgorithms(factory: string, jwk: JWK): AsymmetricAlgorithm[] {
   ) {
     throw optionError(factory, '"publicKey" key_ops does not allow "verify"')
   }
-  let fits: AsymmetricAlgorithm[] = []
-  if (jwk.kty === 'RSA') fits = RSA_ALGORITHMS
-  else if (jwk.kty === 'EC')
-    fits = EC_CURVES[jwk.crv ?? ''] ? [EC_CURVES[jwk.crv ?? ''] as AsymmetricAlgorithm] : []
-  else if (jwk.kty === 'OKP' && jwk.crv === 'Ed25519') fits = ['EdDSA']
+  const fits = jwkTypeAlgorithms(jwk)
   if (fits.length === 0) {
     throw optionError(factory, `"publicKey" is a JWK of an unsupported type ${describe(jwk.kty)}`)
   }
@@ -154,25 +158,34 @@ const OID_CURVES: Readonly<Record<string, AsymmetricAlgorithm>> = {
 }
 const OID_ED25519 = '06032b6570'
 
-/** The algorithms an SPKI PEM can verify, from the OIDs in its first bytes. */
-function pemAlgorithms(factory: string, pem: string): AsymmetricAlgorithm[] {
-  const body = /^-----BEGIN PUBLIC KEY-----([A-Za-z0-9+/=\s]+)-----END PUBLIC KEY-----\s*$/.exec(
-    pem.trim(),
-  )?.[1]
+/**
+ * The algorithms a PEM key fits (SPKI for `PUBLIC`, PKCS#8 for `PRIVATE`), from the OIDs in its
+ * first bytes.
+ */
+export function pemAlgorithms(
+  factory: string,
+  name: string,
+  pem: string,
+  kind: 'PUBLIC' | 'PRIVATE',
+): AsymmetricAlgorithm[] {
+  const body = new RegExp(
+    `^-----BEGIN ${kind} KEY-----([A-Za-z0-9+/=\\s]+)-----END ${kind} KEY-----$`,
+  ).exec(pem.trim())?.[1]
   if (body === undefined) {
+    const other = kind === 'PUBLIC' ? /PRIVATE KEY/.test(pem) : /PUBLIC KEY/.test(pem)
     throw optionError(
       factory,
-      /PRIVATE KEY/.test(pem)
-        ? '"publicKey" must be a public key, got a private key PEM'
-        : '"publicKey" as a string must be an SPKI PEM ("-----BEGIN PUBLIC KEY-----")',
+      other
+        ? `"${name}" must be a ${kind.toLowerCase()} key, got a ${kind === 'PUBLIC' ? 'private' : 'public'} key PEM`
+        : `"${name}" as a string must be a PEM ("-----BEGIN ${kind} KEY-----")`,
     )
   }
   let hex = ''
   try {
-    const der = atob(body.replace(/\s+/g, '')).slice(0, 32)
+    const der = atob(body.replace(/\s+/g, '')).slice(0, 40)
     for (let i = 0; i < der.length; i++) hex += der.charCodeAt(i).toString(16).padStart(2, '0')
   } catch {
-    throw optionError(factory, '"publicKey" PEM is not valid base64')
+    throw optionError(factory, `"${name}" PEM is not valid base64`)
   }
   if (hex.includes(OID_RSA)) return RSA_ALGORITHMS
   if (hex.includes(OID_RSA_PSS)) return RSA_ALGORITHMS.slice(3)
@@ -180,7 +193,7 @@ function pemAlgorithms(factory: string, pem: string): AsymmetricAlgorithm[] {
   if (hex.includes(OID_EC)) {
     for (const [oid, alg] of Object.entries(OID_CURVES)) if (hex.includes(oid)) return [alg]
   }
-  throw optionError(factory, '"publicKey" PEM holds an unsupported key type')
+  throw optionError(factory, `"${name}" PEM holds an unsupported key type`)
 }
 
 /**
@@ -201,7 +214,7 @@ export function publicKeyAlgorithms(
     }
     fits = cryptoKeyAlgorithms(key)
   } else if (typeof key === 'string') {
-    fits = pemAlgorithms(factory, key)
+    fits = pemAlgorithms(factory, 'publicKey', key, 'PUBLIC')
   } else if (typeof key === 'object' && key !== null && typeof (key as JWK).kty === 'string') {
     fits = jwkAlgorithms(factory, key as JWK)
   } else {
