@@ -3,7 +3,7 @@ import type { JWTPayload } from './payload'
 export type { JwksCacheOptions, JwksFetch } from './jwks'
 export { type JwtAlgorithm, type JwtAuthOptions, jwtAuth } from './jwt-auth'
 export type { AsymmetricAlgorithm } from './keys'
-export { type SignJwtOptions, signJwt } from './sign-jwt'
+export { type SigningKey, type SignJwtOptions, signJwt } from './sign-jwt'
 export type { JWTPayload }
 
 declare module 'hono' {

@@ -22,7 +22,7 @@ export interface JwksServer {
   close(): Promise<void>
 }
 
-/** Starts a JWKS server on 127.0.0.1; any `<path>/.well-known/openid-configuration` names `${origin}<path>` as issuer. */
+/** Starts a JWKS server on 127.0.0.1; any `<path>/.well-known/openid-configuration` names `${origin}<path>` (or `${origin}/`) as issuer. */
 export async function startJwksServer(keys: JWK[] = []): Promise<JwksServer> {
   const sockets = new Set<Socket>()
   const state = { keys, mode: 'ok' as JwksMode, fetches: 0, discoveryFetches: 0 }
@@ -36,8 +36,9 @@ export async function startJwksServer(keys: JWK[] = []): Promise<JwksServer> {
     const discovery = '/.well-known/openid-configuration'
     if (path.endsWith(discovery)) {
       state.discoveryFetches++
+      // At the root the issuer ends with a slash, as Auth0's do (https://TENANT.auth0.com/).
       json(res, {
-        issuer: `${origin}${path.slice(0, -discovery.length)}`,
+        issuer: `${origin}${path.slice(0, -discovery.length) || '/'}`,
         jwks_uri: `${origin}/jwks.json`,
       })
       return
