@@ -1,8 +1,8 @@
-import { createLocalJWKSet, errors, type JSONWebKeySet } from 'jose'
+import { createLocalJWKSet, type JSONWebKeySet } from 'jose'
 import { BoundedCache } from '../internal/bounded-cache'
 import { parseIPv4 } from '../internal/ip'
 import { assertKnownKeys, assertPositiveInteger, describe, optionError } from '../internal/options'
-import type { KeySource } from './keys'
+import { isJoseError, type KeySource } from './keys'
 
 /**
  * How `jwtAuth` caches a remote JWKS. Every value is milliseconds.
@@ -215,7 +215,7 @@ export class RemoteKeySet {
     try {
       return await keys(header, token as never)
     } catch (err) {
-      if (!(err instanceof errors.JWKSNoMatchingKey) || header.kid === undefined) throw err
+      if (!isJoseError(err, 'ERR_JWKS_NO_MATCHING_KEY') || header.kid === undefined) throw err
       // An unknown kid: perhaps the provider rotated. One refetch per cooldown, shared.
       if (this.#pending === undefined && Date.now() - this.#attemptAt < cooldownMs) throw err
       await this.#refresh().catch(() => {})

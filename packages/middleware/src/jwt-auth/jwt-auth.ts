@@ -31,9 +31,9 @@ import {
   ASYMMETRIC_ALGORITHMS,
   type AsymmetricAlgorithm,
   assertAsymmetricAlgorithm,
+  isJoseError,
   type KeySource,
   localJwksSource,
-  MultipleKeys,
   publicKeyAlgorithms,
   publicKeySource,
 } from './keys'
@@ -548,7 +548,7 @@ export function jwtAuth(options: JwtAuthOptions): MiddlewareHandler {
       if (err instanceof JwksUnavailableError) throw err
       // Every other jose error (malformed, bad signature, expired, alg not allowed…) looks the
       // same to the client: details would only help an attacker probe.
-      if (!(err instanceof MultipleKeys)) return null
+      if (!isJoseError(err, 'ERR_JWKS_MULTIPLE_MATCHING_KEYS')) return null
       payload = await verifyWithEach(token, err as unknown as AsyncIterable<CryptoKey>)
       generation = source.generation()
     }

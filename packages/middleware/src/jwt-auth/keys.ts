@@ -1,4 +1,4 @@
-import { createLocalJWKSet, errors, importJWK, importSPKI, type JWK } from 'jose'
+import { createLocalJWKSet, importJWK, type JWK } from 'jose'
 import { lazy } from '../internal/crypto'
 import { describe, optionError } from '../internal/options'
 
@@ -146,10 +146,9 @@ function jwkAlgorithms(factory: string, jwk: JWK): AsymmetricAlgorithm[] {
   return fits
 }
 
-// DER of the SPKI AlgorithmIdentifier OIDs (and curve OIDs) as hex: enough to know the key type
-// of a PEM at construction without importing it (WebCrypto import is async).
+// DER of the AlgorithmIdentifier OIDs (and curve OIDs) as hex: enough to know the key type of
+// a PEM at construction without importing it (WebCrypto import is async).
 const OID_RSA = '06092a864886f70d010101'
-const OID_RSA_PSS = '06092a864886f70d01010a'
 const OID_EC = '06072a8648ce3d0201'
 const OID_CURVES: Readonly<Record<string, AsymmetricAlgorithm>> = {
   '06082a8648ce3d030107': 'ES256',
@@ -158,16 +157,20 @@ const OID_CURVES: Readonly<Record<string, AsymmetricAlgorithm>> = {
 }
 const OID_ED25519 = '06032b6570'
 
-/**
- * The algorithms a PEM key fits (SPKI for `PUBLIC`, PKCS#8 for `PRIVATE`), from the OIDs in its
- * first bytes.
- */
-export function pemAlgorithms(
+/** A PEM key (SPKI for `PUBLIC`, PKCS#8 for `PRIVATE`): its DER and the algorithms it fits. */
+export interface PemKey {
+  kind: 'PUBLIC' | 'PRIVATE'
+  der: Uint8Array<ArrayBuffer>
+  fits: AsymmetricAlgorithm[]
+}
+
+/** Parses a PEM key at construction, refusing the other kind and unsupported key types. */
+export function parsePem(
   factory: string,
   name: string,
   pem: string,
   kind: 'PUBLIC' | 'PRIVATE',
-): AsymmetricAlgorithm[] {
+): PemKey {
   const body = new RegExp(
     `^-----BEGIN ${kind} KEY-----([A-Za-z0-9+/=\\s]+)-----END ${kind} KEY-----$`,
   ).exec(pem.trim())?.[1]
@@ -180,20 +183,41 @@ export function pemAlgorithms(
         : `"${name}" as a string must be a PEM ("-----BEGIN ${kind} KEY-----")`,
     )
   }
-  let hex = ''
+  let der: Uint8Array<ArrayBuffer>
   try {
-    const der = atob(body.replace(/\s+/g, '')).slice(0, 40)
-    for (let i = 0; i < der.length; i++) hex += der.charCodeAt(i).toString(16).padStart(2, '0')
+    der = Uint8Array.from(atob(body.replace(/\s+/g, '')), (c) => c.charCodeAt(0))
   } catch {
     throw optionError(factory, `"${name}" PEM is not valid base64`)
   }
-  if (hex.includes(OID_RSA)) return RSA_ALGORITHMS
-  if (hex.includes(OID_RSA_PSS)) return RSA_ALGORITHMS.slice(3)
-  if (hex.includes(OID_ED25519)) return ['EdDSA']
-  if (hex.includes(OID_EC)) {
-    for (const [oid, alg] of Object.entries(OID_CURVES)) if (hex.includes(oid)) return [alg]
+  let hex = ''
+  for (const byte of der.subarray(0, 40)) hex += byte.toString(16).padStart(2, '0')
+  let fits: AsymmetricAlgorithm[] = []
+  if (hex.includes(OID_RSA)) fits = RSA_ALGORITHMS
+  else if (hex.includes(OID_ED25519)) fits = ['EdDSA']
+  else if (hex.includes(OID_EC)) {
+    for (const [oid, alg] of Object.entries(OID_CURVES)) if (hex.includes(oid)) fits = [alg]
   }
-  throw optionError(factory, `"${name}" PEM holds an unsupported key type`)
+  if (fits.length === 0) throw optionError(factory, `"${name}" PEM holds an unsupported key type`)
+  return { kind, der, fits }
+}
+
+/** The WebCrypto import parameters of an algorithm (the hash and curve bound to the key). */
+function subtleParams(
+  alg: AsymmetricAlgorithm,
+): RsaHashedImportParams | EcKeyImportParams | Algorithm {
+  if (alg === 'EdDSA') return { name: 'Ed25519' }
+  const bits = alg.slice(2)
+  if (alg.startsWith('ES'))
+    return { name: 'ECDSA', namedCurve: `P-${bits === '512' ? '521' : bits}` }
+  return { name: alg.startsWith('PS') ? 'RSA-PSS' : 'RSASSA-PKCS1-v1_5', hash: `SHA-${bits}` }
+}
+
+/** Imports a parsed PEM for one algorithm: `verify` for a public key, `sign` for a private one. */
+export function importPem(pem: PemKey, alg: AsymmetricAlgorithm): Promise<CryptoKey> {
+  const [format, usage] = pem.kind === 'PUBLIC' ? ['spki', 'verify'] : ['pkcs8', 'sign']
+  return crypto.subtle.importKey(format as 'spki', pem.der, subtleParams(alg), false, [
+    usage as KeyUsage,
+  ])
 }
 
 /**
@@ -214,7 +238,7 @@ export function publicKeyAlgorithms(
     }
     fits = cryptoKeyAlgorithms(key)
   } else if (typeof key === 'string') {
-    fits = pemAlgorithms(factory, 'publicKey', key, 'PUBLIC')
+    fits = parsePem(factory, 'publicKey', key, 'PUBLIC').fits
   } else if (typeof key === 'object' && key !== null && typeof (key as JWK).kty === 'string') {
     fits = jwkAlgorithms(factory, key as JWK)
   } else {
@@ -233,13 +257,18 @@ export function publicKeySource(
   key: CryptoKey | JWK | string,
   algorithms: readonly AsymmetricAlgorithm[],
 ): KeySource {
-  const copy = typeof key === 'object' && !isCryptoKey(key) ? structuredClone(key) : key
+  const copy =
+    typeof key === 'string'
+      ? parsePem('jwtAuth', 'publicKey', key, 'PUBLIC')
+      : isCryptoKey(key)
+        ? key
+        : structuredClone(key)
   const keys = new Map(
     algorithms.map((alg) => {
       const load = isCryptoKey(copy)
         ? () => Promise.resolve(copy)
-        : typeof copy === 'string'
-          ? () => importSPKI(copy, alg)
+        : 'der' in copy
+          ? () => importPem(copy, alg)
           : () => importJWK(copy, alg) as Promise<CryptoKey>
       return [alg as string, lazy(load)] as const
     }),
@@ -264,5 +293,10 @@ export function localJwksSource(factory: string, jwks: unknown): KeySource {
   return { key: set as KeySource['key'], generation: () => 0 }
 }
 
-/** Thrown by a key source when a JWKS lookup finds several keys that fit (no or shared kid). */
-export const MultipleKeys = errors.JWKSMultipleMatchingKeys
+/**
+ * A jose error by its code (`ERR_JWKS_NO_MATCHING_KEY`, …): lighter than importing jose's whole
+ * `errors` namespace for an `instanceof`.
+ */
+export function isJoseError(err: unknown, code: string): boolean {
+  return typeof err === 'object' && err !== null && (err as { code?: unknown }).code === code
+}

@@ -1,4 +1,4 @@
-import { importJWK, importPKCS8, type JWK, SignJWT } from 'jose'
+import { importJWK, type JWK, SignJWT } from 'jose'
 import {
   assertKnownKeys,
   assertNonEmptyString,
@@ -11,9 +11,10 @@ import {
   type AsymmetricAlgorithm,
   assertAsymmetricAlgorithm,
   cryptoKeyAlgorithms,
+  importPem,
   isCryptoKey,
   jwkTypeAlgorithms,
-  pemAlgorithms,
+  parsePem,
 } from './keys'
 import type { JWTPayload } from './payload'
 
@@ -92,8 +93,9 @@ async function signingKey(
     return alg
   }
   if (typeof key === 'string') {
-    const alg = pick(pemAlgorithms(factory, 'key', key, 'PRIVATE'))
-    return { alg, key: await importPKCS8(key, alg) }
+    const pem = parsePem(factory, 'key', key, 'PRIVATE')
+    const alg = pick(pem.fits)
+    return { alg, key: await importPem(pem, alg) }
   }
   if (isCryptoKey(key)) {
     if (key.type !== 'private') {
