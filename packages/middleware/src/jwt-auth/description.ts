@@ -21,21 +21,26 @@ export interface JwtAuthDescribed {
  */
 export function jwtAuthDescription(d: JwtAuthDescribed): MiddlewareDescription {
   const scopes = d.scopes.length > 0 ? { scopes: [...d.scopes] } : {}
-  const security: DescribedScheme[][] = [
-    [
-      d.openIdConnectUrl === undefined
-        ? {
-            name: 'bearerAuth',
-            scheme: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' },
-            ...scopes,
-          }
-        : {
-            name: 'openIdConnect',
-            scheme: { type: 'openIdConnect', openIdConnectUrl: d.openIdConnectUrl },
-            ...scopes,
-          },
-    ],
-  ]
+  const bearer: DescribedScheme = {
+    name: 'bearerAuth',
+    scheme: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' },
+    ...scopes,
+  }
+  // With discovery the issuer's OpenID configuration is the scheme; the bearer alternative is
+  // the same token pasted by hand (an explorer's Authorize dialog cannot paste into OIDC).
+  const security: DescribedScheme[][] =
+    d.openIdConnectUrl === undefined
+      ? [[bearer]]
+      : [
+          [
+            {
+              name: 'openIdConnect',
+              scheme: { type: 'openIdConnect', openIdConnectUrl: d.openIdConnectUrl },
+              ...scopes,
+            },
+          ],
+          [bearer],
+        ]
   if (d.cookieName !== undefined) {
     security.push([
       {

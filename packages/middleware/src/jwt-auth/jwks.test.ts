@@ -594,7 +594,7 @@ describe('jwtAuth: claims of real providers', () => {
 })
 
 describe('jwtAuth: self-description', () => {
-  it('describes discovery as openIdConnect with its URL, scopes and 403 / 503', () => {
+  it('describes discovery as openIdConnect with its URL (or a pasted bearer JWT), scopes and 403 / 503', () => {
     const d = getMiddlewareDescription(
       jwtAuth({ issuer: 'https://tenant.auth0.com/', discovery: true, scopes: ['read:items'] }),
     )
@@ -606,6 +606,13 @@ describe('jwtAuth: self-description', () => {
             type: 'openIdConnect',
             openIdConnectUrl: 'https://tenant.auth0.com/.well-known/openid-configuration',
           },
+          scopes: ['read:items'],
+        },
+      ],
+      [
+        {
+          name: 'bearerAuth',
+          scheme: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' },
           scopes: ['read:items'],
         },
       ],

@@ -37,7 +37,7 @@ export interface JwksCacheOptions {
  * @example
  * const fetchVia: JwksFetch = (url, init) => env.AUTH.fetch(url, init)
  */
-export type JwksFetch = (input: string, init: RequestInit) => Promise<Response>
+export type JwksFetch = (input: string, init: RequestInit) => Promise<Response> | Response
 
 export const JWKS_CACHE_DEFAULTS: Readonly<Required<JwksCacheOptions>> = {
   maxAgeMs: 600_000,
