@@ -2,7 +2,7 @@ import type {
   DescribedResponse,
   DescribedScheme,
   MiddlewareDescription,
-} from '../describe/describe'
+} from '@palisade/shared/describe'
 
 /** What shapes the description of one `jwtAuth` instance. */
 export interface JwtAuthDescribed {

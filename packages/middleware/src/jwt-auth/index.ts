@@ -1,7 +1,8 @@
 import type { JWTPayload } from './payload'
 
+export type { JwtAlgorithm } from './hmac'
 export type { JwksCacheOptions, JwksFetch } from './jwks'
-export { type JwtAlgorithm, type JwtAuthOptions, jwtAuth } from './jwt-auth'
+export { type JwtAuthOptions, jwtAuth } from './jwt-auth'
 export type { AsymmetricAlgorithm } from './keys'
 export { type SigningKey, type SignJwtOptions, signJwt } from './sign-jwt'
 export type { JWTPayload }

@@ -1,17 +1,17 @@
+import { getMiddlewareDescription } from '@palisade/shared/describe'
 import { Hono } from 'hono'
 import { exportJWK, exportSPKI, importJWK, base64url as joseB64, SignJWT } from 'jose'
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest'
-import { getMiddlewareDescription } from '../describe/describe'
-import { Rejection } from '../problem-details/rejection'
-import { type JwtAuthOptions, jwtAuth } from './index'
-import { JWKS_MAX_KEYS } from './jwks'
 import {
   type JwksServer,
   signWith,
   startJwksServer,
   type TestKey,
   testKey,
-} from './jwks-server.test-util'
+} from '../../test/jwks-server'
+import { Rejection } from '../internal/rejection'
+import { type JwtAuthOptions, jwtAuth } from './index'
+import { JWKS_MAX_KEYS } from './jwks'
 import { ASYMMETRIC_ALGORITHMS } from './keys'
 
 const servers: JwksServer[] = []

@@ -1,7 +1,12 @@
 import { createLocalJWKSet, type JSONWebKeySet } from 'jose'
 import { BoundedCache } from '../internal/bounded-cache'
 import { parseIPv4 } from '../internal/ip'
-import { assertKnownKeys, assertPositiveInteger, describe, optionError } from '../internal/options'
+import {
+  assertKnownKeys,
+  assertPositiveInteger,
+  formatValue,
+  optionError,
+} from '../internal/options'
 import { isJoseError, type KeySource } from './keys'
 
 /**
@@ -84,7 +89,7 @@ export function remoteUrl(factory: string, name: string, value: unknown): URL {
   if (url === null) {
     throw optionError(
       factory,
-      `"${name}" must be an https URL without credentials (http only on localhost, 127.0.0.0/8 or [::1]), got ${describe(value instanceof URL ? value.href : value)}`,
+      `"${name}" must be an https URL without credentials (http only on localhost, 127.0.0.0/8 or [::1]), got ${formatValue(value instanceof URL ? value.href : value)}`,
     )
   }
   url.hash = ''

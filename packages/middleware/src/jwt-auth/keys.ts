@@ -1,6 +1,6 @@
 import { createLocalJWKSet, importJWK, type JWK } from 'jose'
 import { lazy } from '../internal/crypto'
-import { describe, optionError } from '../internal/options'
+import { formatValue, optionError } from '../internal/options'
 
 /**
  * The public-key algorithms `jwtAuth` verifies and `signJwt` signs with: RSA PKCS#1 v1.5, RSA-PSS,
@@ -69,7 +69,7 @@ export function assertAsymmetricAlgorithm(
   if (typeof value !== 'string' || !ASYMMETRIC_ALGORITHMS.includes(value as AsymmetricAlgorithm)) {
     throw optionError(
       factory,
-      `"${name}" must be one of RS256/384/512, PS256/384/512, ES256/384/512 or EdDSA with a public key (HMAC needs "secret"), got ${describe(value)}`,
+      `"${name}" must be one of RS256/384/512, PS256/384/512, ES256/384/512 or EdDSA with a public key (HMAC needs "secret"), got ${formatValue(value)}`,
     )
   }
   return value as AsymmetricAlgorithm
@@ -122,7 +122,7 @@ function jwkAlgorithms(factory: string, jwk: JWK): AsymmetricAlgorithm[] {
     throw optionError(factory, '"publicKey" must be a public key, got a private JWK')
   }
   if (jwk.use !== undefined && jwk.use !== 'sig') {
-    throw optionError(factory, `"publicKey" has use ${describe(jwk.use)}, not "sig"`)
+    throw optionError(factory, `"publicKey" has use ${formatValue(jwk.use)}, not "sig"`)
   }
   if (
     jwk.key_ops !== undefined &&
@@ -132,13 +132,16 @@ function jwkAlgorithms(factory: string, jwk: JWK): AsymmetricAlgorithm[] {
   }
   const fits = jwkTypeAlgorithms(jwk)
   if (fits.length === 0) {
-    throw optionError(factory, `"publicKey" is a JWK of an unsupported type ${describe(jwk.kty)}`)
+    throw optionError(
+      factory,
+      `"publicKey" is a JWK of an unsupported type ${formatValue(jwk.kty)}`,
+    )
   }
   if (jwk.alg !== undefined) {
     if (!fits.includes(jwk.alg as AsymmetricAlgorithm)) {
       throw optionError(
         factory,
-        `"publicKey" has alg ${describe(jwk.alg)}, which does not fit its key type`,
+        `"publicKey" has alg ${formatValue(jwk.alg)}, which does not fit its key type`,
       )
     }
     return [jwk.alg as AsymmetricAlgorithm]
@@ -244,7 +247,7 @@ export function publicKeyAlgorithms(
   } else {
     throw optionError(
       factory,
-      `"publicKey" must be a CryptoKey, a JWK or an SPKI PEM, got ${describe(key)}`,
+      `"publicKey" must be a CryptoKey, a JWK or an SPKI PEM, got ${formatValue(key)}`,
     )
   }
   if (fits.length === 0)

@@ -5,14 +5,14 @@
 import { Hono } from 'hono'
 import type { JWTPayload } from 'jose'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { type JwtAuthOptions, jwtAuth } from './index'
 import {
   type JwksServer,
   signWith,
   startJwksServer,
   type TestKey,
   testKey,
-} from './jwks-server.test-util'
+} from '../../test/jwks-server'
+import { type JwtAuthOptions, jwtAuth } from './index'
 
 interface Recipe {
   name: string

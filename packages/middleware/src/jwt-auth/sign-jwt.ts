@@ -3,10 +3,10 @@ import {
   assertKnownKeys,
   assertNonEmptyString,
   assertStringArray,
-  describe,
+  formatValue,
   optionError,
 } from '../internal/options'
-import { assertHmacAlgorithm, type JwtAlgorithm, MIN_SECRET_BYTES, secretBytes } from './jwt-auth'
+import { assertHmacAlgorithm, type JwtAlgorithm, MIN_SECRET_BYTES, secretBytes } from './hmac'
 import {
   type AsymmetricAlgorithm,
   assertAsymmetricAlgorithm,
@@ -87,7 +87,7 @@ async function signingKey(
     if (alg === undefined || !fits.includes(alg)) {
       throw optionError(
         factory,
-        `"algorithm" ${describe(alg)} does not fit the private key (it signs ${fits.join(', ') || 'nothing we support'})`,
+        `"algorithm" ${formatValue(alg)} does not fit the private key (it signs ${fits.join(', ') || 'nothing we support'})`,
       )
     }
     return alg
