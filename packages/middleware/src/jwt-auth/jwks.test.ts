@@ -237,6 +237,16 @@ describe('jwtAuth with public keys: algorithm confusion', () => {
     ],
     ['a scope with a quote', { jwks: 'https://a.example/jwks', scopes: ['a"b'] }, /scope tokens/],
     [
+      'a private key in a JWKS object',
+      { jwks: { keys: [{ kty: 'EC', crv: 'P-256', x: 'a', y: 'b', d: 'c' }] } },
+      /public keys only/,
+    ],
+    [
+      'a symmetric key in a JWKS object',
+      { jwks: { keys: [{ kty: 'oct', k: 'abc' }] } },
+      /public keys only/,
+    ],
+    [
       'claims on iss',
       { jwks: 'https://a.example/jwks', claims: { iss: 'x' } },
       /option of that claim/,

@@ -210,7 +210,7 @@ export class RemoteKeySet {
       // Expired or never fetched: one fetch for everyone, at most once per cooldown when the
       // provider keeps failing; in between, stale keys (or a 503) answer without a fetch.
       if (this.#pending !== undefined || Date.now() - this.#attemptAt >= cooldownMs) {
-        await this.#refresh().catch(() => {})
+        await this.#join(this.#refresh()).catch(() => {})
       }
       if (this.#keys === undefined || Date.now() - this.#fetchedAt >= maxAgeMs + maxStaleMs) {
         throw new JwksUnavailableError()
@@ -223,10 +223,23 @@ export class RemoteKeySet {
       if (!isJoseError(err, 'ERR_JWKS_NO_MATCHING_KEY') || header.kid === undefined) throw err
       // An unknown kid: perhaps the provider rotated. One refetch per cooldown, shared.
       if (this.#pending === undefined && Date.now() - this.#attemptAt < cooldownMs) throw err
-      await this.#refresh().catch(() => {})
+      await this.#join(this.#refresh()).catch(() => {})
       if (this.#keys === keys) throw err
       return this.#keys(header, token as never)
     }
+  }
+
+  /**
+   * Waits for the shared fetch, but never longer than `timeoutMs` on this caller's own timer. On
+   * Workers the fetch belongs to the request that started it; if that request is cancelled, the
+   * others waiting on it must get their answer (stale keys or 503), not hang.
+   */
+  #join(pending: Promise<void>): Promise<void> {
+    let timer: ReturnType<typeof setTimeout> | undefined
+    const own = new Promise<never>((_, fail) => {
+      timer = setTimeout(() => fail(new JwksUnavailableError()), this.#settings.timeoutMs)
+    })
+    return Promise.race([pending, own]).finally(() => clearTimeout(timer))
   }
 
   #refresh(): Promise<void> {

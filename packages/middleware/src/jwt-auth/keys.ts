@@ -287,6 +287,13 @@ export function publicKeySource(
 
 /** A key source over a JWKS given as an object (`{ keys: [...] }`), checked at construction. */
 export function localJwksSource(factory: string, jwks: unknown): KeySource {
+  const keys = (jwks as { keys?: unknown } | null)?.keys
+  if (
+    Array.isArray(keys) &&
+    keys.some((k) => k?.kty === 'oct' || PRIVATE_MEMBERS.some((m) => m in k))
+  ) {
+    throw optionError(factory, '"jwks" must hold public keys only (no private or symmetric JWK)')
+  }
   let set: ReturnType<typeof createLocalJWKSet>
   try {
     set = createLocalJWKSet(jwks as { keys: JWK[] })
