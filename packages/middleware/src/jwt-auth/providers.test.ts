@@ -325,7 +325,7 @@ describe.each(recipes)('recipe: $name', (recipe) => {
     app = new Hono()
     app.use('/api/*', jwtAuth(recipe.options(server.origin, server.jwksUrl)))
     app.get('/api/me', (c) => c.json(c.get('jwtPayload')))
-  })
+  }, 30_000) // RSA key generation is slow on a loaded machine
   afterAll(() => server.close())
   const call = (token: string) =>
     app.request('/api/me', { headers: { Authorization: `Bearer ${token}` } })
@@ -348,5 +348,5 @@ describe.each(recipes)('recipe: $name', (recipe) => {
     const { claims, header } = recipe.token(server.origin)
     const impostor = await testKey(key.alg, key.kid)
     expect((await call(await signWith(impostor, claims, header))).status).toBe(401)
-  })
+  }, 30_000)
 })

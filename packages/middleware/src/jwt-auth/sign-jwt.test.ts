@@ -99,6 +99,7 @@ describe('signJwt with private keys', () => {
         await expect(jwtVerify(token, publicKey, { algorithms: [alg] })).resolves.toBeTruthy()
       }
     },
+    30_000,
   )
 
   it('takes the algorithm from the key and the kid from the JWK when they are not given', async () => {
