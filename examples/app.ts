@@ -37,6 +37,7 @@ import {
 import { openapi } from '@palisade/openapi'
 import { Hono } from 'hono'
 import { z } from 'zod'
+import { stdoutLines } from './log-lines'
 import { type AppStores, createStores } from './stores'
 
 type Env = Record<string, string | undefined>
@@ -124,7 +125,9 @@ export async function createApp(env: Env = process.env): Promise<{
   // Whole app: request IDs first so every log line carries one; security headers everywhere
   // (the docs pages set their own CSP, which securityHeaders keeps).
   api.use('*', requestId())
-  api.use('*', logger({ exclude: ['/health', '/explorer/*', '/reference/*'] }))
+  // One write per turn of the event loop instead of a console.log per request (./log-lines.ts).
+  const logLines = stdoutLines()
+  api.use('*', logger({ exclude: ['/health', '/explorer/*', '/reference/*'], sink: logLines }))
   api.use('*', securityHeaders())
   api.use(
     '/api/*',
@@ -411,5 +414,12 @@ export async function createApp(env: Env = process.env): Promise<{
     },
   })
 
-  return { api, stores, close: () => stores.close() }
+  return {
+    api,
+    stores,
+    close: () => {
+      logLines.flush()
+      return stores.close()
+    },
+  }
 }
