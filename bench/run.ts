@@ -12,6 +12,7 @@ import { writeReport } from './lib/report'
 import { runAblation } from './suites/ablation'
 import { runComponents } from './suites/components'
 import { runHttp } from './suites/http'
+import { runJwks } from './suites/jwks'
 import { runMiddleware } from './suites/middleware'
 import { runOpenAPI } from './suites/openapi'
 import { runRateLimit } from './suites/rate-limit'
@@ -33,7 +34,10 @@ const loadBefore = os.loadavg()
 console.log(
   `Palisade benchmarks${quick ? ' (quick)' : ''}: ${os.cpus().length} × ${os.cpus()[0]?.model}, Node ${process.version}, load ${loadBefore[0]?.toFixed(2)}`,
 )
-if (wants('middleware')) await runMiddleware()
+if (wants('middleware')) {
+  await runMiddleware()
+  await runJwks()
+}
 if (wants('components')) await runComponents()
 if (wants('rate-limit')) await runRateLimit()
 if (wants('openapi')) await runOpenAPI()

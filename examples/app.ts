@@ -9,6 +9,10 @@
  *   JWT_SECRET / SESSION_SECRET / CSRF_SECRET secrets (development defaults, with a warning)
  *   CORS_ORIGIN                               comma-separated allowed origins
  *   DEMO_API_KEY                              an API key added to the store at start
+ *
+ * The app is also its own token issuer: POST /api/token signs ES256 access tokens (`at+jwt`, with a
+ * scope) with a key generated at start, GET /.well-known/jwks.json publishes its public half, and
+ * GET /api/reports verifies them from that JWKS, fetched in-process (works offline).
  */
 import {
   apiKey,
@@ -50,6 +54,8 @@ const NewComment = z.object({
 })
 const LoginBody = z.object({ username: z.string().min(1).max(64).meta({ example: 'ada' }) })
 const Token = z.object({ token: z.string(), expiresIn: z.string() })
+const Jwks = z.object({ keys: z.array(z.record(z.string(), z.string())) })
+const Reports = z.object({ sub: z.string(), reports: z.array(z.string()) })
 const Me = z.object({ sub: z.string(), role: z.string() })
 const PreviewBody = z.object({ url: z.string().url().meta({ example: 'https://example.com/' }) })
 const Preview = z.object({ url: z.string(), allowed: z.boolean() })
@@ -106,8 +112,29 @@ export async function createApp(env: Env = process.env) {
 
   const comments: z.infer<typeof Comment>[] = []
   const logLines = stdoutLines()
+
+  // The app as its own issuer: an ES256 key pair made at start, its public half as a JWKS. Any
+  // other service could verify these tokens with jwtAuth({ jwks: '<this origin>/.well-known/jwks.json' }).
+  const issuer = 'http://localhost/'
+  const issuerKeys = await crypto.subtle.generateKey({ name: 'ECDSA', namedCurve: 'P-256' }, true, [
+    'sign',
+    'verify',
+  ])
+  const { kty, crv, x, y } = await crypto.subtle.exportKey('jwk', issuerKeys.publicKey)
+  const jwks = { keys: [{ kty, crv, x, y, kid: 'example-1', alg: 'ES256', use: 'sig' }] as const }
+  const hono = new Hono()
+  const reportsAuth = jwtAuth({
+    jwks: `${issuer}.well-known/jwks.json`,
+    // The JWKS is read from this very app, in-process: no network, no port to know in advance.
+    fetch: (url, init) => hono.fetch(new Request(url, init)),
+    issuer,
+    audience: 'example-api',
+    typ: 'at+jwt',
+    scopes: ['reports:read'],
+  })
+
   // One chain, so `AppType` (below) carries every route and what its middleware answer.
-  const api = openapi(new Hono(), {
+  const api = openapi(hono, {
     info: {
       title: 'Palisade example API',
       version: '1.0.0',
@@ -167,6 +194,15 @@ export async function createApp(env: Env = process.env) {
         tags: ['system'],
         summary: 'Liveness probe (not rate limited)',
         responses: { 200: { description: 'Alive', schema: z.object({ status: z.literal('ok') }) } },
+      },
+    })
+
+    .get('/.well-known/jwks.json', (c) => c.json(jwks), {
+      openapi: {
+        operationId: 'jwks',
+        tags: ['auth'],
+        summary: 'The public keys of the access tokens this app issues (JWKS)',
+        responses: { 200: { description: 'A JSON Web Key Set', schema: Jwks } },
       },
     })
 
@@ -243,6 +279,50 @@ export async function createApp(env: Env = process.env) {
               tags: ['auth'],
               summary: 'The bearer token’s claims',
               responses: { 200: { description: 'Claims', schema: Me } },
+            },
+          },
+        )
+
+        .post(
+          '/token',
+          async (c) => {
+            const { username } = c.req.valid('json')
+            const token = await signJwt(
+              { sub: username, scope: 'reports:read' },
+              issuerKeys.privateKey,
+              {
+                kid: 'example-1',
+                typ: 'at+jwt',
+                issuer,
+                audience: 'example-api',
+                expiresIn: '15m',
+              },
+            )
+            return c.json({ token, expiresIn: '15m' })
+          },
+          {
+            middlewares: [contentTypeGuard({ required: ['application/json'] })],
+            openapi: {
+              operationId: 'issueAccessToken',
+              tags: ['auth'],
+              summary: 'Signs an ES256 access token with scope reports:read (demo: any username)',
+              request: { body: LoginBody },
+              responses: { 200: { description: 'An access token (at+jwt)', schema: Token } },
+            },
+          },
+        )
+
+        .get(
+          '/reports',
+          (c) => c.json({ sub: String(c.get('jwtPayload').sub), reports: ['q1', 'q2'] }),
+          {
+            middlewares: [reportsAuth],
+            openapi: {
+              operationId: 'reports',
+              tags: ['auth'],
+              summary:
+                'Needs an access token from /api/token, verified from the JWKS, with reports:read',
+              responses: { 200: { description: 'The reports', schema: Reports } },
             },
           },
         )

@@ -14,6 +14,8 @@ export type RejectionCode =
   | 'csrf_token_invalid'
   | 'token_missing'
   | 'token_invalid'
+  | 'insufficient_scope'
+  | 'jwks_unavailable'
   | 'api_key_invalid'
   | 'unsupported_media_type'
   | 'request_timeout'

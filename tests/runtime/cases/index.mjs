@@ -9,6 +9,7 @@ import contentTypeGuard from './content-type-guard.mjs'
 import cors from './cors.mjs'
 import csrf from './csrf.mjs'
 import ipGuard from './ip-guard.mjs'
+import jwks from './jwks.mjs'
 import jwtAuth from './jwt-auth.mjs'
 import logger from './logger.mjs'
 import openapi from './openapi.mjs'
@@ -31,6 +32,7 @@ export const cases = [
   contentTypeGuard,
   requestTimeout,
   jwtAuth,
+  jwks,
   apiKey,
   sessions,
   csrf,

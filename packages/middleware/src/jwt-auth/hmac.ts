@@ -36,6 +36,10 @@ const encoder = new TextEncoder()
  */
 export function secretBytes(factory: string, value: unknown, minBytes: number): Uint8Array {
   let bytes: Uint8Array
+  if (typeof value === 'string' && value.trimStart().startsWith('-----BEGIN')) {
+    // A PEM as an HMAC secret is the algorithm-confusion attack: HS256 keyed with public bytes.
+    throw optionError(factory, '"secret" is a PEM key: public keys go in "publicKey"')
+  }
   if (typeof value === 'string') bytes = encoder.encode(value)
   else if (value instanceof Uint8Array) bytes = value.slice()
   else throw optionError(factory, '"secret" must be a Uint8Array or a string')

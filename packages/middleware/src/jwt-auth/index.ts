@@ -1,8 +1,10 @@
 import type { JWTPayload } from './payload'
 
 export type { JwtAlgorithm } from './hmac'
+export type { JwksCacheOptions, JwksFetch } from './jwks'
 export { type JwtAuthOptions, jwtAuth } from './jwt-auth'
-export { type SignJwtOptions, signJwt } from './sign-jwt'
+export type { AsymmetricAlgorithm } from './keys'
+export { type SigningKey, type SignJwtOptions, signJwt } from './sign-jwt'
 export type { JWTPayload }
 
 declare module 'hono' {

@@ -1,6 +1,6 @@
 import type { Rejects } from '@palisade/shared/describe'
 import type { MiddlewareHandler } from 'hono'
-import { type JWTVerifyOptions, jwtVerify } from 'jose'
+import { type JWK, type JWTVerifyOptions, jwtVerify } from 'jose'
 import { BoundedCache } from '../internal/bounded-cache'
 import { getCookieValues } from '../internal/cookie'
 import { assertCookieName } from '../internal/cookie-settings'
@@ -8,11 +8,13 @@ import { importHmacKey, lazy } from '../internal/crypto'
 import { described } from '../internal/described'
 import {
   assertBoolean,
+  assertFunction,
   assertKnownKeys,
   assertNonEmptyString,
   assertNonNegativeInteger,
   assertPositiveInteger,
   assertStringArray,
+  formatValue,
   optionError,
 } from '../internal/options'
 import { reject } from '../internal/reject'
@@ -24,6 +26,25 @@ import {
   MIN_SECRET_BYTES,
   secretBytes,
 } from './hmac'
+import {
+  discoveryUrl,
+  type JwksCacheOptions,
+  type JwksFetch,
+  JwksUnavailableError,
+  jwksCacheSettings,
+  remoteKeySource,
+  remoteUrl,
+} from './jwks'
+import {
+  ASYMMETRIC_ALGORITHMS,
+  type AsymmetricAlgorithm,
+  assertAsymmetricAlgorithm,
+  isJoseError,
+  type KeySource,
+  localJwksSource,
+  publicKeyAlgorithms,
+  publicKeySource,
+} from './keys'
 import { type JWTPayload, type TimeClaims, timeClaims } from './payload'
 
 /**
@@ -38,19 +59,50 @@ import { type JWTPayload, type TimeClaims, timeClaims } from './payload'
  */
 export interface JwtAuthOptions {
   /**
-   * HMAC secret key (required). A string is used as its UTF-8 bytes. At least as long as the
-   * hash output of every allowed algorithm (RFC 7518 §3.2): 32 bytes for HS256, 48 for HS384,
-   * 64 for HS512.
+   * HMAC secret key. A string is used as its UTF-8 bytes. At least as long as the hash output of
+   * every allowed algorithm (RFC 7518 §3.2): 32 bytes for HS256, 48 for HS384, 64 for HS512.
+   * Exactly one of `secret`, `publicKey`, `jwks` or `issuer` with `discovery: true` is given.
    */
-  secret: Uint8Array | string
-  /** Accepted algorithms, all HMAC. Default `['HS256']`. */
-  algorithms?: JwtAlgorithm[]
+  secret?: Uint8Array | string
+  /** One public key: a `CryptoKey`, a public JWK or an SPKI PEM (`-----BEGIN PUBLIC KEY-----`). */
+  publicKey?: CryptoKey | JWK | string
+  /**
+   * A JWKS: its URL (`https`, or `http` on loopback), fetched on first use and cached, or the
+   * set itself (`{ keys: [...] }`).
+   */
+  jwks?: string | URL | { keys: JWK[] }
+  /** Read the JWKS URL (`jwks_uri`) from `${issuer}/.well-known/openid-configuration`. */
+  discovery?: boolean
+  /** How a remote JWKS is cached (`jwks` URL or `discovery`). */
+  jwksCache?: JwksCacheOptions
+  /** The `fetch` used for the JWKS and the discovery document. Default: the platform's. */
+  fetch?: JwksFetch
+  /**
+   * Accepted algorithms. Default `['HS256']` with `secret`; the key's own algorithm with
+   * `publicKey`; every public-key algorithm with a JWKS (each key still has to fit). HMAC and
+   * public-key algorithms never mix.
+   */
+  algorithms?: (JwtAlgorithm | AsymmetricAlgorithm)[]
   /** Also read the token from this cookie when no `Authorization: Bearer` header is sent. */
   cookie?: string
-  /** Required `iss` claim (one of, when an array). */
+  /** Required `iss` claim (one of, when an array); with `discovery`, the issuer (one string). */
   issuer?: string | string[]
-  /** Required `aud` claim (one of, when an array). */
+  /** Required `aud` claim (one of, when an array; an `aud` array needs one of them). */
   audience?: string | string[]
+  /** Required `typ` header, e.g. `'at+jwt'` (RFC 9068 access tokens). Unset: any. */
+  typ?: string
+  /** Required `azp` claim (authorized party; one of, when an array). Unset: not checked. */
+  azp?: string | string[]
+  /**
+   * Scopes the token must all carry, read from `scope` (space-separated) and `scp` (an array or
+   * a space-separated string). Missing ones answer 403 `insufficient_scope`.
+   */
+  scopes?: string[]
+  /**
+   * Other claims that must equal a value (or one of a list), e.g. `{ token_use: 'access' }`
+   * for Cognito or `{ role: 'authenticated' }` for Supabase.
+   */
+  claims?: Record<string, string | string[]>
   /** Seconds of clock skew tolerated on `exp`, `nbf` and `iat` (0–300). Default `0`. */
   clockTolerance?: number
   /** Reject tokens without an `exp` claim. Default `false` (a token without `exp` never expires). */
@@ -80,10 +132,21 @@ export const MAX_CLOCK_TOLERANCE = 300
 interface VerifiedToken {
   json: string
   times: TimeClaims
+  /** The key source's generation it was verified under (a JWKS refresh invalidates it). */
+  generation: number
 }
 
 const KNOWN = [
   'secret',
+  'publicKey',
+  'jwks',
+  'discovery',
+  'jwksCache',
+  'fetch',
+  'typ',
+  'azp',
+  'scopes',
+  'claims',
   'algorithms',
   'cookie',
   'issuer',
@@ -99,29 +162,101 @@ function stringOrList(factory: string, name: string, value: unknown): string | s
   return assertStringArray(factory, name, value, { allowEmpty: false })
 }
 
+/** Keys tried for a token that several JWKS keys fit (no `kid`, or a `kid` shared by keys). */
+export const MAX_CANDIDATE_KEYS = 5
+
+/** RFC 6749 §3.3 scope-token: printable ASCII without space, quote or backslash. */
+const SCOPE_TOKEN = /^[\x21\x23-\x5b\x5d-\x7e]+$/
+/** Claims with an option of their own: `claims` would check them a second, weaker way. */
+const DEDICATED_CLAIMS = ['iss', 'aud', 'azp', 'exp', 'nbf', 'iat', 'scope', 'scp']
+
+/** The scopes a token grants: `scope` (space-separated) and `scp` (array or space-separated). */
+export function tokenScopes(payload: JWTPayload): Set<string> {
+  const out = new Set<string>()
+  for (const value of [payload.scope, payload.scp]) {
+    if (typeof value === 'string') {
+      for (const s of value.split(' ')) if (s !== '') out.add(s)
+    } else if (Array.isArray(value)) {
+      for (const s of value) if (typeof s === 'string') out.add(s)
+    }
+  }
+  return out
+}
+
+function claimRules(factory: string, value: unknown): [string, string[]][] {
+  if (value === undefined) return []
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+    throw optionError(factory, '"claims" must be an object of claim names to values')
+  }
+  return Object.entries(value).map(([name, expected]) => {
+    if (DEDICATED_CLAIMS.includes(name)) {
+      throw optionError(factory, `"claims.${name}": use the option of that claim instead`)
+    }
+    return [name, [stringOrList(factory, `claims.${name}`, expected)].flat()]
+  })
+}
+
+/** Which key source the options name: exactly one, or a `TypeError`. */
+function keySourceKind(factory: string, options: JwtAuthOptions) {
+  if (options.discovery !== undefined) assertBoolean(factory, 'discovery', options.discovery)
+  const given = [
+    options.secret !== undefined && 'secret',
+    options.publicKey !== undefined && 'publicKey',
+    options.jwks !== undefined && 'jwks',
+    options.discovery === true && 'discovery',
+  ].filter((k): k is 'secret' | 'publicKey' | 'jwks' | 'discovery' => k !== false)
+  if (given.length === 0) {
+    throw optionError(
+      factory,
+      '"secret" must be a Uint8Array or a string, or give "publicKey", "jwks" or "issuer" with "discovery: true"',
+    )
+  }
+  if (given.length > 1) {
+    throw optionError(
+      factory,
+      `give exactly one key source, got ${given.map((k) => `"${k}"`).join(' and ')}: an HMAC secret and public keys never mix`,
+    )
+  }
+  return given[0] as 'secret' | 'publicKey' | 'jwks' | 'discovery'
+}
+
 /**
- * Verifies an HMAC-signed JWT with jose and puts its payload in the context as `jwtPayload`.
+ * Verifies a JWT with jose and puts its payload in the context as `jwtPayload`. The key comes
+ * from exactly one source: an HMAC `secret`, one `publicKey`, a `jwks` (URL or object), or the
+ * `issuer`'s OpenID discovery document (`discovery: true`).
  *
  * The token is read from `Authorization: Bearer <token>` (scheme case-insensitive), else from the
- * `cookie` named in the options. Only `algorithms` are accepted (never `none`, never an asymmetric
- * algorithm); `exp` and `nbf` are enforced, `iat` must not lie in the future, and each of the
- * three, when present, must be a finite number (`1e400` is Infinity, rejected). A secret shorter
- * than the hash output of an allowed algorithm is refused at construction. Every failure is a 401 `Unauthorized` with a
- * `WWW-Authenticate: Bearer realm="…"` challenge, plus `error="invalid_token"` when a token was
- * sent (RFC 6750). The HMAC key is imported once, on first use. Up to 1,000 verified tokens are
- * remembered per middleware (exact string, successes only), with `exp`/`nbf` re-checked on every
- * hit, so a returning token skips the WebCrypto verify.
+ * `cookie` named in the options. Only `algorithms` are accepted (never `none`, never HMAC with a
+ * public key or a public-key algorithm with a secret, and a JWKS key only for its own type,
+ * `alg` and `use`); `exp` and `nbf` are enforced, `iat` must not lie in the future, and each of
+ * the three, when present, must be a finite number (`1e400` is Infinity, rejected). A secret
+ * shorter than the hash output of an allowed algorithm is refused at construction. Every failure
+ * is a 401 `Unauthorized` with a `WWW-Authenticate: Bearer realm="…"` challenge, plus
+ * `error="invalid_token"` when a token was sent (RFC 6750); missing `scopes` are a 403
+ * `insufficient_scope`; a JWKS that cannot be fetched (and has no stale keys left) is a 503
+ * `jwks_unavailable`. Keys are imported (and a JWKS fetched) on first use, never at
+ * construction. Up to 1,000 verified tokens are remembered per middleware (exact string,
+ * successes only), with `exp`/`nbf` re-checked on every hit, so a returning token skips the
+ * WebCrypto verify.
  *
- * @param options.secret HMAC secret (required)
- * @param options.algorithms default `['HS256']`
+ * @param options.secret HMAC secret; or `publicKey`, `jwks`, or `issuer` + `discovery: true`
+ * @param options.algorithms default `['HS256']` with a secret, the key's own with `publicKey`,
+ *   every public-key algorithm with a JWKS
+ * @param options.jwksCache default `{ maxAgeMs: 600000, cooldownMs: 30000, maxStaleMs: 3600000,
+ *   timeoutMs: 5000 }`
  * @param options.cookie unset: header only
  * @param options.realm default `'api'`
  * @param options.clockTolerance default `0` seconds, at most `300`
  * @param options.requireExp default `false`
  * @param options.maxTokenAge unset: no age limit
+ * @param options.scopes default `[]`
  * @example
  * ```ts
  * app.use('/api/*', jwtAuth({ secret: process.env.JWT_SECRET! }))
+ * app.use(
+ *   '/v1/*',
+ *   jwtAuth({ issuer: 'https://tenant.auth0.com/', discovery: true, audience: 'https://api', scopes: ['read:items'] }),
+ * )
  * app.get('/api/me', (c) => c.json({ sub: c.get('jwtPayload').sub }))
  * ```
  */
@@ -129,16 +264,95 @@ export function jwtAuth(
   options: JwtAuthOptions,
 ): MiddlewareHandler & Rejects<{ 401: 'token_missing' | 'token_invalid' }> {
   const factory = 'jwtAuth'
-  if (options === undefined) throw optionError(factory, '"secret" is required')
+  if (options === undefined) {
+    throw optionError(
+      factory,
+      '"secret" is required (or "publicKey", "jwks", "issuer" + "discovery")',
+    )
+  }
   assertKnownKeys(factory, options, KNOWN)
-  const algorithms = assertStringArray(factory, 'algorithms', options.algorithms ?? ['HS256'], {
-    allowEmpty: false,
-  }).map((alg, i) => assertHmacAlgorithm(factory, `algorithms[${i}]`, alg))
-  const secret = secretBytes(
-    factory,
-    options.secret,
-    Math.max(...algorithms.map((alg) => MIN_SECRET_BYTES[alg])),
-  )
+  const kind = keySourceKind(factory, options)
+  const listed =
+    options.algorithms === undefined
+      ? undefined
+      : assertStringArray(factory, 'algorithms', options.algorithms, { allowEmpty: false })
+
+  let algorithms: string[]
+  let source: KeySource
+  let remote = false
+  let openIdConnectUrl: string | undefined
+  if (kind === 'secret') {
+    const hmac = (listed ?? ['HS256']).map((alg, i) =>
+      assertHmacAlgorithm(factory, `algorithms[${i}]`, alg),
+    )
+    const secret = secretBytes(
+      factory,
+      options.secret,
+      Math.max(...hmac.map((alg) => MIN_SECRET_BYTES[alg])),
+    )
+    // One CryptoKey per allowed algorithm: WebCrypto binds the hash to the key, so a key imported
+    // for SHA-256 can never verify an HS512 signature, whatever the token header claims.
+    const keys = new Map(
+      hmac.map((alg) => [alg, lazy(() => importHmacKey(secret, HMAC_HASHES[alg]))] as const),
+    )
+    source = {
+      key: (header) => {
+        const key = header.alg === undefined ? undefined : keys.get(header.alg as JwtAlgorithm)
+        // jose checks `algorithms` first; this is the second lock on the same door.
+        return key ? key() : Promise.reject(new Error('algorithm not allowed'))
+      },
+      generation: () => 0,
+    }
+    algorithms = hmac
+  } else {
+    const asymmetric = listed?.map((alg, i) =>
+      assertAsymmetricAlgorithm(factory, `algorithms[${i}]`, alg),
+    )
+    if (kind === 'publicKey') {
+      const { fits, defaults } = publicKeyAlgorithms(factory, options.publicKey)
+      algorithms = asymmetric ?? defaults
+      for (const alg of algorithms) {
+        if (!fits.includes(alg as AsymmetricAlgorithm)) {
+          throw optionError(
+            factory,
+            `"algorithms" lists ${alg}, which does not fit the public key (it verifies ${fits.join(', ')})`,
+          )
+        }
+      }
+      source = publicKeySource(
+        options.publicKey as CryptoKey | JWK | string,
+        algorithms as AsymmetricAlgorithm[],
+      )
+    } else {
+      algorithms = asymmetric ?? [...ASYMMETRIC_ALGORITHMS]
+      const jwks = options.jwks
+      if (kind === 'jwks' && typeof jwks === 'object' && !(jwks instanceof URL)) {
+        source = localJwksSource(factory, jwks)
+      } else {
+        remote = true
+        const settings = jwksCacheSettings(factory, options.jwksCache)
+        const fetchImpl =
+          options.fetch === undefined
+            ? undefined
+            : assertFunction<JwksFetch>(factory, 'fetch', options.fetch)
+        if (kind === 'jwks') {
+          const url = remoteUrl(factory, 'jwks', jwks).href
+          source = remoteKeySource({ jwksUrl: url }, settings, fetchImpl)
+        } else {
+          if (typeof options.issuer !== 'string') {
+            throw optionError(factory, '"discovery: true" needs "issuer" as one URL string')
+          }
+          remoteUrl(factory, 'issuer', options.issuer)
+          source = remoteKeySource({ issuer: options.issuer }, settings, fetchImpl)
+          openIdConnectUrl = discoveryUrl(options.issuer)
+        }
+      }
+    }
+  }
+  if (!remote && (options.jwksCache !== undefined || options.fetch !== undefined)) {
+    throw optionError(factory, '"jwksCache" and "fetch" apply only to a JWKS URL or discovery')
+  }
+
   const cookieName =
     options.cookie === undefined ? undefined : assertCookieName(factory, 'cookie', options.cookie)
   const realm = options.realm ?? 'api'
@@ -152,6 +366,21 @@ export function jwtAuth(
   }
   if (options.audience !== undefined) {
     verifyOptions.audience = stringOrList(factory, 'audience', options.audience)
+  }
+  if (options.typ !== undefined)
+    verifyOptions.typ = assertNonEmptyString(factory, 'typ', options.typ)
+  const azp =
+    options.azp === undefined ? undefined : [stringOrList(factory, 'azp', options.azp)].flat()
+  const claimChecks = claimRules(factory, options.claims)
+  const scopes =
+    options.scopes === undefined ? [] : assertStringArray(factory, 'scopes', options.scopes).slice()
+  for (const scope of scopes) {
+    if (!SCOPE_TOKEN.test(scope)) {
+      throw optionError(
+        factory,
+        `"scopes" entries must be RFC 6749 scope tokens, got ${formatValue(scope)}`,
+      )
+    }
   }
   const tolerance =
     options.clockTolerance === undefined
@@ -174,23 +403,15 @@ export function jwtAuth(
       ? undefined
       : assertPositiveInteger(factory, 'maxTokenAge', options.maxTokenAge)
   if (maxTokenAge !== undefined) verifyOptions.maxTokenAge = maxTokenAge
-
-  // One CryptoKey per allowed algorithm: WebCrypto binds the hash to the key, so a key imported
-  // for SHA-256 can never verify an HS512 signature, whatever the token header claims.
-  const keys = new Map(
-    algorithms.map((alg) => [alg, lazy(() => importHmacKey(secret, HMAC_HASHES[alg]))] as const),
+  const retryAfter = String(
+    Math.ceil(jwksCacheSettings(factory, options.jwksCache).cooldownMs / 1000),
   )
-  const getKey = (header: { alg?: string }): Promise<CryptoKey> => {
-    const key = header.alg === undefined ? undefined : keys.get(header.alg as JwtAlgorithm)
-    // jose checks `algorithms` first; this is the second lock on the same door.
-    if (!key) return Promise.reject(new Error('algorithm not allowed'))
-    return key()
-  }
 
   // Returning tokens skip the WebCrypto verify (a thread-pool job on Node). Only tokens that
-  // passed jwtVerify are stored, under their exact compact form; issuer, audience and algorithms
-  // are this factory's constants, so only the time claims can change their verdict, and those
-  // are checked again on every hit exactly as jose checks them.
+  // passed jwtVerify are stored, under their exact compact form; issuer, audience, algorithms
+  // and claim rules are this factory's constants, so only the time claims and the key set can
+  // change their verdict: times are checked again on every hit exactly as jose checks them, and
+  // an entry counts only while the key set it was verified with is current.
   const verified = new BoundedCache<string, VerifiedToken>(VERIFIED_TOKEN_CACHE_SIZE)
   // Our own time checks, on fresh and remembered tokens alike, on top of jose's: `iat` in the
   // future (jose checks that only with maxTokenAge), and exp / nbf / maxTokenAge as jose does.
@@ -203,6 +424,12 @@ export function jwtAuth(
       (maxTokenAge === undefined || (t.iat !== undefined && now - t.iat - tolerance <= maxTokenAge))
     )
   }
+  const claimsValid = (p: JWTPayload): boolean =>
+    (azp === undefined || (typeof p.azp === 'string' && azp.includes(p.azp))) &&
+    claimChecks.every(([name, values]) => {
+      const value = p[name]
+      return typeof value === 'string' && values.includes(value)
+    })
 
   const challenge = `Bearer realm="${realm}"`
   function unauthorized(error?: 'invalid_token' | 'invalid_request'): never {
@@ -210,34 +437,61 @@ export function jwtAuth(
       'WWW-Authenticate': error ? `${challenge}, error="${error}"` : challenge,
     })
   }
+  const scopeChallenge = `${challenge}, error="insufficient_scope", scope="${scopes.join(' ')}"`
+
+  /** The payload of the first of several fitting JWKS keys that verifies `token`, or `null`. */
+  async function verifyWithEach(token: string, keys: AsyncIterable<CryptoKey>) {
+    let tried = 0
+    for await (const key of keys) {
+      if (++tried > MAX_CANDIDATE_KEYS) break
+      try {
+        return (await jwtVerify(token, key, verifyOptions)).payload
+      } catch {
+        // the next key
+      }
+    }
+    return null
+  }
 
   /** The verified payload of `token`, or `null`: from the cache when it is still valid. */
   const verify = async (token: string): Promise<JWTPayload | null> => {
     // Cap before parsing: base64 decoding and JSON parsing of a huge token is wasted work.
     if (token.length > MAX_TOKEN_LENGTH) return null
     const hit = verified.get(token)
-    if (hit !== undefined && timesValid(hit.times)) {
+    if (hit !== undefined && hit.generation === source.generation() && timesValid(hit.times)) {
       // Parsed again per request, as jose does: a handler that mutates its payload cannot
       // change what the next request with this token sees.
       return JSON.parse(hit.json) as JWTPayload
     }
-    // A remembered token whose time ran out goes back through jose, which rejects it.
+    // A remembered token whose time or key set ran out goes back through jose.
     if (hit !== undefined) verified.delete(token)
-    let payload: JWTPayload
+    let generation = -1
+    // jwtVerify never reads `jku`, `x5u` or `jwk` from the header: the key comes from here only.
+    const getKey = async (header: { alg?: string; kid?: string }, jws: unknown) => {
+      const key = await source.key(header, jws)
+      generation = source.generation()
+      return key
+    }
+    let payload: JWTPayload | null
     try {
       payload = (await jwtVerify(token, getKey, verifyOptions)).payload
-    } catch {
-      // Every jose error (malformed, bad signature, expired, alg not allowed…) looks the same
-      // to the client: details would only help an attacker probe.
-      return null
+    } catch (err) {
+      if (err instanceof JwksUnavailableError) throw err
+      // Every other jose error (malformed, bad signature, expired, alg not allowed…) looks the
+      // same to the client: details would only help an attacker probe.
+      if (!isJoseError(err, 'ERR_JWKS_MULTIPLE_MATCHING_KEYS')) return null
+      payload = await verifyWithEach(token, err as unknown as AsyncIterable<CryptoKey>)
+      generation = source.generation()
     }
+    if (payload === null) return null
     const times = timeClaims(payload)
-    if (times === null || !timesValid(times)) return null
-    verified.set(token, { json: JSON.stringify(payload), times })
+    if (times === null || !timesValid(times) || !claimsValid(payload)) return null
+    // Verified with stale keys (an outage): not remembered, so every request asks the cache.
+    if (generation >= 0) verified.set(token, { json: JSON.stringify(payload), times, generation })
     return payload
   }
 
-  const description = jwtAuthDescription(cookieName)
+  const description = jwtAuthDescription({ cookieName, scopes, remote, openIdConnectUrl })
   return described(description, async function jwtAuth(c, next) {
     let token: string | undefined
     const authorization = c.req.header('authorization')
@@ -248,18 +502,25 @@ export function jwtAuth(
         token = parts[1] as string
       }
     }
+    const copies =
+      token !== undefined || cookieName === undefined
+        ? []
+        : getCookieValues(c, cookieName, MAX_COOKIE_COPIES).filter((v) => v !== '')
+    if (token === undefined && copies.length === 0) unauthorized()
     let payload: JWTPayload | null
-    if (token !== undefined) {
-      payload = await verify(token)
-    } else {
-      const copies =
-        cookieName === undefined
-          ? []
-          : getCookieValues(c, cookieName, MAX_COOKIE_COPIES).filter((v) => v !== '')
-      if (copies.length === 0) unauthorized()
-      payload = await fromCookies(copies)
+    try {
+      payload = token !== undefined ? await verify(token) : await fromCookies(copies)
+    } catch (err) {
+      if (!(err instanceof JwksUnavailableError)) throw err
+      reject(503, 'Service Unavailable', 'jwks_unavailable', { 'Retry-After': retryAfter })
     }
     if (payload === null) unauthorized('invalid_token')
+    if (scopes.length > 0) {
+      const granted = tokenScopes(payload)
+      if (!scopes.every((s) => granted.has(s))) {
+        reject(403, 'Forbidden', 'insufficient_scope', { 'WWW-Authenticate': scopeChallenge })
+      }
+    }
     c.set('jwtPayload', payload)
     await next()
   })

@@ -1,6 +1,16 @@
-import { decodeJwt, decodeProtectedHeader, jwtVerify } from 'jose'
+import { Hono } from 'hono'
+import {
+  decodeJwt,
+  decodeProtectedHeader,
+  exportJWK,
+  exportPKCS8,
+  exportSPKI,
+  generateKeyPair,
+  jwtVerify,
+} from 'jose'
 import { afterEach, describe, expect, it, vi } from 'vitest'
-import { signJwt } from './index'
+import { jwtAuth, signJwt } from './index'
+import { ASYMMETRIC_ALGORITHMS } from './keys'
 
 const SECRET = 'a-test-secret-that-is-at-least-64-bytes-long-for-hs512-0123456789'
 const key = new TextEncoder().encode(SECRET)
@@ -74,5 +84,74 @@ describe('signJwt', () => {
     const call = signJwt(payload as any, secret as string, options as any)
     await expect(call).rejects.toThrow(TypeError)
     await expect(call).rejects.toThrow(message)
+  })
+})
+
+describe('signJwt with private keys', () => {
+  it.each(ASYMMETRIC_ALGORITHMS)(
+    'signs %s with a CryptoKey, a private JWK and a PKCS#8 PEM, kid in the header',
+    async (alg) => {
+      const { privateKey, publicKey } = await generateKeyPair(alg, { extractable: true })
+      const jwk = await exportJWK(privateKey)
+      for (const signing of [privateKey, { ...jwk, alg }, await exportPKCS8(privateKey)]) {
+        const token = await signJwt({ sub: 'u' }, signing, { algorithm: alg, kid: 'k1' })
+        expect(decodeProtectedHeader(token)).toEqual({ alg, typ: 'JWT', kid: 'k1' })
+        await expect(jwtVerify(token, publicKey, { algorithms: [alg] })).resolves.toBeTruthy()
+      }
+    },
+    30_000,
+  )
+
+  it('takes the algorithm from the key and the kid from the JWK when they are not given', async () => {
+    const { privateKey } = await generateKeyPair('ES384', { extractable: true })
+    expect(decodeProtectedHeader(await signJwt({}, privateKey)).alg).toBe('ES384')
+    const jwk = { ...(await exportJWK(privateKey)), kid: 'from-jwk' }
+    expect(decodeProtectedHeader(await signJwt({}, jwk))).toEqual({
+      alg: 'ES384',
+      typ: 'JWT',
+      kid: 'from-jwk',
+    })
+    const at = await signJwt({}, privateKey, { typ: 'at+jwt' })
+    expect(decodeProtectedHeader(at).typ).toBe('at+jwt')
+  })
+
+  it('signs tokens that jwtAuth verifies from a JWKS object with the public half', async () => {
+    const { privateKey, publicKey } = await generateKeyPair('EdDSA', { extractable: true })
+    const jwks = {
+      keys: [{ ...(await exportJWK(publicKey)), kid: 'k1', alg: 'EdDSA', use: 'sig' }],
+    }
+    const app = new Hono()
+    app.use(jwtAuth({ jwks }))
+    app.get('/', (c) => c.text(String(c.get('jwtPayload').sub)))
+    const token = await signJwt({ sub: 'self-issued' }, privateKey, { kid: 'k1', expiresIn: '5m' })
+    const res = await app.request('/', { headers: { Authorization: `Bearer ${token}` } })
+    expect(await res.text()).toBe('self-issued')
+  })
+
+  it('refuses public keys, HMAC algorithms with a private key and keys of another type', async () => {
+    const { privateKey, publicKey } = await generateKeyPair('ES256', { extractable: true })
+    const cases: [unknown, object, RegExp][] = [
+      [publicKey, {}, /private CryptoKey, got a public/],
+      [await exportJWK(publicKey), {}, /private RSA, EC or OKP key/],
+      [await exportSPKI(publicKey), {}, /got a public key PEM/],
+      [privateKey, { algorithm: 'HS256' }, /HMAC needs "secret"/],
+      [privateKey, { algorithm: 'RS256' }, /does not fit the private key/],
+      [privateKey, { algorithm: 'ES384' }, /does not fit the private key/],
+      [{ ...(await exportJWK(privateKey)), alg: 'ES384' }, {}, /does not fit/],
+      [privateKey, { kid: '' }, /kid/],
+      [42, {}, /must be a secret, a private CryptoKey/],
+    ]
+    for (const [signing, options, message] of cases) {
+      // biome-ignore lint/suspicious/noExplicitAny: deliberately wrong input
+      await expect(signJwt({}, signing as any, options as any)).rejects.toThrow(message)
+    }
+  })
+
+  it('refuses a PEM as an HMAC secret in signJwt and jwtAuth (algorithm confusion)', async () => {
+    const { publicKey } = await generateKeyPair('RS256', { extractable: true })
+    const pem = await exportSPKI(publicKey)
+    await expect(signJwt({}, pem, { algorithm: 'HS256' })).rejects.toThrow(/HMAC needs "secret"/)
+    await expect(signJwt({}, pem)).rejects.toThrow(/got a public key PEM/)
+    expect(() => jwtAuth({ secret: pem })).toThrow(/PEM key: public keys go in "publicKey"/)
   })
 })

@@ -1,11 +1,21 @@
-import { SignJWT } from 'jose'
+import { importJWK, type JWK, SignJWT } from 'jose'
 import {
   assertKnownKeys,
   assertNonEmptyString,
   assertStringArray,
+  formatValue,
   optionError,
 } from '../internal/options'
 import { assertHmacAlgorithm, type JwtAlgorithm, MIN_SECRET_BYTES, secretBytes } from './hmac'
+import {
+  type AsymmetricAlgorithm,
+  assertAsymmetricAlgorithm,
+  cryptoKeyAlgorithms,
+  importPem,
+  isCryptoKey,
+  jwkTypeAlgorithms,
+  parsePem,
+} from './keys'
 import type { JWTPayload } from './payload'
 
 /**
@@ -18,8 +28,16 @@ import type { JWTPayload } from './payload'
 export interface SignJwtOptions {
   /** Lifetime: a duration string (`'15m'`, `'2h'`, `'7d'`) or a number of seconds. Unset: no `exp`. */
   expiresIn?: string | number
-  /** Signing algorithm. Default `'HS256'`. */
-  algorithm?: JwtAlgorithm
+  /**
+   * Signing algorithm. Default `'HS256'` for a secret; for a private key, the algorithm its
+   * CryptoKey was imported for, its JWK's `alg`, or the usual one of its type (`RS256`,
+   * `ES256`/`ES384`/`ES512` by curve, `EdDSA`).
+   */
+  algorithm?: JwtAlgorithm | AsymmetricAlgorithm
+  /** `kid` header: the JWKS entry that verifies the token. Default: the private JWK's `kid`. */
+  kid?: string
+  /** `typ` header. Default `'JWT'`; `'at+jwt'` for RFC 9068 access tokens. */
+  typ?: string
   /** `iss` claim. */
   issuer?: string
   /** `aud` claim. */
@@ -28,7 +46,7 @@ export interface SignJwtOptions {
   notBefore?: string | number
 }
 
-const KNOWN = ['expiresIn', 'algorithm', 'issuer', 'audience', 'notBefore'] as const
+const KNOWN = ['expiresIn', 'algorithm', 'kid', 'typ', 'issuer', 'audience', 'notBefore'] as const
 // jose's duration grammar, positive amounts only: a token born expired is a bug, not a feature.
 const DURATION =
   /^\d+(?:\.\d+)?\s*(?:s|secs?|seconds?|m|mins?|minutes?|h|hrs?|hours?|d|days?|w|weeks?|y|yrs?|years?)$/i
@@ -44,23 +62,83 @@ function lifetime(name: string, value: unknown): string | number {
   throw optionError('signJwt', `"${name}" must be seconds or a duration such as '2h'`)
 }
 
+/** A private key for signing: a `CryptoKey`, a private JWK or a PKCS#8 PEM. */
+export type SigningKey = CryptoKey | JWK | string
+
+/** The key and algorithm to sign with, validated: an HMAC secret or a private key. */
+async function signingKey(
+  factory: string,
+  key: Uint8Array | SigningKey,
+  option: unknown,
+): Promise<{ alg: string; key: CryptoKey | Uint8Array; kid?: string }> {
+  const isPem = typeof key === 'string' && key.trimStart().startsWith('-----BEGIN')
+  if (typeof key === 'string' && !isPem) {
+    const alg = assertHmacAlgorithm(factory, 'algorithm', option ?? 'HS256')
+    return { alg, key: secretBytes(factory, key, MIN_SECRET_BYTES[alg]) }
+  }
+  if (key instanceof Uint8Array) {
+    const alg = assertHmacAlgorithm(factory, 'algorithm', option ?? 'HS256')
+    return { alg, key: secretBytes(factory, key, MIN_SECRET_BYTES[alg]) }
+  }
+  const chosen =
+    option === undefined ? undefined : assertAsymmetricAlgorithm(factory, 'algorithm', option)
+  const pick = (fits: AsymmetricAlgorithm[]): AsymmetricAlgorithm => {
+    const alg = chosen ?? fits[0]
+    if (alg === undefined || !fits.includes(alg)) {
+      throw optionError(
+        factory,
+        `"algorithm" ${formatValue(alg)} does not fit the private key (it signs ${fits.join(', ') || 'nothing we support'})`,
+      )
+    }
+    return alg
+  }
+  if (typeof key === 'string') {
+    const pem = parsePem(factory, 'key', key, 'PRIVATE')
+    const alg = pick(pem.fits)
+    return { alg, key: await importPem(pem, alg) }
+  }
+  if (isCryptoKey(key)) {
+    if (key.type !== 'private') {
+      throw optionError(factory, `the key must be a private CryptoKey, got a ${key.type} key`)
+    }
+    return { alg: pick(cryptoKeyAlgorithms(key)), key }
+  }
+  if (typeof key !== 'object' || key === null || typeof (key as JWK).kty !== 'string') {
+    throw optionError(
+      factory,
+      'the key must be a secret, a private CryptoKey, a private JWK or a PEM',
+    )
+  }
+  const jwk = key as JWK
+  if (jwk.kty === 'oct' || typeof jwk.d !== 'string') {
+    throw optionError(factory, 'the JWK must be a private RSA, EC or OKP key (with "d")')
+  }
+  const fits = jwkTypeAlgorithms(jwk).filter((a) => jwk.alg === undefined || a === jwk.alg)
+  const alg = pick(fits)
+  return { alg, key: (await importJWK(jwk, alg)) as CryptoKey, kid: jwk.kid }
+}
+
 /**
- * Signs a JWT with an HMAC secret (jose `SignJWT`). Sets `iat`, and `exp` / `nbf` / `iss` / `aud`
- * from the options; the header is `{ alg, typ: 'JWT' }`.
+ * Signs a JWT (jose `SignJWT`) with an HMAC secret or a private key. Sets `iat`, and `exp` /
+ * `nbf` / `iss` / `aud` from the options; the header is `{ alg, typ: 'JWT' }`, plus `kid`.
  *
  * @param payload claims, for example `{ sub: 'user-1', role: 'admin' }`
- * @param secret the same secret `jwtAuth` verifies with; at least 32 / 48 / 64 bytes for
- *   HS256 / HS384 / HS512 (RFC 7518 §3.2)
+ * @param key the secret `jwtAuth` verifies with (at least 32 / 48 / 64 bytes for HS256 / HS384
+ *   / HS512, RFC 7518 §3.2), or a private key (`CryptoKey`, private JWK, PKCS#8 PEM) whose
+ *   public half `jwtAuth` verifies with (`publicKey` or a JWKS)
  * @param options.expiresIn unset (no expiry); `'2h'` or `7200` for two hours
- * @param options.algorithm default `'HS256'`
+ * @param options.algorithm default `'HS256'` for a secret, the key's own for a private key
+ * @param options.kid default: the private JWK's `kid`, else none
+ * @param options.typ default `'JWT'`
  * @example
  * ```ts
  * const token = await signJwt({ sub: user.id, role: 'admin' }, secret, { expiresIn: '2h' })
+ * const access = await signJwt({ sub: user.id }, privateKey, { algorithm: 'ES256', kid: 'k1' })
  * ```
  */
 export async function signJwt(
   payload: JWTPayload,
-  secret: Uint8Array | string,
+  key: Uint8Array | SigningKey,
   options: SignJwtOptions = {},
 ): Promise<string> {
   const factory = 'signJwt'
@@ -68,10 +146,16 @@ export async function signJwt(
     throw optionError(factory, 'payload must be a claims object')
   }
   assertKnownKeys(factory, options, KNOWN)
-  const alg = assertHmacAlgorithm(factory, 'algorithm', options.algorithm ?? 'HS256')
-  const key = secretBytes(factory, secret, MIN_SECRET_BYTES[alg])
+  const signer = await signingKey(factory, key, options.algorithm)
+  const kid =
+    options.kid === undefined ? signer.kid : assertNonEmptyString(factory, 'kid', options.kid)
+  const typ = options.typ === undefined ? 'JWT' : assertNonEmptyString(factory, 'typ', options.typ)
   const now = Math.floor(Date.now() / 1000)
-  const jwt = new SignJWT({ ...payload }).setProtectedHeader({ alg, typ: 'JWT' }).setIssuedAt(now)
+  const jwt = new SignJWT({ ...payload })
+    .setProtectedHeader(
+      kid === undefined ? { alg: signer.alg, typ } : { alg: signer.alg, typ, kid },
+    )
+    .setIssuedAt(now)
   if (options.expiresIn !== undefined) {
     const exp = lifetime('expiresIn', options.expiresIn)
     // jose reads a number as an absolute timestamp; ours means "seconds from now".
@@ -91,5 +175,5 @@ export async function signJwt(
         : assertStringArray(factory, 'audience', options.audience, { allowEmpty: false }),
     )
   }
-  return jwt.sign(key)
+  return jwt.sign(signer.key)
 }
