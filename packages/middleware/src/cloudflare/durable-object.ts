@@ -80,7 +80,10 @@ export class PalisadeStoreObject {
       return json({ error: 'body must be a JSON object' }, 400)
     }
     const operation = new URL(request.url).pathname.slice(1)
-    const handler = this.#operations[operation]
+    // Own properties only: `/constructor` or `/__proto__` name no operation.
+    const handler = Object.hasOwn(this.#operations, operation)
+      ? this.#operations[operation]
+      : undefined
     if (!handler) return json({ error: `unknown operation "${operation}"` }, 404)
     const result = await handler(body)
     return typeof result === 'string' ? json({ error: result }, 400) : json(result)
@@ -142,6 +145,24 @@ export class PalisadeStoreObject {
       const current = await this.#read()
       await this.#write({ expiresAt: Date.now() + ms, data }, current)
       return {}
+    },
+    // Compare-and-set of a session: written (or deleted, with data null) only if the stored
+    // text is still `expect` (null: still missing), so a destroy between a read and this write
+    // makes the write fail instead of reviving the session.
+    'session/swap': async ({ expect, data, ms }) => {
+      if (
+        (expect !== null && typeof expect !== 'string') ||
+        (data !== null && typeof data !== 'string') ||
+        typeof ms !== 'number' ||
+        !(ms > 0)
+      ) {
+        return 'session/swap needs expect and data (JSON text or null) and ms > 0'
+      }
+      const current = await this.#read()
+      if ((current?.data ?? null) !== expect) return { ok: false }
+      if (data === null) await this.#storage.deleteAll()
+      else await this.#write({ expiresAt: Date.now() + ms, data }, current)
+      return { ok: true }
     },
     'key/add': async ({ id, metadata }) => {
       if (typeof id !== 'string' || (metadata !== undefined && typeof metadata !== 'object')) {
