@@ -33,11 +33,15 @@ afterAll(async () => {
   await worker?.dispose()
 })
 
-rateLimitStoreConformance('DurableObjectRateLimitStore (workerd)', () =>
-  remoteStore<RateLimitStore>(worker, 'rateLimit', fresh()),
+rateLimitStoreConformance(
+  'DurableObjectRateLimitStore (workerd)',
+  () => remoteStore<RateLimitStore>(worker, 'rateLimit', fresh()),
+  { capabilities: ['slidingWindow', 'tokenBucket', 'decrement', 'consume'] },
 )
-sessionStoreConformance('DurableObjectSessionStore (workerd)', () =>
-  remoteStore<SessionStore>(worker, 'session', fresh()),
+sessionStoreConformance(
+  'DurableObjectSessionStore (workerd)',
+  () => remoteStore<SessionStore>(worker, 'session', fresh()),
+  { update: true },
 )
 apiKeyStoreConformance('DurableObjectApiKeyStore (workerd)', () =>
   remoteStore<ManagedApiKeyStore>(worker, 'apiKey', fresh()),

@@ -41,11 +41,15 @@ afterAll(async () => {
   rmSync(dir, { recursive: true, force: true })
 })
 
-rateLimitStoreConformance('DenoKvRateLimitStore (deno)', () =>
-  remoteStore<RateLimitStore>(memory, 'rateLimit', fresh()),
+rateLimitStoreConformance(
+  'DenoKvRateLimitStore (deno)',
+  () => remoteStore<RateLimitStore>(memory, 'rateLimit', fresh()),
+  { capabilities: ['slidingWindow', 'tokenBucket', 'decrement', 'consume'] },
 )
-sessionStoreConformance('DenoKvSessionStore (deno)', () =>
-  remoteStore<SessionStore>(memory, 'session', fresh()),
+sessionStoreConformance(
+  'DenoKvSessionStore (deno)',
+  () => remoteStore<SessionStore>(memory, 'session', fresh()),
+  { update: true },
 )
 apiKeyStoreConformance('DenoKvApiKeyStore (deno)', () =>
   remoteStore<ManagedApiKeyStore>(memory, 'apiKey', fresh()),
