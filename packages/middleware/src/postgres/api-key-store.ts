@@ -1,7 +1,7 @@
 import { hashApiKey } from '../api-key/hash-key'
 import type { ApiKeyInfo, ManagedApiKeyStore } from '../api-key/store'
 import { checkApiKey, checkMetadata, parseStoredObject } from '../internal/store-args'
-import { type PostgresStoreOptions, postgresStoreOptions, type Query } from './client'
+import { migrationSql, type PostgresStoreOptions, postgresStoreOptions, type Query } from './client'
 
 const NAME = 'PostgresApiKeyStore'
 
@@ -62,9 +62,7 @@ export class PostgresApiKeyStore implements ManagedApiKeyStore {
 
   /** Creates the table if missing. Idempotent; one transaction under an advisory lock. */
   async migrate(): Promise<void> {
-    await this.#query(
-      `SELECT pg_advisory_xact_lock(hashtext('palisade migrate ${this.#table}'));\n${this.schema}`,
-    )
+    await this.#query(migrationSql(this.#table, this.schema))
   }
 
   /**

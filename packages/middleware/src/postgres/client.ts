@@ -117,6 +117,34 @@ export function columnNumber(store: string, value: unknown): number {
   return n
 }
 
+/** Every this many calls of a store instance, a call also deletes up to {@link SWEEP_ROWS} expired rows. */
+export const SWEEP_EVERY = 64
+export const SWEEP_ROWS = 256
+
+/**
+ * The `DELETE` that sweeps expired rows of table `t`: at most `limit` rows whose `expires_at` has
+ * passed, never the row being written (`column <> self`) and never a row another statement holds
+ * (`SKIP LOCKED`), found through the `expires_at` index.
+ */
+export function sweepSql(t: string, column: string, self: string, limit: string): string {
+  return `DELETE FROM ${t} WHERE ctid = ANY (ARRAY(
+  SELECT ctid FROM ${t} WHERE expires_at < ${NOW_MS} AND ${column} <> ${self}
+  LIMIT ${limit} FOR UPDATE SKIP LOCKED))`
+}
+
+/** The index on `expires_at` that the sweep uses (an index lives in its table's schema). */
+export function expiryIndexSql(t: string): string {
+  return `CREATE INDEX IF NOT EXISTS ${t.slice(t.lastIndexOf('.') + 1)}_expires_at ON ${t} (expires_at);`
+}
+
+/**
+ * What `migrate()` sends: `schema` after a transaction-scoped advisory lock on the table's name,
+ * as one simple query (one implicit transaction), so concurrent migrations wait for each other.
+ */
+export function migrationSql(t: string, schema: string): string {
+  return `SELECT pg_advisory_xact_lock(hashtext('palisade migrate ${t}'));\n${schema}`
+}
+
 /**
  * Counts calls and says when one should also sweep expired rows: every `every`th call of a store
  * instance, so tables stay bounded without a cron job and without a sweep on every request.

@@ -10,24 +10,22 @@ import type {
 import { checkRateLimitRequest } from '../rate-limit/store'
 import {
   columnNumber,
+  expiryIndexSql,
+  migrationSql,
   NOW_MS,
   type PostgresStoreOptions,
   postgresStoreOptions,
   type Query,
+  SWEEP_EVERY,
+  SWEEP_ROWS,
   SweepTicker,
+  sweepSql,
 } from './client'
 
 const NAME = 'PostgresRateLimitStore'
 
 /** Each algorithm's state is its own row, so one key limited two ways never clashes. */
 const ALGORITHM = { 'fixed-window': 'f', 'sliding-window': 's', 'token-bucket': 't' } as const
-
-/** Every this many calls, a call also deletes up to {@link SWEEP_ROWS} expired rows. */
-const SWEEP_EVERY = 64
-const SWEEP_ROWS = 256
-
-/** The unqualified part of a table name, for the index (which lives in the table's schema). */
-const baseName = (table: string) => table.slice(table.lastIndexOf('.') + 1)
 
 /**
  * The schema of a rate-limit table named `t`: one row per key and algorithm, and the function
@@ -47,7 +45,7 @@ export function rateLimitSchema(t: string): string {
   expires_at bigint NOT NULL,  -- ms since the epoch; from then on the row is as good as absent
   PRIMARY KEY (key, algorithm)
 );
-CREATE INDEX IF NOT EXISTS ${baseName(t)}_expires_at ON ${t} (expires_at);
+${expiryIndexSql(t)}
 CREATE OR REPLACE FUNCTION ${t}_hit(
   p_key text, p_algorithm text, p_window bigint, p_max bigint, p_cost bigint, p_sweep integer
 ) RETURNS TABLE (used bigint, ttl bigint) LANGUAGE plpgsql AS $hit$
@@ -64,9 +62,7 @@ DECLARE
   need bigint;
 BEGIN
   IF p_sweep > 0 THEN
-    DELETE FROM ${t} WHERE ctid = ANY (ARRAY(
-      SELECT ctid FROM ${t} WHERE expires_at < ${NOW_MS} AND key <> p_key
-      LIMIT p_sweep FOR UPDATE SKIP LOCKED));
+    ${sweepSql(t, 'key', 'p_key', 'p_sweep')};
   END IF;
   -- Locks the key's row (creating it when missing): requests for this key wait here, one at a
   -- time, and each reads the clock only once it holds the lock.
@@ -162,9 +158,7 @@ DECLARE
   ne bigint[] := '{}';
 BEGIN
   IF p_sweep > 0 THEN
-    DELETE FROM ${t} WHERE ctid = ANY (ARRAY(
-      SELECT ctid FROM ${t} WHERE expires_at < ${NOW_MS} AND key <> p_key
-      LIMIT p_sweep FOR UPDATE SKIP LOCKED));
+    ${sweepSql(t, 'key', 'p_key', 'p_sweep')};
   END IF;
   -- Calls that may write for this key run one at a time (a read, cost 0, takes no lock).
   IF p_cost > 0 THEN
@@ -315,9 +309,7 @@ export class PostgresRateLimitStore implements RateLimitStore {
    * transaction under an advisory lock.
    */
   async migrate(): Promise<void> {
-    await this.#query(
-      `SELECT pg_advisory_xact_lock(hashtext('palisade migrate ${this.#table}'));\n${this.schema}`,
-    )
+    await this.#query(migrationSql(this.#table, this.schema))
   }
 
   /** Fixed window: counts one request for `key`; starts a window of `windowMs` if none runs. */

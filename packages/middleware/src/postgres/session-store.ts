@@ -2,24 +2,23 @@ import { KeyedQueue } from '../internal/key-queue'
 import { parseStoredObject, sessionLifetimeMs, sessionWrite } from '../internal/store-args'
 import type { SessionData, SessionStore, SessionUpdate } from '../sessions/store'
 import {
+  expiryIndexSql,
+  migrationSql,
   NOW_MS,
   type PostgresStoreOptions,
   postgresStoreOptions,
   type Query,
   type Row,
+  SWEEP_EVERY,
+  SWEEP_ROWS,
   SweepTicker,
+  sweepSql,
 } from './client'
 
 const NAME = 'PostgresSessionStore'
 
 /** Conflicts tolerated before `update` gives up (each one means another write just landed). */
 const MAX_UPDATE_ATTEMPTS = 16
-
-/** Every this many writes, a write also deletes up to {@link SWEEP_ROWS} expired sessions. */
-const SWEEP_EVERY = 64
-const SWEEP_ROWS = 256
-
-const baseName = (table: string) => table.slice(table.lastIndexOf('.') + 1)
 
 /**
  * The schema of a session table named `t`. `data` is `json` (kept as written, so it reads back
@@ -32,7 +31,7 @@ export function sessionSchema(t: string): string {
   version uuid NOT NULL,       -- new on every write: update() compares and sets it
   expires_at bigint NOT NULL   -- ms since the epoch
 );
-CREATE INDEX IF NOT EXISTS ${baseName(t)}_expires_at ON ${t} (expires_at);
+${expiryIndexSql(t)}
 `
 }
 
@@ -89,9 +88,7 @@ export class PostgresSessionStore implements SessionStore {
 
   /** Creates the table and index if missing. Idempotent; one transaction under an advisory lock. */
   async migrate(): Promise<void> {
-    await this.#query(
-      `SELECT pg_advisory_xact_lock(hashtext('palisade migrate ${this.#table}'));\n${this.schema}`,
-    )
+    await this.#query(migrationSql(this.#table, this.schema))
   }
 
   /** The session's data, or `null` when it is unknown, expired or unreadable. */
@@ -193,9 +190,7 @@ WHERE id = $1 AND expires_at > ${NOW_MS}`,
   #sweepClause(): string {
     if (!this.#sweep.tick()) return ''
     const t = this.#table
-    return `WITH sweep AS (DELETE FROM ${t} WHERE ctid = ANY (ARRAY(
-  SELECT ctid FROM ${t} WHERE expires_at <= ${NOW_MS} AND id <> $1
-  LIMIT ${SWEEP_ROWS} FOR UPDATE SKIP LOCKED)))
+    return `WITH sweep AS (${sweepSql(t, 'id', '$1', String(SWEEP_ROWS))})
 `
   }
 }
