@@ -75,6 +75,31 @@ describe('rateLimit on Deno KV inside Deno', () => {
     expect(ok).toBe(max)
     expect(statuses.filter((s) => s === 429)).toHaveLength(n - max)
   })
+
+  it.each(['fixed-window', 'sliding-window', 'token-bucket'] as const)(
+    '%s consume: of 50 concurrent calls against max 20, exactly 20 pass',
+    async (algorithm) => {
+      const prefix = fresh()
+      const store = remoteStore<RateLimitStore>(memory, 'rateLimit', prefix)
+      const request = {
+        algorithm,
+        limits: [
+          { max: 20, windowMs: 3_600_000 },
+          { max: 100, windowMs: 7_200_000 },
+        ],
+        cost: 1,
+      }
+      const verdicts = await Promise.all(
+        Array.from({ length: 50 }, () => store.consume?.('race', request)),
+      )
+      const passed = verdicts.filter((v) => v?.allowed)
+      console.info(`deno kv consume (${algorithm}): ${passed.length} of 50 passed, max 20`)
+      expect(passed).toHaveLength(20)
+      // Every refused call saw the limit full, and nothing refused was recorded in either limit.
+      const read = await store.consume?.('race', { ...request, cost: 0 })
+      expect(read?.limits.map((l) => l.count)).toEqual([20, 20])
+    },
+  )
 })
 
 describe('Deno KV: two Deno processes sharing one KV file', () => {
@@ -133,5 +158,18 @@ describe('Deno KV store options', () => {
     await expect(new DenoKvRateLimitStore({ kv: losing }).increment('k', 1000)).rejects.toThrow(
       /gave up after \d+ conflicting writes/,
     )
-  }, 30_000)
+    const request = { algorithm: 'token-bucket', limits: [{ max: 5, windowMs: 1000 }], cost: 1 }
+    await expect(
+      new DenoKvRateLimitStore({ kv: losing }).consume('k', request as never),
+    ).rejects.toThrow(/gave up after \d+ conflicting writes/)
+  }, 60_000)
+
+  it('rejects bad sliding-window, token-bucket and consume arguments before touching KV', async () => {
+    const store = new DenoKvRateLimitStore({ kv })
+    await expect(store.slidingWindow('k', 1000, 0)).rejects.toThrow(/max must be a positive/)
+    await expect(store.tokenBucket('k', 0, 5)).rejects.toThrow(/windowMs must be a positive/)
+    await expect(
+      store.consume('k', { algorithm: 'fixed-window', limits: [], cost: 1 }),
+    ).rejects.toThrow(/^DenoKvRateLimitStore\.consume: limits must be/)
+  })
 })

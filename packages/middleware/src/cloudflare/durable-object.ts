@@ -6,6 +6,8 @@
  * atomic with respect to other events (input gates), so read-modify-write of a record needs no
  * lock and no retry: increments are exact, and a `consume` of several limits is all or nothing.
  */
+
+import { checkMax, checkWindowMs } from '../internal/store-args'
 import {
   algorithmHit,
   algorithmRefund,
@@ -14,7 +16,6 @@ import {
   type StoredBucket,
   type StoredSliding,
 } from '../rate-limit/algorithms'
-import { checkMax, checkWindowMs } from '../internal/store-args'
 import { checkRateLimitRequest } from '../rate-limit/store'
 
 /**

@@ -34,7 +34,10 @@ interface Counter {
 const PART = { 'sliding-window': 'sliding', 'token-bucket': 'bucket', consume: 'consumed' } as const
 
 /** What a read-compute-write step returns: its result, and the value to commit, if any. */
-type Step<T, V> = (value: V | undefined, now: number) => { result: T; next?: V & { expiresAt: number } }
+type Step<T, V> = (
+  value: V | undefined,
+  now: number,
+) => { result: T; next?: V & { expiresAt: number } }
 
 /**
  * Options of {@link DenoKvRateLimitStore}.

@@ -233,7 +233,11 @@ export function consumeEvaluate(
     for (const s of Object.values(kept)) expiresAt = Math.max(expiresAt, s.expiresAt)
     next = { limits: kept, blockedUntil, expiresAt }
   }
-  const verdict = { allowed, limits: results.map((r) => ({ count: r.count, ttl: r.ttl })), blockedMs }
+  const verdict = {
+    allowed,
+    limits: results.map((r) => ({ count: r.count, ttl: r.ttl })),
+    blockedMs,
+  }
   return { verdict, next }
 }
 
@@ -244,7 +248,8 @@ export type StoredBucket = BucketState & { expiresAt: number }
 /**
  * One `slidingWindow` or `tokenBucket` request on a stored state (`undefined`: none, or expired)
  * at `now`: the answer, and the state to store, `undefined` when the request was refused and
- * nothing is recorded. For stores that read, compute and write back (Durable Objects, Deno KV).
+ * nothing is recorded ({@link slidingEvaluate} or {@link bucketEvaluate} for one unit). For
+ * stores that read, compute and write back (Durable Objects, Deno KV).
  */
 export function algorithmHit(
   algorithm: 'sliding-window' | 'token-bucket',
@@ -253,17 +258,11 @@ export function algorithmHit(
   windowMs: number,
   max: number,
 ): { info: RateLimitInfo; next: StoredSliding | StoredBucket | undefined } {
-  const live = stored !== undefined && stored.expiresAt > now ? stored : undefined
-  if (algorithm === 'sliding-window') {
-    const state = { index: -1, current: 0, previous: 0, ...(live as StoredSliding | undefined) }
-    const info = slidingWindowHit(state, now, windowMs, max)
-    const next = { ...state, expiresAt: slidingExpiresAt(state, windowMs) }
-    return { info, next: info.count <= max ? next : undefined }
-  }
-  const state = { level: max * windowMs, at: now, ...(live as StoredBucket | undefined) }
-  const info = tokenBucketHit(state, now, windowMs, max)
-  const next = { ...state, expiresAt: bucketExpiresAt(state, windowMs, max) }
-  return { info, next: info.count <= max ? next : undefined }
+  const evaluate = (algorithm === 'sliding-window' ? slidingEvaluate : bucketEvaluate) as (
+    ...a: unknown[]
+  ) => LimitEvaluation<StoredSliding | StoredBucket>
+  const { count, ttl, next } = evaluate(stored, now, windowMs, max, 1)
+  return { info: { count, ttl }, next }
 }
 
 /**
