@@ -1,52 +1,29 @@
 /**
  * Three separate processes of one app (tests/postgres/instance.ts) share one PostgreSQL: two
  * talk to it through `pg`, one through postgres.js. 300 concurrent requests against `max` 137,
- * spread over the three, let exactly 137 through, for each algorithm: the store never lets two
+ * spread over the three, let exactly 137 through, for each algorithm and through consume()
+ * (two limits; a cost of 3 against 411): the store never lets two
  * requests share a count, across connections, drivers and processes. A session is then changed
  * through each instance in turn.
  */
-import { type ChildProcess, spawn } from 'node:child_process'
-import { once } from 'node:events'
 import { PostgresRateLimitStore, PostgresSessionStore } from '@palisade/middleware/postgres'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { DATABASE_URL, dropStoreTable, pgPool, sleep, uniqueTable } from './support'
+import { type ExampleServer, startServerProcess } from '../redis/support'
+import { DATABASE_URL, dropStoreTable, pgPool, uniqueTable } from './support'
 
-const ROOT = new URL('../../', import.meta.url)
 const pool = pgPool()
 const RL_TABLE = uniqueTable('exact_rl')
 const SESSION_TABLE = uniqueTable('exact_s')
 
-interface Instance {
-  url: string
-  child: ChildProcess
-}
+const startInstance = (driver: string) =>
+  startServerProcess('tests/postgres/instance.ts', {
+    DATABASE_URL,
+    DRIVER: driver,
+    RL_TABLE,
+    SESSION_TABLE,
+  })
 
-async function startInstance(driver: string): Promise<Instance> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'tests/postgres/instance.ts'], {
-    cwd: ROOT,
-    env: { ...process.env, DATABASE_URL, DRIVER: driver, RL_TABLE, SESSION_TABLE },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  })
-  let output = ''
-  child.stdout?.on('data', (chunk: Buffer) => {
-    output += chunk.toString()
-  })
-  child.stderr?.on('data', (chunk: Buffer) => {
-    output += chunk.toString()
-  })
-  const deadline = Date.now() + 30_000
-  for (;;) {
-    const match = /listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(output)
-    if (match?.[1]) return { url: match[1], child }
-    if (child.exitCode !== null || Date.now() > deadline) {
-      child.kill('SIGKILL')
-      throw new Error(`instance (${driver}) did not start:\n${output}`)
-    }
-    await sleep(50)
-  }
-}
-
-let instances: Instance[] = []
+let instances: ExampleServer[] = []
 
 beforeAll(async () => {
   // Tables come from migrate(), run once, as a deploy step would.
@@ -56,13 +33,7 @@ beforeAll(async () => {
 })
 
 afterAll(async () => {
-  await Promise.all(
-    instances.map(async ({ child }) => {
-      if (child.exitCode !== null) return
-      child.kill('SIGTERM')
-      await once(child, 'exit')
-    }),
-  )
+  await Promise.all(instances.map((instance) => instance.stop()))
   await dropStoreTable(pool, RL_TABLE)
   await dropStoreTable(pool, SESSION_TABLE)
   await pool.end()
@@ -73,6 +44,8 @@ describe('three app processes sharing one PostgreSQL', () => {
     ['fixed window', 'fixed'],
     ['sliding window', 'sliding'],
     ['token bucket', 'bucket'],
+    ['consume, two limits checked together', 'limits'],
+    ['consume, cost 3 against max 411', 'cost'],
   ])('%s: exactly 137 of 300 concurrent requests pass against max 137', async (_label, path) => {
     const started = Date.now()
     const statuses = await Promise.all(
@@ -90,9 +63,11 @@ describe('three app processes sharing one PostgreSQL', () => {
     )
     expect(ok).toHaveLength(137)
     expect(limited).toHaveLength(163)
-    // Each passing request saw a count of its own: the remaining values 0..136, once each.
+    // Each passing request saw a count of its own: the remaining values 0..136 (in units of 3
+    // for the cost route), once each.
+    const unit = path === 'cost' ? 3 : 1
     expect(ok.map((s) => Number(s.remaining)).sort((a, b) => a - b)).toEqual(
-      Array.from({ length: 137 }, (_, i) => i),
+      Array.from({ length: 137 }, (_, i) => i * unit),
     )
   })
 

@@ -30,6 +30,22 @@ for (const [path, algorithm] of Object.entries(routes)) {
     (c) => c.text('ok'),
   )
 }
+// consume(): two limits checked together, and a cost of 3 units per request.
+app.get(
+  '/limits',
+  rateLimit({
+    limits: [
+      { max, windowMs: 3_600_000 },
+      { max: 10 * max, windowMs: 86_400_000 },
+    ],
+    store,
+    keyGenerator: () => 'limits',
+  }),
+  (c) => c.text('ok'),
+)
+app.get('/cost', rateLimit({ max: 3 * max, cost: 3, store, keyGenerator: () => 'cost' }), (c) =>
+  c.text('ok'),
+)
 app.use(
   '/session/*',
   sessions({

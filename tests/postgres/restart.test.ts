@@ -20,27 +20,16 @@ import { rateLimit } from '@palisade/middleware/rate-limit'
 import { sessions } from '@palisade/middleware/sessions'
 import { Hono } from 'hono'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { freePort } from '../redis/support'
+import { freePort, until } from '../redis/support'
 import {
   canMakeCluster,
   pgPool,
   postgresJs,
-  sleep,
   type ThrowawayPostgres,
   throwawayPostgres,
 } from './support'
 
 const MAX = 1_000
-
-/** Polls `probe` until it returns true, for at most `ms`; resolves how long it took. */
-async function until(probe: () => Promise<boolean>, ms = 20_000): Promise<number> {
-  const start = Date.now()
-  while (Date.now() - start < ms) {
-    if (await probe().catch(() => false)) return Date.now() - start
-    await sleep(100)
-  }
-  throw new Error(`condition not met within ${ms} ms`)
-}
 
 const sidOf = (res: Response) => /\bsid=([^;]+)/.exec(res.headers.get('set-cookie') ?? '')?.[1]
 
