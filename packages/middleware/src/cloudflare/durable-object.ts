@@ -144,6 +144,32 @@ export class PalisadeStoreObject {
     }
   }
 
+  /** `rate/hit` (sliding window, token bucket) and `rate/refund` (every algorithm). */
+  async #rate(
+    algorithm: unknown,
+    windowMs: unknown,
+    max: unknown,
+    refund: boolean,
+  ): Promise<object | string> {
+    const bad = checkHit(algorithm, windowMs, max, refund)
+    if (bad !== undefined) return bad
+    if (algorithm === 'fixed-window') {
+      const current = await this.#read()
+      if (current?.count !== undefined && current.count > 0) {
+        await this.#write({ ...current, count: current.count - 1 }, current)
+      }
+      return {}
+    }
+    const name = algorithm === 'sliding-window' ? SLIDING : BUCKET
+    const current = await this.#read<StoredSliding | StoredBucket>(name)
+    const args = [algorithm as 'sliding-window', current, Date.now(), windowMs, max] as const
+    const { info, next } = refund
+      ? { info: {}, next: algorithmRefund(...(args as Parameters<typeof algorithmRefund>)) }
+      : algorithmHit(...(args as Parameters<typeof algorithmHit>))
+    if (next !== undefined) await this.#write(next, current, name)
+    return info
+  }
+
   // Each operation returns its JSON result, or a string: the reason its input was rejected.
   readonly #operations: Record<
     string,
@@ -163,44 +189,9 @@ export class PalisadeStoreObject {
       return { count: record.count, ttl: Math.max((record.expiresAt ?? now) - now, 0) }
     },
     // The sliding window and the token bucket: one request, recorded only when it passes.
-    'rate/hit': async ({ algorithm, windowMs, max }) => {
-      const bad = checkHit(algorithm, windowMs, max)
-      if (bad !== undefined) return bad
-      const name = algorithm === 'sliding-window' ? SLIDING : BUCKET
-      const current = await this.#read<StoredSliding | StoredBucket>(name)
-      const hit = algorithmHit(
-        algorithm as 'sliding-window',
-        current,
-        Date.now(),
-        windowMs as number,
-        max as number,
-      )
-      if (hit.next !== undefined) await this.#write(hit.next, current, name)
-      return hit.info
-    },
+    'rate/hit': ({ algorithm, windowMs, max }) => this.#rate(algorithm, windowMs, max, false),
     // decrement: gives one request back (never below zero, a bucket never above max).
-    'rate/refund': async ({ algorithm, windowMs, max }) => {
-      const bad = checkHit(algorithm, windowMs, max, true)
-      if (bad !== undefined) return bad
-      if (algorithm === 'fixed-window') {
-        const current = await this.#read()
-        if (current?.count !== undefined && current.count > 0) {
-          await this.#write({ ...current, count: current.count - 1 }, current)
-        }
-        return {}
-      }
-      const name = algorithm === 'sliding-window' ? SLIDING : BUCKET
-      const current = await this.#read<StoredSliding | StoredBucket>(name)
-      const next = algorithmRefund(
-        algorithm as 'sliding-window',
-        current,
-        Date.now(),
-        windowMs as number,
-        max as number,
-      )
-      if (next !== undefined) await this.#write(next, current, name)
-      return {}
-    },
+    'rate/refund': ({ algorithm, windowMs, max }) => this.#rate(algorithm, windowMs, max, true),
     // consume: every limit checked, all taken or none, a block set on refusal; one event.
     'rate/consume': async (body) => {
       let request: ReturnType<typeof checkRateLimitRequest>
