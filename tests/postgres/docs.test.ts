@@ -1,6 +1,6 @@
 /**
- * The middleware README prints the SQL that the PostgreSQL stores' migrate() runs, for teams that
- * apply schema changes with their own tools: it must be exactly what the code runs.
+ * The PostgreSQL stores page of the docs prints the SQL that the stores' migrate() runs, for
+ * teams that apply schema changes with their own tools: it must be exactly what the code runs.
  */
 import { readFileSync } from 'node:fs'
 import {
@@ -10,13 +10,12 @@ import {
 } from '@palisade/middleware/postgres'
 import { describe, expect, it } from 'vitest'
 
-const README = readFileSync(new URL('../../packages/middleware/README.md', import.meta.url), 'utf8')
+const PAGE = readFileSync(new URL('../../docs/stores/postgres.md', import.meta.url), 'utf8')
 const client = { query: async () => ({ rows: [] }) }
 
-describe('README: PostgreSQL stores', () => {
+describe('docs: PostgreSQL stores', () => {
   it('prints exactly the SQL migrate() runs for the default tables', () => {
-    const section = README.split('### PostgreSQL stores')[1]?.split('\n### ')[0] ?? ''
-    const sql = /```sql\n([\s\S]*?)```/.exec(section)?.[1]
+    const sql = /```sql\n([\s\S]*?)```/.exec(PAGE)?.[1]
     const schema = [PostgresRateLimitStore, PostgresSessionStore, PostgresApiKeyStore]
       .map((Store) => new Store({ client }).schema)
       .join('\n')
