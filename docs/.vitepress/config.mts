@@ -78,6 +78,7 @@ const sidebar: DefaultTheme.Sidebar = {
         { text: 'Quick start', link: '/openapi/' },
         { text: 'openapi() and OpenAPIApp', link: '/openapi/app' },
         { text: 'Validation', link: '/openapi/validation' },
+        { text: 'Response validation', link: '/openapi/responses' },
         { text: 'Typed handlers and hc', link: '/openapi/typed-handlers' },
         { text: 'How the document is built', link: '/openapi/document' },
         { text: 'Schemas', link: '/openapi/schemas' },

@@ -2,6 +2,8 @@
 // values (window, algorithm, store method, header draft, refund policy). Splitting the checks into
 // a config object was tried: the property names it adds survive minification and cost the
 // rate-limit entry 128 bytes gzipped, for no change in behaviour.
+
+import type { Rejects } from '@palisade/shared/describe'
 import type { Context, MiddlewareHandler } from 'hono'
 import { BoundedCache } from '../internal/bounded-cache'
 import { described } from '../internal/described'
@@ -164,7 +166,9 @@ const METHOD = {
  * app.post('/login', rateLimit({ max: 5, windowMs: 15 * 60_000, skipSuccessfulRequests: true }), login)
  * ```
  */
-export function rateLimit(options: RateLimitOptions = {}): MiddlewareHandler {
+export function rateLimit(
+  options: RateLimitOptions = {},
+): MiddlewareHandler & Rejects<{ 429: 'rate_limited' }> {
   const factory = 'rateLimit'
   assertKnownKeys(factory, options, KNOWN)
   const windowMs = assertPositiveInteger(factory, 'windowMs', options.windowMs ?? 60_000)
