@@ -37,6 +37,10 @@ const FEATURE_ALLOW = [
 const BACKEND_ALLOW = [
   // How an API key is stored (SHA-256 hex) is part of the API-key store contract.
   `${MW}api-key/hash-key\\.ts$`,
+  // The rate-limit arithmetic (pure functions of a stored state and the time) is part of the
+  // rate-limit store contract: stores that compute in JavaScript (Durable Objects, Deno KV) run
+  // the memory store's functions, so every store answers alike (Redis and PostgreSQL mirror them).
+  `${MW}rate-limit/algorithms\\.ts$`,
 ]
 const TEST = '\\.test\\.ts$'
 

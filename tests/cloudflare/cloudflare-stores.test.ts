@@ -18,6 +18,7 @@ import {
   rateLimitStoreConformance,
   sessionStoreConformance,
 } from '../stores/conformance'
+import { raceConsume } from '../stores/consume-race'
 import { remoteStore } from '../stores/remote'
 import { startWorker, type TestWorker } from './support'
 
@@ -33,11 +34,15 @@ afterAll(async () => {
   await worker?.dispose()
 })
 
-rateLimitStoreConformance('DurableObjectRateLimitStore (workerd)', () =>
-  remoteStore<RateLimitStore>(worker, 'rateLimit', fresh()),
+rateLimitStoreConformance(
+  'DurableObjectRateLimitStore (workerd)',
+  () => remoteStore<RateLimitStore>(worker, 'rateLimit', fresh()),
+  { capabilities: ['slidingWindow', 'tokenBucket', 'decrement', 'consume'] },
 )
-sessionStoreConformance('DurableObjectSessionStore (workerd)', () =>
-  remoteStore<SessionStore>(worker, 'session', fresh()),
+sessionStoreConformance(
+  'DurableObjectSessionStore (workerd)',
+  () => remoteStore<SessionStore>(worker, 'session', fresh()),
+  { update: true },
 )
 apiKeyStoreConformance('DurableObjectApiKeyStore (workerd)', () =>
   remoteStore<ManagedApiKeyStore>(worker, 'apiKey', fresh()),
@@ -61,6 +66,18 @@ describe('rateLimit on Durable Objects inside workerd', () => {
     expect(ok).toBe(max)
     expect(limited).toBe(n - max)
   })
+
+  it.each(['fixed-window', 'sliding-window', 'token-bucket'] as const)(
+    '%s consume: of 50 concurrent calls against max 20, exactly 20 pass',
+    async (algorithm) => {
+      const store = remoteStore<RateLimitStore>(worker, 'rateLimit', fresh())
+      const { passed, counts } = await raceConsume(store, algorithm)
+      console.info(`consume race (${algorithm}): ${passed} of 50 passed, max 20`)
+      expect(passed).toBe(20)
+      // Nothing refused was recorded in either limit.
+      expect(counts).toEqual([20, 20])
+    },
+  )
 
   it('counts two clients apart under concurrent load', async () => {
     const statuses = await Promise.all(
@@ -102,6 +119,29 @@ describe('Durable Object store options', () => {
   it('rejects a bad windowMs before calling the object', async () => {
     const store = new DurableObjectRateLimitStore({ namespace })
     await expect(store.increment('k', 0)).rejects.toThrow(/windowMs must be a positive integer/)
+    await expect(store.slidingWindow('k', 1000, 1.5)).rejects.toThrow(/max must be a positive/)
+    await expect(store.tokenBucket('k', -1, 5)).rejects.toThrow(/windowMs must be a positive/)
+    await expect(
+      store.consume('k', {
+        algorithm: 'fixed-window',
+        limits: [{ max: 1, windowMs: 1 }],
+        cost: -1,
+      }),
+    ).rejects.toThrow(/^DurableObjectRateLimitStore\.consume: cost must be/)
+  })
+
+  it('refuses a consume reply that does not match the request', async () => {
+    const lying: DurableObjectNamespaceLike = {
+      idFromName: () => 'id',
+      get: () => ({
+        fetch: async () => Response.json({ allowed: true, limits: [], blockedMs: 0 }),
+      }),
+    }
+    const store = new DurableObjectRateLimitStore({ namespace: lying })
+    const request = { algorithm: 'fixed-window', limits: [{ max: 1, windowMs: 1000 }], cost: 1 }
+    await expect(store.consume('k', request as never)).rejects.toThrow(
+      /unexpected reply to consume/,
+    )
   })
 
   it('turns a failed object call into a rejection (so failOpen decides)', async () => {
@@ -133,8 +173,44 @@ describe('PalisadeStoreObject request handling', () => {
     ['a zero window', post('increment', '{"windowMs":0}'), 400],
     ['a session without data', post('session/set', '{"ms":1000}'), 400],
     ['a GET', new Request('https://palisade-store.invalid/increment'), 405],
+    ['an unknown algorithm', post('rate/hit', '{"algorithm":"leaky","windowMs":1,"max":1}'), 400],
+    [
+      'a max that is not an integer',
+      post('rate/hit', '{"algorithm":"token-bucket","windowMs":1,"max":0.5}'),
+      400,
+    ],
+    ['a refund without a window', post('rate/refund', '{"algorithm":"fixed-window","max":1}'), 400],
+    [
+      'a consume without limits',
+      post('rate/consume', '{"algorithm":"fixed-window","cost":1}'),
+      400,
+    ],
   ])('answers %s with a 4xx, never a crash', async (_label, request, status) => {
     const object = new PalisadeStoreObject({ storage: memoryStorage() })
     expect((await object.fetch(request)).status).toBe(status)
+  })
+  it("alarm deletes a key's rate-limit state once all of it has expired, not before", async () => {
+    const map = new Map<string, unknown>()
+    let alarm = 0
+    const storage = {
+      get: async (k: string) => map.get(k) as never,
+      put: async (k: string, v: unknown) => void map.set(k, v),
+      deleteAll: async () => map.clear(),
+      setAlarm: async (t: number) => {
+        alarm = t
+      },
+    }
+    const object = new PalisadeStoreObject({ storage })
+    const consume = { algorithm: 'sliding-window', limits: [{ max: 5, windowMs: 400 }], cost: 1 }
+    expect((await object.fetch(post('increment', '{"windowMs":50}'))).status).toBe(200)
+    expect((await object.fetch(post('rate/consume', JSON.stringify(consume)))).status).toBe(200)
+    await new Promise((resolve) => setTimeout(resolve, 120))
+    // The fixed window is over, the sliding window of consume still counts: kept, alarm moved on.
+    await object.alarm()
+    expect([...map.keys()].sort()).toEqual(['consumed', 'record'])
+    expect(alarm).toBeGreaterThan(Date.now())
+    await new Promise((resolve) => setTimeout(resolve, alarm - Date.now() + 20))
+    await object.alarm()
+    expect(map.size).toBe(0)
   })
 })

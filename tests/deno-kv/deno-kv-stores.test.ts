@@ -21,6 +21,7 @@ import {
   rateLimitStoreConformance,
   sessionStoreConformance,
 } from '../stores/conformance'
+import { raceConsume } from '../stores/consume-race'
 import { remoteStore } from '../stores/remote'
 import { type DenoServer, startDenoServer } from './support'
 
@@ -41,11 +42,15 @@ afterAll(async () => {
   rmSync(dir, { recursive: true, force: true })
 })
 
-rateLimitStoreConformance('DenoKvRateLimitStore (deno)', () =>
-  remoteStore<RateLimitStore>(memory, 'rateLimit', fresh()),
+rateLimitStoreConformance(
+  'DenoKvRateLimitStore (deno)',
+  () => remoteStore<RateLimitStore>(memory, 'rateLimit', fresh()),
+  { capabilities: ['slidingWindow', 'tokenBucket', 'decrement', 'consume'] },
 )
-sessionStoreConformance('DenoKvSessionStore (deno)', () =>
-  remoteStore<SessionStore>(memory, 'session', fresh()),
+sessionStoreConformance(
+  'DenoKvSessionStore (deno)',
+  () => remoteStore<SessionStore>(memory, 'session', fresh()),
+  { update: true },
 )
 apiKeyStoreConformance('DenoKvApiKeyStore (deno)', () =>
   remoteStore<ManagedApiKeyStore>(memory, 'apiKey', fresh()),
@@ -71,6 +76,18 @@ describe('rateLimit on Deno KV inside Deno', () => {
     expect(ok).toBe(max)
     expect(statuses.filter((s) => s === 429)).toHaveLength(n - max)
   })
+
+  it.each(['fixed-window', 'sliding-window', 'token-bucket'] as const)(
+    '%s consume: of 50 concurrent calls against max 20, exactly 20 pass',
+    async (algorithm) => {
+      const store = remoteStore<RateLimitStore>(memory, 'rateLimit', fresh())
+      const { passed, counts } = await raceConsume(store, algorithm)
+      console.info(`consume race (${algorithm}): ${passed} of 50 passed, max 20`)
+      expect(passed).toBe(20)
+      // Nothing refused was recorded in either limit.
+      expect(counts).toEqual([20, 20])
+    },
+  )
 })
 
 describe('Deno KV: two Deno processes sharing one KV file', () => {
@@ -129,5 +146,18 @@ describe('Deno KV store options', () => {
     await expect(new DenoKvRateLimitStore({ kv: losing }).increment('k', 1000)).rejects.toThrow(
       /gave up after \d+ conflicting writes/,
     )
-  }, 30_000)
+    const request = { algorithm: 'token-bucket', limits: [{ max: 5, windowMs: 1000 }], cost: 1 }
+    await expect(
+      new DenoKvRateLimitStore({ kv: losing }).consume('k', request as never),
+    ).rejects.toThrow(/gave up after \d+ conflicting writes/)
+  }, 60_000)
+
+  it('rejects bad sliding-window, token-bucket and consume arguments before touching KV', async () => {
+    const store = new DenoKvRateLimitStore({ kv })
+    await expect(store.slidingWindow('k', 1000, 0)).rejects.toThrow(/max must be a positive/)
+    await expect(store.tokenBucket('k', 0, 5)).rejects.toThrow(/windowMs must be a positive/)
+    await expect(
+      store.consume('k', { algorithm: 'fixed-window', limits: [], cost: 1 }),
+    ).rejects.toThrow(/^DenoKvRateLimitStore\.consume: limits must be/)
+  })
 })

@@ -51,33 +51,59 @@ export interface RemoteHost {
  * conformance suite's capability checks (`typeof store.slidingWindow === 'function'`) see the
  * real store's shape. */
 export const REMOTE_METHODS = {
-  rateLimit: ['increment', 'reset'],
-  session: ['get', 'set', 'destroy'],
+  rateLimit: ['increment', 'slidingWindow', 'tokenBucket', 'decrement', 'consume', 'reset'],
+  session: ['get', 'set', 'destroy', 'update'],
   apiKey: ['add', 'remove', 'validate'],
 } as const
+
+/** Rounds of a remote `update` before the client gives up (each is a value `apply` had not seen). */
+const MAX_UPDATE_ROUNDS = 64
 
 /**
  * A store whose methods run on `host` (see the `/rpc` route of tests/cloudflare/worker.ts and
  * tests/deno-kv/server.ts): arguments and results travel as JSON, errors come back as rejections.
+ *
+ * A session store's `update(id, apply, maxAge)` cannot send `apply` (a function) to the host, so
+ * it sends what `apply` answered so far, as pairs of (current data as JSON, answer). The host runs
+ * the real `store.update` with a change function that answers from those pairs; when the store
+ * hands it a current value it has no answer for, the call stops there, nothing is written, and
+ * the host replies `{ need: current }`: the client computes `apply(current)` here, adds the pair
+ * and calls again. The store's own check-and-set still guards every write, so a store that could
+ * lose an update still loses it here.
  */
 export function remoteStore<S>(
   host: RemoteHost,
   store: keyof typeof REMOTE_METHODS,
   prefix: string,
 ): S {
+  const send = async (method: string, args: unknown[]) => {
+    const res = await host.fetch('/rpc', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ store, prefix, method, args }),
+    })
+    const reply = (await res.json()) as { result?: unknown; error?: string; need?: unknown }
+    if (reply.error !== undefined) throw new Error(reply.error)
+    return reply
+  }
   const call =
     (method: string) =>
     async (...args: unknown[]) => {
-      const res = await host.fetch('/rpc', {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ store, prefix, method, args }),
-      })
-      const reply = (await res.json()) as { result?: unknown; error?: string }
-      if (reply.error !== undefined) throw new Error(reply.error)
+      const reply = await send(method, args)
       return reply.result === null && method !== 'get' && method !== 'validate'
         ? undefined
         : reply.result
     }
-  return Object.fromEntries(REMOTE_METHODS[store].map((m) => [m, call(m)])) as S
+  const update = async (id: string, apply: (current: unknown) => unknown, maxAge: number) => {
+    const answers: [string, unknown][] = []
+    for (let round = 0; round < MAX_UPDATE_ROUNDS; round++) {
+      const reply = await send('update', [id, answers, maxAge])
+      if (!('need' in reply)) return reply.result
+      answers.push([JSON.stringify(reply.need), apply(reply.need)])
+    }
+    throw new Error(`remote update of ${id} saw ${MAX_UPDATE_ROUNDS} values and gave up`)
+  }
+  return Object.fromEntries(
+    REMOTE_METHODS[store].map((m) => [m, m === 'update' ? update : call(m)]),
+  ) as S
 }

@@ -1,9 +1,22 @@
 /**
- * The Durable Object class behind the Cloudflare stores. One object holds one record: a rate-limit
- * counter, a session or an API key, named by the store (prefix + key). A Durable Object runs one
- * event at a time and its storage calls are atomic with respect to other events (input gates), so
- * read-modify-write of a record needs no lock and no retry: increments are exact.
+ * The Durable Object class behind the Cloudflare stores. One object holds the state of one key,
+ * named by the store (prefix + key): a session, an API key, or a rate-limit key's counters (the
+ * fixed window, the sliding window, the token bucket and the limits and block of `consume`, each
+ * under its own storage key). A Durable Object runs one event at a time and its storage calls are
+ * atomic with respect to other events (input gates), so read-modify-write of a record needs no
+ * lock and no retry: increments are exact, and a `consume` of several limits is all or nothing.
  */
+
+import { checkMax, checkWindowMs } from '../internal/store-args'
+import {
+  algorithmHit,
+  algorithmRefund,
+  type ConsumeState,
+  consumeEvaluate,
+  type StoredBucket,
+  type StoredSliding,
+} from '../rate-limit/algorithms'
+import { checkRateLimitRequest } from '../rate-limit/store'
 
 /**
  * The part of `DurableObjectStorage` the object uses (the key-value API, available on both
@@ -39,6 +52,11 @@ interface StoredRecord {
 }
 
 const RECORD = 'record'
+/** Where the rate-limit state beyond the fixed window lives, beside {@link RECORD}. */
+const SLIDING = 'sliding'
+const BUCKET = 'bucket'
+const CONSUMED = 'consumed'
+const RECORDS = [RECORD, SLIDING, BUCKET, CONSUMED]
 
 /** The URL origin stubs are called with; `.invalid` can never resolve to a real host. */
 export const OBJECT_ORIGIN = 'https://palisade-store.invalid'
@@ -80,32 +98,76 @@ export class PalisadeStoreObject {
       return json({ error: 'body must be a JSON object' }, 400)
     }
     const operation = new URL(request.url).pathname.slice(1)
-    const handler = this.#operations[operation]
+    // Own properties only: `/constructor` or `/__proto__` name no operation.
+    const handler = Object.hasOwn(this.#operations, operation)
+      ? this.#operations[operation]
+      : undefined
     if (!handler) return json({ error: `unknown operation "${operation}"` }, 404)
     const result = await handler(body)
     return typeof result === 'string' ? json({ error: result }, 400) : json(result)
   }
 
-  /** Deletes the record once it has expired (counters after their window, sessions after maxAge). */
+  /**
+   * Deletes the object's state once all of it has expired (counters after their window, sessions
+   * after maxAge); while some of it lives, waits for the last expiry. API keys never expire.
+   */
   async alarm(): Promise<void> {
-    const record = await this.#storage.get<StoredRecord>(RECORD)
-    if (!record || record.expiresAt === null) return
-    if (record.expiresAt <= Date.now()) await this.#storage.deleteAll()
-    else await this.#storage.setAlarm(record.expiresAt)
+    let last = 0
+    for (const name of RECORDS) {
+      const record = await this.#storage.get<{ expiresAt: number | null }>(name)
+      if (!record) continue
+      if (record.expiresAt === null) return
+      last = Math.max(last, record.expiresAt)
+    }
+    if (last === 0) return
+    if (last <= Date.now()) await this.#storage.deleteAll()
+    else await this.#storage.setAlarm(last)
   }
 
-  /** The live record, or undefined when there is none or it has expired. */
-  async #read(): Promise<StoredRecord | undefined> {
-    const record = await this.#storage.get<StoredRecord>(RECORD)
+  /** The live record under `name`, or undefined when there is none or it has expired. */
+  async #read<R extends { expiresAt: number | null } = StoredRecord>(
+    name = RECORD,
+  ): Promise<R | undefined> {
+    const record = await this.#storage.get<R>(name)
     if (record && record.expiresAt !== null && record.expiresAt <= Date.now()) return undefined
     return record
   }
 
-  async #write(record: StoredRecord, previous: StoredRecord | undefined): Promise<void> {
-    await this.#storage.put(RECORD, record)
+  async #write<R extends { expiresAt: number | null }>(
+    record: R,
+    previous: R | undefined,
+    name = RECORD,
+  ): Promise<void> {
+    await this.#storage.put(name, record)
     if (record.expiresAt !== null && record.expiresAt !== previous?.expiresAt) {
       await this.#storage.setAlarm(record.expiresAt)
     }
+  }
+
+  /** `rate/hit` (sliding window, token bucket) and `rate/refund` (every algorithm). */
+  async #rate(
+    algorithm: unknown,
+    windowMs: unknown,
+    max: unknown,
+    refund: boolean,
+  ): Promise<object | string> {
+    const bad = checkHit(algorithm, windowMs, max, refund)
+    if (bad !== undefined) return bad
+    if (algorithm === 'fixed-window') {
+      const current = await this.#read()
+      if (current?.count !== undefined && current.count > 0) {
+        await this.#write({ ...current, count: current.count - 1 }, current)
+      }
+      return {}
+    }
+    const name = algorithm === 'sliding-window' ? SLIDING : BUCKET
+    const current = await this.#read<StoredSliding | StoredBucket>(name)
+    const args = [algorithm as 'sliding-window', current, Date.now(), windowMs, max] as const
+    const { info, next } = refund
+      ? { info: {}, next: algorithmRefund(...(args as Parameters<typeof algorithmRefund>)) }
+      : algorithmHit(...(args as Parameters<typeof algorithmHit>))
+    if (next !== undefined) await this.#write(next, current, name)
+    return info
   }
 
   // Each operation returns its JSON result, or a string: the reason its input was rejected.
@@ -126,6 +188,23 @@ export class PalisadeStoreObject {
       await this.#write(record, current)
       return { count: record.count, ttl: Math.max((record.expiresAt ?? now) - now, 0) }
     },
+    // The sliding window and the token bucket: one request, recorded only when it passes.
+    'rate/hit': ({ algorithm, windowMs, max }) => this.#rate(algorithm, windowMs, max, false),
+    // decrement: gives one request back (never below zero, a bucket never above max).
+    'rate/refund': ({ algorithm, windowMs, max }) => this.#rate(algorithm, windowMs, max, true),
+    // consume: every limit checked, all taken or none, a block set on refusal; one event.
+    'rate/consume': async (body) => {
+      let request: ReturnType<typeof checkRateLimitRequest>
+      try {
+        request = checkRateLimitRequest('PalisadeStoreObject', body as never)
+      } catch (error) {
+        return (error as Error).message
+      }
+      const current = await this.#read<ConsumeState>(CONSUMED)
+      const { verdict, next } = consumeEvaluate(current, Date.now(), request)
+      if (next !== undefined) await this.#write(next, current, CONSUMED)
+      return verdict
+    },
     delete: async () => {
       const existed = (await this.#read()) !== undefined
       await this.#storage.deleteAll()
@@ -142,6 +221,24 @@ export class PalisadeStoreObject {
       const current = await this.#read()
       await this.#write({ expiresAt: Date.now() + ms, data }, current)
       return {}
+    },
+    // Compare-and-set of a session: written (or deleted, with data null) only if the stored
+    // text is still `expect` (null: still missing), so a destroy between a read and this write
+    // makes the write fail instead of reviving the session.
+    'session/swap': async ({ expect, data, ms }) => {
+      if (
+        (expect !== null && typeof expect !== 'string') ||
+        (data !== null && typeof data !== 'string') ||
+        typeof ms !== 'number' ||
+        !(ms > 0)
+      ) {
+        return 'session/swap needs expect and data (JSON text or null) and ms > 0'
+      }
+      const current = await this.#read()
+      if ((current?.data ?? null) !== expect) return { ok: false }
+      if (data === null) await this.#storage.deleteAll()
+      else await this.#write({ expiresAt: Date.now() + ms, data }, current)
+      return { ok: true }
     },
     'key/add': async ({ id, metadata }) => {
       if (typeof id !== 'string' || (metadata !== undefined && typeof metadata !== 'object')) {
@@ -164,4 +261,22 @@ export class PalisadeStoreObject {
       }
     },
   }
+}
+
+/** The arguments of a `rate/hit` (or, with `refund`, `rate/refund`) call, or why they are wrong. */
+function checkHit(
+  algorithm: unknown,
+  windowMs: unknown,
+  max: unknown,
+  refund = false,
+): string | undefined {
+  const algorithms: unknown[] = ['sliding-window', 'token-bucket']
+  if (refund) algorithms.push('fixed-window')
+  if (!algorithms.includes(algorithm)) return `unknown algorithm ${String(algorithm)}`
+  try {
+    checkMax('PalisadeStoreObject', checkWindowMs('PalisadeStoreObject', windowMs), max)
+  } catch (error) {
+    return (error as Error).message
+  }
+  return undefined
 }

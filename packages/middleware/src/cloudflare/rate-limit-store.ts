@@ -1,5 +1,12 @@
-import { checkWindowMs } from '../internal/store-args'
-import type { RateLimitInfo, RateLimitStore } from '../rate-limit/store'
+import { checkMax, checkWindowMs } from '../internal/store-args'
+import {
+  checkRateLimitRequest,
+  type RateLimitHit,
+  type RateLimitInfo,
+  type RateLimitRequest,
+  type RateLimitStore,
+  type RateLimitVerdict,
+} from '../rate-limit/store'
 import {
   type DurableObjectStoreOptions,
   durableObjectStoreOptions,
@@ -22,9 +29,11 @@ export interface DurableObjectRateLimitStoreOptions extends DurableObjectStoreOp
 /**
  * Rate-limit counters in Durable Objects, for Cloudflare Workers: one object per key, so every
  * increment of a key runs inside one single-threaded object and is exact (of N concurrent requests
- * against `max`, exactly `max` pass, from every location). Fixed windows, like the other stores;
- * an alarm deletes a counter when its window ends. A failed call rejects, so `rateLimit`'s
- * `failOpen` decides what the request gets.
+ * against `max`, exactly `max` pass, from every location). All three algorithms (fixed window,
+ * sliding window, token bucket), `consume` (cost, several limits all or nothing, a block after a
+ * refusal, reads with cost 0), `decrement` and `reset`: each call is one event of the key's
+ * object, so it is atomic. An alarm deletes a key's state once all of it has expired. A failed
+ * call rejects, so `rateLimit`'s `failOpen` decides what the request gets.
  *
  * @param options.namespace - The `PalisadeStoreObject` binding, e.g. `env.PALISADE`. Required.
  * @param options.prefix - Object-name prefix. Default `'palisade:rl:'`.
@@ -51,18 +60,71 @@ export class DurableObjectRateLimitStore implements RateLimitStore {
   /** Counts one request for `key`; starts a window of `windowMs` when none is running. */
   async increment(key: string, windowMs: number): Promise<RateLimitInfo> {
     checkWindowMs(NAME, windowMs)
-    const reply = (await this.#call(this.#prefix + key, 'increment', { windowMs })) as {
-      count?: unknown
-      ttl?: unknown
-    }
-    if (typeof reply?.count !== 'number' || typeof reply.ttl !== 'number') {
-      throw new Error(`${NAME}: unexpected reply to increment`)
-    }
+    const reply = await this.#call(this.#prefix + key, 'increment', { windowMs })
+    if (!isInfo(reply)) throw new Error(`${NAME}: unexpected reply to increment`)
     return { count: reply.count, ttl: reply.ttl }
   }
 
-  /** Forgets `key`: its next request starts a new window. */
+  /** Sliding window: counts one request unless the weighted count would pass `max`. */
+  async slidingWindow(key: string, windowMs: number, max: number): Promise<RateLimitInfo> {
+    return this.#hit('slidingWindow', 'sliding-window', key, windowMs, max)
+  }
+
+  /** Token bucket of `max` tokens, refilled at `max` per `windowMs`: takes one token. */
+  async tokenBucket(key: string, windowMs: number, max: number): Promise<RateLimitInfo> {
+    return this.#hit('tokenBucket', 'token-bucket', key, windowMs, max)
+  }
+
+  /** Gives back one request of `key` under `hit.algorithm` (never below zero or above `max`). */
+  async decrement(key: string, hit: RateLimitHit): Promise<void> {
+    checkMax(`${NAME}.decrement`, checkWindowMs(`${NAME}.decrement`, hit?.windowMs), hit.max)
+    const { algorithm, windowMs, max } = hit
+    await this.#call(this.#prefix + key, 'rate/refund', { algorithm, windowMs, max })
+  }
+
+  /**
+   * Checks every limit of `request` and takes `request.cost` from each only if all pass and the
+   * key is not blocked; a refused request with `blockMs` blocks the key. `cost: 0` reads only.
+   * One call to the key's object.
+   */
+  async consume(key: string, request: RateLimitRequest): Promise<RateLimitVerdict> {
+    const checked = checkRateLimitRequest(NAME, request)
+    const reply = (await this.#call(this.#prefix + key, 'rate/consume', checked)) as
+      | Partial<RateLimitVerdict>
+      | undefined
+    const limits = reply?.limits
+    if (
+      typeof reply?.allowed !== 'boolean' ||
+      typeof reply.blockedMs !== 'number' ||
+      !Array.isArray(limits) ||
+      limits.length !== checked.limits.length ||
+      !limits.every(isInfo)
+    ) {
+      throw new Error(`${NAME}: unexpected reply to consume`)
+    }
+    return { allowed: reply.allowed, limits, blockedMs: reply.blockedMs }
+  }
+
+  async #hit(
+    method: string,
+    algorithm: 'sliding-window' | 'token-bucket',
+    key: string,
+    windowMs: number,
+    max: number,
+  ): Promise<RateLimitInfo> {
+    checkMax(`${NAME}.${method}`, checkWindowMs(`${NAME}.${method}`, windowMs), max)
+    const reply = await this.#call(this.#prefix + key, 'rate/hit', { algorithm, windowMs, max })
+    if (!isInfo(reply)) throw new Error(`${NAME}: unexpected reply to ${method}`)
+    return { count: reply.count, ttl: reply.ttl }
+  }
+
+  /** Forgets `key` under every algorithm: its next request starts fresh. */
   async reset(key: string): Promise<void> {
     await this.#call(this.#prefix + key, 'delete')
   }
+}
+
+function isInfo(reply: unknown): reply is RateLimitInfo {
+  const info = reply as Partial<RateLimitInfo> | null | undefined
+  return typeof info?.count === 'number' && typeof info.ttl === 'number'
 }

@@ -1,6 +1,27 @@
-import { checkWindowMs } from '../internal/store-args'
-import type { RateLimitInfo, RateLimitStore } from '../rate-limit/store'
-import { checkAndSet, type DenoKvLike, type DenoKvStoreOptions, denoKvStoreOptions } from './kv'
+import { checkMax, checkWindowMs } from '../internal/store-args'
+import {
+  algorithmHit,
+  algorithmRefund,
+  type ConsumeState,
+  consumeEvaluate,
+  type StoredBucket,
+  type StoredSliding,
+} from '../rate-limit/algorithms'
+import {
+  checkRateLimitRequest,
+  type RateLimitHit,
+  type RateLimitInfo,
+  type RateLimitRequest,
+  type RateLimitStore,
+  type RateLimitVerdict,
+} from '../rate-limit/store'
+import {
+  checkAndSet,
+  type DenoKvKey,
+  type DenoKvLike,
+  type DenoKvStoreOptions,
+  denoKvStoreOptions,
+} from './kv'
 
 const NAME = 'DenoKvRateLimitStore'
 
@@ -8,6 +29,15 @@ interface Counter {
   count: number
   resetAt: number
 }
+
+/** The key part after `[prefix, key]` under which each other kind of state is kept. */
+const PART = { 'sliding-window': 'sliding', 'token-bucket': 'bucket', consume: 'consumed' } as const
+
+/** What a read-compute-write step returns: its result, and the value to commit, if any. */
+type Step<T, V> = (
+  value: V | undefined,
+  now: number,
+) => { result: T; next?: V & { expiresAt: number } }
 
 /**
  * Options of {@link DenoKvRateLimitStore}.
@@ -21,11 +51,14 @@ export interface DenoKvRateLimitStoreOptions extends DenoKvStoreOptions {
 }
 
 /**
- * Rate-limit counters in Deno KV, for Deno Deploy and any Deno app. Each increment is an atomic
- * check-and-set: read the counter, then `kv.atomic().check({ key, versionstamp }).set(…)`; a
- * writer that lost the race reads again. Deno KV is strongly consistent for these writes, so
- * counts are exact from every instance and region. Entries carry `expireIn` so they are cleaned
- * up, and the window end is also kept in the value (KV deletes expired keys lazily).
+ * Rate-limit counters in Deno KV, for Deno Deploy and any Deno app. All three algorithms (fixed
+ * window, sliding window, token bucket), `consume` (cost, several limits all or nothing, a block
+ * after a refusal, reads with cost 0), `decrement` and `reset`. Every call that writes is an
+ * atomic check-and-set: read the state, then `kv.atomic().check({ key, versionstamp }).set(…)`; a
+ * writer that lost the race reads again (a bounded number of times, then the call fails). Deno KV
+ * is strongly consistent for these writes, so counts are exact from every instance and region.
+ * Entries carry `expireIn` so they are cleaned up, and their expiry is also kept in the value
+ * (KV deletes expired keys lazily).
  *
  * @param options.kv - An open Deno KV handle (`await Deno.openKv()`). Required.
  * @param options.prefix - Key prefix. Default `'palisade:rl'`.
@@ -67,8 +100,108 @@ export class DenoKvRateLimitStore implements RateLimitStore {
     })
   }
 
-  /** Forgets `key`: its next request starts a new window. */
+  /** Sliding window: counts one request unless the weighted count would pass `max`. */
+  async slidingWindow(key: string, windowMs: number, max: number): Promise<RateLimitInfo> {
+    return this.#hit('slidingWindow', 'sliding-window', key, windowMs, max)
+  }
+
+  /** Token bucket of `max` tokens, refilled at `max` per `windowMs`: takes one token. */
+  async tokenBucket(key: string, windowMs: number, max: number): Promise<RateLimitInfo> {
+    return this.#hit('tokenBucket', 'token-bucket', key, windowMs, max)
+  }
+
+  /** Gives back one request of `key` under `hit.algorithm` (never below zero or above `max`). */
+  async decrement(key: string, hit: RateLimitHit): Promise<void> {
+    const { algorithm, windowMs, max } = hit
+    checkMax(`${NAME}.decrement`, checkWindowMs(`${NAME}.decrement`, windowMs), max)
+    if (algorithm === 'fixed-window') {
+      await this.#step<undefined, { count: number; resetAt: number }>(
+        [this.#prefix, key],
+        (counter, now) => {
+          if (counter === undefined || counter.resetAt <= now || counter.count <= 0) {
+            return { result: undefined }
+          }
+          const next = { count: counter.count - 1, resetAt: counter.resetAt }
+          return { result: undefined, next: { ...next, expiresAt: counter.resetAt } }
+        },
+      )
+      return
+    }
+    await this.#step<undefined, StoredSliding | StoredBucket>(
+      [this.#prefix, key, PART[algorithm]],
+      (state, now) => ({
+        result: undefined,
+        next: algorithmRefund(algorithm, state, now, windowMs, max),
+      }),
+    )
+  }
+
+  /**
+   * Checks every limit of `request` and takes `request.cost` from each only if all pass and the
+   * key is not blocked; a refused request with `blockMs` blocks the key. `cost: 0` reads only.
+   * One checked commit of the key's state.
+   */
+  async consume(key: string, request: RateLimitRequest): Promise<RateLimitVerdict> {
+    const checked = checkRateLimitRequest(NAME, request)
+    return this.#step<RateLimitVerdict, ConsumeState>(
+      [this.#prefix, key, PART.consume],
+      (state, now) => {
+        const { verdict, next } = consumeEvaluate(state, now, checked)
+        return { result: verdict, next }
+      },
+    )
+  }
+
+  /** Forgets `key` under every algorithm: its next request starts fresh. */
   async reset(key: string): Promise<void> {
-    await this.#kv.delete([this.#prefix, key])
+    await this.#kv
+      .atomic()
+      .delete([this.#prefix, key])
+      .delete([this.#prefix, key, PART['sliding-window']])
+      .delete([this.#prefix, key, PART['token-bucket']])
+      .delete([this.#prefix, key, PART.consume])
+      .commit()
+  }
+
+  async #hit(
+    method: string,
+    algorithm: 'sliding-window' | 'token-bucket',
+    key: string,
+    windowMs: number,
+    max: number,
+  ): Promise<RateLimitInfo> {
+    checkMax(`${NAME}.${method}`, checkWindowMs(`${NAME}.${method}`, windowMs), max)
+    return this.#step<RateLimitInfo, StoredSliding | StoredBucket>(
+      [this.#prefix, key, PART[algorithm]],
+      (state, now) => {
+        const { info, next } = algorithmHit(algorithm, state, now, windowMs, max)
+        return { result: info, next }
+      },
+    )
+  }
+
+  /**
+   * Reads `kvKey`, runs `step` on its value (`undefined` when absent or expired) and, when the
+   * step has a value to write, commits it only if the key is unchanged since the read; retried
+   * on conflict (see `checkAndSet`). A step with nothing to write commits nothing.
+   */
+  #step<T, V extends { expiresAt?: number; resetAt?: number }>(
+    kvKey: DenoKvKey,
+    step: Step<T, V>,
+  ): Promise<T> {
+    return checkAndSet(NAME, async () => {
+      const entry = await this.#kv.get<V>(kvKey)
+      const now = Date.now()
+      const stored = entry.value ?? undefined
+      const expiry = stored?.expiresAt ?? stored?.resetAt ?? 0
+      const { result, next } = step(expiry > now ? stored : undefined, now)
+      if (next === undefined) return { committed: true, value: result }
+      const { ok } = await this.#kv
+        .atomic()
+        .check({ key: kvKey, versionstamp: entry.versionstamp })
+        .set(kvKey, next, { expireIn: Math.max(1, next.expiresAt - now) })
+        .commit()
+      return ok ? { committed: true, value: result } : undefined
+    })
   }
 }

@@ -3,7 +3,7 @@
  * mirrored line by line in the Redis store's Lua scripts (redis/rate-limit-store.ts), so both
  * stores answer alike. Pure functions of the stored state and the time: no clock, no I/O.
  */
-import type { RateLimitInfo } from './store'
+import type { RateLimitInfo, RateLimitRequest, RateLimitVerdict } from './store'
 
 /** Sliding-window state of one key: the count of window `index` and of the window before it. */
 export interface SlidingState {
@@ -174,4 +174,117 @@ export function bucketEvaluate(
       expiresAt: now + Math.max(1, Math.ceil((capacity - left) / max)),
     },
   }
+}
+
+/** One limit's stored state in a {@link ConsumeState}, whichever algorithm counted it. */
+export type LimitState = (FixedState | SlidingState | BucketState) & { expiresAt: number }
+
+/**
+ * What `consume` keeps per key: each limit's state, under `<algorithm>:<windowMs>`, the end of a
+ * block, and when all of it stops mattering. Plain data, so stores that serialise it (Durable
+ * Objects, Deno KV) keep it as is.
+ */
+export interface ConsumeState {
+  limits: Record<string, LimitState>
+  blockedUntil: number
+  expiresAt: number
+}
+
+/**
+ * One `consume` call on a key's state at `now`: the verdict, and the state to store (`undefined`:
+ * nothing changes: a read with cost 0, or a refusal that sets no block). Every limit is evaluated
+ * first and all are taken only if all accept, so a store that applies `next` atomically (in one
+ * step of the memory store, one Durable Object event, one checked Deno KV commit) is all or
+ * nothing. Expired limit states are dropped from `next` (they equal no state).
+ */
+export function consumeEvaluate(
+  state: ConsumeState | undefined,
+  now: number,
+  request: Required<RateLimitRequest>,
+): { verdict: RateLimitVerdict; next: ConsumeState | undefined } {
+  const { algorithm, limits, cost, blockMs } = request
+  let blockedMs = state !== undefined && state.blockedUntil > now ? state.blockedUntil - now : 0
+  const evaluate = (
+    algorithm === 'fixed-window'
+      ? fixedEvaluate
+      : algorithm === 'sliding-window'
+        ? slidingEvaluate
+        : bucketEvaluate
+  ) as (...a: unknown[]) => LimitEvaluation<object>
+  const ids = limits.map((l) => `${algorithm}:${l.windowMs}`)
+  const results = limits.map((l, i) =>
+    evaluate(state?.limits[ids[i] as string], now, l.windowMs, l.max, cost),
+  )
+  const allowed = blockedMs === 0 && results.every((r) => r.next !== undefined)
+  let next: ConsumeState | undefined
+  if (cost > 0 && (allowed || (blockMs > 0 && blockedMs === 0))) {
+    const kept: Record<string, LimitState> = {}
+    for (const [id, s] of Object.entries(state?.limits ?? {})) if (s.expiresAt > now) kept[id] = s
+    let blockedUntil = state?.blockedUntil ?? 0
+    if (allowed) {
+      results.forEach((r, i) => {
+        kept[ids[i] as string] = r.next as LimitState
+      })
+    } else {
+      blockedUntil = now + blockMs
+      blockedMs = blockMs
+    }
+    let expiresAt = blockedUntil
+    for (const s of Object.values(kept)) expiresAt = Math.max(expiresAt, s.expiresAt)
+    next = { limits: kept, blockedUntil, expiresAt }
+  }
+  const verdict = {
+    allowed,
+    limits: results.map((r) => ({ count: r.count, ttl: r.ttl })),
+    blockedMs,
+  }
+  return { verdict, next }
+}
+
+/** A sliding-window or token-bucket state as a store keeps it, with when it stops mattering. */
+export type StoredSliding = SlidingState & { expiresAt: number }
+export type StoredBucket = BucketState & { expiresAt: number }
+
+/**
+ * One `slidingWindow` or `tokenBucket` request on a stored state (`undefined`: none, or expired)
+ * at `now`: the answer, and the state to store, `undefined` when the request was refused and
+ * nothing is recorded ({@link slidingEvaluate} or {@link bucketEvaluate} for one unit). For
+ * stores that read, compute and write back (Durable Objects, Deno KV).
+ */
+export function algorithmHit(
+  algorithm: 'sliding-window' | 'token-bucket',
+  stored: StoredSliding | StoredBucket | undefined,
+  now: number,
+  windowMs: number,
+  max: number,
+): { info: RateLimitInfo; next: StoredSliding | StoredBucket | undefined } {
+  const evaluate = (algorithm === 'sliding-window' ? slidingEvaluate : bucketEvaluate) as (
+    ...a: unknown[]
+  ) => LimitEvaluation<StoredSliding | StoredBucket>
+  const { count, ttl, next } = evaluate(stored, now, windowMs, max, 1)
+  return { info: { count, ttl }, next }
+}
+
+/**
+ * The refund of one sliding-window or token-bucket request (`decrement`) on a stored state: the
+ * state to store, or `undefined` when nothing changes (no state, or no request of the current
+ * sliding window to give back). A bucket never goes above `max` tokens.
+ */
+export function algorithmRefund(
+  algorithm: 'sliding-window' | 'token-bucket',
+  stored: StoredSliding | StoredBucket | undefined,
+  now: number,
+  windowMs: number,
+  max: number,
+): StoredSliding | StoredBucket | undefined {
+  if (stored === undefined || stored.expiresAt <= now) return undefined
+  if (algorithm === 'sliding-window') {
+    const state = stored as StoredSliding
+    if (state.index !== Math.floor(now / windowMs) || state.current <= 0) return undefined
+    return { ...state, current: state.current - 1 }
+  }
+  const state = { ...(stored as StoredBucket) }
+  refillBucket(state, now, windowMs, max)
+  state.level = Math.min(max * windowMs, state.level + windowMs)
+  return { ...state, expiresAt: bucketExpiresAt(state, windowMs, max) }
 }

@@ -1,14 +1,11 @@
 import { unrefInterval } from '../internal/timers'
 import {
   type BucketState,
-  bucketEvaluate,
   bucketExpiresAt,
-  type FixedState,
-  fixedEvaluate,
-  type LimitEvaluation,
+  type ConsumeState,
+  consumeEvaluate,
   refillBucket,
   type SlidingState,
-  slidingEvaluate,
   slidingExpiresAt,
   slidingWindowHit,
   tokenBucketHit,
@@ -58,13 +55,6 @@ interface Sliding extends SlidingState {
 interface Bucket extends BucketState {
   expiresAt: number
 }
-/** What `consume` keeps per key: each limit's state (by algorithm and window) and a block. */
-type LimitState = (FixedState | Sliding | Bucket) & { expiresAt: number }
-interface Consumed {
-  limits: Map<string, LimitState>
-  blockedUntil: number
-  expiresAt: number
-}
 
 /**
  * The key under which keys that find the store full are counted together. A symbol, so no
@@ -93,7 +83,7 @@ export class MemoryRateLimitStore implements RateLimitStore {
   readonly #fixed = new Map<Key, Fixed>()
   readonly #sliding = new Map<Key, Sliding>()
   readonly #buckets = new Map<Key, Bucket>()
-  readonly #consumed = new Map<Key, Consumed>()
+  readonly #consumed = new Map<Key, ConsumeState>()
   readonly #now: () => number
   readonly #sweepIntervalMs: number | undefined
   readonly #maxKeys: number
@@ -174,46 +164,12 @@ export class MemoryRateLimitStore implements RateLimitStore {
    * Synchronous inside, so atomic within the process.
    */
   async consume(key: string, request: RateLimitRequest): Promise<RateLimitVerdict> {
-    const { algorithm, limits, cost, blockMs } = checkRateLimitRequest(NAME, request)
+    const checked = checkRateLimitRequest(NAME, request)
     const now = this.#now()
-    const slot = this.#slot(this.#consumed, key, now, limits[0]?.windowMs ?? 1_000)
-    let entry = this.#consumed.get(slot)
-    let blockedMs = entry !== undefined && entry.blockedUntil > now ? entry.blockedUntil - now : 0
-    const evaluate =
-      algorithm === 'fixed-window'
-        ? fixedEvaluate
-        : algorithm === 'sliding-window'
-          ? slidingEvaluate
-          : bucketEvaluate
-    const ids = limits.map((l) => `${algorithm}:${l.windowMs}`)
-    const results = limits.map((l, i) =>
-      (evaluate as (...a: unknown[]) => LimitEvaluation<object>)(
-        entry?.limits.get(ids[i] as string),
-        now,
-        l.windowMs,
-        l.max,
-        cost,
-      ),
-    )
-    const allowed = blockedMs === 0 && results.every((r) => r.next !== undefined)
-    if (cost > 0 && (allowed || (blockMs > 0 && blockedMs === 0))) {
-      if (entry === undefined) {
-        entry = { limits: new Map(), blockedUntil: 0, expiresAt: 0 }
-        this.#consumed.set(slot, entry)
-      }
-      if (allowed) {
-        results.forEach((r, i) => {
-          entry?.limits.set(ids[i] as string, r.next as LimitState)
-        })
-      } else {
-        entry.blockedUntil = now + blockMs
-        blockedMs = blockMs
-      }
-      let expiresAt = entry.blockedUntil
-      for (const state of entry.limits.values()) expiresAt = Math.max(expiresAt, state.expiresAt)
-      entry.expiresAt = expiresAt
-    }
-    return { allowed, limits: results.map((r) => ({ count: r.count, ttl: r.ttl })), blockedMs }
+    const slot = this.#slot(this.#consumed, key, now, checked.limits[0]?.windowMs ?? 1_000)
+    const { verdict, next } = consumeEvaluate(this.#consumed.get(slot), now, checked)
+    if (next !== undefined) this.#consumed.set(slot, next)
+    return verdict
   }
 
   /**
