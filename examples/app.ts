@@ -31,6 +31,7 @@ import {
   xssSanitize,
 } from '@palisade/middleware'
 import { openapi } from '@palisade/openapi'
+import type { AuditPolicy } from '@palisade/openapi/audit'
 import { Hono } from 'hono'
 import { z } from 'zod'
 import { type AppStores, createStores } from './stores'
@@ -56,6 +57,37 @@ const Visits = z.object({ visits: z.number().int() })
 const KeyInfo = z.object({ id: z.string(), metadata: z.record(z.string(), z.unknown()).optional() })
 const Feedback = z.object({ received: z.boolean() })
 const CsrfToken = z.object({ csrfToken: z.string() })
+
+/**
+ * What `palisade audit` holds the app to: every rule at `error`, and these routes let off one
+ * rule each, with the reason a reviewer reads. (`palisade audit examples/api.ts` finds this
+ * export next to the app.)
+ */
+export const auditPolicy: AuditPolicy = {
+  exempt: [
+    {
+      method: 'GET',
+      path: '/health',
+      rules: ['rate-limit'],
+      reason:
+        'liveness probe: the orchestrator polls it from one address, and a throttled probe restarts a healthy instance',
+    },
+    {
+      method: 'POST',
+      path: '/api/login',
+      rules: ['csrf'],
+      reason:
+        'login starts the session instead of trusting one (the ID is regenerated), and it accepts only application/json, which a cross-site form cannot send without a CORS preflight that cors() refuses to unknown origins',
+    },
+    {
+      method: 'POST',
+      path: '/forms/feedback',
+      rules: ['validation'],
+      reason:
+        'the handler reads no body: the only input is the CSRF token, in the X-XSRF-Token header or the _csrf field that csrf() reads and checks itself (bodyLimit caps it)',
+    },
+  ],
+}
 
 /** A development secret, with a warning: never run the example in production without secrets. */
 function secret(env: Env, name: string): string {
@@ -105,20 +137,25 @@ export async function createApp(env: Env = process.env): Promise<{
     }),
   )
   api.use('/api/*', requestTimeout({ ms: 5_000 }))
-  api.use('/api/*', bodyLimit({ max: 64 * 1024 }))
-  api.use(
-    '/api/*',
-    rateLimit({
-      max: Number(env.RATE_LIMIT_MAX ?? 100),
-      windowMs: 60_000,
-      store: stores.rateLimitStore,
-    }),
-  )
-  api.use('/api/*', sessions({ secret: secret(env, 'SESSION_SECRET'), store: stores.sessionStore }))
+  // One limit and one body cap for every area of the app (/api, /forms, /admin): each request
+  // matches one prefix, so it counts once against the client's budget.
+  const limitBody = bodyLimit({ max: 64 * 1024 })
+  const limitRate = rateLimit({
+    max: Number(env.RATE_LIMIT_MAX ?? 100),
+    windowMs: 60_000,
+    store: stores.rateLimitStore,
+  })
+  api.use('/api/*', limitBody, limitRate)
+  // The session cookie only where a handler reads the session: a route behind it that changes
+  // state would be authenticated by a cookie alone, and so need CSRF protection (palisade audit).
+  const session = sessions({ secret: secret(env, 'SESSION_SECRET'), store: stores.sessionStore })
+  api.use('/api/session/*', session)
+  api.use('/api/login', session)
 
   api.get('/health', (c) => c.json({ status: 'ok' as const }), {
     openapi: {
       operationId: 'getHealth',
+      security: [],
       tags: ['system'],
       summary: 'Liveness probe (not rate limited)',
       responses: { 200: { description: 'Alive', schema: z.object({ status: z.literal('ok') }) } },
@@ -129,6 +166,7 @@ export async function createApp(env: Env = process.env): Promise<{
     g.get('/ping', (c) => c.json({ pong: true }), {
       openapi: {
         operationId: 'ping',
+        security: [],
         tags: ['system'],
         summary: 'Rate-limited ping',
         responses: {
@@ -148,6 +186,7 @@ export async function createApp(env: Env = process.env): Promise<{
       {
         openapi: {
           operationId: 'visit',
+          security: [],
           tags: ['sessions'],
           summary: 'Counts visits in the session (cookie `sid`)',
           responses: { 200: { description: 'Visits so far', schema: Visits } },
@@ -172,6 +211,7 @@ export async function createApp(env: Env = process.env): Promise<{
         middlewares: [contentTypeGuard({ required: ['application/json'] })],
         openapi: {
           operationId: 'login',
+          security: [],
           tags: ['auth'],
           summary: 'Signs a JWT and starts a session (demo: any username)',
           request: { body: LoginBody },
@@ -220,6 +260,7 @@ export async function createApp(env: Env = process.env): Promise<{
     g.get('/comments', (c) => c.json(comments), {
       openapi: {
         operationId: 'listComments',
+        security: [],
         tags: ['comments'],
         summary: 'Comments, HTML-encoded on the way in',
         responses: { 200: { description: 'All comments', schema: z.array(Comment) } },
@@ -239,6 +280,7 @@ export async function createApp(env: Env = process.env): Promise<{
         middlewares: [contentTypeGuard({ required: ['application/json'] }), xssSanitize()],
         openapi: {
           operationId: 'createComment',
+          security: [],
           tags: ['comments'],
           summary: 'Adds a comment; its strings are HTML-entity encoded',
           request: { body: NewComment },
@@ -260,6 +302,7 @@ export async function createApp(env: Env = process.env): Promise<{
         middlewares: [contentTypeGuard({ required: ['application/json'] }), ssrfGuard()],
         openapi: {
           operationId: 'createPreview',
+          security: [],
           tags: ['previews'],
           summary: 'Accepts a URL only if it points to a public address',
           request: { body: PreviewBody },
@@ -272,10 +315,12 @@ export async function createApp(env: Env = process.env): Promise<{
   })
 
   // Browser forms: double-submit CSRF token, signed so a sibling subdomain cannot plant one.
+  api.use('/forms/*', limitBody, limitRate)
   api.use('/forms/*', csrf({ secret: secret(env, 'CSRF_SECRET') }))
   api.get('/forms/token', (c) => c.json({ csrfToken: c.get('csrfToken') }), {
     openapi: {
       operationId: 'csrfToken',
+      security: [],
       tags: ['forms'],
       summary: 'Sets the XSRF-TOKEN cookie and returns the token',
       responses: { 200: { description: 'The token', schema: CsrfToken } },
@@ -293,10 +338,13 @@ export async function createApp(env: Env = process.env): Promise<{
   })
 
   // Operators only: loopback clients.
+  api.use('/admin/*', limitRate)
   api.get('/admin/stats', (c) => c.json({ stores: stores.kind }), {
     middlewares: [ipGuard({ mode: 'allow', list: ['127.0.0.1', '::1'] })],
     openapi: {
       operationId: 'adminStats',
+      // No credential: access is by client address (ipGuard above), which OpenAPI cannot express.
+      security: [],
       tags: ['admin'],
       summary: 'Which stores the app runs on (loopback only)',
       responses: {

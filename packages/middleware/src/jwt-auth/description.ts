@@ -19,6 +19,8 @@ export function jwtAuthDescription(cookieName: string | undefined): MiddlewareDe
     ])
   }
   return {
+    middleware: 'jwtAuth',
+    ...(cookieName === undefined ? {} : { cookieAuth: true }),
     security,
     responses: [
       {

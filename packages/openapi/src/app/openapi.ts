@@ -9,6 +9,7 @@ import { normalizeRouteOptions, RouteIndex } from '../rules/route'
 import { isRecord } from '../schema/common'
 import { requestValidator } from '../validate/request'
 import { type DocsRoute, docsGuard, patternMatches } from './docs-routes'
+import { WRAPPER_KEY } from './resolve'
 import { middlewareFor, type UseRecord } from './route-middleware'
 import type { BasePathOf, EnvOf, HonoApp, OpenAPIApp, OpenAPIOptions } from './types'
 
@@ -251,5 +252,7 @@ export function openapi<A extends HonoApp>(
     request: app.request,
   })
   Object.defineProperty(wrapper, 'routes', { get: () => state.routes, enumerable: true })
+  // Lets `palisade audit|fuzz|export` start from the Hono app as well as from the wrapper.
+  Object.defineProperty(app, WRAPPER_KEY, { value: wrapper, configurable: true })
   return wrapper as unknown as OpenAPIApp<EnvOf<A>, BasePathOf<A>>
 }
