@@ -110,7 +110,7 @@ describe('fuzz on a broken app', () => {
       }) as typeof api.request
       await fuzz(api, { seed: 123, runs: 30 })
     }
-    expect(seen[0]?.length).toBeGreaterThan(90)
+    expect(seen[0]?.length).toBeGreaterThan(50)
     expect(seen[1]).toEqual(seen[0])
     const a = await fuzz(broken(), { seed: 5, runs: 30 })
     expect(await fuzz(broken(), { seed: 5, runs: 30 })).toEqual(a)

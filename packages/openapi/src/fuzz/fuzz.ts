@@ -201,8 +201,8 @@ function validDraft(fc: FC, plan: Plan, resolve: Resolve): Arbitrary<Draft> {
     const required: string[] = []
     for (const p of plan.parameters.filter((q) => q.in === where)) {
       let arb = schemaArbitrary(fc, p.schema ?? { type: 'string' }, resolve)
-      // A path segment is never empty, and a header value is visible ASCII.
-      if (where === 'path') arb = arb.filter((v) => String(v) !== '')
+      // A path segment is never empty, and `.` or `..` would be resolved away by the URL.
+      if (where === 'path') arb = arb.filter(reachable)
       if (where === 'header') arb = arb.filter((v) => /^[\x21-\x7e]*$/.test(String(v)))
       model[p.name] = arb
       if (p.required || where === 'path') required.push(p.name)
@@ -366,8 +366,11 @@ function nearMiss(fc: FC, plan: Plan, resolve: Resolve, valid: Arbitrary<Draft>)
       )
     }
   }
-  return fc.oneof(...mutations)
+  // A path segment that is empty, `.` or `..` never reaches the operation: not a near miss of it.
+  return fc.oneof(...mutations).filter((d) => Object.values(d.params).every(reachable))
 }
+
+const reachable = (v: unknown) => !['', '.', '..'].includes(scalar(v))
 
 const scalar = (v: unknown) => (typeof v === 'string' ? v : (JSON.stringify(v) ?? ''))
 

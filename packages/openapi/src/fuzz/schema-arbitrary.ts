@@ -62,7 +62,12 @@ function stringArbitrary(fc: FC, s: OpenAPISchema): Arbitrary<string> {
   }
   const re = typeof s.pattern === 'string' ? safeRegExp(s.pattern) : undefined
   if (re) return fc.stringMatching(re).filter(within)
-  return fc.string({ minLength, maxLength: Math.min(maxLength, minLength + 24), unit: 'grapheme' })
+  const any = fc.string({
+    minLength,
+    maxLength: Math.min(maxLength, minLength + 24),
+    unit: 'grapheme',
+  })
+  return withBounds(fc, any, typeof s.maxLength === 'number' ? ['a'.repeat(s.maxLength)] : [])
 }
 
 function numberArbitrary(fc: FC, s: OpenAPISchema, integer: boolean): Arbitrary<number> {
@@ -73,12 +78,12 @@ function numberArbitrary(fc: FC, s: OpenAPISchema, integer: boolean): Arbitrary<
   if (integer) {
     if (exclusiveMin !== undefined) min = Math.max(min ?? -Infinity, Math.floor(exclusiveMin) + 1)
     if (exclusiveMax !== undefined) max = Math.min(max ?? Infinity, Math.ceil(exclusiveMax) - 1)
-    return fc.integer({
-      min: Math.max(Math.ceil(min ?? Number.MIN_SAFE_INTEGER), Number.MIN_SAFE_INTEGER),
-      max: Math.min(Math.floor(max ?? Number.MAX_SAFE_INTEGER), Number.MAX_SAFE_INTEGER),
-    })
+    const lo = Math.max(Math.ceil(min ?? Number.MIN_SAFE_INTEGER), Number.MIN_SAFE_INTEGER)
+    const hi = Math.min(Math.floor(max ?? Number.MAX_SAFE_INTEGER), Number.MAX_SAFE_INTEGER)
+    return withBounds(fc, fc.integer({ min: lo, max: hi }), [lo, hi])
   }
-  return fc.double({
+  const bounds = [min, max].filter((v): v is number => v !== undefined)
+  const double = fc.double({
     min: min ?? exclusiveMin ?? -1e12,
     max: max ?? exclusiveMax ?? 1e12,
     minExcluded: min === undefined && exclusiveMin !== undefined,
@@ -86,6 +91,16 @@ function numberArbitrary(fc: FC, s: OpenAPISchema, integer: boolean): Arbitrary<
     noNaN: true,
     noDefaultInfinity: true,
   })
+  return withBounds(fc, double, bounds)
+}
+
+/** `arb`, with the valid extremes drawn often: off-by-one faults live there. */
+function withBounds<T>(fc: FC, arb: Arbitrary<T>, bounds: T[]): Arbitrary<T> {
+  if (bounds.length === 0) return arb
+  return fc.oneof(
+    { arbitrary: arb, weight: 3 },
+    { arbitrary: fc.constantFrom(...bounds), weight: 1 },
+  )
 }
 
 /**
