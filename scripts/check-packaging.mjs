@@ -37,8 +37,13 @@ const PACKAGES = [
     // that only apps on that platform need.
     notInBarrel: new Set(['./redis', './cloudflare', './deno-kv']),
   },
-  // openapi's src folders are internal; only "." is public.
-  { dir: 'packages/openapi', foldersArePublic: false, notInBarrel: new Set() },
+  // openapi's src folders are internal, except the subpaths that prove an app (audit, fuzz),
+  // which the root entry deliberately never loads.
+  {
+    dir: 'packages/openapi',
+    foldersArePublic: false,
+    notInBarrel: new Set(['./audit', './fuzz']),
+  },
 ]
 
 // Only ssrfGuard may load node:dns lazily; nothing else from node: may appear in built code.
@@ -148,7 +153,13 @@ const LONG_STRING = /'(?:[^'\\\n]|\\.){2000,}'|"(?:[^"\\\n]|\\.){2000,}"|`(?:[^`
 function scanDist(pkgDir, pkg) {
   const problems = []
   const dist = join(pkgDir, 'dist')
-  for (const file of listFiles(dist).filter((f) => /\.(c|m)?js$/.test(f))) {
+  // A `bin` is a Node command, not package code: it may use node: modules.
+  const bins = new Set(
+    Object.values(typeof pkg.bin === 'string' ? { bin: pkg.bin } : (pkg.bin ?? {})).map((f) =>
+      join(pkgDir, f),
+    ),
+  )
+  for (const file of listFiles(dist).filter((f) => /\.(c|m)?js$/.test(f) && !bins.has(f))) {
     // Long string literals are embedded assets (the docs viewers' browser bundles), not code
     // that runs on the server; blank them so their own `Buffer` mentions do not count.
     const code = readFileSync(file, 'utf8').replace(LONG_STRING, "''")
