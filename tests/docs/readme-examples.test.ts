@@ -86,6 +86,9 @@ const entries = {
     'packages/middleware/src/stores/cloudflare/index.ts',
   ),
   '@palisade/middleware/deno-kv': join(root, 'packages/middleware/src/stores/deno-kv/index.ts'),
+  // The openapi subpaths the root entry never loads.
+  '@palisade/openapi/audit': join(root, 'packages/openapi/src/audit/index.ts'),
+  '@palisade/openapi/fuzz': join(root, 'packages/openapi/src/fuzz/index.ts'),
 }
 const UNDECLARED_NAME = new Set([2304, 2552, 18004])
 
