@@ -32,6 +32,7 @@ import {
 } from '@palisade/middleware'
 import { openapi } from '@palisade/openapi'
 import type { AuditPolicy } from '@palisade/openapi/audit'
+import type { FuzzOptions } from '@palisade/openapi/fuzz'
 import { Hono } from 'hono'
 import { z } from 'zod'
 import { type AppStores, createStores } from './stores'
@@ -87,6 +88,44 @@ export const auditPolicy: AuditPolicy = {
         'the handler reads no body: the only input is the CSRF token, in the X-XSRF-Token header or the _csrf field that csrf() reads and checks itself (bodyLimit caps it)',
     },
   ],
+}
+
+/**
+ * The fuzzer's auth hook for this app (`palisade fuzz`, tests/openapi/example-fuzz.test.ts):
+ * signs in once through the app itself (a bearer token from /api/login, a CSRF pair from
+ * /forms/token) and sends what each operation's security requirement names.
+ */
+export function fuzzAuth(
+  api: ReturnType<typeof openapi>,
+  apiKey?: string,
+): NonNullable<FuzzOptions['auth']> {
+  let credentials: Promise<{ token: string; csrfToken: string; csrfCookie: string }> | undefined
+  const signIn = async () => {
+    const login = await api.request('/api/login', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ username: 'fuzzer' }),
+    })
+    const { token } = (await login.json()) as { token: string }
+    const page = await api.request('/forms/token')
+    const { csrfToken } = (await page.json()) as { csrfToken: string }
+    const csrfCookie = /XSRF-TOKEN=([^;]+)/.exec(page.headers.get('set-cookie') ?? '')?.[1] ?? ''
+    return { token, csrfToken, csrfCookie }
+  }
+  return async (op) => {
+    credentials ??= signIn()
+    const { token, csrfToken, csrfCookie } = await credentials
+    const schemes = new Set(op.security.flatMap((r) => Object.keys(r)))
+    const headers: Record<string, string> = {}
+    const cookies: Record<string, string> = {}
+    if (schemes.has('bearerAuth')) headers.authorization = `Bearer ${token}`
+    if (schemes.has('apiKeyHeader') && apiKey) headers['x-api-key'] = apiKey
+    if (schemes.has('csrfToken')) {
+      headers['x-xsrf-token'] = csrfToken
+      cookies['XSRF-TOKEN'] = csrfCookie
+    }
+    return { headers, cookies }
+  }
 }
 
 /** A development secret, with a warning: never run the example in production without secrets. */

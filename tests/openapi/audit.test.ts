@@ -10,7 +10,7 @@ import {
   sessions,
 } from '@palisade/middleware'
 import { openapi } from '@palisade/openapi'
-import { type AuditFinding, audit, formatFindings } from '@palisade/openapi/audit'
+import { AUDIT_RULES, type AuditFinding, audit, formatFindings } from '@palisade/openapi/audit'
 import { Hono } from 'hono'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { z } from 'zod'
@@ -216,15 +216,8 @@ describe('formats', () => {
     const log = JSON.parse(formatFindings(findings, 'sarif', 'src/app.ts'))
     expect(log.version).toBe('2.1.0')
     const run = log.runs[0]
-    expect(run.tool.driver.rules.map((r: { id: string }) => r.id)).toEqual([
-      'auth',
-      'csrf',
-      'rate-limit',
-      'body-limit',
-      'validation',
-      'responses',
-      'headers',
-    ])
+    expect(run.tool.driver.rules.map((r: { id: string }) => r.id)).toEqual([...AUDIT_RULES])
+    expect(AUDIT_RULES).toHaveLength(7)
     expect(run.results).toHaveLength(findings.length)
     expect(run.results[0]).toMatchObject({
       ruleId: 'auth',

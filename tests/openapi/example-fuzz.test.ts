@@ -1,51 +1,36 @@
 // The example app fuzzed from its own document, on the memory stores and on Redis, signed in
 // (bearer token, API key, CSRF pair) so the handlers behind auth are reached too. Any finding is
 // fixed in the example or the library, never filtered out here.
-import { type FuzzAuth, type FuzzOperation, fuzz } from '@palisade/openapi/fuzz'
+import { fromIoredis } from '@palisade/middleware/redis'
+import { type FuzzOptions, fuzz } from '@palisade/openapi/fuzz'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { createApp } from '../../examples/app'
+import { createApp, fuzzAuth } from '../../examples/app'
+import { deleteByPrefix, ioredisClient, REDIS_URL, uniquePrefix } from '../redis/support'
 
 const API_KEY = 'demo-key-0123456789'
 
 describe.each([
   ['memory stores', undefined],
-  ['Redis stores', process.env.REDIS_URL ?? 'redis://127.0.0.1:6379'],
+  ['Redis stores', REDIS_URL],
 ])('fuzzing the example app (%s)', (_name, redisUrl) => {
+  const prefix = uniquePrefix('example-fuzz')
   let app: Awaited<ReturnType<typeof createApp>>
-  let auth: (op: FuzzOperation) => FuzzAuth
+  let auth: NonNullable<FuzzOptions['auth']>
   beforeAll(async () => {
     app = await createApp({
       RATE_LIMIT_MAX: '100000000',
       DEMO_API_KEY: API_KEY,
       REDIS_URL: redisUrl,
-      REDIS_PREFIX: `palisade-test:fuzz:${process.pid}:${Date.now()}:`,
+      REDIS_PREFIX: prefix,
     })
-    const login = await app.api.request('/api/login', {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ username: 'fuzzer' }),
-    })
-    const { token } = (await login.json()) as { token: string }
-    const csrf = await app.api.request('/forms/token')
-    const { csrfToken } = (await csrf.json()) as { csrfToken: string }
-    const cookie = /XSRF-TOKEN=([^;]+)/.exec(csrf.headers.get('set-cookie') ?? '')?.[1] ?? ''
-    expect(cookie).not.toBe('')
-    // What each scheme of the document asks for: the hook reads the operation's requirements.
-    auth = (op) => {
-      const schemes = new Set(op.security.flatMap((r) => Object.keys(r)))
-      const headers: Record<string, string> = {}
-      const cookies: Record<string, string> = {}
-      if (schemes.has('bearerAuth')) headers.authorization = `Bearer ${token}`
-      if (schemes.has('apiKeyHeader')) headers['x-api-key'] = API_KEY
-      if (schemes.has('csrfToken')) {
-        headers['x-xsrf-token'] = csrfToken
-        cookies['XSRF-TOKEN'] = cookie
-      }
-      return { headers, cookies }
-    }
+    auth = fuzzAuth(app.api, API_KEY)
   })
   afterAll(async () => {
     await app?.close()
+    if (!redisUrl) return
+    const client = ioredisClient()
+    await deleteByPrefix(fromIoredis(client), prefix)
+    client.disconnect()
   })
 
   it('answers every generated request as documented (signed in, from loopback)', async () => {
