@@ -4,9 +4,7 @@
  * run when named; ablation writes ABLATION.md, stores writes its section of RESULTS.md);
  * `--filter=<regex>` to run only the in-process
  * comparisons whose title matches; `--no-report` to leave RESULTS.md alone (a partial run with
- * `--only` or `--filter` never writes it); `--no-proposal` to skip the HTTP rows that run on
- * proposals/perf-fixes.diff applied to a copy of the sources (on in full runs; `--proposal`
- * turns them on in a quick run).
+ * `--only` or `--filter` never writes it).
  */
 import os from 'node:os'
 import { configure, settings } from './lib/measure'
@@ -39,9 +37,7 @@ if (wants('middleware')) await runMiddleware()
 if (wants('components')) await runComponents()
 if (wants('rate-limit')) await runRateLimit()
 if (wants('openapi')) await runOpenAPI()
-if (wants('http')) {
-  await runHttp(args.includes('--proposal') || (!quick && !args.includes('--no-proposal')))
-}
+if (wants('http')) await runHttp()
 // Not part of the default run: `--only=ablation`.
 if (only?.includes('ablation')) await runAblation()
 // Not part of the default run either (needs Redis, starts a cluster, workerd and Deno):

@@ -1,33 +1,20 @@
 /**
- * Loads Palisade from SOURCE (packages/<name>/src) through relative file URLs, one middleware
- * folder at a time. The package names would resolve to `dist/`, which needs a build first, and a
- * single barrel import would fail as a whole while one module is broken; per-folder imports let
- * `pnpm bench` measure whatever exists and name what is missing.
+ * Loads Palisade through its package names, one subpath at a time (`@palisade/middleware/cors`,
+ * …, `@palisade/openapi`), as an app imports them. Under tsx the bench's tsconfig (which extends
+ * the root one) maps those names to the packages' sources, as for the tests and the example, so
+ * no build is needed. A subpath that fails to load is named in the report instead of failing the
+ * whole run.
  */
-import { existsSync } from 'node:fs'
-import { fileURLToPath, pathToFileURL } from 'node:url'
 import type { MiddlewareHandler } from 'hono'
 
-// PALISADE_MIDDLEWARE_SRC points the bench at another copy of the sources, to try a fix before
-// it lands (e.g. PALISADE_MIDDLEWARE_SRC=/tmp/patched/src/ pnpm bench --only=http).
-const MIDDLEWARE_SRC = process.env.PALISADE_MIDDLEWARE_SRC
-  ? pathToFileURL(`${process.env.PALISADE_MIDDLEWARE_SRC.replace(/\/$/, '')}/`)
-  : new URL('../../packages/middleware/src/', import.meta.url)
-const OPENAPI_SRC = new URL('../../packages/openapi/src/', import.meta.url)
-
-/** Why a module could not be loaded, keyed by folder; printed in the summary. */
+/** Why a module could not be loaded, keyed by package name; printed in the summary. */
 export const loadProblems = new Map<string, string>()
 
-async function importTs(base: URL, rel: string): Promise<Record<string, unknown> | null> {
-  const url = new URL(rel, base)
-  if (!existsSync(fileURLToPath(url))) {
-    loadProblems.set(rel, 'not written yet')
-    return null
-  }
+async function importPackage(name: string): Promise<Record<string, unknown> | null> {
   try {
-    return (await import(url.href)) as Record<string, unknown>
+    return (await import(name)) as Record<string, unknown>
   } catch (error) {
-    loadProblems.set(rel, `failed to import: ${(error as Error).message.split('\n')[0]}`)
+    loadProblems.set(name, `failed to import: ${(error as Error).message.split('\n')[0]}`)
     return null
   }
 }
@@ -81,7 +68,8 @@ export const FIFTEEN = [
   'ssrfGuard',
 ] as const
 
-const FOLDERS = [
+/** The middleware subpaths, one per factory (the stores come with their middleware). */
+const SUBPATHS = [
   'cors',
   'security-headers',
   'rate-limit',
@@ -104,8 +92,8 @@ let cached: Palisade | undefined
 export async function loadPalisade(): Promise<Palisade> {
   if (cached) return cached
   const out: Record<string, unknown> = {}
-  for (const folder of FOLDERS) {
-    const mod = await importTs(MIDDLEWARE_SRC, `${folder}/index.ts`)
+  for (const subpath of SUBPATHS) {
+    const mod = await importPackage(`@palisade/middleware/${subpath}`)
     if (mod) Object.assign(out, mod)
   }
   cached = out as Palisade
@@ -118,29 +106,5 @@ export interface OpenAPIModule {
 }
 
 export async function loadOpenAPI(): Promise<OpenAPIModule> {
-  return ((await importTs(OPENAPI_SRC, 'index.ts')) ?? {}) as OpenAPIModule
-}
-
-/**
- * The exact text the cookie signer MACs for a value (purpose label, context, value), so the HMAC
- * floor verifies what the middleware verifies; identity when the sources predate purposes.
- */
-export async function loadSigningInput(): Promise<(purpose: 'sessions', value: string) => string> {
-  const mod = await importTs(MIDDLEWARE_SRC, 'internal/cookie-signing.ts')
-  const fn = mod?.signingInput as ((p: string, c: string, v: string) => string) | undefined
-  return fn ? (purpose, value) => fn(purpose, '', value) : (_purpose, value) => value
-}
-
-/** Source files of internals the bench reuses to build fixtures (signed cookies). */
-export async function loadCookieSigner(): Promise<
-  | ((
-      secrets: readonly string[],
-      purpose: 'sessions' | 'csrf',
-    ) => {
-      sign(v: string): Promise<string>
-    })
-  | null
-> {
-  const mod = await importTs(MIDDLEWARE_SRC, 'internal/cookie-signing.ts')
-  return (mod?.createCookieSigner as never) ?? null
+  return ((await importPackage('@palisade/openapi')) ?? {}) as OpenAPIModule
 }

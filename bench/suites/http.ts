@@ -9,7 +9,6 @@ import { fileURLToPath } from 'node:url'
 import autocannon from 'autocannon'
 import { JWT_SECRET_TEXT, ORIGIN, SESSION_SECRET } from '../lib/fixtures'
 import { settings } from '../lib/measure'
-import { hasProposal, type PatchedTree, preparePatchedTree } from '../lib/proposal'
 import { addTarget, type HttpResult, heading, results, skip } from '../lib/results'
 
 export interface ServerSpec {
@@ -18,8 +17,6 @@ export interface ServerSpec {
   stack: string
   /** Key of the result; defaults to `kind`. */
   id?: string
-  /** Runs the server against the patched sources of proposals/perf-fixes.diff. */
-  patched?: PatchedTree
 }
 
 const SERVERS: ServerSpec[] = [
@@ -64,12 +61,9 @@ export interface Started {
 const ROOT = fileURLToPath(new URL('../../', import.meta.url))
 
 export function start(spec: ServerSpec): Promise<Started> {
-  const { kind, patched } = spec
+  const { kind } = spec
   return new Promise((resolve, reject) => {
     const example = kind === 'palisade-example'
-    const patchEnv = patched
-      ? { PALISADE_MIDDLEWARE_SRC: patched.middlewareSrc, TSX_TSCONFIG_PATH: patched.tsconfig }
-      : {}
     const child = spawn(process.execPath, ['--import', 'tsx', SERVE, kind], {
       // The example imports @palisade/* by name: the root tsconfig maps those to source.
       cwd: example ? ROOT : fileURLToPath(new URL('..', import.meta.url)),
@@ -82,9 +76,8 @@ export function start(spec: ServerSpec): Promise<Started> {
             CSRF_SECRET: SESSION_SECRET,
             RATE_LIMIT_MAX: '1000000000',
             CORS_ORIGIN: ORIGIN,
-            ...patchEnv,
           }
-        : { ...process.env, ...patchEnv },
+        : process.env,
       stdio: ['ignore', 'ignore', 'pipe', 'ipc'],
     })
     let stderr = ''
@@ -127,31 +120,13 @@ export function load(port: number, headers: Record<string, string>, seconds: num
   })
 }
 
-export async function runHttp(withProposal: boolean): Promise<void> {
+export async function runHttp(): Promise<void> {
   heading('HTTP on loopback (autocannon)')
   const duration = settings.quick ? 3 : 8
   const warmup = settings.quick ? 1 : 2
   const rounds = settings.quick ? 1 : 2
   const connections = settings.quick ? 50 : 100
   const specs = SERVERS.filter((s) => s.kind !== 'palisade-example' || existsSync(EXAMPLE))
-  // The same Palisade servers once more on the proposed fixes, so one run shows both.
-  if (withProposal && hasProposal()) {
-    const patched = preparePatchedTree()
-    if ('error' in patched) skip(`rows with the proposed fixes: ${patched.error}`)
-    else {
-      for (const base of specs.filter(
-        (s) => s.kind === 'palisade-example' || s.kind === 'palisade',
-      )) {
-        specs.push({
-          ...base,
-          id: `${base.kind}+patch`,
-          name: `${base.name} + fixes`,
-          stack: `${base.stack}; with bench/proposals/perf-fixes.diff applied to a copy of the sources`,
-          patched,
-        })
-      }
-    }
-  }
   console.log(
     `  ${connections} connections, ${warmup} s warm-up + ${duration} s measured, best of ${rounds} round(s)`,
   )
@@ -253,12 +228,6 @@ export async function runHttp(withProposal: boolean): Promise<void> {
       measured: `${(six.rps / express.rps).toFixed(2)}x Express's req/s`,
       met: six.rps >= 3 * express.rps,
     })
-  }
-  const patchedOurs = best.get(`${oursKind}+patch`)
-  if (patchedOurs && fastify && express) {
-    results.notes.push(
-      `With bench/proposals/perf-fixes.diff applied (same run): ${patchedOurs.name} serves ${patchedOurs.rps.toFixed(0)} req/s = ${(patchedOurs.rps / fastify.rps).toFixed(2)}x Fastify and ${(patchedOurs.rps / express.rps).toFixed(2)}x Express, at ${patchedOurs.cpuPerRequest.toFixed(1)} µs server CPU per request (Fastify ${fastify.cpuPerRequest.toFixed(1)}, Express ${express.cpuPerRequest.toFixed(1)}).`,
-    )
   }
   results.oursHttp = ours?.name
 }

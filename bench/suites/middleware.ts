@@ -26,9 +26,10 @@ import {
   ORIGIN,
   SESSION_ID,
   SESSION_SECRET,
+  signSessionId,
 } from '../lib/fixtures'
 import { fmtRatio, measureAll, pairedRatio, settings, type Timing } from '../lib/measure'
-import { loadCookieSigner, loadPalisade, type Palisade } from '../lib/palisade'
+import { loadPalisade, type Palisade } from '../lib/palisade'
 import { addRow, addTarget, heading, skip } from '../lib/results'
 import { addRoutes, quietLoggerOptions, stackParts } from '../lib/stack'
 
@@ -377,7 +378,7 @@ export async function runMiddleware(): Promise<void> {
       return c.text('ok')
     })
     let ours: Hono | null = null
-    if (p.sessions && p.MemorySessionStore && cookieValue) {
+    if (p.sessions && p.MemorySessionStore) {
       const store = new p.MemorySessionStore()
       await store.set(SESSION_ID, { user: 'user-1', visits: 1 }, 86_400)
       ours = new Hono()
@@ -407,15 +408,13 @@ export async function runMiddleware(): Promise<void> {
     )
 
     // The cold path: 2,048 sessions in rotation, more than the signer's 1,000-entry cache holds.
-    const signer = await loadCookieSigner()
-    if (ours && signer && p.MemorySessionStore && p.sessions) {
+    if (ours && p.MemorySessionStore && p.sessions) {
       const store = new p.MemorySessionStore()
-      const sign = signer([SESSION_SECRET], 'sessions')
       const cookies: string[] = []
       for (let i = 0; i < 2048; i++) {
         const id = Buffer.from(crypto.getRandomValues(new Uint8Array(32))).toString('base64url')
         await store.set(id, { user: `user-${i}`, visits: 1 }, 86_400)
-        cookies.push(`sid=${await sign.sign(id)}`)
+        cookies.push(`sid=${await signSessionId(id)}`)
       }
       const coldApp = new Hono()
       coldApp.use('*', p.sessions({ secret: SESSION_SECRET, store }))

@@ -153,12 +153,12 @@ async function compareAlgorithms(
 }
 
 /**
- * A throwaway redis-server on a free port, the Redis store from source, and a reader of the
+ * A throwaway redis-server on a free port, the Redis store (`@palisade/middleware/redis`), and a reader of the
  * server's EVALSHA statistics. Needs `redis-server` on the PATH.
  */
 async function privateRedis() {
   const support = await import('../../tests/redis/support.ts')
-  const mod = (await import('../../packages/middleware/src/redis/index.ts')) as {
+  const mod = (await import('@palisade/middleware/redis')) as {
     RedisRateLimitStore: new (options: { sendCommand: unknown; prefix: string }) => object
     fromIoredis: (client: unknown) => (args: string[]) => Promise<unknown>
   }

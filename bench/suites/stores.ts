@@ -7,13 +7,14 @@
  * own runtime (bench/lib/store-bench.ts). Writes its section into RESULTS.md between markers, and
  * a full report keeps it.
  */
-import { existsSync, readFileSync, writeFileSync } from 'node:fs'
+import { existsSync, readFileSync } from 'node:fs'
 import { MemoryRateLimitStore } from '@palisade/middleware/rate-limit'
 import { fromIoredis, RedisRateLimitStore } from '@palisade/middleware/redis'
 import { startWorker } from '../../tests/cloudflare/support'
 import { startDenoServer } from '../../tests/deno-kv/support'
 import { deleteByPrefix, ioredisClient, uniquePrefix } from '../../tests/redis/support'
 import { ioredisCluster, startCluster } from '../../tests/redis-cluster/cluster'
+import { writeMarkdown } from '../lib/markdown'
 import { benchStore, type StoreBenchResult } from '../lib/store-bench'
 
 export const STORES_START = '<!-- stores:start -->'
@@ -176,6 +177,6 @@ export async function runStores(quick: boolean): Promise<void> {
     start >= 0 && end > start
       ? current.slice(0, start) + section + current.slice(end + STORES_END.length)
       : `${current.trimEnd()}\n\n${section}\n`
-  writeFileSync(file, next)
+  writeMarkdown(file, next)
   console.log('stores section written to RESULTS.md')
 }

@@ -2,6 +2,7 @@ import { copyFileSync, mkdirSync } from 'node:fs'
 import { createRequire } from 'node:module'
 import { dirname, join } from 'node:path'
 import { defineConfig, type Options } from 'tsup'
+import { inlineShared } from '../shared/inline.config'
 
 type Plugin = NonNullable<Options['esbuildPlugins']>[number]
 
@@ -38,6 +39,9 @@ const LICENCES: Array<[from: string, to: string]> = [
   ],
 ]
 
+// @palisade/shared (private: what both packages share) is inlined into the code and the
+// declarations; see packages/shared/inline.config.ts.
+
 export default defineConfig([
   {
     entry: {
@@ -47,8 +51,10 @@ export default defineConfig([
       'fuzz/index': 'src/fuzz/index.ts',
     },
     format: ['esm', 'cjs'],
-    dts: true,
-    clean: true,
+    noExternal: inlineShared.noExternal,
+    dts: inlineShared.dts,
+    // Both configs build at once: this one cleans everything but the command the other writes.
+    clean: ['!cli.js'],
     treeshake: true,
     target: 'es2022',
     platform: 'neutral',
@@ -71,6 +77,7 @@ export default defineConfig([
     platform: 'node',
     sourcemap: false,
     banner: { js: '#!/usr/bin/env node' },
+    noExternal: inlineShared.noExternal,
     external: ['hono', 'fast-check', 'ajv', 'ajv-formats', 'tsx'],
   },
 ])

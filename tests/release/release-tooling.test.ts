@@ -10,7 +10,7 @@ import { join, resolve } from 'node:path'
 import { promisify } from 'node:util'
 import { afterAll, describe, expect, it } from 'vitest'
 // @ts-expect-error: a plain .mjs script without declarations
-import { checkSizes } from '../../scripts/check-size.mjs'
+import { checkSizes } from '../../tools/check-size.mjs'
 
 const run = promisify(execFile)
 const root = resolve(import.meta.dirname, '../..')
@@ -97,7 +97,7 @@ describe('size budgets', () => {
   })
 
   it('the command exits 1 when a budget is exceeded', async () => {
-    const script = join(root, 'scripts', 'check-size.mjs')
+    const script = join(root, 'tools', 'check-size.mjs')
     const failing = run(process.execPath, [script, '--budgets', budgets('cli', 10, 10, 10)])
     await expect(failing).rejects.toMatchObject({ code: 1 })
     const passing = await run(process.execPath, [

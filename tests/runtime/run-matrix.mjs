@@ -15,7 +15,7 @@ import { spawn } from 'node:child_process'
 import { existsSync } from 'node:fs'
 import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { bold, green, red, yellow } from '../../scripts/term.mjs'
+import { bold, green, red, yellow } from '../../tools/term.mjs'
 
 const HERE = dirname(fileURLToPath(import.meta.url))
 const BIN = join(HERE, 'node_modules')

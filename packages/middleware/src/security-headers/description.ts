@@ -1,4 +1,4 @@
-import type { MiddlewareDescription } from '../describe/describe'
+import type { MiddlewareDescription } from '@palisade/shared/describe'
 
 /**
  * What `securityHeaders` adds: nothing to a document (the headers are the same on every

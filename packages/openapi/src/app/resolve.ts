@@ -1,5 +1,5 @@
 import { isRecord } from '../schema/common'
-import type { OpenAPIApp } from './types'
+import type { OpenAPIApp } from './router-types'
 
 /** Where `openapi()` leaves its wrapper on the Hono app it wraps, so tools can start from either. */
 export const WRAPPER_KEY = Symbol.for('palisade.openapi.app')

@@ -1,7 +1,7 @@
 import { resolveApp } from '../app/resolve'
-import { type Description, descriptionsFor } from '../document/middleware'
-import type { StoredRoute } from '../document/types'
-import { planRoute } from '../rules/route'
+import { type Description, descriptionsFor } from '../document/described-read'
+import type { StoredRoute } from '../model/route'
+import { planRoute } from '../rules/route-plan'
 import { isRecord } from '../schema/common'
 
 /** The rules `audit` checks, in the order findings are reported. */

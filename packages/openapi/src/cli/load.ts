@@ -7,7 +7,7 @@ import { createRequire } from 'node:module'
 import { join, resolve } from 'node:path'
 import { pathToFileURL } from 'node:url'
 import { resolveApp } from '../app/resolve'
-import type { OpenAPIApp } from '../app/types'
+import type { OpenAPIApp } from '../app/router-types'
 
 const TYPESCRIPT = /\.(?:c|m)?tsx?$/
 /** Set on the re-run, so a module that still fails to load is reported instead of looping. */

@@ -5,7 +5,7 @@ import type {
   OpenAPIParameter,
   OpenAPIPathItem,
   OpenAPIResponse,
-} from '../document/types'
+} from '../model/document'
 import { isRecord } from '../schema/common'
 import type { OpenAPISchema } from '../schema/types'
 import { loadPeers, type Peers, type SchemaCheck } from './peers'

@@ -2,7 +2,7 @@
 // response bodies against the document's schemas (ajv-formats, when installed, adds formats).
 // Variable specifiers keep bundlers and the packaging scan from treating them as static imports.
 import type * as FastCheck from 'fast-check'
-import type { OpenAPIDocument } from '../document/types'
+import type { OpenAPIDocument } from '../model/document'
 import type { OpenAPISchema } from '../schema/types'
 
 /** Checks `value` against `schema` (refs point into the document); an error message or undefined. */
