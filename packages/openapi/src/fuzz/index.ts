@@ -2,6 +2,8 @@
  * @palisade/openapi/fuzz — contract fuzzing from the document, through `app.request()`. Needs the
  * optional peers fast-check and ajv; never imported by the root entry.
  */
+
+export { formatFailure, fuzz } from './fuzz'
 export type {
   FuzzAuth,
   FuzzFailure,
@@ -9,5 +11,4 @@ export type {
   FuzzOptions,
   FuzzReport,
   FuzzRequest,
-} from './fuzz'
-export { formatFailure, fuzz } from './fuzz'
+} from './types'
