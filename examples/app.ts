@@ -35,6 +35,7 @@ import type { AuditPolicy } from '@palisade/openapi/audit'
 import type { FuzzOptions } from '@palisade/openapi/fuzz'
 import { Hono } from 'hono'
 import { z } from 'zod'
+import { stdoutLines } from './log-lines'
 import { type AppStores, createStores } from './stores'
 
 type Env = Record<string, string | undefined>
@@ -189,7 +190,9 @@ export async function createApp(env: Env = process.env): Promise<{
   // Whole app: request IDs first so every log line carries one; security headers everywhere
   // (the docs pages set their own CSP, which securityHeaders keeps).
   api.use('*', requestId())
-  api.use('*', logger({ exclude: ['/health', '/explorer/*', '/reference/*'] }))
+  // One write per turn of the event loop instead of a console.log per request (./log-lines.ts).
+  const logLines = stdoutLines()
+  api.use('*', logger({ exclude: ['/health', '/explorer/*', '/reference/*'], sink: logLines }))
   api.use('*', securityHeaders())
   api.use(
     '/api/*',
@@ -429,5 +432,12 @@ export async function createApp(env: Env = process.env): Promise<{
     },
   })
 
-  return { api, stores, close: () => stores.close() }
+  return {
+    api,
+    stores,
+    close: () => {
+      logLines.flush()
+      return stores.close()
+    },
+  }
 }
