@@ -11,6 +11,10 @@ const alias = [
     replacement: src('./packages/middleware/src/$1/index.ts'),
   },
   { find: /^@palisade\/middleware$/, replacement: src('./packages/middleware/src/index.ts') },
+  {
+    find: /^@palisade\/openapi\/(audit|fuzz)$/,
+    replacement: src('./packages/openapi/src/$1/index.ts'),
+  },
   { find: /^@palisade\/openapi$/, replacement: src('./packages/openapi/src/index.ts') },
   { find: /^@palisade\/shared\/(.+)$/, replacement: src('./packages/shared/src/$1.ts') },
 ]

@@ -35,6 +35,8 @@ import {
   xssSanitize,
 } from '@palisade/middleware'
 import { openapi } from '@palisade/openapi'
+import type { AuditPolicy } from '@palisade/openapi/audit'
+import type { FuzzOptions } from '@palisade/openapi/fuzz'
 import { Hono } from 'hono'
 import { z } from 'zod'
 import { stdoutLines } from './log-lines'
@@ -67,6 +69,82 @@ const CsrfToken = z.object({ csrfToken: z.string() })
 /** An account as a user store would hold it, secrets included. */
 function account(sub: string, role: string) {
   return { sub, role, passwordHash: `$argon2id$v=19$m=65536,t=3,p=4$${sub}` }
+}
+
+/**
+ * What `palisade audit` holds the app to: every rule at `error`, and these routes let off one
+ * rule each, with the reason a reviewer reads. (`palisade audit examples/api.ts` finds this
+ * export next to the app.)
+ */
+export const auditPolicy: AuditPolicy = {
+  exempt: [
+    {
+      method: 'GET',
+      path: '/health',
+      rules: ['rate-limit'],
+      reason:
+        'liveness probe: the orchestrator polls it from one address, and a throttled probe restarts a healthy instance',
+    },
+    {
+      method: 'GET',
+      path: '/.well-known/jwks.json',
+      rules: ['rate-limit'],
+      reason:
+        'public keys that verifiers cache for their max age; this app’s own jwtAuth reads them in-process, where no client address exists to key a limit on',
+    },
+    {
+      method: 'POST',
+      path: '/api/login',
+      rules: ['csrf'],
+      reason:
+        'login starts the session instead of trusting one (the ID is regenerated), and it accepts only application/json, which a cross-site form cannot send without a CORS preflight that cors() refuses to unknown origins',
+    },
+    {
+      method: 'POST',
+      path: '/forms/feedback',
+      rules: ['validation'],
+      reason:
+        'the handler reads no body: the only input is the CSRF token, in the X-XSRF-Token header or the _csrf field that csrf() reads and checks itself (bodyLimit caps it)',
+    },
+  ],
+}
+
+/**
+ * The fuzzer's auth hook for this app (`palisade fuzz`, tests/openapi/example-fuzz.test.ts):
+ * signs in once through the app itself (a bearer token from /api/login, a CSRF pair from
+ * /forms/token) and sends what each operation's security requirement names.
+ */
+export function fuzzAuth(
+  api: ReturnType<typeof openapi>,
+  apiKey?: string,
+): NonNullable<FuzzOptions['auth']> {
+  let credentials: Promise<{ token: string; csrfToken: string; csrfCookie: string }> | undefined
+  const signIn = async () => {
+    const login = await api.request('/api/login', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ username: 'fuzzer' }),
+    })
+    const { token } = (await login.json()) as { token: string }
+    const page = await api.request('/forms/token')
+    const { csrfToken } = (await page.json()) as { csrfToken: string }
+    const csrfCookie = /XSRF-TOKEN=([^;]+)/.exec(page.headers.get('set-cookie') ?? '')?.[1] ?? ''
+    return { token, csrfToken, csrfCookie }
+  }
+  return async (op) => {
+    credentials ??= signIn()
+    const { token, csrfToken, csrfCookie } = await credentials
+    const schemes = new Set(op.security.flatMap((r) => Object.keys(r)))
+    const headers: Record<string, string> = {}
+    const cookies: Record<string, string> = {}
+    if (schemes.has('bearerAuth')) headers.authorization = `Bearer ${token}`
+    if (schemes.has('apiKeyHeader') && apiKey) headers['x-api-key'] = apiKey
+    if (schemes.has('csrfToken')) {
+      headers['x-xsrf-token'] = csrfToken
+      cookies['XSRF-TOKEN'] = csrfCookie
+    }
+    return { headers, cookies }
+  }
 }
 
 /** The documentation site (root package.json `palisade.site`; a test keeps them equal). */
@@ -120,8 +198,13 @@ export async function createApp(env: Env = process.env) {
     'sign',
     'verify',
   ])
-  const { kty, crv, x, y } = await crypto.subtle.exportKey('jwk', issuerKeys.publicKey)
-  const jwks = { keys: [{ kty, crv, x, y, kid: 'example-1', alg: 'ES256', use: 'sig' }] as const }
+  const {
+    kty = '',
+    crv = '',
+    x = '',
+    y = '',
+  } = await crypto.subtle.exportKey('jwk', issuerKeys.publicKey)
+  const jwks = { keys: [{ kty, crv, x, y, kid: 'example-1', alg: 'ES256', use: 'sig' }] }
   const hono = new Hono()
   const reportsAuth = jwtAuth({
     jwks: `${issuer}.well-known/jwks.json`,
@@ -133,6 +216,13 @@ export async function createApp(env: Env = process.env) {
     scopes: ['reports:read'],
   })
 
+  const limitBody = bodyLimit({ max: 64 * 1024 })
+  const limitRate = rateLimit({
+    max: Number(env.RATE_LIMIT_MAX ?? 100),
+    windowMs: 60_000,
+    store: stores.rateLimitStore,
+  })
+  const session = sessions({ secret: secret(env, 'SESSION_SECRET'), store: stores.sessionStore })
   // One chain, so `AppType` (below) carries every route and what its middleware answer.
   const api = openapi(hono, {
     info: {
@@ -162,20 +252,19 @@ export async function createApp(env: Env = process.env) {
       }),
     )
     .use('/api/*', requestTimeout({ ms: 5_000 }))
-    .use('/api/*', bodyLimit({ max: 64 * 1024 }))
-    .use(
-      '/api/*',
-      rateLimit({
-        max: Number(env.RATE_LIMIT_MAX ?? 100),
-        windowMs: 60_000,
-        store: stores.rateLimitStore,
-      }),
-    )
-    .use('/api/*', sessions({ secret: secret(env, 'SESSION_SECRET'), store: stores.sessionStore }))
+    // One limit and one body cap for every area of the app (/api, /forms, /admin, /): each
+    // request matches one prefix, so it counts once against the client's budget.
+    .use('/api/*', limitBody, limitRate)
+    // The session cookie only where a handler reads the session: a route behind it that changes
+    // state would be authenticated by a cookie alone, and so need CSRF protection (palisade audit).
+    .use('/api/session/*', session)
+    .use('/api/login', session)
 
     .get('/', (c) => c.html(HOME_PAGE), {
+      middlewares: [limitRate],
       openapi: {
         operationId: 'getHome',
+        security: [],
         tags: ['system'],
         summary: 'Links to the explorer, the reference and the documentation site',
         responses: {
@@ -191,6 +280,7 @@ export async function createApp(env: Env = process.env) {
     .get('/health', (c) => c.json({ status: 'ok' as const }), {
       openapi: {
         operationId: 'getHealth',
+        security: [],
         tags: ['system'],
         summary: 'Liveness probe (not rate limited)',
         responses: { 200: { description: 'Alive', schema: z.object({ status: z.literal('ok') }) } },
@@ -200,6 +290,7 @@ export async function createApp(env: Env = process.env) {
     .get('/.well-known/jwks.json', (c) => c.json(jwks), {
       openapi: {
         operationId: 'jwks',
+        security: [],
         tags: ['auth'],
         summary: 'The public keys of the access tokens this app issues (JWKS)',
         responses: { 200: { description: 'A JSON Web Key Set', schema: Jwks } },
@@ -211,6 +302,7 @@ export async function createApp(env: Env = process.env) {
         .get('/ping', (c) => c.json({ pong: true }), {
           openapi: {
             operationId: 'ping',
+            security: [],
             tags: ['system'],
             summary: 'Rate-limited ping',
             responses: {
@@ -230,6 +322,7 @@ export async function createApp(env: Env = process.env) {
           {
             openapi: {
               operationId: 'visit',
+              security: [],
               tags: ['sessions'],
               summary: 'Counts visits in the session (cookie `sid`)',
               responses: { 200: { description: 'Visits so far', schema: Visits } },
@@ -254,6 +347,7 @@ export async function createApp(env: Env = process.env) {
             middlewares: [contentTypeGuard({ required: ['application/json'] })],
             openapi: {
               operationId: 'login',
+              security: [],
               tags: ['auth'],
               summary: 'Signs a JWT and starts a session (demo: any username)',
               request: { body: LoginBody },
@@ -304,6 +398,7 @@ export async function createApp(env: Env = process.env) {
             middlewares: [contentTypeGuard({ required: ['application/json'] })],
             openapi: {
               operationId: 'issueAccessToken',
+              security: [],
               tags: ['auth'],
               summary: 'Signs an ES256 access token with scope reports:read (demo: any username)',
               request: { body: LoginBody },
@@ -349,6 +444,7 @@ export async function createApp(env: Env = process.env) {
         .get('/comments', (c) => c.json(comments), {
           openapi: {
             operationId: 'listComments',
+            security: [],
             tags: ['comments'],
             summary: 'Comments, HTML-encoded on the way in',
             responses: { 200: { description: 'All comments', schema: z.array(Comment) } },
@@ -368,6 +464,7 @@ export async function createApp(env: Env = process.env) {
             middlewares: [contentTypeGuard({ required: ['application/json'] }), xssSanitize()],
             openapi: {
               operationId: 'createComment',
+              security: [],
               tags: ['comments'],
               summary: 'Adds a comment; its strings are HTML-entity encoded',
               request: { body: NewComment },
@@ -389,6 +486,7 @@ export async function createApp(env: Env = process.env) {
             middlewares: [contentTypeGuard({ required: ['application/json'] }), ssrfGuard()],
             openapi: {
               operationId: 'createPreview',
+              security: [],
               tags: ['previews'],
               summary: 'Accepts a URL only if it points to a public address',
               request: { body: PreviewBody },
@@ -401,10 +499,12 @@ export async function createApp(env: Env = process.env) {
     )
 
     // Browser forms: double-submit CSRF token, signed so a sibling subdomain cannot plant one.
+    .use('/forms/*', limitBody, limitRate)
     .use('/forms/*', csrf({ secret: secret(env, 'CSRF_SECRET') }))
     .get('/forms/token', (c) => c.json({ csrfToken: c.get('csrfToken') }), {
       openapi: {
         operationId: 'csrfToken',
+        security: [],
         tags: ['forms'],
         summary: 'Sets the XSRF-TOKEN cookie and returns the token',
         responses: { 200: { description: 'The token', schema: CsrfToken } },
@@ -422,10 +522,13 @@ export async function createApp(env: Env = process.env) {
     })
 
     // Operators only: loopback clients.
+    .use('/admin/*', limitRate)
     .get('/admin/stats', (c) => c.json({ stores: stores.kind }), {
       middlewares: [ipGuard({ mode: 'allow', list: ['127.0.0.1', '::1'] })],
       openapi: {
         operationId: 'adminStats',
+        // No credential: access is by client address (ipGuard above), which OpenAPI cannot express.
+        security: [],
         tags: ['admin'],
         summary: 'Which stores the app runs on (loopback only)',
         responses: {

@@ -9,8 +9,14 @@
 // use in TypeScript projects without `skipLibCheck`: CommonJS and ESM under `node16`, `bundler`
 // and `node10` resolution.
 //
+// It also runs the `palisade` bin of the openapi tarball on the system Node (20): `audit` (exit
+// 1 on a finding, JSON and SARIF), `export` and `export --check`, `fuzz` refusing clearly without
+// its optional peers and passing with them, and a TypeScript module refused clearly without tsx
+// and loaded with it (the command re-runs itself under `--import tsx`).
+//
 // Nothing is downloaded: hono and jose are packed from the workspace's installed copies and
-// installed from those tarballs with `npm install --offline`.
+// installed from those tarballs with `npm install --offline`; the optional peers (fast-check,
+// ajv, tsx) are linked from the workspace's installed copies when a step needs them.
 //
 // Usage: node tools/check-consumer.mjs [--keep]   (--keep leaves the temp project for a look)
 
@@ -22,6 +28,7 @@ import {
   mkdtempSync,
   realpathSync,
   rmSync,
+  symlinkSync,
   writeFileSync,
 } from 'node:fs'
 import { createRequire } from 'node:module'
@@ -137,6 +144,8 @@ import { cors, jwtAuth, type JWTPayload, rateLimit, signJwt } from '@palisade/mi
 import { ssrfGuard } from '@palisade/middleware/ssrf-guard'
 import { RedisRateLimitStore } from '@palisade/middleware/redis'
 import { openapi } from '@palisade/openapi'
+import { type AuditFinding, audit } from '@palisade/openapi/audit'
+import type { FuzzOptions, FuzzReport } from '@palisade/openapi/fuzz'
 
 const secret = new TextEncoder().encode('a-secret-of-at-least-32-bytes!!!!')
 const app = new Hono()
@@ -149,6 +158,33 @@ const api = openapi(app, { info: { title: 'Consumer', version: '1.0.0' } })
 api.get('/ping', (c) => c.text('pong'), { openapi: { summary: 'Ping' } })
 export const token: Promise<string> = signJwt({ sub: 'u1' }, secret)
 export type Store = typeof RedisRateLimitStore
+export const findings: AuditFinding[] = audit(api, { rules: { headers: 'warn' } })
+export const fuzzOptions: FuzzOptions = { runs: 5, auth: (op) => ({ headers: { 'x-op': op.path } }) }
+export type Report = FuzzReport
+`
+
+// The app `palisade` loads in the fresh project: one public route that passes every audit rule,
+// and one with no security requirement (the finding the audit must report).
+const CLI_APP = (
+  typed,
+) => `import { bodyLimit, rateLimit, securityHeaders } from '@palisade/middleware'
+import { openapi } from '@palisade/openapi'
+import { Hono } from 'hono'
+
+const Item${typed ? ': Record<string, unknown>' : ''} = {
+  type: 'object',
+  properties: { id: { type: 'integer' } },
+  required: ['id'],
+}
+const api = openapi(new Hono(), { info: { title: 'CLI consumer', version: '1.0.0' } })
+api.use('*', securityHeaders(), rateLimit({ max: 1000 }), bodyLimit({ max: 1024 }))
+api.get('/items', (c) => c.json({ id: 1 }), {
+  openapi: { security: [], responses: { 200: { description: 'An item', schema: Item } } },
+})
+api.get('/open', (c) => c.json({ id: 2 }), {
+  openapi: { responses: { 200: { description: 'An item', schema: Item } } },
+})
+export default api
 `
 
 const TS_PROJECTS = [
@@ -230,6 +266,81 @@ try {
       indent(noRequireEsm.out),
     )
   }
+
+  console.log(bold('▶ the palisade command (system node)'))
+  writeFileSync(join(app, 'cli-app.mjs'), CLI_APP(false))
+  writeFileSync(join(app, 'cli-app.ts'), CLI_APP(true))
+  const palisade = (...args) => {
+    const res = spawnSync(join(app, 'node_modules', '.bin', 'palisade'), args, {
+      cwd: app,
+      encoding: 'utf8',
+      env: { ...process.env, NO_COLOR: '1' },
+    })
+    return { status: res.status, out: `${res.stdout ?? ''}${res.stderr ?? ''}${res.error ?? ''}` }
+  }
+  // An optional peer, linked from the workspace (its own dependencies resolve from there).
+  const link = (name) => {
+    const target = join(app, 'node_modules', name)
+    if (!existsSync(target)) symlinkSync(packageDir('packages/openapi', name), target, 'dir')
+  }
+  let r = palisade('audit', 'cli-app.mjs', '--format', 'json')
+  let findings = []
+  try {
+    findings = JSON.parse(r.out)
+  } catch {}
+  record(
+    'palisade audit: exit 1, the one finding as JSON',
+    r.status === 1 &&
+      findings.length === 1 &&
+      findings[0].rule === 'auth' &&
+      findings[0].path === '/open',
+    indent(r.out),
+  )
+  r = palisade('audit', 'cli-app.mjs', '--format', 'sarif')
+  record(
+    'palisade audit --format sarif',
+    r.status === 1 && r.out.includes('"version": "2.1.0"'),
+    indent(r.out),
+  )
+  r = palisade('export', 'cli-app.mjs', '--out', 'openapi.json')
+  const check = palisade('export', '--check', 'openapi.json', 'cli-app.mjs')
+  record(
+    'palisade export --out, then export --check: exit 0',
+    r.status === 0 && check.status === 0,
+    indent(r.out + check.out),
+  )
+  writeFileSync(join(app, 'stale.json'), '{"openapi":"3.1.0"}')
+  r = palisade('export', '--check', 'stale.json', 'cli-app.mjs')
+  record(
+    'palisade export --check on a stale file: exit 1 with a diff',
+    r.status === 1 && r.out.includes('+ /paths'),
+    indent(r.out),
+  )
+  r = palisade('fuzz', 'cli-app.mjs', '--runs', '5')
+  record(
+    'palisade fuzz without its optional peers: exit 2, names fast-check',
+    r.status === 2 && r.out.includes('optional peer dependency "fast-check"'),
+    indent(r.out),
+  )
+  r = palisade('audit', 'cli-app.ts')
+  record(
+    'palisade audit app.ts without tsx: exit 2, says to install tsx',
+    r.status === 2 && r.out.includes('install tsx'),
+    indent(r.out),
+  )
+  for (const name of ['fast-check', 'ajv', 'ajv-formats', 'tsx']) link(name)
+  r = palisade('fuzz', 'cli-app.mjs', '--runs', '20', '--seed', '1')
+  record(
+    'palisade fuzz with fast-check and ajv: exit 0',
+    r.status === 0 && /fuzz: 2 operations, 40 requests/.test(r.out),
+    indent(r.out),
+  )
+  r = palisade('audit', 'cli-app.ts')
+  record(
+    'palisade audit app.ts with tsx installed: loads it, exit 1 on the finding',
+    r.status === 1 && /GET\s+\/open\s+auth/.test(r.out),
+    indent(r.out),
+  )
 
   console.log(bold('▶ TypeScript consumers (strict, no skipLibCheck)'))
   for (const project of TS_PROJECTS) {

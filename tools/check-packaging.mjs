@@ -37,8 +37,9 @@ const PACKAGES = [
   // Cloudflare, Deno KV, …: see backendSubpaths) are left out of the root barrel: only apps on
   // that platform need them.
   { dir: 'packages/middleware', foldersArePublic: true },
-  // openapi's src folders are internal; only "." is public.
-  { dir: 'packages/openapi', foldersArePublic: false },
+  // openapi's src folders are internal, except the subpaths that prove an app (audit, fuzz),
+  // which the root entry deliberately never loads.
+  { dir: 'packages/openapi', foldersArePublic: false, notInBarrel: new Set(['./audit', './fuzz']) },
 ]
 
 /**
@@ -161,7 +162,13 @@ const LONG_STRING = /'(?:[^'\\\n]|\\.){2000,}'|"(?:[^"\\\n]|\\.){2000,}"|`(?:[^`
 function scanDist(pkgDir, pkg) {
   const problems = []
   const dist = join(pkgDir, 'dist')
-  for (const file of listFiles(dist).filter((f) => /\.(c|m)?js$/.test(f))) {
+  // A `bin` is a Node command, not package code: it may use node: modules.
+  const bins = new Set(
+    Object.values(typeof pkg.bin === 'string' ? { bin: pkg.bin } : (pkg.bin ?? {})).map((f) =>
+      join(pkgDir, f),
+    ),
+  )
+  for (const file of listFiles(dist).filter((f) => /\.(c|m)?js$/.test(f) && !bins.has(f))) {
     // Long string literals are embedded assets (the docs viewers' browser bundles), not code
     // that runs on the server; blank them so their own `Buffer` mentions do not count.
     const code = readFileSync(file, 'utf8').replace(LONG_STRING, "''")
@@ -198,9 +205,9 @@ function scanDist(pkgDir, pkg) {
   return problems
 }
 
-async function checkPackage({ dir, foldersArePublic }) {
+async function checkPackage({ dir, foldersArePublic, notInBarrel: kept }) {
   const pkgDir = join(ROOT, dir)
-  const notInBarrel = foldersArePublic ? backendSubpaths(pkgDir) : new Set()
+  const notInBarrel = foldersArePublic ? backendSubpaths(pkgDir) : (kept ?? new Set())
   const pkg = JSON.parse(readFileSync(join(pkgDir, 'package.json'), 'utf8'))
   const result = {
     name: pkg.name,
@@ -317,10 +324,12 @@ async function checkPackage({ dir, foldersArePublic }) {
   for (const { subpath, names } of perSubpath) {
     if (names.length === 0) s.barrel.push(`${subpath}: exports nothing`)
     if (notInBarrel.has(subpath)) {
-      // Every backend alike: none is in the root barrel (see the middleware README).
+      // Every backend alike (and openapi's audit and fuzz): none is in the root barrel.
       const leaked = names.filter((n) => rootNames.has(n))
       if (leaked.length)
-        s.barrel.push(`${subpath}: backend re-exported by the root: ${leaked.join(', ')}`)
+        s.barrel.push(
+          `${subpath}: re-exported by the root, which must not load it: ${leaked.join(', ')}`,
+        )
       continue
     }
     const absent = names.filter((n) => !rootNames.has(n))

@@ -85,6 +85,7 @@ const sidebar: DefaultTheme.Sidebar = {
         { text: 'Security from middleware', link: '/openapi/security' },
         { text: 'Explorer and reference pages', link: '/openapi/pages' },
         { text: 'generateSpec', link: '/openapi/generate-spec' },
+        { text: 'Audit, fuzz, palisade', link: '/openapi/prove' },
         { text: 'Checked by real tools', link: '/openapi/checked' },
       ],
     },

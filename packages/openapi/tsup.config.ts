@@ -42,20 +42,42 @@ const LICENCES: Array<[from: string, to: string]> = [
 // @palisade/shared (private: what both packages share) is inlined into the code and the
 // declarations; see packages/shared/inline.config.ts.
 
-export default defineConfig({
-  entry: { index: 'src/index.ts' },
-  format: ['esm', 'cjs'],
-  noExternal: inlineShared.noExternal,
-  dts: inlineShared.dts,
-  clean: true,
-  treeshake: true,
-  target: 'es2022',
-  platform: 'neutral',
-  sourcemap: false,
-  esbuildPlugins: [shipViewerBodiesOnce],
-  onSuccess: async () => {
-    copyFileSync(BODIES_SOURCE, `dist/${BODIES_DIST.slice(2)}`)
-    mkdirSync('dist/licenses', { recursive: true })
-    for (const [from, to] of LICENCES) copyFileSync(from, join('dist/licenses', to))
+export default defineConfig([
+  {
+    entry: {
+      index: 'src/index.ts',
+      // Subpaths the root entry never imports: proving an app costs nothing at run time.
+      'audit/index': 'src/audit/index.ts',
+      'fuzz/index': 'src/fuzz/index.ts',
+    },
+    format: ['esm', 'cjs'],
+    noExternal: inlineShared.noExternal,
+    dts: inlineShared.dts,
+    // Both configs build at once: this one cleans everything but the command the other writes.
+    clean: ['!cli.js'],
+    treeshake: true,
+    target: 'es2022',
+    platform: 'neutral',
+    sourcemap: false,
+    esbuildPlugins: [shipViewerBodiesOnce],
+    onSuccess: async () => {
+      copyFileSync(BODIES_SOURCE, `dist/${BODIES_DIST.slice(2)}`)
+      mkdirSync('dist/licenses', { recursive: true })
+      for (const [from, to] of LICENCES) copyFileSync(from, join('dist/licenses', to))
+    },
   },
-})
+  // The `palisade` command: Node only, ESM, one file (audit and fuzz bundled in), run by the bin.
+  {
+    entry: { cli: 'src/cli/index.ts' },
+    format: ['esm'],
+    dts: false,
+    clean: false,
+    treeshake: true,
+    target: 'node20',
+    platform: 'node',
+    sourcemap: false,
+    banner: { js: '#!/usr/bin/env node' },
+    noExternal: inlineShared.noExternal,
+    external: ['hono', 'fast-check', 'ajv', 'ajv-formats', 'tsx'],
+  },
+])

@@ -98,19 +98,23 @@ const options: ts.CompilerOptions = {
 // names they do not declare (`user`, `client`, `c`); everything else must type-check, so an
 // example with a wrong option name or type fails. Package exports, `Hono` and `z` are in scope.
 // Every `exports` subpath of the middleware package (folder = subpath: `./x` is src/x/index.ts)
-// and openapi's root; a name already in scope from an earlier entry is not imported again.
-const middlewareExports = JSON.parse(
-  readFileSync(join(root, 'packages/middleware/package.json'), 'utf8'),
-).exports as Record<string, unknown>
-const entries: Record<string, string> = Object.fromEntries([
-  ...Object.keys(middlewareExports)
-    .filter((subpath) => subpath !== './package.json')
-    .map((subpath) => [
-      `@palisade/middleware${subpath.slice(1)}`,
-      join(root, 'packages/middleware/src', subpath.slice(2), 'index.ts'),
+// and of openapi (its root, and the audit and fuzz subpaths the root never loads); a name already
+// in scope from an earlier entry is not imported again.
+const exportsOf = (pkg: string) =>
+  Object.keys(
+    JSON.parse(readFileSync(join(root, 'packages', pkg, 'package.json'), 'utf8')).exports as Record<
+      string,
+      unknown
+    >,
+  ).filter((subpath) => subpath !== './package.json')
+const entries: Record<string, string> = Object.fromEntries(
+  ['middleware', 'openapi'].flatMap((pkg) =>
+    exportsOf(pkg).map((subpath) => [
+      `@palisade/${pkg}${subpath.slice(1)}`,
+      join(root, 'packages', pkg, 'src', subpath === '.' ? '' : subpath.slice(2), 'index.ts'),
     ]),
-  ['@palisade/openapi', join(root, 'packages/openapi/src/index.ts')],
-])
+  ),
+)
 const UNDECLARED_NAME = new Set([2304, 2552, 18004])
 
 interface DocExample {

@@ -168,13 +168,36 @@ describe('the rest', () => {
     ])
   })
 
-  it('sessions: nothing with the memory store, 503 with a store that can fail', () => {
-    expect(describeOf(sessions({ secret }))).toEqual({})
-    expect(describeOf(sessions({ secret, store: new MemorySessionStore() }))).toEqual({})
+  it('sessions: only its name and cookieAuth with the memory store, 503 with a store that can fail', () => {
+    const identity = { middleware: 'sessions', cookieAuth: true }
+    expect(describeOf(sessions({ secret }))).toEqual(identity)
+    expect(describeOf(sessions({ secret, store: new MemorySessionStore() }))).toEqual(identity)
+    expect(describeOf(sessions({ secret, store: failingStore }))).toMatchObject(identity)
     expect(statuses(sessions({ secret, store: failingStore }))).toEqual([503])
   })
 
-  it('cors, securityHeaders and logger add nothing to an operation', () => {
-    for (const mw of [cors(), securityHeaders(), logger()]) expect(describeOf(mw)).toBeUndefined()
+  it('securityHeaders: only its name, with and without a nonce', () => {
+    expect(describeOf(securityHeaders())).toEqual({ middleware: 'securityHeaders' })
+    expect(describeOf(securityHeaders({ nonce: true }))).toEqual({
+      middleware: 'securityHeaders',
+    })
+  })
+
+  it('cors and logger add nothing to an operation', () => {
+    for (const mw of [cors(), logger()]) expect(describeOf(mw)).toBeUndefined()
+  })
+
+  it.each([
+    ['rateLimit', () => rateLimit()],
+    ['bodyLimit', () => bodyLimit({ max: 1 })],
+    ['csrf', () => csrf()],
+    ['jwtAuth', () => jwtAuth({ secret })],
+  ])('%s names itself, for audits', (name, make) => {
+    expect(describeOf(make())?.middleware).toBe(name)
+  })
+
+  it('jwtAuth is cookieAuth only when it reads a cookie', () => {
+    expect(describeOf(jwtAuth({ secret }))?.cookieAuth).toBeUndefined()
+    expect(describeOf(jwtAuth({ secret, cookie: 'token' }))?.cookieAuth).toBe(true)
   })
 })

@@ -106,6 +106,16 @@ export interface DescribedResponse {
  * }
  */
 export interface MiddlewareDescription {
+  /**
+   * Which middleware this is, by its factory name (`'rateLimit'`, `'csrf'`, …), for tools that
+   * audit an app from its descriptions (`@palisade/openapi/audit`). Adds nothing to a document.
+   */
+  middleware?: string
+  /**
+   * `true` when a cookie alone can authenticate the request (sessions, jwtAuth's `cookie`), so
+   * unsafe methods behind it need CSRF protection. Adds nothing to a document.
+   */
+  cookieAuth?: boolean
   /** Applies only to operations with these methods (upper case). Default: every method. */
   methods?: string[]
   /**

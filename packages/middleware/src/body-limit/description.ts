@@ -4,6 +4,7 @@ import { BODY_METHODS } from '../internal/described'
 /** What `bodyLimit` adds to operations that take a body: 413 above `max` bytes. */
 export function bodyLimitDescription(max: number): MiddlewareDescription {
   return {
+    middleware: 'bodyLimit',
     methods: [...BODY_METHODS],
     responses: [
       {

@@ -11,6 +11,7 @@ export function csrfDescription(
   safeMethods: ReadonlySet<string>,
 ): MiddlewareDescription {
   return {
+    middleware: 'csrf',
     methods: methodsExcept(safeMethods),
     security: [
       [

@@ -82,5 +82,10 @@ export function jwtAuthDescription(d: JwtAuthDescribed): MiddlewareDescription {
       ],
     })
   }
-  return { security, responses }
+  return {
+    middleware: 'jwtAuth',
+    ...(d.cookieName === undefined ? {} : { cookieAuth: true }),
+    security,
+    responses,
+  }
 }

@@ -51,5 +51,5 @@ export function rateLimitDescription(
       codes: ['store_unavailable'],
     })
   }
-  return { responses, headers }
+  return { middleware: 'rateLimit', responses, headers }
 }

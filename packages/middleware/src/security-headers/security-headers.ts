@@ -1,7 +1,9 @@
 import type { MiddlewareHandler } from 'hono'
+import { described } from '../internal/described'
 import { editResponseHeaders } from '../internal/headers'
 import { assertKnownKeys, assertOneOf, formatValue, optionError } from '../internal/options'
 import { compileCsp, cspNonce } from './csp'
+import { securityHeadersDescription } from './description'
 import {
   flag,
   headerValue,
@@ -219,16 +221,16 @@ export function securityHeaders(options?: SecurityHeadersOptions): MiddlewareHan
   list.unshift(...fixedCsp)
 
   if (!useNonce) {
-    return async function securityHeaders(c, next) {
+    return described(securityHeadersDescription, async function securityHeaders(c, next) {
       await next()
       editResponseHeaders(c, (headers) => {
         for (const [name, value] of list) {
           if (!headers.has(name)) headers.set(name, value)
         }
       })
-    }
+    })
   }
-  return async function securityHeaders(c, next) {
+  return described(securityHeadersDescription, async function securityHeaders(c, next) {
     const nonce = cspNonce()
     c.set('cspNonce', nonce)
     await next()
@@ -240,7 +242,7 @@ export function securityHeaders(options?: SecurityHeadersOptions): MiddlewareHan
         if (!headers.has(name)) headers.set(name, value)
       }
     })
-  }
+  })
 }
 
 function withFull(given: SecurityHeadersOptions): SecurityHeadersOptions {

@@ -2,10 +2,15 @@ import type { MiddlewareDescription } from '@palisade/shared/describe'
 import { MemorySessionStore } from './memory-store'
 import type { SessionStore } from './store'
 
-/** What `sessions` adds: 503 when its store can fail (any store but the memory one). */
+/**
+ * What `sessions` adds: 503 when its store can fail (any store but the memory one). Its cookie
+ * authenticates the request by itself (`cookieAuth`).
+ */
 export function sessionsDescription(store: SessionStore | undefined): MiddlewareDescription {
-  if (store === undefined || store instanceof MemorySessionStore) return {}
+  const identity = { middleware: 'sessions', cookieAuth: true }
+  if (store === undefined || store instanceof MemorySessionStore) return identity
   return {
+    ...identity,
     responses: [
       {
         status: 503,

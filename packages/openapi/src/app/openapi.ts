@@ -14,6 +14,7 @@ import { requestValidator } from '../validate/request'
 import { responseChecked } from '../validate/response'
 import { type DocsRoute, docsGuard, patternMatches } from './docs-routes'
 import type { BasePathOf, EnvOf, HonoApp } from './hono-types'
+import { WRAPPER_KEY } from './resolve'
 import { middlewareFor, type UseRecord } from './route-middleware'
 import type { OpenAPIApp } from './router-types'
 
@@ -289,5 +290,7 @@ export function openapi<A extends HonoApp>(
     request: app.request,
   })
   Object.defineProperty(wrapper, 'routes', { get: () => state.routes, enumerable: true })
+  // Lets `palisade audit|fuzz|export` start from the Hono app as well as from the wrapper.
+  Object.defineProperty(app, WRAPPER_KEY, { value: wrapper, configurable: true })
   return wrapper as unknown as OpenAPIApp<EnvOf<A>, BasePathOf<A>>
 }

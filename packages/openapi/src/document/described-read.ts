@@ -35,6 +35,10 @@ interface Answer {
 }
 /** The reader's view of a `MiddlewareDescription`. */
 export interface Description {
+  /** Which middleware this is (`'rateLimit'`, …): read by the audit, not by the document. */
+  middleware?: string
+  /** A cookie alone can authenticate the request (sessions, jwtAuth's cookie). */
+  cookieAuth?: boolean
   methods?: string[]
   security?: Scheme[][]
   responses?: Answer[]
@@ -63,6 +67,8 @@ export function readDescription(fn: unknown): Description | undefined {
   const raw: unknown = (fn as unknown as Record<symbol, unknown>)[DESCRIPTION_KEY]
   if (!isRecord(raw)) return undefined
   const d: Description = {}
+  if (typeof raw.middleware === 'string') d.middleware = raw.middleware
+  if (raw.cookieAuth === true) d.cookieAuth = true
   if (strings(raw.methods)) d.methods = raw.methods.map((m) => m.toUpperCase())
   if (Array.isArray(raw.security)) {
     d.security = raw.security

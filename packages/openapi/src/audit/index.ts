@@ -1,0 +1,14 @@
+/**
+ * @palisade/openapi/audit — a security and contract audit of every documented operation, from
+ * what routes declare and what their middleware describe. Never imported by the root entry.
+ */
+export type {
+  AuditExemption,
+  AuditFinding,
+  AuditPolicy,
+  AuditRule,
+  AuditSeverity,
+} from './audit'
+export { AUDIT_RULES, audit } from './audit'
+export type { AuditFormat } from './format'
+export { formatFindings } from './format'

@@ -1,0 +1,109 @@
+// The public types of `@palisade/openapi/fuzz`.
+
+/**
+ * One operation of the document, as the auth hook and the filter see it.
+ *
+ * @example
+ * const op: FuzzOperation = { method: 'POST', path: '/users', operationId: 'createUser', security: [] }
+ */
+export interface FuzzOperation {
+  /** Upper case. */
+  method: string
+  /** As documented: `/users/{id}`. */
+  path: string
+  operationId?: string
+  /** The operation's security requirements (`[]`: public). */
+  security: Record<string, string[]>[]
+}
+
+/**
+ * What the auth hook adds to a request: headers (a bearer token, an API key, a CSRF header) and
+ * cookies (a session, the CSRF cookie).
+ *
+ * @example
+ * const auth: FuzzAuth = { headers: { authorization: `Bearer ${token}` } }
+ */
+export interface FuzzAuth {
+  headers?: Record<string, string>
+  cookies?: Record<string, string>
+}
+
+/**
+ * Options of {@link fuzz}.
+ *
+ * @example
+ * const options: FuzzOptions = { runs: 50, seed: 42, auth: () => ({ headers: { 'x-api-key': key } }) }
+ */
+export interface FuzzOptions {
+  /** Generated requests per operation (valid ones and near misses), before shrinking. Default 100. */
+  runs?: number
+  /** Seed of the run; the report carries it, so a run can be repeated. Default: random. */
+  seed?: number
+  /** Credentials for one request of `operation`; called before every request. */
+  auth?: (operation: FuzzOperation) => FuzzAuth | undefined | Promise<FuzzAuth | undefined>
+  /** Which operations to fuzz. Default: all. */
+  filter?: (operation: FuzzOperation) => boolean
+  /** Headers sent on every request (e.g. `X-Forwarded-For` for a rate limiter's key). */
+  headers?: Record<string, string>
+  /** Passed as the third argument of `app.request()` (bindings on Workers). */
+  env?: unknown
+  /**
+   * `'fail'` (default): a JSON body property the documented object schema does not declare is a
+   * failure, as nothing undeclared should leave the app; `'allow'`: JSON Schema's own rule (an
+   * object without `additionalProperties` accepts any other property).
+   */
+  extraProperties?: 'fail' | 'allow'
+  /** Called once per failure, after shrinking (the CLI prints them). */
+  onFailure?: (failure: FuzzFailure) => void
+}
+
+/**
+ * A request as the fuzzer sent it.
+ *
+ * @example
+ * const request: FuzzRequest = { method: 'POST', url: '/users', headers: {}, body: '{}', kind: 'valid' }
+ */
+export interface FuzzRequest {
+  method: string
+  /** Path and query, percent-encoded as sent. */
+  url: string
+  headers: Record<string, string>
+  body?: string
+  /** `valid`, or which near miss it is (`wrong type at /name`, `missing /email`, …). */
+  kind: string
+}
+
+/**
+ * One operation the app answered against its document, with the smallest request that shows it.
+ *
+ * @example
+ * const failure: FuzzFailure = {
+ *   method: 'GET', path: '/users/{id}', status: 500, reason: 'server error (500)',
+ *   request: { method: 'GET', url: '/users/0', headers: {}, kind: 'valid' },
+ * }
+ */
+export interface FuzzFailure {
+  method: string
+  path: string
+  request: FuzzRequest
+  status: number
+  reason: string
+}
+
+/**
+ * What a fuzz run found.
+ *
+ * @example
+ * const report: FuzzReport = await fuzz(api, { seed: 1 })
+ * if (report.failures.length > 0) process.exitCode = 1
+ */
+export interface FuzzReport {
+  /** The seed: `fuzz(api, { seed })` repeats the run. */
+  seed: number
+  operations: number
+  /** Requests sent, shrinking included. */
+  requests: number
+  /** How many responses had each status. */
+  statuses: Record<string, number>
+  failures: FuzzFailure[]
+}
