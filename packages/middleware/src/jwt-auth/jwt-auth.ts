@@ -1,7 +1,7 @@
 import type { MiddlewareHandler } from 'hono'
 import { type JWTVerifyOptions, jwtVerify } from 'jose'
 import { BoundedCache } from '../internal/bounded-cache'
-import { getCookieValues } from '../internal/cookie'
+import { getCookieCopies } from '../internal/cookie'
 import { assertCookieName } from '../internal/cookie-settings'
 import { type HmacHash, importHmacKey, lazy } from '../internal/crypto'
 import { described } from '../internal/described'
@@ -67,9 +67,6 @@ export interface JwtAuthOptions {
 
 /** Tokens longer than this are rejected before any parsing (bytes of the compact form). */
 export const MAX_TOKEN_LENGTH = 8192
-
-/** Copies of the token cookie looked at (cookie tossing). */
-const MAX_COOKIE_COPIES = 4
 
 /** How many verified tokens each `jwtAuth` middleware remembers. */
 export const VERIFIED_TOKEN_CACHE_SIZE = 1000
@@ -317,10 +314,10 @@ export function jwtAuth(options: JwtAuthOptions): MiddlewareHandler {
     if (token !== undefined) {
       payload = await verify(token)
     } else {
-      const copies =
-        cookieName === undefined
-          ? []
-          : getCookieValues(c, cookieName, MAX_COOKIE_COPIES).filter((v) => v !== '')
+      const all = cookieName === undefined ? [] : getCookieCopies(c, cookieName)
+      // More copies than are examined (padding): ambiguous, none is accepted.
+      if (all === null) unauthorized('invalid_token')
+      const copies = all.filter((v) => v !== '')
       if (copies.length === 0) unauthorized()
       payload = await fromCookies(copies)
     }
@@ -331,7 +328,7 @@ export function jwtAuth(options: JwtAuthOptions): MiddlewareHandler {
 
   /**
    * Cookie tossing: a sibling subdomain can plant a second cookie of this name that the browser
-   * sends first. Every copy (up to 4) is verified: junk in front is skipped, and two different
+   * sends first. Every copy (up to 8; more is a 401) is verified: junk in front is skipped, and two different
    * valid tokens (one may be the attacker's own) are ambiguous and accept neither.
    */
   async function fromCookies(copies: string[]): Promise<JWTPayload | null> {

@@ -3,7 +3,7 @@ import {
   appendDeleteCookie,
   appendSetCookie,
   type CookieSettings,
-  getCookieValues,
+  getCookieCopies,
 } from '../internal/cookie'
 import {
   assertCookieName,
@@ -88,8 +88,6 @@ const KNOWN = [
 const SESSION_ID = /^[A-Za-z0-9_-]{43}$/
 /** An id, a dot and an HMAC-SHA256 (43 chars): anything much longer is not ours. */
 const MAX_COOKIE_LENGTH = 128
-/** Copies of the cookie looked at (cookie tossing); more cost work and prove nothing. */
-const MAX_COPIES = 4
 
 /**
  * Cookie sessions with server-side data. The cookie holds only `<id>.<HMAC-SHA256>` of a 256-bit
@@ -103,7 +101,7 @@ const MAX_COPIES = 4
  * as stored at save time (atomically when the store has `update`), so concurrent requests keep
  * each other's writes. Nothing is saved once `requestTimeout()` has answered. When the request
  * carries several cookies of this name, the one that verifies and exists in the store is used;
- * two such copies are ambiguous and neither is used.
+ * two such copies are ambiguous and neither is used, and so is a request with more than 8 copies.
  *
  * @param options.secret required, 32+ characters; a list rotates secrets (first signs, all verify)
  * @param options.cookieName default `'sid'`
@@ -222,8 +220,9 @@ export function sessions(options: SessionsOptions): MiddlewareHandler {
 
     let id: string | null = null
     let data: SessionData = {}
-    const copies = getCookieValues(c, cookieName, MAX_COPIES)
-    if (copies.length > 0) {
+    // More copies than are examined (padding): ambiguous, so no session is adopted.
+    const copies = getCookieCopies(c, cookieName)
+    if (copies !== null && copies.length > 0) {
       let loaded: Awaited<ReturnType<typeof load>>
       try {
         loaded = await load(activeStore, copies)
