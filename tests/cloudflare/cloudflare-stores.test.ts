@@ -15,6 +15,7 @@ import type { SessionStore } from '@palisade/middleware/sessions'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import {
   apiKeyStoreConformance,
+  logoutRaceConformance,
   rateLimitStoreConformance,
   sessionStoreConformance,
 } from '../stores/conformance'
@@ -38,6 +39,9 @@ rateLimitStoreConformance('DurableObjectRateLimitStore (workerd)', () =>
 )
 sessionStoreConformance('DurableObjectSessionStore (workerd)', () =>
   remoteStore<SessionStore>(worker, 'session', fresh()),
+)
+logoutRaceConformance('DurableObjectSessionStore (workerd), two instances', async () =>
+  (await worker.fetch(`/race/session?prefix=${fresh()}`, { method: 'POST' })).json(),
 )
 apiKeyStoreConformance('DurableObjectApiKeyStore (workerd)', () =>
   remoteStore<ManagedApiKeyStore>(worker, 'apiKey', fresh()),

@@ -18,6 +18,7 @@ import type { SessionStore } from '@palisade/middleware/sessions'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import {
   apiKeyStoreConformance,
+  logoutRaceConformance,
   rateLimitStoreConformance,
   sessionStoreConformance,
 } from '../stores/conformance'
@@ -46,6 +47,9 @@ rateLimitStoreConformance('DenoKvRateLimitStore (deno)', () =>
 )
 sessionStoreConformance('DenoKvSessionStore (deno)', () =>
   remoteStore<SessionStore>(memory, 'session', fresh()),
+)
+logoutRaceConformance('DenoKvSessionStore (deno), two instances', async () =>
+  (await memory.fetch(`/race/session?prefix=${fresh()}`, { method: 'POST' })).json(),
 )
 apiKeyStoreConformance('DenoKvApiKeyStore (deno)', () =>
   remoteStore<ManagedApiKeyStore>(memory, 'apiKey', fresh()),

@@ -20,6 +20,7 @@ import {
 import { type SessionData, type SessionStore, sessions } from '@palisade/middleware/sessions'
 import { Hono } from 'hono'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { RACED_SAVES, type RaceOutcome } from './session-race'
 
 /** How a conformance block gets and releases its stores. */
 export interface ConformanceOptions<S> {
@@ -585,6 +586,31 @@ export function sessionStoreConformance<S extends SessionStore>(
       const read = await Promise.all(ids.map((id) => store().get(id)))
       expect(read).toEqual(ids.map((_, i) => ({ i })))
     })
+  })
+}
+
+/**
+ * A logout racing each of {@link RACED_SAVES} on a real store (see ./session-race.ts): the logout
+ * lands after the save has read the session and before it writes, and must win. `race` runs the
+ * races (often inside another runtime) and returns their outcomes.
+ */
+export function logoutRaceConformance(
+  name: string,
+  race: () => Promise<Record<string, RaceOutcome>>,
+): void {
+  describe(`sessions on ${name}: a destroy wins over every concurrent write`, () => {
+    let outcomes: Promise<Record<string, RaceOutcome>> | undefined
+    it.each(RACED_SAVES)(
+      'a logout landing between the read and the write of POST %s stays a logout',
+      async (path) => {
+        outcomes ??= race()
+        const outcome = (await outcomes)[path] as RaceOutcome
+        expect(outcome.status).toBe(200)
+        // The logged-out session is gone, and no copy of it lives on under a new ID.
+        expect(outcome.after).toEqual({})
+        expect(outcome.underNewCookie ?? {}).toEqual({})
+      },
+    )
   })
 }
 

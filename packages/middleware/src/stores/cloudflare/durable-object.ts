@@ -143,6 +143,24 @@ export class PalisadeStoreObject {
       await this.#write({ expiresAt: Date.now() + ms, data }, current)
       return {}
     },
+    // Compare-and-set of a session: written (or deleted, with data null) only if the stored
+    // text is still `expect` (null: still missing), so a destroy between a read and this write
+    // makes the write fail instead of reviving the session.
+    'session/swap': async ({ expect, data, ms }) => {
+      if (
+        (expect !== null && typeof expect !== 'string') ||
+        (data !== null && typeof data !== 'string') ||
+        typeof ms !== 'number' ||
+        !(ms > 0)
+      ) {
+        return 'session/swap needs expect and data (JSON text or null) and ms > 0'
+      }
+      const current = await this.#read()
+      if ((current?.data ?? null) !== expect) return { ok: false }
+      if (data === null) await this.#storage.deleteAll()
+      else await this.#write({ expiresAt: Date.now() + ms, data }, current)
+      return { ok: true }
+    },
     'key/add': async ({ id, metadata }) => {
       if (typeof id !== 'string' || (metadata !== undefined && typeof metadata !== 'object')) {
         return 'key/add needs an id and optional metadata'

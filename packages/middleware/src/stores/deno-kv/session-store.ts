@@ -1,7 +1,7 @@
 import { parseJsonObject } from '../../redis/command'
-import type { SessionData, SessionStore } from '../../sessions/store'
-import { sessionWrite } from '../store-args'
-import { type DenoKvLike, type DenoKvStoreOptions, denoKvStoreOptions } from './kv'
+import type { SessionData, SessionStore, SessionUpdate } from '../../sessions/store'
+import { sessionLifetimeMs, sessionWrite } from '../store-args'
+import { checkAndSet, type DenoKvLike, type DenoKvStoreOptions, denoKvStoreOptions } from './kv'
 
 const NAME = 'DenoKvSessionStore'
 
@@ -24,7 +24,9 @@ export interface DenoKvSessionStoreOptions extends DenoKvStoreOptions {
 /**
  * Sessions in Deno KV. Each session is written with `expireIn: maxAge * 1000`, so KV deletes it
  * by itself; since KV may delete expired keys some time later, the expiry time is kept in the
- * value too and an expired session reads as `null` at once.
+ * value too and an expired session reads as `null` at once. `update` commits atomically against
+ * the versionstamp it read (retried on conflict), so concurrent requests on several instances keep
+ * each other's writes and a logout is never undone by a save that read before it.
  *
  * @param options.kv - An open Deno KV handle (`await Deno.openKv()`). Required.
  * @param options.prefix - Key prefix. Default `'palisade:sess'`.
@@ -57,6 +59,30 @@ export class DenoKvSessionStore implements SessionStore {
     if (write === null) return this.destroy(id)
     const value: StoredSession = { data: write.text, expiresAt: Date.now() + write.ms }
     await this.#kv.set([this.#prefix, id], value, { expireIn: write.ms })
+  }
+
+  /**
+   * Read-modify-write without lost updates: reads the session, applies `apply`, and commits only
+   * if the key still has the versionstamp read (a destroy or a save in between fails the check,
+   * and the read is done again). A missing, expired or unreadable session is passed as `null`;
+   * `null` back writes nothing, `{}` deletes.
+   */
+  async update(id: string, apply: SessionUpdate, maxAge: number): Promise<SessionData | null> {
+    const key = [this.#prefix, id]
+    const ms = sessionLifetimeMs(NAME, maxAge)
+    return checkAndSet(NAME, async () => {
+      const entry = await this.#kv.get<StoredSession>(key)
+      const live = entry.value && entry.value.expiresAt > Date.now() ? entry.value : null
+      const next = apply(live ? parseJsonObject(live.data) : null)
+      if (next === null) return { committed: true, value: null }
+      const op = this.#kv.atomic().check({ key, versionstamp: entry.versionstamp })
+      if (Object.keys(next).length === 0 || ms <= 0) op.delete(key)
+      else {
+        const value: StoredSession = { data: JSON.stringify(next), expiresAt: Date.now() + ms }
+        op.set(key, value, { expireIn: ms })
+      }
+      return (await op.commit()).ok ? { committed: true, value: next } : undefined
+    })
   }
 
   /** Deletes the session; unknown ids are ignored. */
