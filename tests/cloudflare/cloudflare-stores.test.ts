@@ -134,6 +134,9 @@ describe('PalisadeStoreObject request handling', () => {
   it.each([
     ['a body that is not JSON', post('increment', '{'), 400],
     ['an unknown operation', post('drop-table', '{}'), 404],
+    ['an inherited name as operation (/constructor)', post('constructor', '{}'), 404],
+    ['an inherited name as operation (/__proto__)', post('__proto__', '{}'), 404],
+    ['an inherited name as operation (/toString)', post('toString', '{}'), 404],
     ['a zero window', post('increment', '{"windowMs":0}'), 400],
     ['a session without data', post('session/set', '{"ms":1000}'), 400],
     ['a GET', new Request('https://palisade-store.invalid/increment'), 405],

@@ -80,7 +80,10 @@ export class PalisadeStoreObject {
       return json({ error: 'body must be a JSON object' }, 400)
     }
     const operation = new URL(request.url).pathname.slice(1)
-    const handler = this.#operations[operation]
+    // Own properties only: `/constructor` or `/__proto__` name no operation.
+    const handler = Object.hasOwn(this.#operations, operation)
+      ? this.#operations[operation]
+      : undefined
     if (!handler) return json({ error: `unknown operation "${operation}"` }, 404)
     const result = await handler(body)
     return typeof result === 'string' ? json({ error: result }, 400) : json(result)
