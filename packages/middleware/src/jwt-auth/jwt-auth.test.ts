@@ -359,6 +359,24 @@ describe('jwtAuth: cache of verified tokens', () => {
     await expectInvalidToken(await app.request('/p/me', bearer(token)))
   })
 
+  it('compares a fractional exp against the real time, not the time floored to the second', async () => {
+    vi.useFakeTimers({ now: at(10.5) })
+    const app = appWith()
+    const fractional = (exp: number) =>
+      new SignJWT({ sub: 'u' })
+        .setProtectedHeader({ alg: 'HS256' })
+        .setExpirationTime(exp)
+        .sign(new TextEncoder().encode(SECRET))
+    // exp passed 90 ms ago: floored, the current second (10) would still be before it.
+    const expired = await fractional(T0.getTime() / 1000 + 10.41)
+    await expectInvalidToken(await app.request('/p/me', bearer(expired)))
+    // The same token remembered while valid is rejected once its fractional exp passes.
+    const soon = await fractional(T0.getTime() / 1000 + 10.6)
+    expect((await app.request('/p/me', bearer(soon))).status).toBe(200)
+    vi.setSystemTime(at(10.7))
+    await expectInvalidToken(await app.request('/p/me', bearer(soon)))
+  })
+
   it('rejects a remembered token when the clock moves back before nbf', async () => {
     vi.useFakeTimers({ now: at(120) })
     const app = appWith({ clockTolerance: 5 })

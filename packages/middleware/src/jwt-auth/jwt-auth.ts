@@ -257,7 +257,9 @@ export function jwtAuth(options: JwtAuthOptions): MiddlewareHandler {
   // Our own time checks, on fresh and remembered tokens alike, on top of jose's: `iat` in the
   // future (jose checks that only with maxTokenAge), and exp / nbf / maxTokenAge as jose does.
   const timesValid = (t: TimeClaims): boolean => {
-    const now = Math.floor(Date.now() / 1000)
+    // The real time, not floored as jose floors it: a fractional exp that passed 90 ms ago has
+    // passed (jose's check runs first, so integer claims answer exactly as before).
+    const now = Date.now() / 1000
     return (
       (t.nbf === undefined || t.nbf <= now + tolerance) &&
       (t.exp === undefined || t.exp > now - tolerance) &&
