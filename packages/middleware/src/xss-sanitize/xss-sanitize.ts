@@ -58,7 +58,8 @@ class TooDeep extends Error {}
 /**
  * Sanitizes string values of a JSON request body (and, with `sanitizeQuery`, query parameters) for
  * handlers that put user input into HTML. By default `&`, `<`, `>`, `"` and `'` become HTML
- * entities in every string value at any depth. Object keys are not changed.
+ * entities in every string value and every object key at any depth (with `fields`: inside the
+ * selected fields).
  *
  * The body bytes are left untouched (read once into Hono's body cache; `c.req.raw` becomes a
  * Request carrying the same bytes), and handlers read the result
@@ -112,7 +113,8 @@ export function xssSanitize(options?: XssSanitizeOptions): MiddlewareHandler {
     if (sanitizeQuery) {
       query = Object.create(null) as Record<string, string>
       for (const [key, value] of Object.entries(c.req.query())) {
-        query[key] = fields === undefined || fields.has(key) ? sanitizer(value) : value
+        if (fields === undefined) query[sanitizer(key)] = sanitizer(value)
+        else query[key] = fields.has(key) ? sanitizer(value) : value
       }
     }
     c.set('xssSanitized', { body, query })
@@ -154,6 +156,21 @@ function sanitizeJson(
       }
       continue
     }
+    // Keys carry markup too (handlers render label maps): encoded wherever values are. Every
+    // renamed key is removed before any is added back, so a new name never clobbers an old
+    // one still to be visited (the default encoding is injective: `&` itself is encoded).
+    const renamed: [string, string][] = []
+    if (all) {
+      for (const original of Object.keys(node)) {
+        const key = sanitize(original)
+        if (key !== original) renamed.push([original, key])
+      }
+      const values = renamed.map(([original]) => node[original])
+      for (const [original] of renamed) delete node[original]
+      renamed.forEach(([, key], i) => {
+        setOwn(node, key, values[i])
+      })
+    }
     for (const key of Object.keys(node)) {
       const value = node[key]
       const selected = all || (fields as ReadonlySet<string>).has(key)
@@ -169,7 +186,7 @@ function sanitizeJson(
   return root
 }
 
-function setOwn(node: Record<string, unknown>, key: string, value: string): void {
+function setOwn(node: Record<string, unknown>, key: string, value: unknown): void {
   // Assigning to an own `__proto__` data property is already safe by the letter of the spec;
   // defineProperty makes that independent of any engine or reader's doubt.
   if (key === '__proto__') {
