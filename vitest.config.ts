@@ -3,19 +3,16 @@ import { defineConfig } from 'vitest/config'
 
 const src = (p: string) => fileURLToPath(new URL(p, import.meta.url))
 
-// Tests and examples run from source: the package names resolve to src/, not dist/.
+// Tests and examples run from source: the package names resolve to src/, not dist/. Every
+// subpath `@palisade/middleware/<name>` is the folder src/<name>/ (folder = subpath).
 const alias = [
-  // Platform store subpaths live under src/stores/<platform>/.
-  {
-    find: /^@palisade\/middleware\/(cloudflare|deno-kv)$/,
-    replacement: src('./packages/middleware/src/stores/$1/index.ts'),
-  },
   {
     find: /^@palisade\/middleware\/(.+)$/,
     replacement: src('./packages/middleware/src/$1/index.ts'),
   },
   { find: /^@palisade\/middleware$/, replacement: src('./packages/middleware/src/index.ts') },
   { find: /^@palisade\/openapi$/, replacement: src('./packages/openapi/src/index.ts') },
+  { find: /^@palisade\/shared\/(.+)$/, replacement: src('./packages/shared/src/$1.ts') },
 ]
 
 export default defineConfig({

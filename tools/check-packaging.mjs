@@ -4,9 +4,10 @@
 // For each package: every `exports` subpath has its source folder and its built files, the
 // published tarball passes publint (strict, suggestions count too) and "Are the Types Wrong?"
 // (profile `strict`: node10, node16-cjs, node16-esm, bundler), ESM and CJS builds expose the same
-// names, the root barrel re-exports every middleware, and the built code has no static `node:`
-// import and no `Buffer` (web-standard APIs only; ssrfGuard's lazy `import('node:dns/promises')`
-// is the one allowed exception). Exit 1 on any problem.
+// names, the root barrel re-exports every middleware and no backend (a folder holding stores),
+// and the built code has no static `node:` import and no `Buffer` (web-standard APIs only;
+// ssrfGuard's lazy `import('node:dns/promises')` is the one allowed exception). Exit 1 on any
+// problem.
 //
 // A subpath whose source folder does not exist yet is reported as MISSING SOURCE, separately from
 // real packaging problems, and still fails the check.
@@ -29,17 +30,29 @@ const { publint } = await import(pathToFileURL(fromTools.resolve('publint')).hre
 const { formatMessage } = await import(pathToFileURL(fromTools.resolve('publint/utils')).href)
 
 const PACKAGES = [
-  {
-    dir: 'packages/middleware',
-    // Every src/<folder>/index.ts is a public subpath.
-    foldersArePublic: true,
-    // Subpaths the root barrel deliberately leaves out: platform stores (Redis, Cloudflare, Deno KV)
-    // that only apps on that platform need.
-    notInBarrel: new Set(['./redis', './cloudflare', './deno-kv']),
-  },
+  // Every src/<folder>/index.ts is a public subpath (folder = subpath). Backends (Redis,
+  // Cloudflare, Deno KV, …: see backendSubpaths) are left out of the root barrel: only apps on
+  // that platform need them.
+  { dir: 'packages/middleware', foldersArePublic: true },
   // openapi's src folders are internal; only "." is public.
-  { dir: 'packages/openapi', foldersArePublic: false, notInBarrel: new Set() },
+  { dir: 'packages/openapi', foldersArePublic: false },
 ]
+
+/**
+ * Subpaths of backend folders: those holding store implementations (`*-store.ts`) for contracts
+ * that live elsewhere (no `store.ts` of their own; a middleware keeps its contract and memory
+ * store together). Not in the root barrel.
+ */
+function backendSubpaths(pkgDir) {
+  const src = join(pkgDir, 'src')
+  const isBackend = (files) =>
+    !files.includes('store.ts') && files.some((f) => /^[a-z0-9-]+-store\.ts$/.test(f))
+  return new Set(
+    readdirSync(src, { withFileTypes: true })
+      .filter((d) => d.isDirectory() && isBackend(readdirSync(join(src, d.name))))
+      .map((d) => `./${d.name}`),
+  )
+}
 
 // Only ssrfGuard may load node:dns lazily; nothing else from node: may appear in built code.
 const ALLOWED_DYNAMIC_NODE = new Set(['node:dns/promises', 'node:dns'])
@@ -55,10 +68,7 @@ function leafTargets(value, conditions = []) {
 
 function sourceEntry(pkgDir, subpath) {
   if (subpath === '.') return join(pkgDir, 'src', 'index.ts')
-  const folder = join(pkgDir, 'src', subpath.slice(2), 'index.ts')
-  // Platform stores (`./cloudflare`, `./deno-kv`) live in src/stores/<platform>/.
-  const store = join(pkgDir, 'src', 'stores', subpath.slice(2), 'index.ts')
-  return existsSync(folder) || !existsSync(store) ? folder : store
+  return join(pkgDir, 'src', subpath.slice(2), 'index.ts')
 }
 
 async function runPublint(tarball, skipped) {
@@ -185,8 +195,9 @@ function scanDist(pkgDir, pkg) {
   return problems
 }
 
-async function checkPackage({ dir, foldersArePublic, notInBarrel }) {
+async function checkPackage({ dir, foldersArePublic }) {
   const pkgDir = join(ROOT, dir)
+  const notInBarrel = foldersArePublic ? backendSubpaths(pkgDir) : new Set()
   const pkg = JSON.parse(readFileSync(join(pkgDir, 'package.json'), 'utf8'))
   const result = {
     name: pkg.name,
@@ -236,15 +247,12 @@ async function checkPackage({ dir, foldersArePublic, notInBarrel }) {
 
   // Every buildable folder must be exported, or users cannot reach it.
   if (foldersArePublic) {
-    for (const base of ['src', join('src', 'stores')]) {
-      const srcDir = join(pkgDir, base)
-      if (!existsSync(srcDir)) continue
-      for (const d of readdirSync(srcDir, { withFileTypes: true })) {
-        if (!d.isDirectory() || d.name === 'internal') continue
-        if (!existsSync(join(srcDir, d.name, 'index.ts'))) continue
-        if (!(`./${d.name}` in exportsField)) {
-          s.exports.push(`${base}/${d.name}/index.ts is built but "./${d.name}" is not in exports`)
-        }
+    const srcDir = join(pkgDir, 'src')
+    for (const d of readdirSync(srcDir, { withFileTypes: true })) {
+      if (!d.isDirectory() || d.name === 'internal') continue
+      if (!existsSync(join(srcDir, d.name, 'index.ts'))) continue
+      if (!(`./${d.name}` in exportsField)) {
+        s.exports.push(`src/${d.name}/index.ts is built but "./${d.name}" is not in exports`)
       }
     }
   }
@@ -296,7 +304,13 @@ async function checkPackage({ dir, foldersArePublic, notInBarrel }) {
   }
   for (const { subpath, names } of perSubpath) {
     if (names.length === 0) s.barrel.push(`${subpath}: exports nothing`)
-    if (notInBarrel.has(subpath)) continue
+    if (notInBarrel.has(subpath)) {
+      // Every backend alike: none is in the root barrel (see the middleware README).
+      const leaked = names.filter((n) => rootNames.has(n))
+      if (leaked.length)
+        s.barrel.push(`${subpath}: backend re-exported by the root: ${leaked.join(', ')}`)
+      continue
+    }
     const absent = names.filter((n) => !rootNames.has(n))
     if (absent.length)
       s.barrel.push(`${subpath}: not re-exported by the root: ${absent.join(', ')}`)

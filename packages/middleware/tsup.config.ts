@@ -1,23 +1,19 @@
-import { copyFileSync, existsSync, readdirSync, readFileSync } from 'node:fs'
+import { copyFileSync, readFileSync } from 'node:fs'
 import { createRequire } from 'node:module'
 import { dirname, join } from 'node:path'
 import { defineConfig, type Options } from 'tsup'
+import { inlineShared, SHARED } from '../shared/inline.config'
 
 type Plugin = NonNullable<Options['esbuildPlugins']>[number]
 
-// One entry per middleware folder that has an index.ts, one per platform store folder
-// (src/stores/<platform>/index.ts, published as the subpath `./<platform>`), plus the root barrel.
-const entry: Record<string, string> = { index: 'src/index.ts' }
-for (const base of ['src', 'src/stores']) {
-  for (const dir of readdirSync(base, { withFileTypes: true })) {
-    if (
-      dir.isDirectory() &&
-      dir.name !== 'internal' &&
-      existsSync(`${base}/${dir.name}/index.ts`)
-    ) {
-      entry[`${dir.name}/index`] = `${base}/${dir.name}/index.ts`
-    }
-  }
+// One entry per `exports` subpath: `.` is src/index.ts, `./<name>` is src/<name>/index.ts
+// (folder = subpath), built as dist/<name>/index.*.
+const pkg = JSON.parse(readFileSync('package.json', 'utf8')) as { exports: Record<string, unknown> }
+const entry: Record<string, string> = {}
+for (const subpath of Object.keys(pkg.exports)) {
+  if (subpath === './package.json') continue
+  const name = subpath === '.' ? '' : `${subpath.slice(2)}/`
+  entry[`${name}index`] = `src/${name}index.ts`
 }
 
 const joseDir = dirname(createRequire(import.meta.url).resolve('jose/package.json'))
@@ -36,8 +32,12 @@ const joseLicenseComment: Plugin = {
   },
 }
 
+// @palisade/shared (private: what both packages share) is inlined into the code and the
+// declarations; see packages/shared/inline.config.ts.
+
 const common: Options = {
   entry,
+  noExternal: inlineShared.noExternal,
   clean: false, // `pnpm build` empties dist/ first; two configs run at once here
   splitting: true,
   treeshake: true,
@@ -48,7 +48,7 @@ const common: Options = {
 
 export default defineConfig([
   // ESM: jose stays an import of the `jose` dependency.
-  { ...common, format: ['esm'], dts: true },
+  { ...common, format: ['esm'], dts: inlineShared.dts },
   // CommonJS: jose is ESM-only, and `require()` of an ES module needs Node 20.19+ / 22.12+
   // (require(esm)). jose is bundled into the CJS output so `require('@palisade/middleware')` works
   // on every Node version `engines` allows; its MIT licence is kept as a legal comment in the chunk
@@ -57,8 +57,8 @@ export default defineConfig([
   {
     ...common,
     format: ['cjs'],
-    noExternal: ['jose'],
-    dts: true,
+    noExternal: [SHARED, 'jose'],
+    dts: inlineShared.dts,
     esbuildPlugins: [joseLicenseComment],
     onSuccess: async () => {
       copyFileSync(join(joseDir, 'LICENSE.md'), join('dist', 'jose.LICENSE.md'))

@@ -2,6 +2,7 @@ import { copyFileSync, mkdirSync } from 'node:fs'
 import { createRequire } from 'node:module'
 import { dirname, join } from 'node:path'
 import { defineConfig, type Options } from 'tsup'
+import { inlineShared } from '../shared/inline.config'
 
 type Plugin = NonNullable<Options['esbuildPlugins']>[number]
 
@@ -38,10 +39,14 @@ const LICENCES: Array<[from: string, to: string]> = [
   ],
 ]
 
+// @palisade/shared (private: what both packages share) is inlined into the code and the
+// declarations; see packages/shared/inline.config.ts.
+
 export default defineConfig({
   entry: { index: 'src/index.ts' },
   format: ['esm', 'cjs'],
-  dts: true,
+  noExternal: inlineShared.noExternal,
+  dts: inlineShared.dts,
   clean: true,
   treeshake: true,
   target: 'es2022',

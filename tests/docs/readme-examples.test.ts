@@ -77,16 +77,20 @@ const options: ts.CompilerOptions = {
 // JSDoc @example blocks of every export of both packages. They are illustrations and may use
 // names they do not declare (`user`, `client`, `c`); everything else must type-check, so an
 // example with a wrong option name or type fails. Package exports, `Hono` and `z` are in scope.
-const entries = {
-  '@palisade/middleware': join(root, 'packages/middleware/src/index.ts'),
-  '@palisade/openapi': join(root, 'packages/openapi/src/index.ts'),
-  // Platform store subpaths the root barrel leaves out.
-  '@palisade/middleware/cloudflare': join(
-    root,
-    'packages/middleware/src/stores/cloudflare/index.ts',
-  ),
-  '@palisade/middleware/deno-kv': join(root, 'packages/middleware/src/stores/deno-kv/index.ts'),
-}
+// Every `exports` subpath of the middleware package (folder = subpath: `./x` is src/x/index.ts)
+// and openapi's root; a name already in scope from an earlier entry is not imported again.
+const middlewareExports = JSON.parse(
+  readFileSync(join(root, 'packages/middleware/package.json'), 'utf8'),
+).exports as Record<string, unknown>
+const entries: Record<string, string> = Object.fromEntries([
+  ...Object.keys(middlewareExports)
+    .filter((subpath) => subpath !== './package.json')
+    .map((subpath) => [
+      `@palisade/middleware${subpath.slice(1)}`,
+      join(root, 'packages/middleware/src', subpath.slice(2), 'index.ts'),
+    ]),
+  ['@palisade/openapi', join(root, 'packages/openapi/src/index.ts')],
+])
 const UNDECLARED_NAME = new Set([2304, 2552, 18004])
 
 interface DocExample {
@@ -135,8 +139,10 @@ function extractDocExamples(): DocExample[] {
           if (tag.tagName.text !== 'example') continue
           const code = (ts.getTextOfJSDocComment(tag.comment) ?? '').replace(/^```\w*$/gm, '')
           const own = importedNames(code)
+          const inScope = new Set(own)
           const prelude = exports.flatMap(({ pkg, symbols: all }) => {
-            const free = all.filter((s) => !own.has(s.name))
+            const free = all.filter((s) => !inScope.has(s.name))
+            for (const s of free) inScope.add(s.name)
             const isValue = (s: ts.Symbol) =>
               ((s.flags & ts.SymbolFlags.Alias ? checker.getAliasedSymbol(s) : s).flags &
                 ts.SymbolFlags.Value) !==

@@ -37,6 +37,13 @@ describe('the @palisade/openapi entry', () => {
       .toHaveProperty('servers')
       .toEqualTypeOf<{ url: string; description?: string }[] | undefined>()
     expectTypeOf<OpenAPIOptions>().toHaveProperty('specPath').toEqualTypeOf<string | undefined>()
+    expectTypeOf<OpenAPIOptions>()
+      .toHaveProperty('explorerPath')
+      .toEqualTypeOf<string | undefined>()
+    expectTypeOf<OpenAPIOptions>()
+      .toHaveProperty('referencePath')
+      .toEqualTypeOf<string | undefined>()
+    // The deprecated names of the two page paths, kept for one minor version.
     expectTypeOf<OpenAPIOptions>().toHaveProperty('docsPath').toEqualTypeOf<string | undefined>()
     expectTypeOf<OpenAPIOptions>().toHaveProperty('redocPath').toEqualTypeOf<string | undefined>()
     const options: OpenAPIOptions = { info: { title: 'T', version: '1' } }

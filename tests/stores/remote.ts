@@ -19,9 +19,8 @@ export const sourceAliases: Plugin = {
     }))
     b.onResolve({ filter: /^@palisade\/middleware(\/.*)?$/ }, ({ path }) => {
       const sub = path.slice('@palisade/middleware'.length).replace(/^\//, '')
-      const dir =
-        sub === '' ? '' : sub === 'cloudflare' || sub === 'deno-kv' ? `stores/${sub}/` : `${sub}/`
-      return { path: `${ROOT}packages/middleware/src/${dir}index.ts` }
+      // Folder = subpath: `@palisade/middleware/<sub>` is src/<sub>/index.ts.
+      return { path: `${ROOT}packages/middleware/src/${sub === '' ? '' : `${sub}/`}index.ts` }
     })
   },
 }

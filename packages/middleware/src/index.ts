@@ -1,9 +1,3 @@
-export * from './api-key'
-export * from './body-limit'
-export * from './client-ip'
-export * from './content-type-guard'
-export * from './cors'
-export * from './csrf'
 export {
   type DescribedHeader,
   type DescribedResponse,
@@ -13,7 +7,14 @@ export {
   type MiddlewareDescription,
   OPENAPI_DESCRIPTION,
   type SecuritySchemeObject,
-} from './describe/describe'
+} from '@palisade/shared/describe'
+export * from './api-key'
+export * from './body-limit'
+export * from './client-ip'
+export * from './content-type-guard'
+export * from './cors'
+export * from './csrf'
+export { codeForStatus, Rejection, type RejectionCode } from './internal/rejection'
 export * from './ip-guard'
 export * from './jwt-auth'
 export * from './logger'
@@ -24,9 +25,7 @@ export {
   type ProblemHandlerOptions,
   problemHandler,
 } from './problem-details/problem-details'
-export { codeForStatus, Rejection, type RejectionCode } from './problem-details/rejection'
 export * from './rate-limit'
-export * from './redis'
 export * from './request-id'
 export * from './request-timeout'
 export * from './security-headers'

@@ -4,21 +4,16 @@
  * one list of the public API.
  */
 
+export type { BasePathOf, EnvOf, HonoApp } from './app/hono-types'
 export { openapi } from './app/openapi'
 export type {
-  BasePathOf,
-  EnvOf,
-  HonoApp,
   OpenAPIApp,
   OpenAPIGroup,
-  OpenAPIOptions,
   OpenAPIRouter,
   RouteMethodFn,
-  RouteOptions,
-  RouteOptionsArg,
   RouterKind,
   RouterOf,
-} from './app/types'
+} from './app/router-types'
 export { generateSpec } from './document/generate'
 export type {
   OpenAPIDocument,
@@ -28,18 +23,20 @@ export type {
   OpenAPIParameter,
   OpenAPIPathItem,
   OpenAPIRequestBody,
-  OpenAPIRequestMeta,
   OpenAPIResponse,
-  OpenAPIResponseMeta,
   OpenAPISecurityRequirement,
   OpenAPISecurityScheme,
   OpenAPIServer,
   OpenAPITag,
+} from './model/document'
+export type { OpenAPIOptions, RouteOptions, RouteOptionsArg, SpecOptions } from './model/options'
+export type {
+  OpenAPIRequestMeta,
+  OpenAPIResponseMeta,
   RouteMethod,
   RouteOpenAPIMeta,
-  SpecOptions,
   StoredRoute,
-} from './document/types'
+} from './model/route'
 export type { ExplorerUIHTMLOptions, ReferenceHTMLOptions } from './pages'
 export { createNonce, EXPLORER_CSP, explorerUIHTML, referenceCSP, referenceHTML } from './pages'
 export type { ComponentSink, ConvertOptions, SchemaConverter } from './schema/convert'
@@ -60,9 +57,10 @@ export {
   validationProblem,
   validationProblemSchema,
 } from './validate/problem'
-export type { JSONSchemaValidator, ValidationErrorHandler } from './validate/request'
+export type { ValidationErrorHandler } from './validate/request'
 export type { StandardIssue, StandardResult, StandardSchemaV1 } from './validate/standard'
 export type { RequestInput, SchemaInput, SchemaOutput } from './validate/types'
+export type { JSONSchemaValidator } from './validate/validator'
 
 /**
  * The OpenAPI version every generated document declares.

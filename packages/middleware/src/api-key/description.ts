@@ -1,4 +1,4 @@
-import type { DescribedScheme, MiddlewareDescription } from '../describe/describe'
+import type { DescribedScheme, MiddlewareDescription } from '@palisade/shared/describe'
 import { MemoryApiKeyStore } from './memory-store'
 import type { ApiKeyStore } from './store'
 

@@ -1,4 +1,4 @@
-import type { MiddlewareDescription } from '../describe/describe'
+import type { MiddlewareDescription } from '@palisade/shared/describe'
 import { BODY_METHODS } from '../internal/described'
 
 /** What `bodyLimit` adds to operations that take a body: 413 above `max` bytes. */

@@ -1,7 +1,7 @@
 import fc from 'fast-check'
 import { Hono } from 'hono'
 import { describe, expect, it } from 'vitest'
-import { headerValue } from '../internal/arbitraries'
+import { headerValue } from '../../test/arbitraries'
 import { contentTypeGuard } from './index'
 
 function app() {

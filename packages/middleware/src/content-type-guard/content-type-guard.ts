@@ -1,3 +1,4 @@
+import { MEDIA_RANGE } from '@palisade/shared/media-type'
 import type { MiddlewareHandler } from 'hono'
 import { described } from '../internal/described'
 import { TOKEN } from '../internal/headers'
@@ -30,7 +31,6 @@ const NAME = 'contentTypeGuard'
 const KNOWN = ['required', 'methods', 'message'] as const
 // HTTP optional whitespace is space and tab only; String#trim would also strip U+00A0 and more.
 const OWS = /^[ \t]+|[ \t]+$/g
-const MEDIA_TYPE = /^([!#$%&'*+.^_`|~0-9a-z-]+)\/([!#$%&'*+.^_`|~0-9a-z-]+)$/
 
 /**
  * On the guarded methods, requires the request's `Content-Type` to match one of `required`, and
@@ -66,7 +66,7 @@ export function contentTypeGuard(options: ContentTypeGuardOptions): MiddlewareHa
   const types = new Set<string>()
   let any = false
   for (const entry of required) {
-    const match = MEDIA_TYPE.exec(entry.toLowerCase())
+    const match = MEDIA_RANGE.exec(entry.toLowerCase())
     const [, type, subtype] = match ?? []
     const badWildcard =
       (type === '*' && subtype !== '*') ||
@@ -87,7 +87,7 @@ export function contentTypeGuard(options: ContentTypeGuardOptions): MiddlewareHa
     if (!header) return false
     const semi = header.indexOf(';')
     const essence = (semi === -1 ? header : header.slice(0, semi)).replace(OWS, '').toLowerCase()
-    const match = MEDIA_TYPE.exec(essence)
+    const match = MEDIA_RANGE.exec(essence)
     // "*" is a token character, but a request declaring "*/*" or "text/*" names no real type.
     if (!match || essence.includes('*')) return false
     return any || exact.has(essence) || types.has(match[1] as string)

@@ -1,4 +1,4 @@
-import type { MiddlewareDescription } from '../describe/describe'
+import type { MiddlewareDescription } from '@palisade/shared/describe'
 
 /** What `contentTypeGuard` adds on its methods: the accepted request media types and 415. */
 export function contentTypeGuardDescription(

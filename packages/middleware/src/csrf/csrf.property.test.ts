@@ -4,7 +4,7 @@
 import fc from 'fast-check'
 import { Hono } from 'hono'
 import { describe, expect, it } from 'vitest'
-import { base64urlText, headerValue } from '../internal/arbitraries'
+import { base64urlText, headerValue } from '../../test/arbitraries'
 import { csrf } from './index'
 
 const SECRET = 'property-test-csrf-secret-0123456789abcdef'

@@ -1,4 +1,4 @@
-import type { MiddlewareDescription } from '../describe/describe'
+import type { MiddlewareDescription } from '@palisade/shared/describe'
 import { methodsExcept } from '../internal/described'
 
 /**

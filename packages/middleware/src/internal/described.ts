@@ -1,4 +1,4 @@
-import { describeMiddleware, type MiddlewareDescription } from '../describe/describe'
+import { describeMiddleware, type MiddlewareDescription } from '@palisade/shared/describe'
 
 /**
  * `describeMiddleware` with the description first, so a factory's

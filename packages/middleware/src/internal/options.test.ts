@@ -8,7 +8,7 @@ import {
   assertOneOf,
   assertPositiveInteger,
   assertStringArray,
-  describe as describeValue,
+  formatValue,
   optionError,
 } from './options'
 
@@ -168,7 +168,7 @@ describe('assertOneOf', () => {
   })
 })
 
-describe('describe (value summary for messages)', () => {
+describe('formatValue (value summary for messages)', () => {
   it.each<[unknown, string]>([
     [null, 'null'],
     [undefined, 'undefined'],
@@ -181,8 +181,8 @@ describe('describe (value summary for messages)', () => {
     [{ secret: 'hunter2' }, 'object'],
     [() => {}, 'function'],
     [Symbol('s'), 'symbol'],
-  ])('describes %s as %s', (value, expected) => {
-    expect(describeValue(value)).toBe(expected)
+  ])('formats %s as %s', (value, expected) => {
+    expect(formatValue(value)).toBe(expected)
   })
 
   it('never echoes a long secret into an error message', () => {

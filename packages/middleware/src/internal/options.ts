@@ -26,28 +26,31 @@ export function assertKnownKeys(
 
 export function assertPositiveInteger(factory: string, name: string, value: unknown): number {
   if (typeof value !== 'number' || !Number.isInteger(value) || value <= 0) {
-    throw optionError(factory, `"${name}" must be a positive integer, got ${describe(value)}`)
+    throw optionError(factory, `"${name}" must be a positive integer, got ${formatValue(value)}`)
   }
   return value
 }
 
 export function assertNonNegativeInteger(factory: string, name: string, value: unknown): number {
   if (typeof value !== 'number' || !Number.isInteger(value) || value < 0) {
-    throw optionError(factory, `"${name}" must be a non-negative integer, got ${describe(value)}`)
+    throw optionError(
+      factory,
+      `"${name}" must be a non-negative integer, got ${formatValue(value)}`,
+    )
   }
   return value
 }
 
 export function assertNonEmptyString(factory: string, name: string, value: unknown): string {
   if (typeof value !== 'string' || value.length === 0) {
-    throw optionError(factory, `"${name}" must be a non-empty string, got ${describe(value)}`)
+    throw optionError(factory, `"${name}" must be a non-empty string, got ${formatValue(value)}`)
   }
   return value
 }
 
 export function assertBoolean(factory: string, name: string, value: unknown): boolean {
   if (typeof value !== 'boolean') {
-    throw optionError(factory, `"${name}" must be a boolean, got ${describe(value)}`)
+    throw optionError(factory, `"${name}" must be a boolean, got ${formatValue(value)}`)
   }
   return value
 }
@@ -58,7 +61,7 @@ export function assertFunction<T extends (...args: never[]) => unknown>(
   value: unknown,
 ): T {
   if (typeof value !== 'function') {
-    throw optionError(factory, `"${name}" must be a function, got ${describe(value)}`)
+    throw optionError(factory, `"${name}" must be a function, got ${formatValue(value)}`)
   }
   return value as T
 }
@@ -94,14 +97,14 @@ export function assertOneOf<T extends string>(
   if (typeof value !== 'string' || !allowed.includes(value as T)) {
     throw optionError(
       factory,
-      `"${name}" must be one of ${allowed.map((a) => `'${a}'`).join(', ')}, got ${describe(value)}`,
+      `"${name}" must be one of ${allowed.map((a) => `'${a}'`).join(', ')}, got ${formatValue(value)}`,
     )
   }
   return value as T
 }
 
 /** A short, safe description of a bad value for an error message (never the whole value). */
-export function describe(value: unknown): string {
+export function formatValue(value: unknown): string {
   if (value === null) return 'null'
   if (Array.isArray(value)) return 'an array'
   if (typeof value === 'string') return value.length > 40 ? 'a long string' : JSON.stringify(value)

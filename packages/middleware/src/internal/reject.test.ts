@@ -1,8 +1,8 @@
 import { Hono } from 'hono'
 import { HTTPException } from 'hono/http-exception'
 import { describe, expect, it } from 'vitest'
-import { Rejection } from '../problem-details/rejection'
 import { reject } from './reject'
+import { Rejection } from './rejection'
 
 function caught(fn: () => void): HTTPException {
   try {

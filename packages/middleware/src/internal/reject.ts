@@ -1,5 +1,5 @@
 import type { ContentfulStatusCode } from 'hono/utils/http-status'
-import { codeForStatus, Rejection, type RejectionCode } from '../problem-details/rejection'
+import { codeForStatus, Rejection, type RejectionCode } from './rejection'
 
 /**
  * Throws the rejection every middleware uses: a {@link Rejection} (an `HTTPException` with a

@@ -1,4 +1,4 @@
-import type { MiddlewareDescription } from '../describe/describe'
+import type { MiddlewareDescription } from '@palisade/shared/describe'
 
 /** What `ipGuard` adds: 403 for a client address outside the rule. */
 export const ipGuardDescription: MiddlewareDescription = {

@@ -1,4 +1,4 @@
-import type { DescribedScheme, MiddlewareDescription } from '../describe/describe'
+import type { DescribedScheme, MiddlewareDescription } from '@palisade/shared/describe'
 
 /** What `jwtAuth` adds: a bearer JWT scheme (or its cookie, when configured) and 401. */
 export function jwtAuthDescription(cookieName: string | undefined): MiddlewareDescription {

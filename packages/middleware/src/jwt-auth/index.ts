@@ -1,6 +1,7 @@
 import type { JWTPayload } from './payload'
 
-export { type JwtAlgorithm, type JwtAuthOptions, jwtAuth } from './jwt-auth'
+export type { JwtAlgorithm } from './hmac'
+export { type JwtAuthOptions, jwtAuth } from './jwt-auth'
 export { type SignJwtOptions, signJwt } from './sign-jwt'
 export type { JWTPayload }
 

@@ -3,7 +3,7 @@
 import fc from 'fast-check'
 import { Hono } from 'hono'
 import { describe, expect, it } from 'vitest'
-import { base64urlText, headerValue } from '../internal/arbitraries'
+import { base64urlText, headerValue } from '../../test/arbitraries'
 import { base64url } from '../internal/crypto'
 import { jwtAuth, signJwt } from './index'
 

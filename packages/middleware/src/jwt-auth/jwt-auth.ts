@@ -3,7 +3,7 @@ import { type JWTVerifyOptions, jwtVerify } from 'jose'
 import { BoundedCache } from '../internal/bounded-cache'
 import { getCookieCopies } from '../internal/cookie'
 import { assertCookieName } from '../internal/cookie-settings'
-import { type HmacHash, importHmacKey, lazy } from '../internal/crypto'
+import { importHmacKey, lazy } from '../internal/crypto'
 import { described } from '../internal/described'
 import {
   assertBoolean,
@@ -16,16 +16,14 @@ import {
 } from '../internal/options'
 import { reject } from '../internal/reject'
 import { jwtAuthDescription } from './description'
-import type { JWTPayload } from './payload'
-
-/**
- * The HMAC algorithms `jwtAuth` and `signJwt` accept.
- *
- * @example
- * const algorithms: JwtAlgorithm[] = ['HS256', 'HS512']
- * app.use('/api/*', jwtAuth({ secret: process.env.JWT_SECRET!, algorithms }))
- */
-export type JwtAlgorithm = 'HS256' | 'HS384' | 'HS512'
+import {
+  assertHmacAlgorithm,
+  HMAC_HASHES,
+  type JwtAlgorithm,
+  MIN_SECRET_BYTES,
+  secretBytes,
+} from './hmac'
+import { type JWTPayload, type TimeClaims, timeClaims } from './payload'
 
 /**
  * Options of {@link jwtAuth}.
@@ -80,19 +78,6 @@ interface VerifiedToken {
   times: TimeClaims
 }
 
-/** The time claims of a verified token, each a finite number or absent. */
-interface TimeClaims {
-  exp: number | undefined
-  nbf: number | undefined
-  iat: number | undefined
-}
-
-export const HMAC_HASHES: Readonly<Record<JwtAlgorithm, HmacHash>> = {
-  HS256: 'SHA-256',
-  HS384: 'SHA-384',
-  HS512: 'SHA-512',
-}
-
 const KNOWN = [
   'secret',
   'algorithms',
@@ -104,59 +89,6 @@ const KNOWN = [
   'requireExp',
   'maxTokenAge',
 ] as const
-const encoder = new TextEncoder()
-
-/** Shortest HMAC key per algorithm, in bytes: the hash output size (RFC 7518 §3.2). */
-export const MIN_SECRET_BYTES: Readonly<Record<JwtAlgorithm, number>> = {
-  HS256: 32,
-  HS384: 48,
-  HS512: 64,
-}
-
-/**
- * Validates a secret once: non-empty and at least `minBytes` long (as UTF-8 for a string). The
- * bytes are copied so later changes by the caller do not count.
- */
-export function secretBytes(factory: string, value: unknown, minBytes: number): Uint8Array {
-  let bytes: Uint8Array
-  if (typeof value === 'string') bytes = encoder.encode(value)
-  else if (value instanceof Uint8Array) bytes = value.slice()
-  else throw optionError(factory, '"secret" must be a Uint8Array or a string')
-  if (bytes.length === 0) throw optionError(factory, '"secret" must not be empty')
-  if (bytes.length < minBytes) {
-    throw optionError(
-      factory,
-      `"secret" must be at least ${minBytes} bytes for the chosen algorithm (RFC 7518 §3.2), got ${bytes.length}`,
-    )
-  }
-  return bytes
-}
-
-/**
- * The time claims of a payload, or `null` when one is present but not a finite number: `exp:
- * 1e400` parses as Infinity, which jose would accept as "never expires".
- */
-export function timeClaims(payload: JWTPayload): TimeClaims | null {
-  const out: TimeClaims = { exp: undefined, nbf: undefined, iat: undefined }
-  for (const claim of ['exp', 'nbf', 'iat'] as const) {
-    const value: unknown = payload[claim]
-    if (value === undefined) continue
-    if (typeof value !== 'number' || !Number.isFinite(value)) return null
-    out[claim] = value
-  }
-  return out
-}
-
-/** Narrows an algorithm name to the HMAC family; asymmetric algorithms and `none` throw. */
-export function assertHmacAlgorithm(factory: string, name: string, value: unknown): JwtAlgorithm {
-  if (typeof value !== 'string' || !Object.hasOwn(HMAC_HASHES, value)) {
-    throw optionError(
-      factory,
-      `"${name}" must be 'HS256', 'HS384' or 'HS512' (HMAC only), got ${JSON.stringify(String(value)).slice(0, 40)}`,
-    )
-  }
-  return value as JwtAlgorithm
-}
 
 function stringOrList(factory: string, name: string, value: unknown): string | string[] {
   if (typeof value === 'string') return assertNonEmptyString(factory, name, value)

@@ -25,3 +25,25 @@ export interface JWTPayload {
   /** Any other claim. */
   [claim: string]: unknown
 }
+
+/** The time claims of a verified token, each a finite number or absent. */
+export interface TimeClaims {
+  exp: number | undefined
+  nbf: number | undefined
+  iat: number | undefined
+}
+
+/**
+ * The time claims of a payload, or `null` when one is present but not a finite number: `exp:
+ * 1e400` parses as Infinity, which jose would accept as "never expires".
+ */
+export function timeClaims(payload: JWTPayload): TimeClaims | null {
+  const out: TimeClaims = { exp: undefined, nbf: undefined, iat: undefined }
+  for (const claim of ['exp', 'nbf', 'iat'] as const) {
+    const value: unknown = payload[claim]
+    if (value === undefined) continue
+    if (typeof value !== 'number' || !Number.isFinite(value)) return null
+    out[claim] = value
+  }
+  return out
+}

@@ -5,7 +5,7 @@ import {
   assertStringArray,
   optionError,
 } from '../internal/options'
-import { assertHmacAlgorithm, type JwtAlgorithm, MIN_SECRET_BYTES, secretBytes } from './jwt-auth'
+import { assertHmacAlgorithm, type JwtAlgorithm, MIN_SECRET_BYTES, secretBytes } from './hmac'
 import type { JWTPayload } from './payload'
 
 /**

@@ -1,13 +1,14 @@
 // Every Palisade rejection has an identity: a stable snake_case code on the thrown exception.
 import { readdirSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
+import { getMiddlewareDescription } from '@palisade/shared/describe'
 import { Hono, type MiddlewareHandler } from 'hono'
 import { describe, expect, it } from 'vitest'
 import { apiKey, MemoryApiKeyStore } from '../api-key'
 import { bodyLimit } from '../body-limit'
 import { contentTypeGuard } from '../content-type-guard'
 import { csrf } from '../csrf'
-import { getMiddlewareDescription } from '../describe/describe'
+import { Rejection } from '../internal/rejection'
 import { ipGuard } from '../ip-guard'
 import { jwtAuth } from '../jwt-auth'
 import { rateLimit } from '../rate-limit'
@@ -15,7 +16,6 @@ import { requestTimeout } from '../request-timeout'
 import { sessions } from '../sessions'
 import { ssrfGuard } from '../ssrf-guard'
 import { xssSanitize } from '../xss-sanitize'
-import { Rejection } from './rejection'
 
 const src = join(import.meta.dirname, '..')
 

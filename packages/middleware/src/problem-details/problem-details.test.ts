@@ -1,11 +1,11 @@
+import { getMiddlewareDescription } from '@palisade/shared/describe'
 import { Hono } from 'hono'
 import { HTTPException } from 'hono/http-exception'
 import { describe, expect, it, vi } from 'vitest'
-import { getMiddlewareDescription } from '../describe/describe'
+import { Rejection } from '../internal/rejection'
 import { jwtAuth } from '../jwt-auth'
 import { rateLimit } from '../rate-limit'
 import { PROBLEM_SCHEMA, problemHandler } from './problem-details'
-import { Rejection } from './rejection'
 
 function appWith(throwing: () => never, options?: Parameters<typeof problemHandler>[0]) {
   const app = new Hono()

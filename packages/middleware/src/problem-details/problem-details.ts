@@ -1,47 +1,18 @@
+import { CODE_PATTERN } from '@palisade/shared/codes'
+import { describeMiddleware } from '@palisade/shared/describe'
+import {
+  PROBLEM_JSON,
+  PROBLEM_SCHEMA,
+  type ProblemBody,
+  type ProblemFieldError,
+  problemDetails,
+} from '@palisade/shared/problem'
 import type { Context, ErrorHandler } from 'hono'
 import { HTTPException } from 'hono/http-exception'
-import { describeMiddleware } from '../describe/describe'
 import { assertFunction, assertKnownKeys, assertNonEmptyString } from '../internal/options'
-import { codeForStatus } from './rejection'
+import { codeForStatus } from '../internal/rejection'
 
-/** The media type of RFC 9457 problem details (also exported by @palisade/openapi). */
-const PROBLEM_JSON = 'application/problem+json'
-
-/**
- * One field-level failure of request validation (the openapi package's validation failures).
- *
- * @example
- * const e: ProblemFieldError = { in: 'body', path: '/email', message: 'Invalid email' }
- */
-export interface ProblemFieldError {
-  in: 'body' | 'query' | 'path' | 'header'
-  /** JSON pointer into the part (`''` for the whole part). */
-  path: string
-  message: string
-}
-
-/**
- * The body `problemHandler()` renders (RFC 9457, with the `code` extension member).
- *
- * @example
- * const body: ProblemBody = {
- *   type: 'about:blank',
- *   title: 'Too Many Requests',
- *   status: 429,
- *   detail: 'Too many requests',
- *   code: 'rate_limited',
- * }
- */
-export interface ProblemBody {
-  type: string
-  title: string
-  status: number
-  detail?: string
-  /** Stable snake_case machine code. */
-  code: string
-  /** Field errors, on validation failures. */
-  errors?: ProblemFieldError[]
-}
+export { PROBLEM_SCHEMA, type ProblemBody, type ProblemFieldError } from '@palisade/shared/problem'
 
 /**
  * Options of {@link problemHandler}.
@@ -63,56 +34,7 @@ export interface ProblemHandlerOptions {
   onUnexpected?: (err: Error, c: Context) => void
 }
 
-const TITLES: Readonly<Record<number, string>> = {
-  400: 'Bad Request',
-  401: 'Unauthorized',
-  403: 'Forbidden',
-  404: 'Not Found',
-  405: 'Method Not Allowed',
-  408: 'Request Timeout',
-  409: 'Conflict',
-  413: 'Content Too Large',
-  415: 'Unsupported Media Type',
-  422: 'Unprocessable Content',
-  429: 'Too Many Requests',
-  500: 'Internal Server Error',
-  502: 'Bad Gateway',
-  503: 'Service Unavailable',
-  504: 'Gateway Timeout',
-}
-
-/** JSON Schema of {@link ProblemBody}: what the document shows for every rejection. */
-export const PROBLEM_SCHEMA: Readonly<Record<string, unknown>> = {
-  type: 'object',
-  description: 'RFC 9457 problem details',
-  properties: {
-    type: { type: 'string', description: 'A URI identifying the problem type' },
-    title: { type: 'string', description: 'The HTTP status phrase' },
-    status: { type: 'integer', minimum: 100, maximum: 599 },
-    detail: { type: 'string', description: 'What went wrong, for a human' },
-    code: {
-      type: 'string',
-      pattern: '^[a-z][a-z0-9_]*$',
-      description: 'Stable machine code, e.g. `rate_limited`',
-    },
-    errors: {
-      type: 'array',
-      description: 'Field errors of a validation failure',
-      items: {
-        type: 'object',
-        properties: {
-          in: { type: 'string', enum: ['body', 'query', 'path', 'header'] },
-          path: { type: 'string', description: 'JSON pointer into the part' },
-          message: { type: 'string' },
-        },
-        required: ['in', 'path', 'message'],
-      },
-    },
-  },
-  required: ['type', 'title', 'status', 'code'],
-}
-
-const SNAKE = /^[a-z][a-z0-9_]*$/
+const SNAKE = new RegExp(CODE_PATTERN)
 /** Headers of the rejection's own response that describe its old body, not the problem. */
 const BODY_HEADERS = new Set(['content-type', 'content-length', 'content-encoding'])
 
@@ -172,6 +94,9 @@ export function problemHandler(options: ProblemHandlerOptions = {}): ErrorHandle
     return new Response(JSON.stringify(body), { status: body.status, headers })
   }
 
+  const problemBody = (status: number, code: string): ProblemBody =>
+    problemDetails(status, { type: typeBase ? typeBase + code : undefined, code }) as ProblemBody
+
   const handler: ErrorHandler = (err, c) => {
     if (!(err instanceof HTTPException)) {
       try {
@@ -180,15 +105,7 @@ export function problemHandler(options: ProblemHandlerOptions = {}): ErrorHandle
         // A failing reporter must not turn one error into another.
       }
       const code = 'internal_error'
-      return render(
-        {
-          type: typeBase ? typeBase + code : 'about:blank',
-          title: TITLES[500] as string,
-          status: 500,
-          code,
-        },
-        new Headers(),
-      )
+      return render(problemBody(500, code), new Headers())
     }
     const res = err.getResponse()
     if (res.headers.get('content-type')?.toLowerCase().startsWith(PROBLEM_JSON)) return res
@@ -198,12 +115,7 @@ export function problemHandler(options: ProblemHandlerOptions = {}): ErrorHandle
     })
     const raw = (err as { code?: unknown }).code
     const code = typeof raw === 'string' && SNAKE.test(raw) ? raw : codeForStatus(err.status)
-    const body: ProblemBody = {
-      type: typeBase ? typeBase + code : 'about:blank',
-      title: TITLES[err.status] ?? `HTTP ${err.status}`,
-      status: err.status,
-      code,
-    }
+    const body = problemBody(err.status, code)
     if (err.message) body.detail = err.message
     const errors = fieldErrors((err as { errors?: unknown }).errors)
     if (errors) body.errors = errors

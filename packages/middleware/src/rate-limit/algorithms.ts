@@ -1,7 +1,7 @@
 /**
  * The arithmetic of the sliding window and the token bucket, shared by the memory store and
- * mirrored line by line in the Redis store's Lua scripts (redis-store.ts), so both stores answer
- * alike. Pure functions of the stored state and the time: no clock, no I/O.
+ * mirrored line by line in the Redis store's Lua scripts (redis/rate-limit-store.ts), so both
+ * stores answer alike. Pure functions of the stored state and the time: no clock, no I/O.
  */
 import type { RateLimitInfo } from './store'
 

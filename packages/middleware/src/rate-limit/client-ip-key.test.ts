@@ -1,8 +1,7 @@
 import { Hono } from 'hono'
 import { describe, expect, it } from 'vitest'
+import { fromSocket, hitFrom, limitedApp } from '../../test/rate-limit-app'
 import { clientIpKey, rateLimit } from './index'
-
-import { fromSocket, hitFrom, limitedApp } from './test-app'
 
 async function keyOf(ip: string, subnet?: number | false): Promise<string> {
   const app = new Hono()

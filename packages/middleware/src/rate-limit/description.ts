@@ -1,4 +1,4 @@
-import type { DescribedHeader, MiddlewareDescription } from '../describe/describe'
+import type { DescribedHeader, MiddlewareDescription } from '@palisade/shared/describe'
 import { MemoryRateLimitStore } from './memory-store'
 import type { RateLimitStore } from './store'
 

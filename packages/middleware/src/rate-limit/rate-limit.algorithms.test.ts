@@ -1,13 +1,12 @@
 import { Hono } from 'hono'
 import { afterEach, describe, expect, it, vi } from 'vitest'
+import { hitFrom as hit, limitedApp } from '../../test/rate-limit-app'
 import {
   MemoryRateLimitStore,
   type RateLimitOptions,
   type RateLimitStore,
   rateLimit,
 } from './index'
-
-import { hitFrom as hit, limitedApp } from './test-app'
 
 const appWith = (options: RateLimitOptions) => limitedApp(options)
 

@@ -6,6 +6,7 @@
  */
 import { Hono } from 'hono'
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
+import { fromSocket } from '../../test/rate-limit-app'
 import {
   MemoryRateLimitStore,
   type RateLimitInfo,
@@ -13,7 +14,6 @@ import {
   type RateLimitStore,
   rateLimit,
 } from './index'
-import { fromSocket } from './test-app'
 
 /** Their createServer: GET / → 'Hi there!', /error → 400, /crash → a thrown error. */
 function createServer(limiters: RateLimitOptions | RateLimitOptions[]) {

@@ -1,7 +1,6 @@
 import { afterEach, describe, expect, it, vi } from 'vitest'
+import { limitedApp as appWith, fromSocket, hitFrom as hit } from '../../test/rate-limit-app'
 import { rateLimit } from './index'
-
-import { limitedApp as appWith, fromSocket, hitFrom as hit } from './test-app'
 
 const rateLimitHeaders = (res: Response) =>
   Object.fromEntries(

@@ -1,6 +1,7 @@
 import { Hono } from 'hono'
 import { HTTPException } from 'hono/http-exception'
 import { afterEach, describe, expect, it, vi } from 'vitest'
+import { fromSocket } from '../../test/rate-limit-app'
 import {
   MemoryRateLimitStore,
   type RateLimitAlgorithm,
@@ -8,8 +9,6 @@ import {
   type RateLimitStore,
   rateLimit,
 } from './index'
-
-import { fromSocket } from './test-app'
 
 function appWith(options: RateLimitOptions) {
   const app = new Hono()

@@ -1,3 +1,7 @@
+// Over 300 lines: one factory whose option checks and request path share a dozen precomputed
+// values (window, algorithm, store method, header draft, refund policy). Splitting the checks into
+// a config object was tried: the property names it adds survive minification and cost the
+// rate-limit entry 128 bytes gzipped, for no change in behaviour.
 import type { Context, MiddlewareHandler } from 'hono'
 import { described } from '../internal/described'
 import { editResponseHeaders } from '../internal/headers'
@@ -8,7 +12,7 @@ import {
   assertNonEmptyString,
   assertOneOf,
   assertPositiveInteger,
-  describe,
+  formatValue,
   optionError,
 } from '../internal/options'
 import { reject } from '../internal/reject'
@@ -131,7 +135,7 @@ export function rateLimit(options: RateLimitOptions = {}): MiddlewareHandler {
   )
   const checkMax = (max: unknown, where: string): number => {
     if (typeof max !== 'number' || !Number.isInteger(max) || max <= 0) {
-      throw optionError(factory, `${where} must be a positive integer, got ${describe(max)}`)
+      throw optionError(factory, `${where} must be a positive integer, got ${formatValue(max)}`)
     }
     if (algorithm === 'token-bucket' && !Number.isSafeInteger(max * windowMs)) {
       throw optionError(
@@ -158,7 +162,7 @@ export function rateLimit(options: RateLimitOptions = {}): MiddlewareHandler {
     if (typeof identifier !== 'string' || !POLICY_NAME.test(identifier)) {
       throw optionError(
         factory,
-        `"identifier" must be 1–64 printable ASCII characters without quotes or backslashes, got ${describe(identifier)}`,
+        `"identifier" must be 1–64 printable ASCII characters without quotes or backslashes, got ${formatValue(identifier)}`,
       )
     }
     if (standardHeaders !== 'draft-8') {
@@ -173,7 +177,7 @@ export function rateLimit(options: RateLimitOptions = {}): MiddlewareHandler {
   if (!isIPv6Subnet(ipv6Subnet)) {
     throw optionError(
       factory,
-      `"ipv6Subnet" must be an integer from 32 to 128 or false, got ${describe(ipv6Subnet)}`,
+      `"ipv6Subnet" must be an integer from 32 to 128 or false, got ${formatValue(ipv6Subnet)}`,
     )
   }
   let keyGenerator: (c: Context) => string | Promise<string>

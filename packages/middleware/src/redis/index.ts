@@ -4,17 +4,17 @@
  * takes a `sendCommand` function, and `fromIoredis` / `fromNodeRedis` / `fromNodeRedisCluster`
  * adapt the common clients in one line.
  */
-export type { RedisApiKeyStoreOptions } from '../api-key/redis-store'
-export { RedisApiKeyStore } from '../api-key/redis-store'
-export type { RedisRateLimitStoreOptions } from '../rate-limit/redis-store'
-export { RedisRateLimitStore } from '../rate-limit/redis-store'
-export type { RedisSessionStoreOptions } from '../sessions/redis-store'
-export { RedisSessionStore } from '../sessions/redis-store'
+export type { RedisApiKeyStoreOptions } from './api-key-store'
+export { RedisApiKeyStore } from './api-key-store'
 export type {
   IoredisLike,
   NodeRedisClusterLike,
   NodeRedisLike,
   RedisCommand,
   RedisStoreOptions,
-} from './command'
-export { fromIoredis, fromNodeRedis, fromNodeRedisCluster } from './command'
+} from './client'
+export { fromIoredis, fromNodeRedis, fromNodeRedisCluster } from './client'
+export type { RedisRateLimitStoreOptions } from './rate-limit-store'
+export { RedisRateLimitStore } from './rate-limit-store'
+export type { RedisSessionStoreOptions } from './session-store'
+export { RedisSessionStore } from './session-store'

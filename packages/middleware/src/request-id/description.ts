@@ -1,4 +1,4 @@
-import type { MiddlewareDescription } from '../describe/describe'
+import type { MiddlewareDescription } from '@palisade/shared/describe'
 
 /** What `requestId` adds: its header on every response. */
 export function requestIdDescription(headerName: string): MiddlewareDescription {

@@ -1,7 +1,7 @@
 import fc from 'fast-check'
 import { Hono } from 'hono'
 import { describe, expect, it } from 'vitest'
-import { headerValue } from '../internal/arbitraries'
+import { headerValue } from '../../test/arbitraries'
 import { requestId } from './index'
 
 const VALID = /^[A-Za-z0-9._:=+/-]{1,255}$/

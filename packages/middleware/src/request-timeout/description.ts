@@ -1,4 +1,4 @@
-import type { MiddlewareDescription } from '../describe/describe'
+import type { MiddlewareDescription } from '@palisade/shared/describe'
 
 /** What `requestTimeout` adds: 408 when the handler chain is not done in `ms`. */
 export function requestTimeoutDescription(ms: number): MiddlewareDescription {

@@ -1,8 +1,5 @@
-export {
-  type ReferrerPolicyValue,
-  type SecurityHeadersOptions,
-  securityHeaders,
-} from './security-headers'
+export type { ReferrerPolicyValue } from './option-values'
+export { type SecurityHeadersOptions, securityHeaders } from './security-headers'
 
 declare module 'hono' {
   interface ContextVariableMap {

@@ -1,7 +1,15 @@
 import type { MiddlewareHandler } from 'hono'
-import { editResponseHeaders, HEADER_VALUE } from '../internal/headers'
-import { assertKnownKeys, assertOneOf, describe, optionError } from '../internal/options'
+import { editResponseHeaders } from '../internal/headers'
+import { assertKnownKeys, assertOneOf, formatValue, optionError } from '../internal/options'
 import { compileCsp, cspNonce } from './csp'
+import {
+  flag,
+  headerValue,
+  NAME,
+  oneOrOff,
+  type ReferrerPolicyValue,
+  referrerPolicy,
+} from './option-values'
 
 /**
  * Options of {@link securityHeaders}. Every header can be turned off with `false`.
@@ -66,34 +74,6 @@ export interface SecurityHeadersOptions {
   contentSecurityPolicyReportOnly?: string | boolean
 }
 
-/**
- * A `Referrer-Policy` token (RFC-listed values only).
- *
- * @example
- * const referrerPolicy: ReferrerPolicyValue[] = ['no-referrer', 'strict-origin-when-cross-origin']
- * app.use(securityHeaders({ referrerPolicy }))
- */
-export type ReferrerPolicyValue =
-  | 'no-referrer'
-  | 'no-referrer-when-downgrade'
-  | 'origin'
-  | 'origin-when-cross-origin'
-  | 'same-origin'
-  | 'strict-origin'
-  | 'strict-origin-when-cross-origin'
-  | 'unsafe-url'
-
-const NAME = 'securityHeaders'
-const REFERRER: readonly ReferrerPolicyValue[] = [
-  'no-referrer',
-  'no-referrer-when-downgrade',
-  'origin',
-  'origin-when-cross-origin',
-  'same-origin',
-  'strict-origin',
-  'strict-origin-when-cross-origin',
-  'unsafe-url',
-]
 const COOP = [
   'same-origin',
   'same-origin-allow-popups',
@@ -213,7 +193,7 @@ export function securityHeaders(options?: SecurityHeadersOptions): MiddlewareHan
   if (o.xContentTypeOptions !== undefined && typeof o.xContentTypeOptions !== 'boolean') {
     throw optionError(
       NAME,
-      `"xContentTypeOptions" must be a boolean, got ${describe(o.xContentTypeOptions)}`,
+      `"xContentTypeOptions" must be a boolean, got ${formatValue(o.xContentTypeOptions)}`,
     )
   }
   add('x-content-type-options', o.xContentTypeOptions === false ? false : 'nosniff')
@@ -267,50 +247,4 @@ function withFull(given: SecurityHeadersOptions): SecurityHeadersOptions {
   const merged: Record<string, unknown> = { ...FULL }
   for (const [key, value] of Object.entries(given)) if (value !== undefined) merged[key] = value
   return merged as SecurityHeadersOptions
-}
-
-function flag(name: string, value: unknown): boolean {
-  if (value === undefined) return false
-  if (typeof value !== 'boolean') {
-    throw optionError(NAME, `"${name}" must be a boolean, got ${describe(value)}`)
-  }
-  return value
-}
-
-function headerValue(name: string, value: unknown, fallback: string | false): string | false {
-  if (value === undefined) return fallback
-  if (value === false) return false
-  if (typeof value !== 'string' || value.trim() === '') {
-    throw optionError(NAME, `"${name}" must be a non-empty string or false, got ${describe(value)}`)
-  }
-  if (!HEADER_VALUE.test(value)) {
-    throw optionError(NAME, `"${name}" must not contain control characters such as CR or LF`)
-  }
-  return value
-}
-
-function oneOrOff<T extends string>(
-  name: string,
-  value: unknown,
-  allowed: readonly T[],
-): T | false {
-  if (value === undefined || value === false) return false
-  return assertOneOf(NAME, name, value, allowed)
-}
-
-function referrerPolicy(value: unknown): string | false {
-  if (value === undefined || value === false) return false
-  // The header may list fallbacks ("no-referrer, strict-origin-when-cross-origin").
-  const parts = typeof value === 'string' ? value.split(',').map((p) => p.trim()) : value
-  if (
-    !Array.isArray(parts) ||
-    parts.length === 0 ||
-    parts.some((p) => !REFERRER.includes(p as ReferrerPolicyValue))
-  ) {
-    throw optionError(
-      NAME,
-      `"referrerPolicy" must be one of ${REFERRER.map((r) => `'${r}'`).join(', ')}, got ${describe(value)}`,
-    )
-  }
-  return parts.join(', ')
 }

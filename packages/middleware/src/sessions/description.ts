@@ -1,4 +1,4 @@
-import type { MiddlewareDescription } from '../describe/describe'
+import type { MiddlewareDescription } from '@palisade/shared/describe'
 import { MemorySessionStore } from './memory-store'
 import type { SessionStore } from './store'
 

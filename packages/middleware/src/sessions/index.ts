@@ -1,8 +1,9 @@
-import type { Session } from './session'
+import type { Session } from './session-state'
 
 export { MemorySessionStore, type MemorySessionStoreOptions } from './memory-store'
-export type { Session } from './session'
-export { type SessionsOptions, sessions } from './sessions'
+export type { SessionsOptions } from './options'
+export type { Session } from './session-state'
+export { sessions } from './sessions'
 export type { SessionData, SessionStore } from './store'
 
 declare module 'hono' {

@@ -1,4 +1,4 @@
-import { KeyedQueue } from './key-queue'
+import { KeyedQueue } from '../internal/key-queue'
 
 /**
  * Data of one session: plain JSON-serialisable values.

@@ -1,4 +1,4 @@
-import type { MiddlewareDescription } from '../describe/describe'
+import type { MiddlewareDescription } from '@palisade/shared/describe'
 
 /** What `ssrfGuard` adds: 400 for a URL that is not http(s), 403 for a blocked destination. */
 export const ssrfGuardDescription: MiddlewareDescription = {

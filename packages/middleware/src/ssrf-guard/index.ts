@@ -3,7 +3,6 @@ export {
   type SsrfBlockReason,
   type SsrfCheckOptions,
   type SsrfCheckResult,
-  type SsrfGuardOptions,
   type SsrfResolver,
-  ssrfGuard,
-} from './ssrf-guard'
+} from './check-url'
+export { type SsrfGuardOptions, ssrfGuard } from './ssrf-guard'

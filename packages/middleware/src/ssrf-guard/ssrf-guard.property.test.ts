@@ -1,7 +1,7 @@
 import fc from 'fast-check'
 import { Hono } from 'hono'
 import { describe, expect, it } from 'vitest'
-import { ipv4Value } from '../internal/arbitraries'
+import { ipv4Value } from '../../test/arbitraries'
 import { formatIPv4 } from '../internal/ip'
 import { checkUrl, type SsrfResolver, ssrfGuard } from './index'
 

@@ -1,4 +1,4 @@
-import type { MiddlewareDescription } from '../describe/describe'
+import type { MiddlewareDescription } from '@palisade/shared/describe'
 import { BODY_METHODS } from '../internal/described'
 
 /** What `xssSanitize` adds to operations that take a body: 400 for malformed JSON. */

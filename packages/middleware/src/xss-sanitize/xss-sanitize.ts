@@ -1,6 +1,6 @@
+import { escapeHtml } from '@palisade/shared/html'
 import type { Context, MiddlewareHandler } from 'hono'
 import { described } from '../internal/described'
-import { escapeHtml } from '../internal/html'
 import { isJsonContentType, readBodyText } from '../internal/json-body'
 import {
   assertBoolean,

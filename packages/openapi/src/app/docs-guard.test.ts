@@ -80,8 +80,8 @@ describe('guards added with api.use() after openapi()', () => {
     const api = openapi(new Hono().basePath('/v1'), {
       info,
       specPath: '/docs/spec.json',
-      docsPath: '/docs',
-      redocPath: '/docs/ref',
+      explorerPath: '/docs',
+      referencePath: '/docs/ref',
     })
     api.use('/docs/*', keyGuard())
     for (const path of ['/v1/docs/spec.json', '/v1/docs', '/v1/docs/ref']) {
@@ -91,7 +91,7 @@ describe('guards added with api.use() after openapi()', () => {
   })
 
   it('apply from inside a group whose prefix covers the docs', async () => {
-    const api = openapi(new Hono(), { info, docsPath: '/internal/explorer' })
+    const api = openapi(new Hono(), { info, explorerPath: '/internal/explorer' })
     api.group('/internal', (g) => g.use(keyGuard()))
     expect((await api.request('/internal/explorer')).status).toBe(401)
     expect((await api.request('/reference')).status).toBe(200)
@@ -245,7 +245,11 @@ describe('mounted with app.route(prefix, api.app)', () => {
   })
 
   it('works with docs at the root of the mounted app and a base path below the mount', async () => {
-    const api = openapi(new Hono().basePath('/v1'), { info, docsPath: '/', redocPath: '/ref' })
+    const api = openapi(new Hono().basePath('/v1'), {
+      info,
+      explorerPath: '/',
+      referencePath: '/ref',
+    })
     const root = new Hono().basePath('/svc').route('/m', api.app)
     for (const page of ['/svc/m/v1', '/svc/m/v1/ref']) {
       const html = await (await root.request(page)).text()

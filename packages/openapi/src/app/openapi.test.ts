@@ -1,3 +1,5 @@
+// Over 300 lines: the wrapper's behaviour through app.request(), one suite per part of its API
+// (routing parity, route options, groups, the spec endpoint, errors, options) on shared fixtures.
 import { Hono, type MiddlewareHandler } from 'hono'
 import { HTTPException } from 'hono/http-exception'
 import { describe, expect, expectTypeOf, it } from 'vitest'
@@ -302,8 +304,8 @@ describe('the spec endpoint and caching', () => {
     const api = openapi(new Hono(), {
       info,
       specPath: '/docs/spec.json',
-      docsPath: '/docs',
-      redocPath: '/docs/ref',
+      explorerPath: '/docs',
+      referencePath: '/docs/ref',
     })
     expect((await api.request('/docs/spec.json')).status).toBe(200)
     expect((await api.request('/docs')).status).toBe(200)
@@ -390,14 +392,14 @@ describe('openapi() options', () => {
       'openapi: specPath must be a plain path',
     ],
     [
-      'a wildcard docsPath',
-      { info, docsPath: '/docs/*' },
-      'openapi: docsPath must be a plain path',
+      'a wildcard explorerPath',
+      { info, explorerPath: '/docs/*' },
+      'openapi: explorerPath must be a plain path',
     ],
     [
       'equal paths',
-      { info, docsPath: '/openapi.json' },
-      'openapi: specPath, docsPath and redocPath must differ',
+      { info, explorerPath: '/openapi.json' },
+      'openapi: specPath, explorerPath and referencePath must differ',
     ],
   ])('rejects %s with a TypeError', (_label, options, message) => {
     expect(() => openapi(new Hono(), options as never)).toThrow(TypeError)

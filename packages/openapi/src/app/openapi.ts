@@ -1,16 +1,20 @@
 import type { ErrorHandler, Handler, Hono, MiddlewareHandler, NotFoundHandler } from 'hono'
 import { mergePath } from 'hono/utils/url'
+import { assertKnownSecurity } from '../document/described-read'
 import { generateSpec } from '../document/generate'
-import { assertKnownSecurity } from '../document/middleware'
-import type { OpenAPIDocument, RouteMethod, StoredRoute } from '../document/types'
+import type { OpenAPIDocument } from '../model/document'
+import type { OpenAPIOptions } from '../model/options'
+import type { RouteMethod, StoredRoute } from '../model/route'
 import { type DocsRegistrar, mountDocsPages, mountPrefix } from '../pages'
 import { type ResolvedOptions, resolveOptions } from '../rules/options'
-import { normalizeRouteOptions, RouteIndex } from '../rules/route'
+import { RouteIndex } from '../rules/route-index'
+import { normalizeRouteOptions } from '../rules/route-options'
 import { isRecord } from '../schema/common'
 import { requestValidator } from '../validate/request'
 import { type DocsRoute, docsGuard, patternMatches } from './docs-routes'
+import type { BasePathOf, EnvOf, HonoApp } from './hono-types'
 import { middlewareFor, type UseRecord } from './route-middleware'
-import type { BasePathOf, EnvOf, HonoApp, OpenAPIApp, OpenAPIOptions } from './types'
+import type { OpenAPIApp } from './router-types'
 
 /** Shared by the wrapper and all its groups. */
 interface State {
@@ -170,7 +174,8 @@ function router<T extends object>(state: State, prefix: string, self: T) {
  *
  * @param input - the Hono app to register on (its base path is respected)
  * @param options - `info` (required); `servers` default `[]`; `specPath` default `/openapi.json`,
- *   `docsPath` default `/explorer`, `redocPath` default `/reference`
+ *   `explorerPath` default `/explorer`, `referencePath` default `/reference` (`docsPath` and
+ *   `redocPath`, their old names, still work and are deprecated)
  * @example
  * ```ts
  * const api = openapi(new Hono(), { info: { title: 'Users', version: '1.0.0' } })
@@ -207,7 +212,7 @@ export function openapi<A extends HonoApp>(
     uses: [],
   }
   state.index = new RouteIndex({ converters: state.options.converters })
-  const { specPath, docsPath, redocPath, info } = state.options
+  const { specPath, explorerPath, referencePath, info } = state.options
   const register: DocsRegistrar = (path, respond) => {
     const chain: MiddlewareHandler[] = []
     app.get(path, docsGuard(chain), respond)
@@ -224,8 +229,8 @@ export function openapi<A extends HonoApp>(
     app,
     {
       specPath: servedSpecPath,
-      docsPath,
-      redocPath,
+      explorerPath,
+      referencePath,
       title: info.title,
       servers: state.options.servers,
     },

@@ -5,9 +5,10 @@ import { describe, expect, it } from 'vitest'
 import { z } from 'zod'
 import { z as z3 } from 'zod3'
 import { expectValidOpenAPI } from '../../../../tests/openapi/validate'
+import type { OpenAPIDocument } from '../model/document'
+import type { StoredRoute } from '../model/route'
 import { component } from '../schema/names'
 import { generateSpec } from './generate'
-import type { OpenAPIDocument, StoredRoute } from './types'
 
 const info = { title: 'Components', version: '1.0.0' }
 const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` })

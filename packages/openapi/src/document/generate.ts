@@ -1,52 +1,30 @@
-import { resolveSpecOptions } from '../rules/options'
-import type { PathVariant } from '../rules/path'
-import { objectParts, type PlannedOperation, planRoute, RouteIndex } from '../rules/route'
-import { type ConvertOptions, toOpenAPISchema } from '../schema/convert'
-import type { OpenAPISchema } from '../schema/types'
-import { PROBLEM_JSON, validationProblemSchema } from '../validate/problem'
-import { type JSONSchemaValidator, validatesAnything } from '../validate/request'
-import {
-  applyDescriptions,
-  createMergeContext,
-  finishSecurity,
-  type MergeContext,
-} from './middleware'
-import { ComponentRegistry } from './naming'
+import { statusPhrase } from '@palisade/shared/problem'
 import type {
   OpenAPIDocument,
   OpenAPIParameter,
   OpenAPIPathItem,
   OpenAPIResponse,
-  RouteOpenAPIMeta,
-  SpecOptions,
-  StoredRoute,
-} from './types'
+} from '../model/document'
+import { ComponentRegistry } from '../model/naming'
+import type { SpecOptions } from '../model/options'
+import type { RouteOpenAPIMeta, StoredRoute } from '../model/route'
+import { finishSecurity } from '../model/security'
+import { resolveSpecOptions } from '../rules/options'
+import type { PathVariant } from '../rules/path'
+import { objectParts } from '../rules/route-check'
+import { RouteIndex } from '../rules/route-index'
+import { type PlannedOperation, planRoute } from '../rules/route-plan'
+import { type ConvertOptions, toOpenAPISchema } from '../schema/convert'
+import type { OpenAPISchema } from '../schema/types'
+import { PROBLEM_JSON, validationProblemSchema } from '../validate/problem'
+import { type JSONSchemaValidator, validatesAnything } from '../validate/validator'
+import { applyDescriptions, createMergeContext, type MergeContext } from './described-merge'
 
 /** Order of methods inside a path item, as the OpenAPI specification lists them. */
 const METHOD_ORDER = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace']
 
 /** OpenAPI ignores these header parameters; auth belongs in security schemes, bodies in content. */
 const IGNORED_HEADERS = new Set(['accept', 'content-type', 'authorization'])
-
-const REASON: Readonly<Record<number, string>> = {
-  200: 'OK',
-  201: 'Created',
-  202: 'Accepted',
-  204: 'No Content',
-  301: 'Moved Permanently',
-  302: 'Found',
-  304: 'Not Modified',
-  400: 'Bad Request',
-  401: 'Unauthorized',
-  403: 'Forbidden',
-  404: 'Not Found',
-  409: 'Conflict',
-  413: 'Payload Too Large',
-  415: 'Unsupported Media Type',
-  422: 'Unprocessable Content',
-  429: 'Too Many Requests',
-  500: 'Internal Server Error',
-}
 
 function parameter(
   name: string,
@@ -112,12 +90,12 @@ function buildResponses(
   const entries = Object.entries(meta?.responses ?? {})
   if (entries.length === 0) responses['200'] = { description: 'Successful response' }
   for (const [status, response] of entries) {
-    // Shapes were checked by the route rules (rules/route.ts) before the route was recorded.
+    // Shapes were checked by the route rules (rules/route-check.ts) before the route was recorded.
     const code = Number(status)
     const description =
       typeof response.description === 'string' && response.description !== ''
         ? response.description
-        : (REASON[code] ?? `Status ${status}`)
+        : (statusPhrase(code) ?? `Status ${status}`)
     const out: OpenAPIResponse = { description }
     if (response.schema !== undefined) {
       const contentType = response.contentType ?? 'application/json'
@@ -250,7 +228,7 @@ export function generateSpec(
     paths,
     components: { schemas: registry.schemas },
   }
-  const securitySchemes = finishSecurity(paths, merge)
+  const securitySchemes = finishSecurity(paths, merge.schemes)
   if (securitySchemes) doc.components.securitySchemes = securitySchemes
   if (tags.length > 0) {
     const described = new Map((options.tags ?? []).map((t) => [t.name, t]))

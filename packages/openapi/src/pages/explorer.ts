@@ -1,3 +1,4 @@
+import { escapeHtml, jsonForScript } from '@palisade/shared/html'
 import type { ViewerAsset } from './asset-types'
 import {
   explorerCSS,
@@ -6,9 +7,8 @@ import {
   swaggerUIBundle,
   swaggerUICSS,
 } from './assets.generated'
-import { escapeHtml, jsonForScript } from './html'
 
-/** Files the explorer page loads, all served by the app under `<docsPath>/assets/`. */
+/** Files the explorer page loads, all served by the app under `<explorerPath>/assets/`. */
 export const explorerAssets: readonly ViewerAsset[] = [
   swaggerUIBundle,
   swaggerUICSS,
@@ -50,7 +50,7 @@ export const EXPLORER_CSP = [
 export interface ExplorerUIHTMLOptions {
   /**
    * URL path under which the page's assets are served.
-   * @default '/explorer/assets' (where `openapi()` serves them for the default `docsPath`)
+   * @default '/explorer/assets' (where `openapi()` serves them for the default `explorerPath`)
    */
   assetsPath?: string
 }

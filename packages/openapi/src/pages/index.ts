@@ -13,10 +13,10 @@ export { createNonce, referenceCSP, referenceHTML } from './reference'
 export interface DocsPagesOptions {
   /** Path of the JSON document the pages load. */
   specPath: string
-  /** Path of the explorer page; its assets are served under `<docsPath>/assets/`. */
-  docsPath: string
-  /** Path of the reference page; its assets are served under `<redocPath>/assets/`. */
-  redocPath: string
+  /** Path of the explorer page; its assets are served under `<explorerPath>/assets/`. */
+  explorerPath: string
+  /** Path of the reference page; its assets are served under `<referencePath>/assets/`. */
+  referencePath: string
   /** Page title. */
   title: string
   /** Server URLs of the document: "Try it out" may call the origins of the absolute ones. */
@@ -72,17 +72,17 @@ export const underPrefix = (prefix: string, path: string): string =>
   prefix === '' ? path : mergePath(prefix, path)
 
 /**
- * Registers the explorer page at `docsPath`, the reference page at `redocPath`, and the hashed
- * viewer files they load under `<docsPath>/assets/` and `<redocPath>/assets/`. Each page response
- * carries its own Content-Security-Policy, which `securityHeaders()` keeps. The pages name the
- * document and their files by the paths they are served at, also when a parent app mounts this one
- * with `parent.route(prefix, app)`.
+ * Registers the explorer page at `explorerPath`, the reference page at `referencePath`, and the
+ * hashed viewer files they load under `<explorerPath>/assets/` and `<referencePath>/assets/`. Each
+ * page response carries its own Content-Security-Policy, which `securityHeaders()` keeps. The pages
+ * name the document and their files by the paths they are served at, also when a parent app mounts
+ * this one with `parent.route(prefix, app)`.
  *
  * @example
  * mountDocsPages(app, {
  *   specPath: '/openapi.json',
- *   docsPath: '/explorer',
- *   redocPath: '/reference',
+ *   explorerPath: '/explorer',
+ *   referencePath: '/reference',
  *   title: 'Pets API',
  * })
  */
@@ -92,7 +92,7 @@ export function mountDocsPages(
   options: DocsPagesOptions,
   register?: DocsRegistrar,
 ): void {
-  const { specPath, docsPath, redocPath, title, servers } = options
+  const { specPath, explorerPath, referencePath, title, servers } = options
   const explorerCSP = explorerCSPFor(servers)
   // Hono reports the served path (with the app's base path) in `app.routes`.
   const get: DocsRegistrar =
@@ -104,7 +104,7 @@ export function mountDocsPages(
 
   // One explorer page per mount prefix: the page is the same for every request under it.
   const explorerPages = new Map<string, string>()
-  const explorerServed = get(docsPath, function explorerPage(c) {
+  const explorerServed = get(explorerPath, function explorerPage(c) {
     const prefix = mountPrefix(c.req.routePath, explorerServed)
     let html = explorerPages.get(prefix)
     if (html === undefined) {
@@ -119,7 +119,7 @@ export function mountDocsPages(
     })
   })
 
-  const referenceServed = get(redocPath, function referencePage(c) {
+  const referenceServed = get(referencePath, function referencePage(c) {
     const prefix = mountPrefix(c.req.routePath, referenceServed)
     const nonce = createNonce()
     const html = referenceHTML(underPrefix(prefix, specPath), title, {
@@ -134,9 +134,9 @@ export function mountDocsPages(
 
   // Registered relative to the app, like the pages, so the base path applies once.
   for (const asset of explorerAssets) {
-    get(`${assetsPathFor(docsPath)}/${asset.fileName}`, assetHandler(asset))
+    get(`${assetsPathFor(explorerPath)}/${asset.fileName}`, assetHandler(asset))
   }
   for (const asset of referenceAssets) {
-    get(`${assetsPathFor(redocPath)}/${asset.fileName}`, assetHandler(asset))
+    get(`${assetsPathFor(referencePath)}/${asset.fileName}`, assetHandler(asset))
   }
 }

@@ -7,8 +7,8 @@ import { EXPLORER_CSP, explorerUIHTML, mountDocsPages, referenceCSP, referenceHT
 
 const defaults = {
   specPath: '/openapi.json',
-  docsPath: '/explorer',
-  redocPath: '/reference',
+  explorerPath: '/explorer',
+  referencePath: '/reference',
   title: 'Pets API',
 }
 
@@ -173,12 +173,12 @@ describe('mountDocsPages', () => {
     ['/docs/explorer', '/docs/reference', '/docs/explorer/assets/', '/docs/reference/assets/'],
     ['/', '/ref/', '/assets/', '/ref/assets/'],
   ])(
-    'with docsPath %s and redocPath %s serves assets under %s and %s',
-    async (docsPath, redocPath, a, b) => {
-      const app = docsApp({ docsPath, redocPath })
+    'with explorerPath %s and referencePath %s serves assets under %s and %s',
+    async (explorerPath, referencePath, a, b) => {
+      const app = docsApp({ explorerPath, referencePath })
       for (const [page, prefix] of [
-        [docsPath, a],
-        [redocPath, b],
+        [explorerPath, a],
+        [referencePath, b],
       ] as const) {
         const html = await (await app.request(page)).text()
         const urls = loadedURLs(html)

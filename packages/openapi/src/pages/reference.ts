@@ -1,8 +1,8 @@
+import { escapeHtml, jsonForScript } from '@palisade/shared/html'
 import type { ViewerAsset } from './asset-types'
 import { favicon, redocStandalone, referenceCSS, referenceInit } from './assets.generated'
-import { escapeHtml, jsonForScript } from './html'
 
-/** Files the reference page loads, all served by the app under `<redocPath>/assets/`. */
+/** Files the reference page loads, all served by the app under `<referencePath>/assets/`. */
 export const referenceAssets: readonly ViewerAsset[] = [
   redocStandalone,
   referenceCSS,
@@ -61,7 +61,7 @@ export function createNonce(): string {
 export interface ReferenceHTMLOptions {
   /**
    * URL path under which the page's assets are served.
-   * @default '/reference/assets' (where `openapi()` serves them for the default `redocPath`)
+   * @default '/reference/assets' (where `openapi()` serves them for the default `referencePath`)
    */
   assetsPath?: string
   /**

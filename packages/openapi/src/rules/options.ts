@@ -1,15 +1,15 @@
-import type { OpenAPIOptions } from '../app/types'
-import { assertSecuritySchemes } from '../document/security'
 import type {
   OpenAPIInfo,
   OpenAPISecurityScheme,
   OpenAPIServer,
   OpenAPITag,
-  SpecOptions,
-} from '../document/types'
+} from '../model/document'
+import type { OpenAPIOptions, SpecOptions } from '../model/options'
+import { assertSecuritySchemes } from '../model/security'
 import { isRecord } from '../schema/common'
 import type { SchemaConverter } from '../schema/convert'
-import type { JSONSchemaValidator, ValidationErrorHandler } from '../validate/request'
+import type { ValidationErrorHandler } from '../validate/request'
+import type { JSONSchemaValidator } from '../validate/validator'
 
 /** `SpecOptions` checked, with defaults applied: what the document builder reads. */
 export interface ResolvedSpecOptions {
@@ -27,8 +27,8 @@ export interface ResolvedSpecOptions {
 /** `OpenAPIOptions` checked, with defaults applied. */
 export interface ResolvedOptions extends ResolvedSpecOptions {
   specPath: string
-  docsPath: string
-  redocPath: string
+  explorerPath: string
+  referencePath: string
   onValidationError: ValidationErrorHandler | undefined
 }
 
@@ -41,7 +41,17 @@ const SPEC_KEYS = [
   'converters',
   'securitySchemes',
 ]
-const APP_KEYS = [...SPEC_KEYS, 'specPath', 'docsPath', 'redocPath', 'onValidationError']
+/** New name of each page path option, with the deprecated name it replaces. */
+const PAGE_PATHS = [
+  { name: 'explorerPath', deprecated: 'docsPath', fallback: '/explorer' },
+  { name: 'referencePath', deprecated: 'redocPath', fallback: '/reference' },
+] as const
+const APP_KEYS = [
+  ...SPEC_KEYS,
+  'specPath',
+  ...PAGE_PATHS.flatMap((p) => [p.name, p.deprecated]),
+  'onValidationError',
+]
 const INFO_KEYS = ['title', 'version', 'description', 'termsOfService', 'contact', 'license']
 
 type Fail = (message: string) => never
@@ -152,15 +162,22 @@ export function resolveOptions(options: OpenAPIOptions): ResolvedOptions {
   if (!isRecord(options)) fail('options must be an object with at least `info`')
   const raw = options as unknown as Record<string, unknown>
   const common = resolveCommon(raw, APP_KEYS, fail)
+  // The deprecated name still works; messages name the option as the caller spelled it.
+  const [explorer, reference] = PAGE_PATHS.map(({ name, deprecated, fallback }) => {
+    if (raw[name] !== undefined && raw[deprecated] !== undefined)
+      fail(`${deprecated} is the deprecated name of ${name}; pass only ${name}`)
+    const used = raw[deprecated] !== undefined ? deprecated : name
+    return { used, path: path(fail, raw[used], used, fallback) }
+  }) as [{ used: string; path: string }, { used: string; path: string }]
   const resolved: ResolvedOptions = {
     ...common,
     specPath: path(fail, options.specPath, 'specPath', '/openapi.json'),
-    docsPath: path(fail, options.docsPath, 'docsPath', '/explorer'),
-    redocPath: path(fail, options.redocPath, 'redocPath', '/reference'),
+    explorerPath: explorer.path,
+    referencePath: reference.path,
     onValidationError: options.onValidationError,
   }
-  const paths = [resolved.specPath, resolved.docsPath, resolved.redocPath]
+  const paths = [resolved.specPath, explorer.path, reference.path]
   if (new Set(paths).size !== paths.length)
-    fail(`specPath, docsPath and redocPath must differ, got ${paths.join(', ')}`)
+    fail(`specPath, ${explorer.used} and ${reference.used} must differ, got ${paths.join(', ')}`)
   return resolved
 }

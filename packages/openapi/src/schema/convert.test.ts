@@ -1,3 +1,5 @@
+// Over 300 lines: one conversion table run against zod 4, zod/mini, zod 3 and zod/v3, plus the
+// other schema sources; splitting it would split the table.
 import { describe, expect, it } from 'vitest'
 import { z as z4 } from 'zod'
 import * as zm from 'zod/mini'

@@ -1,11 +1,21 @@
-/** The media type of RFC 9457 problem details. */
-export const PROBLEM_JSON = 'application/problem+json'
+// RFC 9457 problem details: the shapes, the builder and the status phrases are the ones
+// @palisade/middleware's problemHandler() renders (one source, inlined into both packages).
+import { VALIDATION_CODES } from '@palisade/shared/codes'
+import {
+  PROBLEM_JSON,
+  PROBLEM_SCHEMA,
+  type ProblemDetails,
+  type ProblemFieldError,
+  problemDetails,
+} from '@palisade/shared/problem'
+
+export { PROBLEM_JSON, type ProblemDetails, problemDetails }
 
 /**
  * Where a validation issue was found: the request body, the query string, a path parameter or a
  * header (the `in` names of OpenAPI parameters, with `body` for the request body).
  */
-export type ValidationLocation = 'body' | 'query' | 'path' | 'header'
+export type ValidationLocation = ProblemFieldError['in']
 
 /**
  * One problem with one part of the request.
@@ -13,29 +23,7 @@ export type ValidationLocation = 'body' | 'query' | 'path' | 'header'
  * @example
  * const issue: ValidationIssue = { in: 'body', path: '/email', message: 'Invalid email address' }
  */
-export interface ValidationIssue {
-  in: ValidationLocation
-  /** RFC 6901 JSON pointer into that part (`/items/0/name`); `''` for the part as a whole. */
-  path: string
-  message: string
-}
-
-/**
- * An RFC 9457 problem details object. `code` is a stable snake_case identity of the rejection
- * (an extension member, as RFC 9457 allows).
- *
- * @example
- * const problem: ProblemDetails = { type: 'about:blank', title: 'Forbidden', status: 403 }
- */
-export interface ProblemDetails {
-  type: string
-  title: string
-  status: number
-  detail?: string
-  instance?: string
-  code?: string
-  [extension: string]: unknown
-}
+export type ValidationIssue = ProblemFieldError
 
 /**
  * Why `openapi()` rejected a request before the handler ran.
@@ -43,7 +31,7 @@ export interface ProblemDetails {
  * part of the request (also an empty body where one is required); `unsupported_media_type`: the
  * body is not in a media type the route accepts (status 415).
  */
-export type ValidationCode = 'validation_failed' | 'malformed_body' | 'unsupported_media_type'
+export type ValidationCode = (typeof VALIDATION_CODES)[number]
 
 /**
  * The problem details of a rejected request: status 400 (415 for a media type the route does not
@@ -62,39 +50,6 @@ export interface ValidationProblem extends ProblemDetails {
   status: 400 | 415
   code: ValidationCode
   errors: ValidationIssue[]
-}
-
-const TITLES: Readonly<Record<number, string>> = {
-  400: 'Bad Request',
-  401: 'Unauthorized',
-  403: 'Forbidden',
-  404: 'Not Found',
-  405: 'Method Not Allowed',
-  409: 'Conflict',
-  413: 'Content Too Large',
-  415: 'Unsupported Media Type',
-  422: 'Unprocessable Content',
-  429: 'Too Many Requests',
-  500: 'Internal Server Error',
-  503: 'Service Unavailable',
-}
-
-/**
- * Builds an RFC 9457 problem details object with `type: 'about:blank'` and the status's reason
- * phrase as `title` (which RFC 9457 asks for when the type is `about:blank`).
- *
- * @param status - HTTP status code (4xx or 5xx)
- * @param fields - `detail`, `code` and any extension members
- * @example
- * problemDetails(403, { code: 'ip_denied', detail: 'Your address is not allowed' })
- * // { type: 'about:blank', title: 'Forbidden', status: 403, code: 'ip_denied', detail: '…' }
- */
-export function problemDetails(
-  status: number,
-  fields: Omit<ProblemDetails, 'type' | 'title' | 'status'> & { title?: string } = {},
-): ProblemDetails {
-  const { title, ...rest } = fields
-  return { type: 'about:blank', title: title ?? TITLES[status] ?? 'Error', status, ...rest }
 }
 
 /**
@@ -140,33 +95,16 @@ export function validationProblem(
  * 400 response of every validated operation.
  */
 export function validationProblemSchema(): Record<string, unknown> {
+  const base = structuredClone(PROBLEM_SCHEMA) as { properties: Record<string, unknown> }
   return {
     title: 'ValidationProblem',
     description: 'RFC 9457 problem details listing every part of the request that was rejected.',
     type: 'object',
     properties: {
-      type: { type: 'string', description: 'A URI reference identifying the problem type.' },
-      title: { type: 'string' },
+      ...base.properties,
       status: { type: 'integer', minimum: 400, maximum: 599 },
-      detail: { type: 'string' },
-      instance: { type: 'string' },
-      code: {
-        type: 'string',
-        enum: ['validation_failed', 'malformed_body', 'unsupported_media_type'],
-      },
-      errors: {
-        type: 'array',
-        items: {
-          type: 'object',
-          properties: {
-            in: { type: 'string', enum: ['body', 'query', 'path', 'header'] },
-            path: { type: 'string', description: 'RFC 6901 JSON pointer into that part.' },
-            message: { type: 'string' },
-          },
-          required: ['in', 'path', 'message'],
-        },
-      },
+      code: { type: 'string', enum: [...VALIDATION_CODES] },
     },
-    required: ['type', 'title', 'status', 'errors'],
+    required: ['type', 'title', 'status', 'code', 'errors'],
   }
 }

@@ -1,16 +1,14 @@
 import type { Context, MiddlewareHandler } from 'hono'
-import { isRecord } from '../schema/common'
-import { toOpenAPISchema } from '../schema/convert'
-import type { OpenAPISchema } from '../schema/types'
 import {
   problemResponse,
-  type ValidationCode,
   type ValidationIssue,
   type ValidationLocation,
   type ValidationProblem,
   validationProblem,
 } from './problem'
-import { type StandardResult, toPointer, type ValidateFn, validatorOf } from './standard'
+import { arrayKeys, headerReader, readForm, readJSON, readQuery, UnreadableBody } from './read'
+import { type StandardResult, toPointer, type ValidateFn } from './standard'
+import { type JSONSchemaValidator, type RequestSchemas, resolveValidator } from './validator'
 
 /**
  * Reshapes a rejected request: return a `Response` to send it instead of the default
@@ -27,33 +25,6 @@ export type ValidationErrorHandler = (
 ) => // biome-ignore lint/suspicious/noConfusingVoidType: hooks written as `() => {}` return void
 Response | undefined | void | Promise<Response | undefined | void>
 
-/**
- * Makes a validator for a raw JSON Schema (or a `toJSONSchema()`-only object), which cannot
- * validate by itself: given the schema as documented, returns a Standard-Schema-style `validate`.
- *
- * @example
- * // Usually an Ajv compile; this one only checks `required`.
- * const jsonSchemaValidator: JSONSchemaValidator = (schema) => (value) => {
- *   const missing = (schema.required ?? []).filter((k) => !(k in Object(value)))
- *   return missing.length === 0
- *     ? { value }
- *     : { issues: missing.map((k) => ({ message: 'Required', path: [k] })) }
- * }
- * const api = openapi(new Hono(), { info: { title: 'T', version: '1' }, jsonSchemaValidator })
- */
-export type JSONSchemaValidator = (
-  schema: OpenAPISchema,
-) => (value: unknown) => StandardResult | Promise<StandardResult>
-
-/** The request schemas a route documents (`openapi.request`). */
-export interface RequestSchemas {
-  body?: unknown
-  form?: unknown
-  query?: unknown
-  params?: unknown
-  headers?: unknown
-}
-
 /** What the validation middleware of one route needs besides its schemas. */
 export interface RequestValidationOptions {
   jsonSchemaValidator?: JSONSchemaValidator | undefined
@@ -63,157 +34,11 @@ export interface RequestValidationOptions {
 
 type Target = 'json' | 'form' | 'query' | 'param' | 'header'
 
-const JSON_MEDIA = /^application\/(?:[\w.-]+\+)?json$/
-const FORM_MEDIA = new Set(['multipart/form-data', 'application/x-www-form-urlencoded'])
-
-/** The validate function for `schema`: its own, or one from `jsonSchemaValidator`, or none. */
-export function resolveValidator(
-  schema: unknown,
-  jsonSchemaValidator: JSONSchemaValidator | undefined,
-): ValidateFn | undefined {
-  if (schema === undefined) return undefined
-  const own = validatorOf(schema)
-  if (own || !jsonSchemaValidator) return own
-  const validate = jsonSchemaValidator(toOpenAPISchema(schema))
-  if (typeof validate !== 'function')
-    throw new TypeError('openapi: jsonSchemaValidator must return a validate function')
-  return validate
-}
-
-/** True when a route's request schemas will be enforced (documented with a 400 then). */
-export function validatesAnything(
-  request: RequestSchemas | undefined,
-  jsonSchemaValidator: JSONSchemaValidator | undefined,
-): boolean {
-  if (!request) return false
-  for (const key of ['body', 'form', 'query', 'params', 'headers'] as const) {
-    const schema = request[key]
-    if (schema === undefined) continue
-    if (jsonSchemaValidator || validatorOf(schema)) return true
-  }
-  return false
-}
-
-/** Property names an object schema declares as arrays: their values are always lists. */
-function arrayKeys(schema: unknown): Set<string> {
-  const keys = new Set<string>()
-  const visit = (s: OpenAPISchema) => {
-    for (const part of s.allOf ?? []) visit(part)
-    if (!isRecord(s.properties)) return
-    for (const [key, prop] of Object.entries(s.properties)) {
-      const types = [prop.type, ...(prop.anyOf ?? []).map((o) => o.type)].flat()
-      if (types.includes('array')) keys.add(key)
-    }
-  }
-  try {
-    visit(toOpenAPISchema(schema))
-  } catch {
-    // not convertible: registration reports it when the document is built
-  }
-  return keys
-}
-
-function listify(values: Record<string, unknown>, arrays: Set<string>): Record<string, unknown> {
-  for (const key of arrays) {
-    const v = values[key]
-    if (v !== undefined && !Array.isArray(v)) values[key] = [v]
-  }
-  return values
-}
-
 interface Part {
   target: Target
   where: ValidationLocation
   validate: ValidateFn
   read: (c: Context) => unknown
-}
-
-/** A request that failed before any schema ran (wrong media type, unparsable body). */
-class Rejection {
-  constructor(
-    readonly code: ValidationCode,
-    readonly message: string,
-  ) {}
-}
-
-const mediaType = (c: Context): string => {
-  const header = c.req.header('content-type')
-  return header === undefined ? '' : (header.split(';')[0] as string).trim().toLowerCase()
-}
-
-async function readJSON(c: Context): Promise<unknown> {
-  const media = mediaType(c)
-  if (media !== '' && !JSON_MEDIA.test(media))
-    return new Rejection('unsupported_media_type', `Expected application/json, got ${media}`)
-  let text: string
-  try {
-    text = await c.req.text()
-  } catch {
-    return new Rejection('malformed_body', 'The request body could not be read')
-  }
-  if (text.trim() === '') return new Rejection('malformed_body', 'The request body is empty')
-  if (media === '')
-    return new Rejection('unsupported_media_type', 'Expected application/json, got no Content-Type')
-  try {
-    return JSON.parse(text)
-  } catch {
-    return new Rejection('malformed_body', 'The request body is not valid JSON')
-  }
-}
-
-async function readForm(c: Context, arrays: Set<string>): Promise<unknown> {
-  const media = mediaType(c)
-  if (media !== '' && !FORM_MEDIA.has(media))
-    return new Rejection(
-      'unsupported_media_type',
-      `Expected multipart/form-data or application/x-www-form-urlencoded, got ${media}`,
-    )
-  if (media === '') {
-    const text = await c.req.text().catch(() => '')
-    if (text !== '')
-      return new Rejection(
-        'unsupported_media_type',
-        'Expected multipart/form-data or application/x-www-form-urlencoded, got no Content-Type',
-      )
-    return {}
-  }
-  try {
-    const form = await c.req.parseBody({ all: true })
-    return listify({ ...form }, arrays)
-  } catch {
-    return new Rejection('malformed_body', 'The request body is not a valid form')
-  }
-}
-
-function readQuery(c: Context, arrays: Set<string>): Record<string, unknown> {
-  const out: Record<string, unknown> = {}
-  for (const [key, values] of Object.entries(c.req.queries())) {
-    out[key] = arrays.has(key) || values.length > 1 ? values : values[0]
-  }
-  return out
-}
-
-function headerReader(schema: unknown): (c: Context) => Record<string, unknown> {
-  // Hono gives lower-case names; a schema may spell them `X-Api-Key`.
-  let declared: string[] = []
-  try {
-    const s = toOpenAPISchema(schema)
-    declared = isRecord(s.properties) ? Object.keys(s.properties) : []
-  } catch {
-    declared = []
-  }
-  const renamed = declared.filter((name) => name !== name.toLowerCase())
-  return (c) => {
-    const all: Record<string, unknown> = c.req.header()
-    for (const name of renamed) {
-      const lower = name.toLowerCase()
-      if (lower in all) {
-        all[name] = all[lower]
-        delete all[lower]
-      }
-    }
-    return all
-  }
 }
 
 /**
@@ -270,7 +95,7 @@ export function requestValidator(
     let bodyValue: unknown
     if (body) {
       bodyValue = await body(c)
-      if (bodyValue instanceof Rejection) {
+      if (bodyValue instanceof UnreadableBody) {
         return reject(
           c,
           validationProblem(bodyValue.code, [{ in: 'body', path: '', message: bodyValue.message }]),

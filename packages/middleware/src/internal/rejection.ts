@@ -1,0 +1,70 @@
+import type { RejectionCode } from '@palisade/shared/codes'
+import { HTTPException } from 'hono/http-exception'
+import type { ContentfulStatusCode } from 'hono/utils/http-status'
+
+// The error type every middleware throws lives on the ground floor (internal/): the `reject`
+// helper and every feature folder import it from below. The codes are shared with
+// @palisade/openapi.
+export type { RejectionCode } from '@palisade/shared/codes'
+
+/** The code a rejection without one gets, from its status (used for plain `HTTPException`s). */
+const CODE_BY_STATUS: Readonly<Record<number, string>> = {
+  400: 'bad_request',
+  401: 'unauthorized',
+  403: 'forbidden',
+  404: 'not_found',
+  405: 'method_not_allowed',
+  408: 'request_timeout',
+  409: 'conflict',
+  413: 'body_too_large',
+  415: 'unsupported_media_type',
+  422: 'unprocessable_content',
+  429: 'rate_limited',
+  500: 'internal_error',
+  503: 'service_unavailable',
+}
+
+/**
+ * The code for a status when nothing more specific is known: `403` → `forbidden`, otherwise
+ * `http_<status>`.
+ *
+ * @example
+ * codeForStatus(404) // 'not_found'
+ */
+export function codeForStatus(status: number): string {
+  return CODE_BY_STATUS[status] ?? `http_${status}`
+}
+
+/**
+ * A Palisade rejection: Hono's `HTTPException` with a stable machine `code`. Its response is the
+ * message as `text/plain` plus the rejection's headers (`Retry-After`, `WWW-Authenticate`, …), so
+ * an app without an error handler answers exactly as before; `problemHandler()` renders it as
+ * `application/problem+json`.
+ *
+ * @example
+ * ```ts
+ * app.onError((err, c) => {
+ *   if (err instanceof Rejection) console.warn(err.code, c.req.path)
+ *   return err instanceof Rejection ? err.getResponse() : c.text('Internal error', 500)
+ * })
+ * ```
+ */
+export class Rejection extends HTTPException {
+  /** Stable snake_case code, e.g. `rate_limited`. */
+  readonly code: RejectionCode
+
+  constructor(
+    status: ContentfulStatusCode,
+    message: string,
+    code: RejectionCode,
+    headers?: Record<string, string>,
+  ) {
+    const res = new Response(message, {
+      status,
+      headers: { 'content-type': 'text/plain; charset=UTF-8', ...headers },
+    })
+    super(status, { message, res })
+    this.name = 'Rejection'
+    this.code = code
+  }
+}

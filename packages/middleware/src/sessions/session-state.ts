@@ -1,0 +1,282 @@
+import type { SessionBinding } from '../internal/cookie-signing'
+import { randomToken } from '../internal/crypto'
+import { define, isEmptyData, META_KEY, type Meta, type SessionChanges } from './session-data'
+import type { SessionData } from './store'
+
+/**
+ * The session a handler sees as `c.get('session')`. Reads and writes are synchronous; the
+ * middleware saves the result after the handler, and only when something changed.
+ *
+ * @example
+ * app.post('/cart', (c) => {
+ *   const session: Session = c.get('session')
+ *   const cart = session.get<string[]>('cart') ?? []
+ *   session.set('cart', [...cart, 'sku-1']) // saved after the handler returns
+ *   return c.json({ items: cart.length + 1 })
+ * })
+ */
+export interface Session {
+  /** The stored session's id, or `null` for a session that has not been saved yet. */
+  readonly id: string | null
+  /** True when the request brought no valid session. */
+  readonly isNew: boolean
+  /** A value, or `undefined`. */
+  get<T = unknown>(key: string): T | undefined
+  /**
+   * Sets a JSON-serialisable value. Throws a `TypeError` for a value JSON cannot store, or would
+   * silently store as something else: a BigInt, a cycle, a function, a symbol, a Map or a Set.
+   * The key `__palisade` is reserved.
+   */
+  set(key: string, value: unknown): void
+  has(key: string): boolean
+  /** Removes a value; returns whether it was there. */
+  delete(key: string): boolean
+  /** Removes every value. An emptied session is deleted from the store and its cookie cleared. */
+  clear(): void
+  keys(): string[]
+  /** A copy of the data (without pending flash values). */
+  toJSON(): SessionData
+  /**
+   * Moves the data to a new session ID when the response is saved, and destroys the old ID. Call
+   * it after login, so an ID planted before login (session fixation) is worthless. The data is
+   * kept; with `absoluteTimeout`, the session's age starts again.
+   */
+  regenerate(): void
+  /**
+   * Ends the session: data cleared, store entry deleted, cookie cleared. Values set afterwards
+   * start a new session under a new ID.
+   */
+  destroy(): void
+  /**
+   * Stores a one-time value for a later request (a "saved!" message after a redirect). It is
+   * removed when {@link Session.getFlash} reads it.
+   */
+  flash(key: string, value: unknown): void
+  /** Reads a flash value and removes it; `undefined` when there is none. */
+  getFlash<T = unknown>(key: string): T | undefined
+}
+
+/** The session object and the state the middleware needs to save it. */
+export class SessionState implements Session, SessionBinding {
+  #data: SessionData
+  #meta: Meta
+  /** JSON of the data as loaded (user keys and the meta key), to find what changed. */
+  readonly #snapshot: string
+  readonly loadedId: string | null
+  #nextId: string | null = null
+  readonly #trackCreated: boolean
+  regenerated = false
+  destroyed = false
+  /** `clear()` or `destroy()` ran: the saved data replaces the stored data instead of merging. */
+  cleared = false
+
+  constructor(id: string | null, stored: SessionData, trackCreated = false) {
+    this.loadedId = id
+    // One stringify here and one at save time, as before the per-key merge: the key-by-key diff
+    // runs only when the two differ.
+    this.#snapshot = JSON.stringify(stored)
+    const meta = stored[META_KEY]
+    if (meta === undefined) {
+      this.#data = stored
+      this.#meta = {}
+    } else {
+      const data: SessionData = {}
+      for (const key of Object.keys(stored)) if (key !== META_KEY) define(data, key, stored[key])
+      this.#data = data
+      this.#meta =
+        meta !== null && typeof meta === 'object' && !Array.isArray(meta) ? { ...meta } : {}
+    }
+    this.#trackCreated = trackCreated
+  }
+
+  get id(): string | null {
+    return this.loadedId
+  }
+
+  get isNew(): boolean {
+    return this.loadedId === null
+  }
+
+  /** When the session was created or regenerated (ms), if known. */
+  get created(): number | undefined {
+    return typeof this.#meta.created === 'number' ? this.#meta.created : undefined
+  }
+
+  /** Records the creation time (new sessions, regenerate, and old sessions that lack it). */
+  markCreated(now: number): void {
+    if (this.#trackCreated) this.#meta.created = now
+  }
+
+  get<T = unknown>(key: string): T | undefined {
+    return Object.hasOwn(this.#data, key) ? (this.#data[key] as T) : undefined
+  }
+
+  set(key: string, value: unknown): void {
+    assertKey('set', key)
+    assertStorable(`session.set(${JSON.stringify(key)})`, value)
+    define(this.#data, key, value)
+  }
+
+  has(key: string): boolean {
+    return Object.hasOwn(this.#data, key)
+  }
+
+  delete(key: string): boolean {
+    if (!Object.hasOwn(this.#data, key)) return false
+    delete this.#data[key]
+    return true
+  }
+
+  clear(): void {
+    this.#data = {}
+    this.#meta.flash = undefined
+    this.cleared = true
+  }
+
+  keys(): string[] {
+    return Object.keys(this.#data)
+  }
+
+  toJSON(): SessionData {
+    return JSON.parse(JSON.stringify(this.#data)) as SessionData
+  }
+
+  regenerate(): void {
+    this.regenerated = true
+    this.#nextId = null
+    this.markCreated(Date.now())
+  }
+
+  destroy(): void {
+    this.destroyed = true
+    this.regenerated = false
+    this.cleared = true
+    this.#nextId = null
+    this.#data = {}
+    this.#meta = {}
+    this.markCreated(Date.now())
+  }
+
+  flash(key: string, value: unknown): void {
+    assertStorable(`session.flash(${JSON.stringify(key)})`, value)
+    const flash: Record<string, unknown> = { ...this.#meta.flash }
+    define(flash, key, value)
+    this.#meta.flash = flash
+  }
+
+  getFlash<T = unknown>(key: string): T | undefined {
+    const flash = this.#meta.flash
+    if (flash === undefined || !Object.hasOwn(flash, key)) return undefined
+    const value = flash[key] as T
+    const rest: Record<string, unknown> = { ...flash }
+    delete rest[key]
+    this.#meta.flash = Object.keys(rest).length === 0 ? undefined : rest
+    return value
+  }
+
+  /** True when the ID that will be saved differs from the one loaded (new, regenerated, destroyed). */
+  get replacesId(): boolean {
+    return this.loadedId === null || this.regenerated || this.destroyed
+  }
+
+  /**
+   * The ID the session will be stored under after this response, or `null` when it will not be
+   * stored (empty). A new ID is drawn once and then kept, so csrf can bind a token to it before
+   * the session is saved.
+   */
+  boundId(): string | null {
+    if (isEmptyData(this.record())) return null
+    if (!this.replacesId) return this.loadedId
+    this.#nextId ??= randomToken(32)
+    return this.#nextId
+  }
+
+  /** The data as it will be saved: the user's keys plus the middleware's own fields. */
+  record(): SessionData {
+    const meta: Meta = {}
+    if (this.#meta.created !== undefined) meta.created = this.#meta.created
+    if (this.#meta.flash !== undefined) meta.flash = this.#meta.flash
+    const hasMeta = meta.created !== undefined || meta.flash !== undefined
+    let out = this.#data
+    let copy = hasMeta
+    for (const key in this.#data) {
+      // JSON drops undefined values; so does the store, so they are no change either.
+      if (this.#data[key] === undefined) copy = true
+    }
+    if (copy) {
+      out = {}
+      for (const key of Object.keys(this.#data)) {
+        if (this.#data[key] !== undefined) define(out, key, this.#data[key])
+      }
+      if (hasMeta) define(out, META_KEY, meta)
+    }
+    return out
+  }
+
+  /**
+   * The data as saved, what changed key by key against what was loaded (nested changes such as
+   * `get('cart').push(x)` count too), and whether the session holds nothing worth a cookie.
+   */
+  serialize(): { data: SessionData; changes: SessionChanges; changed: boolean; empty: boolean } {
+    const data = this.record()
+    const changes: SessionChanges = { set: {}, delete: [] }
+    const empty = isEmptyData(data)
+    // The common case, a session that was only read: one stringify, equal to the snapshot.
+    if (JSON.stringify(data) === this.#snapshot) return { data, changes, changed: false, empty }
+    const loaded = JSON.parse(this.#snapshot) as SessionData
+    let changed = false
+    for (const key of Object.keys(data)) {
+      const json = JSON.stringify(data[key])
+      if (!Object.hasOwn(loaded, key) || JSON.stringify(loaded[key]) !== json) {
+        define(changes.set, key, data[key])
+        changed = true
+      }
+    }
+    for (const key of Object.keys(loaded)) {
+      if (!Object.hasOwn(data, key)) {
+        changes.delete.push(key)
+        changed = true
+      }
+    }
+    return { data, changes, changed, empty }
+  }
+
+  /** {@link SessionBinding} for csrf: the ID the request brought. */
+  get current(): string {
+    return this.loadedId ?? ''
+  }
+
+  /** {@link SessionBinding} for csrf: the ID after this response's save. */
+  next(): string {
+    return this.boundId() ?? ''
+  }
+}
+
+function assertKey(method: string, key: string): void {
+  if (key === META_KEY) {
+    throw new TypeError(`session.${method}: the key "${META_KEY}" is reserved for the middleware`)
+  }
+}
+
+/**
+ * Throws when `value` cannot be saved as JSON, or JSON would silently save something else (`{}` for
+ * a Map or Set, nothing for a function or symbol). Checked in `set()`, where the mistake is made,
+ * rather than after the handler, where the data could only be dropped.
+ */
+function assertStorable(call: string, value: unknown): void {
+  if (value === undefined) return
+  let problem: string | undefined
+  try {
+    const json = JSON.stringify(value, (_k, v: unknown) => {
+      if (typeof v === 'function' || typeof v === 'symbol') throw new TypeError(`a ${typeof v}`)
+      if (v instanceof Map || v instanceof Set) throw new TypeError(`a ${v.constructor.name}`)
+      return v
+    })
+    if (json === undefined) problem = 'no JSON value'
+  } catch (err) {
+    problem = err instanceof Error ? err.message : String(err)
+  }
+  if (problem !== undefined) {
+    throw new TypeError(`${call}: the value is not JSON-serialisable (${problem})`)
+  }
+}

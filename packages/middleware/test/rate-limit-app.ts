@@ -1,0 +1,27 @@
+/**
+ * Test support for the rateLimit tests (not exported by the package): requests that arrive from a
+ * given socket address, as @hono/node-server passes it in `env`.
+ */
+import { Hono } from 'hono'
+import { type RateLimitOptions, rateLimit } from '../src/rate-limit/index'
+
+/** `env` as @hono/node-server passes it: the socket's address is the connection address. */
+export const fromSocket = (remoteAddress: string) => ({ incoming: { socket: { remoteAddress } } })
+
+/** An app with one rateLimit per options object (outermost first) in front of `GET /` → `ok`. */
+export function limitedApp(...limiters: RateLimitOptions[]): Hono {
+  const app = new Hono()
+  for (const options of limiters) app.use(rateLimit(options))
+  app.get('/', (c) => c.text('ok'))
+  return app
+}
+
+/** One request from `ip` (default `203.0.113.9`). */
+export async function hitFrom(
+  app: Hono,
+  ip = '203.0.113.9',
+  path = '/',
+  headers: Record<string, string> = {},
+): Promise<Response> {
+  return app.request(path, { headers }, fromSocket(ip))
+}

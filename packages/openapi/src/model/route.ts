@@ -1,0 +1,117 @@
+// What a route declares (`opts.openapi`) and the record the wrapper keeps of it: the input of
+// the route rules and of the document builder.
+import type { OpenAPISecurityRequirement } from './document'
+
+/**
+ * Request schemas of a route. Each one may be a zod 3 or zod 4 schema, an object with
+ * `toJSONSchema()`, or a raw JSON Schema (see `toOpenAPISchema`).
+ *
+ * @example
+ * const request: OpenAPIRequestMeta = {
+ *   params: z.object({ id: z.uuid() }),
+ *   query: z.object({ fields: z.string().optional() }),
+ * }
+ * api.get('/pets/:id', (c) => c.json({}), { openapi: { request } })
+ */
+export interface OpenAPIRequestMeta {
+  /**
+   * JSON request body (`application/json`); becomes a `components.schemas` entry referenced by
+   * `$ref`. Validated, and read in the handler with `c.req.valid('json')`.
+   */
+  body?: unknown
+  /**
+   * Form body, documented as `multipart/form-data` and `application/x-www-form-urlencoded`;
+   * validated from `c.req.parseBody()`, read with `c.req.valid('form')`. Not with `body`.
+   */
+  form?: unknown
+  /** Object schema: one `in: query` parameter per property. */
+  query?: unknown
+  /** Object schema typing the path parameters by name; untyped ones are strings. */
+  params?: unknown
+  /** Object schema: one `in: header` parameter per property. */
+  headers?: unknown
+}
+
+/**
+ * One documented response.
+ *
+ * @example
+ * const notFound: OpenAPIResponseMeta = {
+ *   description: 'No such pet',
+ *   schema: z.object({ error: z.string() }),
+ * }
+ * api.get('/pets/:id', (c) => c.json({ error: 'No such pet' }, 404), {
+ *   openapi: { responses: { 404: notFound } },
+ * })
+ */
+export interface OpenAPIResponseMeta {
+  /** Required by OpenAPI; shown next to the status code. */
+  description: string
+  /** Body schema; becomes a `components.schemas` entry referenced by `$ref`. */
+  schema?: unknown
+  /** Media type of `schema`. Default `application/json`. */
+  contentType?: string
+}
+
+/**
+ * OpenAPI metadata for one route (`opts.openapi`).
+ *
+ * @example
+ * const meta: RouteOpenAPIMeta = {
+ *   operationId: 'listPets',
+ *   summary: 'List pets',
+ *   tags: ['pets'],
+ *   responses: {
+ *     200: { description: 'The pets', schema: z.array(z.object({ name: z.string() })) },
+ *   },
+ * }
+ * api.get('/pets', (c) => c.json([]), { openapi: meta })
+ */
+export interface RouteOpenAPIMeta<R = OpenAPIRequestMeta> {
+  summary?: string
+  description?: string
+  /** Unique across the API; a duplicate throws when the route is registered. */
+  operationId?: string
+  tags?: string[]
+  deprecated?: boolean
+  /** Request schemas: documented, validated before the handler, typed in `c.req.valid()`. */
+  request?: R
+  /** By status code. Without it the operation documents a bare `200`. */
+  responses?: Record<number, OpenAPIResponseMeta>
+  /**
+   * Security requirements of the operation; wins over what the route's middleware describe.
+   * `[]` marks the route public. Names refer to `securitySchemes` or to a middleware's scheme.
+   */
+  security?: OpenAPISecurityRequirement[]
+}
+
+/**
+ * HTTP method of a stored route; `all` is Hono's any-method route.
+ *
+ * @example
+ * const methods: RouteMethod[] = api.routes.map((r) => r.method) // ['get', 'post', …]
+ */
+export type RouteMethod = 'get' | 'post' | 'put' | 'patch' | 'delete' | 'all'
+
+/**
+ * A route as recorded by the wrapper: what `generateSpec` reads.
+ *
+ * @example
+ * const routes: StoredRoute[] = [
+ *   { method: 'get', path: '/pets/:id', openapi: { summary: 'One pet' } },
+ * ]
+ * const doc = generateSpec(routes, { info: { title: 'Pets API', version: '1.0.0' } })
+ */
+export interface StoredRoute {
+  method: RouteMethod
+  /** Full Hono path as registered, including group prefixes and the app's base path. */
+  path: string
+  openapi?: RouteOpenAPIMeta
+  /**
+   * The middleware that run for the route, outermost first (`use()` before it whose path
+   * matches, then `opts.middlewares`). Only read for the descriptions they carry.
+   */
+  middleware?: readonly unknown[]
+  /** `false` when the route's request is not validated (no 400 problem response documented). */
+  validate?: boolean
+}

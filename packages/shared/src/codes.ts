@@ -1,0 +1,39 @@
+/**
+ * The stable machine codes of Palisade's rejections (snake_case). Codes never change meaning;
+ * new ones may be added. Other strings are allowed for rejections of your own.
+ *
+ * @example
+ * if (err instanceof Rejection && err.code === 'rate_limited') retryLater()
+ */
+export type RejectionCode =
+  | 'rate_limited'
+  | 'ip_denied'
+  | 'body_too_large'
+  | 'body_unreadable'
+  | 'content_length_mismatch'
+  | 'csrf_token_invalid'
+  | 'token_missing'
+  | 'token_invalid'
+  | 'api_key_invalid'
+  | 'unsupported_media_type'
+  | 'request_timeout'
+  | 'url_invalid'
+  | 'url_forbidden'
+  | 'json_malformed'
+  | 'store_unavailable'
+  | 'validation_failed'
+  | 'malformed_body'
+  | (string & {})
+
+/** What a rejection code looks like: snake_case, starting with a letter. */
+export const CODE_PATTERN = '^[a-z][a-z0-9_]*$'
+
+/**
+ * The codes of request validation failures (`@palisade/openapi` answers them before the handler
+ * runs; `problemHandler()` renders them with their field errors).
+ */
+export const VALIDATION_CODES = [
+  'validation_failed',
+  'malformed_body',
+  'unsupported_media_type',
+] as const satisfies readonly RejectionCode[]
