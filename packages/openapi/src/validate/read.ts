@@ -104,7 +104,8 @@ export async function readForm(c: Context, arrays: Set<string>): Promise<unknown
 }
 
 export function readQuery(c: Context, arrays: Set<string>): Record<string, unknown> {
-  const out: Record<string, unknown> = {}
+  // No prototype: `?__proto__=a&__proto__=b` is a key like any other, never the object's prototype.
+  const out: Record<string, unknown> = Object.create(null)
   for (const [key, values] of Object.entries(c.req.queries())) {
     out[key] = arrays.has(key) || values.length > 1 ? values : values[0]
   }
