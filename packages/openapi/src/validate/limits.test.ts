@@ -70,3 +70,52 @@ describe('request validation: JSON nesting depth', () => {
     expect(p.code).toBe('malformed_body')
   })
 })
+
+describe('request validation: the size of the problem', () => {
+  it('lists at most 100 issues for a body of many bad items, and says how many there were', async () => {
+    const api = openapi(new Hono(), { info })
+    const item = z.object({ id: z.number(), name: z.string() })
+    api.post('/items', (c) => c.json({ ok: true }), {
+      openapi: { request: { body: z.array(item) } },
+    })
+    const body = JSON.stringify(Array.from({ length: 20_000 }, () => ({ id: 'x', name: 1 })))
+    const res = await api.request('/items', post(body))
+    const text = await res.clone().text()
+    const p = await problem(res)
+    expect(p.errors).toHaveLength(100)
+    expect(p.detail).toMatch(/the first 100 of 40000 issues/)
+    expect(text.length).toBeLessThan(20_000)
+  })
+
+  it('documents maxItems on errors', async () => {
+    const api = appWith(z.json())
+    const doc = (await (await api.request('/openapi.json')).json()) as {
+      components: { schemas: Record<string, { properties: { errors?: { maxItems?: number } } }> }
+    }
+    const withErrors = Object.values(doc.components.schemas).filter((s) => s.properties?.errors)
+    expect(withErrors.length).toBeGreaterThan(0)
+    for (const schema of withErrors) expect(schema.properties.errors?.maxItems).toBe(100)
+  })
+})
+
+describe('request validation: parsed objects have no prototype to replace', () => {
+  it('?__proto__=a&__proto__=b is a query key, not the query object prototype', async () => {
+    const api = openapi(new Hono(), { info })
+    api.get(
+      '/q',
+      (c) => {
+        const query = c.req.valid('query' as never) as Record<string, unknown>
+        return c.json({
+          proto:
+            Object.getPrototypeOf(query) === null ||
+            Object.getPrototypeOf(query) === Object.prototype,
+          isArray: Array.isArray(Object.getPrototypeOf(query)),
+        })
+      },
+      { openapi: { request: { query: z.record(z.string(), z.unknown()) } } },
+    )
+    const res = await api.request('/q?__proto__=a&__proto__=b')
+    expect(res.status).toBe(200)
+    expect(await res.json()).toEqual({ proto: true, isArray: false })
+  })
+})
