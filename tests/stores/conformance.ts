@@ -488,8 +488,15 @@ export function sessionStoreConformance<S extends SessionStore>(
       app.use(sessions({ secret: 'conformance-secret-0123456789abcdef', store: store() }))
       let release: () => void = () => {}
       let held = Promise.resolve()
+      // A barrier instead of a sleep: the test waits until both requests have loaded.
+      let arrived = 0
+      let bothLoaded: () => void = () => {}
+      const loaded = new Promise<void>((resolve) => {
+        bothLoaded = resolve
+      })
       app.post('/set/:k', async (c) => {
         const session = c.get('session')
+        if (++arrived === 3) bothLoaded()
         await held
         session.set(c.req.param('k'), true)
         return c.text('ok')
@@ -503,7 +510,7 @@ export function sessionStoreConformance<S extends SessionStore>(
       const headers = { cookie }
       const a = app.request('/set/cart', { method: 'POST', headers })
       const b = app.request('/set/theme', { method: 'POST', headers })
-      await sleep(50) // both requests have loaded the same data
+      await loaded // both requests have loaded the same data (the first request was the login)
       release()
       expect((await a).status).toBe(200)
       expect((await b).status).toBe(200)
