@@ -108,6 +108,29 @@ describe('problemHandler', () => {
     expect((await res.json()).errors).toHaveLength(100)
   })
 
+  it('never copies the Content-Length or Content-Encoding of a custom HTTPException onto the problem', async () => {
+    const res = await appWith(() => {
+      throw new HTTPException(418, {
+        res: new Response('short', {
+          status: 418,
+          headers: {
+            'Content-Length': '5',
+            'Content-Encoding': 'gzip',
+            'Content-Type': 'text/plain',
+            'X-Kept': 'yes',
+          },
+        }),
+      })
+    }).request('/')
+    expect(res.headers.get('content-encoding')).toBeNull()
+    expect(res.headers.get('content-type')).toBe('application/problem+json')
+    expect(res.headers.get('x-kept')).toBe('yes')
+    const text = await res.text()
+    const length = res.headers.get('content-length')
+    if (length !== null) expect(Number(length)).toBe(new TextEncoder().encode(text).length)
+    expect(JSON.parse(text)).toMatchObject({ status: 418 })
+  })
+
   it('passes through a response that already is problem+json', async () => {
     const body = { type: 'about:blank', title: 'Bad Request', status: 400, errors: [] }
     const res = await appWith(() => {

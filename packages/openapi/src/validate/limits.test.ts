@@ -119,3 +119,22 @@ describe('request validation: parsed objects have no prototype to replace', () =
     expect(await res.json()).toEqual({ proto: true, isArray: false })
   })
 })
+
+describe('request validation: media types', () => {
+  it.each(['application/jsonp', 'application/json5', 'text/json'])(
+    'answers a %s body 415, never parsing it as JSON',
+    async (type) => {
+      const p = await problem(await appWith(z.json()).request('/t', post('{"a":1}', type)), 415)
+      expect(p.code).toBe('unsupported_media_type')
+    },
+  )
+
+  it('answers a form route given a body without Content-Type 415', async () => {
+    const api = openapi(new Hono(), { info })
+    api.post('/f', (c) => c.json({ ok: true }), {
+      openapi: { request: { form: z.object({ name: z.string() }) } },
+    })
+    const res = await api.request('/f', { method: 'POST', body: 'name=x' })
+    expect((await problem(res, 415)).code).toBe('unsupported_media_type')
+  })
+})
