@@ -134,7 +134,9 @@ describe('request validation: media types', () => {
     api.post('/f', (c) => c.json({ ok: true }), {
       openapi: { request: { form: z.object({ name: z.string() }) } },
     })
-    const res = await api.request('/f', { method: 'POST', body: 'name=x' })
+    // Bytes, not a string: a string body would get a text/plain Content-Type from Request.
+    const body = new TextEncoder().encode('name=x')
+    const res = await api.request('/f', { method: 'POST', body })
     expect((await problem(res, 415)).code).toBe('unsupported_media_type')
   })
 })
