@@ -33,6 +33,7 @@ import {
 import { openapi } from '@palisade/openapi'
 import { Hono } from 'hono'
 import { z } from 'zod'
+import { stdoutLines } from './log-lines'
 import { type AppStores, createStores } from './stores'
 
 type Env = Record<string, string | undefined>
@@ -56,6 +57,30 @@ const Visits = z.object({ visits: z.number().int() })
 const KeyInfo = z.object({ id: z.string(), metadata: z.record(z.string(), z.unknown()).optional() })
 const Feedback = z.object({ received: z.boolean() })
 const CsrfToken = z.object({ csrfToken: z.string() })
+
+/** The documentation site (root package.json `palisade.site`; a test keeps them equal). */
+export const DOCS_SITE = 'https://palisade.dev'
+
+/**
+ * `GET /`: where to go from here. Plain links, no script and no style attribute, so the page
+ * renders under the app's own `default-src 'self'` CSP.
+ */
+const HOME_PAGE = `<!doctype html>
+<html lang="en">
+<head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
+<title>Palisade example API</title></head>
+<body>
+<h1>Palisade example API</h1>
+<p>Every Palisade middleware in one Hono app, documented through <code>@palisade/openapi</code>.</p>
+<ul>
+<li><a href="/explorer">Explorer</a>: every operation, with "Try it out" (Swagger UI)</li>
+<li><a href="/reference">Reference</a>: the API reference (ReDoc)</li>
+<li><a href="/openapi.json">openapi.json</a>: the OpenAPI 3.1 document</li>
+<li><a href="${DOCS_SITE}/guide/">Getting started</a>: the Palisade documentation</li>
+</ul>
+</body>
+</html>
+`
 
 /** A development secret, with a warning: never run the example in production without secrets. */
 function secret(env: Env, name: string): string {
@@ -94,7 +119,9 @@ export async function createApp(env: Env = process.env): Promise<{
   // Whole app: request IDs first so every log line carries one; security headers everywhere
   // (the docs pages set their own CSP, which securityHeaders keeps).
   api.use('*', requestId())
-  api.use('*', logger({ exclude: ['/health', '/explorer/*', '/reference/*'] }))
+  // One write per turn of the event loop instead of a console.log per request (./log-lines.ts).
+  const logLines = stdoutLines()
+  api.use('*', logger({ exclude: ['/health', '/explorer/*', '/reference/*'], sink: logLines }))
   api.use('*', securityHeaders())
   api.use(
     '/api/*',
@@ -115,6 +142,17 @@ export async function createApp(env: Env = process.env): Promise<{
     }),
   )
   api.use('/api/*', sessions({ secret: secret(env, 'SESSION_SECRET'), store: stores.sessionStore }))
+
+  api.get('/', (c) => c.html(HOME_PAGE), {
+    openapi: {
+      operationId: 'getHome',
+      tags: ['system'],
+      summary: 'Links to the explorer, the reference and the documentation site',
+      responses: {
+        200: { description: 'An HTML page of links', schema: z.string(), contentType: 'text/html' },
+      },
+    },
+  })
 
   api.get('/health', (c) => c.json({ status: 'ok' as const }), {
     openapi: {
@@ -305,5 +343,12 @@ export async function createApp(env: Env = process.env): Promise<{
     },
   })
 
-  return { api, stores, close: () => stores.close() }
+  return {
+    api,
+    stores,
+    close: () => {
+      logLines.flush()
+      return stores.close()
+    },
+  }
 }

@@ -1,5 +1,5 @@
 /**
- * The middleware README's login recipe, run as written (its ```ts block, transpiled) and attacked:
+ * The rateLimit page's login recipe (docs/middleware/rate-limit.md), run as written (its ```ts block, transpiled) and attacked:
  * an attacker with an account of their own interleaves logins to it with guesses at a victim's
  * password. The recipe must hold them to `max` guesses per window, however they interleave.
  */
@@ -10,15 +10,15 @@ import { Hono } from 'hono'
 import ts from 'typescript'
 import { describe, expect, it } from 'vitest'
 
-const README = fileURLToPath(new URL('../../packages/middleware/README.md', import.meta.url))
+const PAGE = fileURLToPath(new URL('../../docs/middleware/rate-limit.md', import.meta.url))
 
-/** The README's ```ts block that defines the login route. */
+/** The page's ```ts block that defines the login route. */
 function loginBlock(): string {
-  const blocks = readFileSync(README, 'utf8')
+  const blocks = readFileSync(PAGE, 'utf8')
     .split(/^```ts\n/m)
     .slice(1)
   const block = blocks.map((b) => b.slice(0, b.indexOf('\n```'))).find((b) => /\/login'/.test(b))
-  if (block === undefined) throw new Error('no login recipe in the middleware README')
+  if (block === undefined) throw new Error('no login recipe on the rateLimit page')
   return block
 }
 
@@ -58,7 +58,7 @@ const login = (app: Hono, user: string, password: string, ip = '198.51.100.7') =
     { incoming: { socket: { remoteAddress: ip } } },
   )
 
-describe('README login recipe under attack', () => {
+describe('the documented login recipe under attack', () => {
   it('an attacker interleaving logins to their own account gets 5 guesses at a victim, not 40', async () => {
     const { app, guesses } = recipeApp()
     const statuses: number[] = []
