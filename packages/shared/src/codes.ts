@@ -25,6 +25,7 @@ export type RejectionCode =
   | 'validation_failed'
   | 'malformed_body'
   | 'body_too_deep'
+  | 'response_invalid'
   | (string & {})
 
 /** What a rejection code looks like: snake_case, starting with a letter. */

@@ -1,3 +1,4 @@
+import type { Rejects } from '@palisade/shared/describe'
 import type { MiddlewareHandler } from 'hono'
 import { described } from '../internal/described'
 import { TOKEN } from '../internal/headers'
@@ -55,7 +56,9 @@ const KNOWN = ['extractFrom', 'headerName', 'queryParam', 'store', 'contextKey']
  * app.get('/api/whoami', (c) => c.json(c.get('apiKey')))
  * ```
  */
-export function apiKey(options: ApiKeyOptions): MiddlewareHandler {
+export function apiKey(
+  options: ApiKeyOptions,
+): MiddlewareHandler & Rejects<{ 401: 'api_key_invalid' }> {
   const factory = 'apiKey'
   if (options === undefined) throw optionError(factory, '"store" is required')
   assertKnownKeys(factory, options, KNOWN)

@@ -1,3 +1,4 @@
+import type { Rejects } from '@palisade/shared/describe'
 import type { Context, MiddlewareHandler } from 'hono'
 import { appendSetCookie, type CookieSettings, getCookieCopies } from '../internal/cookie'
 import { assertCookieName, assertCookieSettings, cookieOptions } from '../internal/cookie-settings'
@@ -108,7 +109,9 @@ const MAX_TOKEN_LENGTH = 512
  * )
  * ```
  */
-export function csrf(options: CsrfOptions = {}): MiddlewareHandler {
+export function csrf(
+  options: CsrfOptions = {},
+): MiddlewareHandler & Rejects<{ 403: 'csrf_token_invalid' }> {
   const factory = 'csrf'
   assertKnownKeys(factory, options, KNOWN)
   const cookieName = assertCookieName(factory, 'cookieName', options.cookieName ?? 'XSRF-TOKEN')

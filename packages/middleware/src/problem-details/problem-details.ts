@@ -1,4 +1,5 @@
 import { CODE_PATTERN } from '@palisade/shared/codes'
+import type { RendersProblems } from '@palisade/shared/describe'
 import { describeMiddleware } from '@palisade/shared/describe'
 import {
   MAX_FIELD_ERRORS,
@@ -85,7 +86,9 @@ const LOCATIONS = new Set(['body', 'query', 'path', 'header'])
  * //         "detail": "Too many requests", "code": "rate_limited" }
  * ```
  */
-export function problemHandler(options: ProblemHandlerOptions = {}): ErrorHandler {
+export function problemHandler(
+  options: ProblemHandlerOptions = {},
+): ErrorHandler & RendersProblems {
   const factory = 'problemHandler'
   assertKnownKeys(factory, options, ['typeBase', 'onUnexpected'])
   const typeBase =

@@ -1,3 +1,4 @@
+import type { Rejects } from '@palisade/shared/describe'
 import { escapeHtml } from '@palisade/shared/html'
 import { readJsonText } from '@palisade/shared/json'
 import type { Context, MiddlewareHandler } from 'hono'
@@ -72,7 +73,9 @@ export interface XssSanitized {
  * })
  * ```
  */
-export function xssSanitize(options?: XssSanitizeOptions): MiddlewareHandler {
+export function xssSanitize(
+  options?: XssSanitizeOptions,
+): MiddlewareHandler & Rejects<{ 400: 'json_malformed' }> {
   const FACTORY = 'xssSanitize'
   assertKnownKeys(FACTORY, options, ['fields', 'sanitizeQuery', 'sanitizer'])
   const fields =
