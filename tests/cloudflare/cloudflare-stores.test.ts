@@ -15,6 +15,7 @@ import type { SessionStore } from '@palisade/middleware/sessions'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import {
   apiKeyStoreConformance,
+  logoutRaceConformance,
   rateLimitStoreConformance,
   sessionStoreConformance,
 } from '../stores/conformance'
@@ -43,6 +44,9 @@ sessionStoreConformance(
   'DurableObjectSessionStore (workerd)',
   () => remoteStore<SessionStore>(worker, 'session', fresh()),
   { update: true },
+)
+logoutRaceConformance('DurableObjectSessionStore (workerd), two instances', async () =>
+  (await worker.fetch(`/race/session?prefix=${fresh()}`, { method: 'POST' })).json(),
 )
 apiKeyStoreConformance('DurableObjectApiKeyStore (workerd)', () =>
   remoteStore<ManagedApiKeyStore>(worker, 'apiKey', fresh()),
@@ -170,6 +174,9 @@ describe('PalisadeStoreObject request handling', () => {
   it.each([
     ['a body that is not JSON', post('increment', '{'), 400],
     ['an unknown operation', post('drop-table', '{}'), 404],
+    ['an inherited name as operation (/constructor)', post('constructor', '{}'), 404],
+    ['an inherited name as operation (/__proto__)', post('__proto__', '{}'), 404],
+    ['an inherited name as operation (/toString)', post('toString', '{}'), 404],
     ['a zero window', post('increment', '{"windowMs":0}'), 400],
     ['a session without data', post('session/set', '{"ms":1000}'), 400],
     ['a GET', new Request('https://palisade-store.invalid/increment'), 405],

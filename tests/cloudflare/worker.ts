@@ -4,6 +4,8 @@
  *   drive a real store on a real Durable Object binding: `{ store, prefix, method, args }`.
  * - `GET /limited` is an app route behind `rateLimit` with the Durable Object store (max from the
  *   `max` query, key from `x-client`), for the exactness check.
+ * - `POST /race/session?prefix=` races a logout against saves (tests/stores/session-race.ts): two
+ *   store instances on the one binding, the first with a gate on its writes.
  */
 import {
   DurableObjectApiKeyStore,
@@ -15,6 +17,7 @@ import { rateLimit } from '@palisade/middleware/rate-limit'
 import { Hono } from 'hono'
 import { benchStore } from '../../bench/lib/store-bench'
 import { rpcHandler } from '../stores/rpc-handler'
+import { raceLogoutAgainstSaves, type WriteGate, writeGate } from '../stores/session-race'
 
 export { PalisadeStoreObject } from '@palisade/middleware/cloudflare'
 
@@ -54,6 +57,38 @@ app.get('/bench', async (c) => {
   const store = new DurableObjectRateLimitStore({ namespace: c.env.PALISADE, prefix: 'bench:' })
   const n = Number(c.req.query('n') ?? 500)
   return c.json(await benchStore(store, crypto.randomUUID(), n, 32, () => Date.now()))
+})
+
+/** The binding, with every write operation of its stubs waiting at `gate` first. */
+function gatedNamespace(
+  ns: DurableObjectNamespaceLike,
+  gate: WriteGate,
+): DurableObjectNamespaceLike {
+  return {
+    idFromName: (name) => ns.idFromName(name),
+    get: (id) => {
+      const stub = ns.get(id)
+      return {
+        async fetch(input, init) {
+          if (!/\/(session\/get|key\/get)$/.test(input)) await gate.pass()
+          return stub.fetch(input, init)
+        },
+      }
+    },
+  }
+}
+
+app.post('/race/session', async (c) => {
+  const prefix = c.req.query('prefix') ?? 'race:'
+  const gate = writeGate()
+  const namespace = gatedNamespace(c.env.PALISADE, gate)
+  return c.json(
+    await raceLogoutAgainstSaves(
+      new DurableObjectSessionStore({ namespace, prefix }),
+      new DurableObjectSessionStore({ namespace: c.env.PALISADE, prefix }),
+      gate,
+    ),
+  )
 })
 
 export default app

@@ -18,6 +18,7 @@ import type { SessionStore } from '@palisade/middleware/sessions'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import {
   apiKeyStoreConformance,
+  logoutRaceConformance,
   rateLimitStoreConformance,
   sessionStoreConformance,
 } from '../stores/conformance'
@@ -51,6 +52,9 @@ sessionStoreConformance(
   'DenoKvSessionStore (deno)',
   () => remoteStore<SessionStore>(memory, 'session', fresh()),
   { update: true },
+)
+logoutRaceConformance('DenoKvSessionStore (deno), two instances', async () =>
+  (await memory.fetch(`/race/session?prefix=${fresh()}`, { method: 'POST' })).json(),
 )
 apiKeyStoreConformance('DenoKvApiKeyStore (deno)', () =>
   remoteStore<ManagedApiKeyStore>(memory, 'apiKey', fresh()),

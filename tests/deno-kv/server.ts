@@ -4,6 +4,8 @@
  * - `POST /rpc` runs one store method here: `{ store, prefix, method, args }`.
  * - `GET /limited` is an app route behind `rateLimit` with the Deno KV store (max from the `max`
  *   query, key from `x-client`), for the exactness check.
+ * - `POST /race/session?prefix=` races a logout against saves (tests/stores/session-race.ts): two
+ *   store instances on the one KV, the first with a gate on its writes.
  * It prints `listening <port>` once it serves on 127.0.0.1.
  */
 import {
@@ -16,6 +18,7 @@ import { rateLimit } from '@palisade/middleware/rate-limit'
 import { Hono } from 'hono'
 import { benchStore } from '../../bench/lib/store-bench'
 import { rpcHandler } from '../stores/rpc-handler'
+import { raceLogoutAgainstSaves, type WriteGate, writeGate } from '../stores/session-race'
 
 declare const Deno: {
   args: string[]
@@ -63,6 +66,55 @@ app.get('/bench', async (c) => {
   const bench = new DenoKvRateLimitStore({ kv, prefix: 'bench' })
   const n = Number(c.req.query('n') ?? 500)
   return c.json(await benchStore(bench, crypto.randomUUID(), n, 32))
+})
+
+/** The KV handle, with every write (set, delete, atomic commit) waiting at `gate` first. */
+function gatedKv(inner: DenoKvLike, gate: WriteGate): DenoKvLike {
+  return {
+    get: (key) => inner.get(key),
+    set: async (key, value, options) => {
+      await gate.pass()
+      return inner.set(key, value, options)
+    },
+    delete: async (key) => {
+      await gate.pass()
+      return inner.delete(key)
+    },
+    atomic: () => {
+      const op = inner.atomic()
+      const wrapped: ReturnType<DenoKvLike['atomic']> = {
+        check: (...checks) => {
+          op.check(...checks)
+          return wrapped
+        },
+        set: (key, value, options) => {
+          op.set(key, value, options)
+          return wrapped
+        },
+        delete: (key) => {
+          op.delete(key)
+          return wrapped
+        },
+        commit: async () => {
+          await gate.pass()
+          return op.commit()
+        },
+      }
+      return wrapped
+    },
+  }
+}
+
+app.post('/race/session', async (c) => {
+  const prefix = c.req.query('prefix') ?? 'race'
+  const gate = writeGate()
+  return c.json(
+    await raceLogoutAgainstSaves(
+      new DenoKvSessionStore({ kv: gatedKv(kv, gate), prefix }),
+      new DenoKvSessionStore({ kv, prefix }),
+      gate,
+    ),
+  )
 })
 
 Deno.serve(

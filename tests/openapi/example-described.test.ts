@@ -71,7 +71,7 @@ describe('the example document, from what its middleware describe', () => {
     )
     expect(op('/api/previews', 'post').responses['400']?.description).toContain('url_invalid')
     expect(statuses('/api/comments', 'post')).toEqual(expect.arrayContaining(['400', '413', '415']))
-    expect(op('/api/comments', 'post').responses['400']?.description).toContain('json_malformed')
+    expect(op('/api/comments', 'post').responses['400']?.description).toContain('malformed_body')
     // bodyLimit and xssSanitize add nothing to a GET.
     expect(statuses('/api/comments', 'get')).not.toContain('413')
   })

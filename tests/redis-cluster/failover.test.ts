@@ -160,7 +160,7 @@ describe('three app instances on one Redis Cluster', () => {
 
   it('survives a master being SIGKILLed mid-run and serves again once its replica is promoted', async () => {
     const client = 'failover-client'
-    const victim = await cluster.masterOf(`${prefix}rl:${client}`)
+    const victim = await cluster.masterOf(`${prefix}rl:${client}#fw`)
     // A session whose key lives on the same master, so sessions are hit by the outage too.
     let cookie = ''
     for (let i = 0; i < 200 && !cookie; i++) {
@@ -228,9 +228,9 @@ describe('three app instances on one Redis Cluster', () => {
       ...new Set(during.filter((s) => s.route === route).map((s) => s.status)),
     ]
     const outageMs = recoveredAt - killedAt
-    const newMaster = await cluster.masterOf(`${prefix}rl:${client}`)
+    const newMaster = await cluster.masterOf(`${prefix}rl:${client}#fw`)
     // What the failover lost: increments Redis acknowledged that the promoted replica never got.
-    const survived = Number(await cluster.node(newMaster)(['GET', `${prefix}rl:${client}`]))
+    const survived = Number(await cluster.node(newMaster)(['GET', `${prefix}rl:${client}#fw`]))
     const lostIncrements = (acknowledged.get(client) ?? 0) - survived
     const sessionAfter = await get(`${instances[0]?.url}/session/visit`, { cookie })
     console.info(

@@ -20,6 +20,7 @@ import {
 import { type SessionData, type SessionStore, sessions } from '@palisade/middleware/sessions'
 import { Hono } from 'hono'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { RACED_SAVES, type RaceOutcome } from './session-race'
 
 /** How a conformance block gets and releases its stores. */
 export interface ConformanceOptions<S> {
@@ -655,8 +656,15 @@ export function sessionStoreConformance<S extends SessionStore>(
       app.use(sessions({ secret: 'conformance-secret-0123456789abcdef', store: store() }))
       let release: () => void = () => {}
       let held = Promise.resolve()
+      // A barrier instead of a sleep: the test waits until both requests have loaded.
+      let arrived = 0
+      let bothLoaded: () => void = () => {}
+      const loaded = new Promise<void>((resolve) => {
+        bothLoaded = resolve
+      })
       app.post('/set/:k', async (c) => {
         const session = c.get('session')
+        if (++arrived === 3) bothLoaded()
         await held
         session.set(c.req.param('k'), true)
         return c.text('ok')
@@ -670,7 +678,7 @@ export function sessionStoreConformance<S extends SessionStore>(
       const headers = { cookie }
       const a = app.request('/set/cart', { method: 'POST', headers })
       const b = app.request('/set/theme', { method: 'POST', headers })
-      await sleep(50) // both requests have loaded the same data
+      await loaded // both requests have loaded the same data (the first request was the login)
       release()
       expect((await a).status).toBe(200)
       expect((await b).status).toBe(200)
@@ -753,6 +761,31 @@ export function sessionStoreConformance<S extends SessionStore>(
       const read = await Promise.all(ids.map((id) => store().get(id)))
       expect(read).toEqual(ids.map((_, i) => ({ i })))
     })
+  })
+}
+
+/**
+ * A logout racing each of {@link RACED_SAVES} on a real store (see ./session-race.ts): the logout
+ * lands after the save has read the session and before it writes, and must win. `race` runs the
+ * races (often inside another runtime) and returns their outcomes.
+ */
+export function logoutRaceConformance(
+  name: string,
+  race: () => Promise<Record<string, RaceOutcome>>,
+): void {
+  describe(`sessions on ${name}: a destroy wins over every concurrent write`, () => {
+    let outcomes: Promise<Record<string, RaceOutcome>> | undefined
+    it.each(RACED_SAVES)(
+      'a logout landing between the read and the write of POST %s stays a logout',
+      async (path) => {
+        outcomes ??= race()
+        const outcome = (await outcomes)[path] as RaceOutcome
+        expect(outcome.status).toBe(200)
+        // The logged-out session is gone, and no copy of it lives on under a new ID.
+        expect(outcome.after).toEqual({})
+        expect(outcome.underNewCookie ?? {}).toEqual({})
+      },
+    )
   })
 }
 

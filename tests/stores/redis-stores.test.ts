@@ -22,9 +22,11 @@ import {
 } from '../redis/support'
 import {
   apiKeyStoreConformance,
+  logoutRaceConformance,
   rateLimitStoreConformance,
   sessionStoreConformance,
 } from './conformance'
+import { raceLogoutAgainstSaves, writeGate } from './session-race'
 
 const io = ioredisClient()
 let nodeRedis: Awaited<ReturnType<typeof nodeRedisClient>> | undefined
@@ -81,6 +83,22 @@ for (const [client, send] of clients) {
     () => withPrefix((o) => new RedisSessionStore(o), send()),
     { release, update: true },
   )
+  // Two instances (two app processes) on one Redis; the first one's writes wait at a gate.
+  logoutRaceConformance(`RedisSessionStore via ${client}, two instances`, async () => {
+    const gate = writeGate()
+    const plain = send()
+    const gated: RedisCommand = async (args) => {
+      if (!/^(GET|EXISTS|PTTL|SCRIPT)$/i.test(String(args[0]))) await gate.pass()
+      return plain(args)
+    }
+    const a = withPrefix((o) => new RedisSessionStore(o), gated)
+    const b = new RedisSessionStore({ sendCommand: plain, prefix: a.testPrefix })
+    try {
+      return await raceLogoutAgainstSaves(a, b, gate)
+    } finally {
+      await release(a)
+    }
+  })
   apiKeyStoreConformance(
     `RedisApiKeyStore via ${client}`,
     () => withPrefix((o) => new RedisApiKeyStore(o), send()),

@@ -21,10 +21,12 @@ export type RejectionCode =
   | 'request_timeout'
   | 'url_invalid'
   | 'url_forbidden'
+  /** No longer answered: malformed JSON is `malformed_body` from every reader. */
   | 'json_malformed'
   | 'store_unavailable'
   | 'validation_failed'
   | 'malformed_body'
+  | 'body_too_deep'
   | 'response_invalid'
   | (string & {})
 
@@ -38,5 +40,6 @@ export const CODE_PATTERN = '^[a-z][a-z0-9_]*$'
 export const VALIDATION_CODES = [
   'validation_failed',
   'malformed_body',
+  'body_too_deep',
   'unsupported_media_type',
 ] as const satisfies readonly RejectionCode[]

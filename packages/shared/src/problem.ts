@@ -129,6 +129,12 @@ export function problemDetails(
   }
 }
 
+/**
+ * Most field errors one problem lists: a body of many bad items would otherwise give a response
+ * many times its size. The `detail` says when more were found.
+ */
+export const MAX_FIELD_ERRORS = 100
+
 /** JSON Schema of one {@link ProblemFieldError}. */
 const FIELD_ERROR_SCHEMA = {
   type: 'object',
@@ -156,7 +162,8 @@ export const PROBLEM_SCHEMA: Readonly<Record<string, unknown>> = {
     },
     errors: {
       type: 'array',
-      description: 'Field errors of a validation failure',
+      description: `Field errors of a validation failure (at most ${MAX_FIELD_ERRORS}; the detail says when more were found)`,
+      maxItems: MAX_FIELD_ERRORS,
       items: FIELD_ERROR_SCHEMA,
     },
   },

@@ -1,5 +1,6 @@
 import { Hono } from 'hono'
 import { describe, expect, it } from 'vitest'
+import { paddedCookies } from '../internal/padded-cookies'
 import { MemorySessionStore, sessions } from '../sessions'
 import { type CsrfOptions, csrf } from './index'
 
@@ -211,6 +212,31 @@ describe('csrf: duplicate token cookies (cookie tossing)', () => {
     })
     expect(await res.text()).toBe(mine)
   })
+
+  // Padding: junk copies (planted at other paths, sent in path order) around the user's own.
+  const padded = (n: number, at: number, mine: string) => paddedCookies('XSRF-TOKEN', n, at, [mine])
+  const transfer = (app: Hono, cookie: string, token: string) =>
+    app.request('/transfer', { method: 'POST', headers: { cookie, 'x-xsrf-token': token } })
+
+  it('5 copies (4 junk in front) do not lock a form out: up to 8 copies are all read', async () => {
+    const { app } = setup()
+    const mine = (await browser(app)).jar.get('XSRF-TOKEN') as string
+    for (const at of [0, 2, 4])
+      expect((await transfer(app, padded(5, at, mine), mine)).status).toBe(200)
+    expect((await transfer(app, padded(8, 7, mine), mine)).status).toBe(200)
+  })
+
+  it.each([50, 500])(
+    '%i copies are more than are examined: the request has no token cookie (403)',
+    async (n) => {
+      const { app } = setup()
+      const mine = (await browser(app)).jar.get('XSRF-TOKEN') as string
+      for (const at of [0, Math.floor(n / 2), n - 1]) {
+        expect((await transfer(app, padded(n, at, mine), mine)).status).toBe(403)
+        expect((await transfer(app, padded(n, at, mine), 'junk0')).status).toBe(403)
+      }
+    },
+  )
 
   it('without a secret, a junk copy first does not lock the user out either', async () => {
     const app = new Hono()

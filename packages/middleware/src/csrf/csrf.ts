@@ -1,6 +1,6 @@
 import type { Rejects } from '@palisade/shared/describe'
 import type { Context, MiddlewareHandler } from 'hono'
-import { appendSetCookie, type CookieSettings, getCookieValues } from '../internal/cookie'
+import { appendSetCookie, type CookieSettings, getCookieCopies } from '../internal/cookie'
 import { assertCookieName, assertCookieSettings, cookieOptions } from '../internal/cookie-settings'
 import {
   assertSecretList,
@@ -76,8 +76,6 @@ const KNOWN = [
 const TOKEN = /^[\x21\x23-\x2b\x2d-\x3a\x3c-\x5b\x5d-\x7e]{1,256}$/
 /** Longer cookie or header values are not ours and are not compared. */
 const MAX_TOKEN_LENGTH = 512
-/** Copies of the cookie looked at (cookie tossing); more cost work and prove nothing. */
-const MAX_COPIES = 4
 
 /**
  * CSRF protection in three layers, each checked on unsafe methods before the handler runs:
@@ -211,7 +209,8 @@ export function csrf(
       ? (c.get(SESSION_BINDING as never) as SessionBinding | undefined)
       : undefined
     const binding = session ? session.current : ''
-    const copies = getCookieValues(c, cookieName, MAX_COPIES)
+    // More copies than are examined (padding): ambiguous, treated as no token cookie.
+    const copies = getCookieCopies(c, cookieName) ?? []
     // Without a secret there is nothing to await: the common path stays synchronous.
     const tokens =
       copies.length === 0

@@ -1,16 +1,16 @@
 import { Hono } from 'hono'
 import { getCookie } from 'hono/cookie'
 import { describe, expect, it } from 'vitest'
-import { getCookieValues } from './cookie'
+import { getCookieCopies, MAX_COOKIE_COPIES } from './cookie'
 
 async function values(cookie: string | undefined, name = 'sid', limit?: number) {
   const app = new Hono()
-  app.get('/', (c) => c.json({ all: getCookieValues(c, name, limit), first: getCookie(c, name) }))
+  app.get('/', (c) => c.json({ all: getCookieCopies(c, name, limit), first: getCookie(c, name) }))
   const res = await app.request('/', cookie === undefined ? {} : { headers: { cookie } })
-  return (await res.json()) as { all: string[]; first?: string }
+  return (await res.json()) as { all: string[] | null; first?: string }
 }
 
-describe('getCookieValues', () => {
+describe('getCookieCopies', () => {
   it('returns every copy in header order, the first being what getCookie returns', async () => {
     const got = await values('sid=junk; other=1; sid=mine.sig; sid=third')
     expect(got.all).toEqual(['junk', 'mine.sig', 'third'])
@@ -56,13 +56,22 @@ describe('getCookieValues', () => {
       '\tsid\t=\tv\t',
     ]) {
       const got = await values(header)
-      expect(got.all[0]).toBe(got.first)
+      expect(got.all?.[0]).toBe(got.first)
     }
   })
 
-  it('returns at most `limit` copies (a header stuffed with copies costs bounded work)', async () => {
-    const header = Array.from({ length: 100 }, (_, i) => `sid=v${i}`).join('; ')
-    expect((await values(header)).all).toHaveLength(8)
-    expect((await values(header, 'sid', 2)).all).toEqual(['v0', 'v1'])
+  it('returns null when the request carries more copies than are examined (padding)', async () => {
+    const header = (n: number) => Array.from({ length: n }, (_, i) => `sid=v${i}`).join('; ')
+    expect((await values(header(MAX_COOKIE_COPIES))).all).toHaveLength(MAX_COOKIE_COPIES)
+    for (const n of [MAX_COOKIE_COPIES + 1, 50, 500])
+      expect((await values(header(n))).all).toBeNull()
+    expect((await values(header(3), 'sid', 2)).all).toBeNull()
+    expect((await values(header(2), 'sid', 2)).all).toEqual(['v0', 'v1'])
+  })
+
+  it('counts copies whose value is invalid: junk cannot pad without being counted', async () => {
+    const junk = Array.from({ length: MAX_COOKIE_COPIES }, () => 'sid="a b\\"').join('; ')
+    expect((await values(`${junk}; sid=mine`)).all).toBeNull()
+    expect((await values(`sid="a\\"; sid=mine`)).all).toEqual(['mine'])
   })
 })

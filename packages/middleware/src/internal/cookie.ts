@@ -31,21 +31,44 @@ export function appendDeleteCookie(c: Context, name: string, options?: CookieOpt
 const COOKIE_VALUE = /^[ !#-:<-[\]-~]*$/
 
 /**
+ * How many copies of one cookie name sessions, csrf and jwtAuth examine. A request carrying more
+ * is ambiguous (see {@link getCookieCopies}). Browsers send one copy per matching domain and
+ * path, so a real request carries one or two; 8 leaves room for a few stale paths.
+ */
+export const MAX_COOKIE_COPIES = 8
+
+/**
  * Every copy of the cookie `name` the request carries, in header order, decoded as hono/cookie's
- * `getCookie` decodes the first one (quotes stripped, percent-decoding, invalid values skipped).
- * At most `limit` copies are returned.
+ * `getCookie` decodes the first one (quotes stripped, percent-decoding, invalid values skipped),
+ * or `null` when the request carries more than `limit` copies.
  *
  * Why: browsers send every cookie whose domain and path match, so a sibling subdomain can plant
  * a second `sid` that sorts first (cookie tossing). `getCookie` returns only that first copy;
- * sessions and csrf look at all of them and pick the one they can verify.
+ * sessions, csrf and jwtAuth look at all of them and pick the one they can verify. Looking at only
+ * the first few would let padding hide the user's own copy behind junk and an attacker's valid
+ * one; so a request with more copies than are examined has no usable cookie at all (a fresh
+ * session, a csrf rejection, a jwtAuth 401). Every pair of that name counts, valid value or not.
  */
-export function getCookieValues(c: Context, name: string, limit = 8): string[] {
-  const header = c.req.header('cookie')
+export function getCookieCopies(
+  c: Context,
+  name: string,
+  limit = MAX_COOKIE_COPIES,
+): string[] | null {
+  const { values, more } = scanCookie(c.req.header('cookie'), name, limit)
+  return more ? null : values
+}
+
+function scanCookie(
+  header: string | undefined,
+  name: string,
+  limit: number,
+): { values: string[]; more: boolean } {
   const out: string[] = []
-  if (header === undefined) return out
+  if (header === undefined) return { values: out, more: false }
+  let seen = 0
   // A scan with indexOf, no split and no regex per pair: this runs on every request.
   let from = 0
-  while (out.length < limit) {
+  for (;;) {
     const at = header.indexOf(name, from)
     if (at === -1) break
     from = at + name.length
@@ -60,6 +83,7 @@ export function getCookieValues(c: Context, name: string, limit = 8): string[] {
     let end = header.indexOf(';', eq + 1)
     if (end === -1) end = header.length
     from = end
+    if (++seen > limit) return { values: out, more: true }
     let start = eq + 1
     while (start < end && isSpace(header.charCodeAt(start))) start++
     let stop = end
@@ -75,7 +99,7 @@ export function getCookieValues(c: Context, name: string, limit = 8): string[] {
     if (!COOKIE_VALUE.test(value)) continue
     out.push(value.includes('%') ? tryDecodeURIComponent(value) : value)
   }
-  return out
+  return { values: out, more: false }
 }
 
 /** Space or tab: the whitespace hono/cookie trims around names and values. */

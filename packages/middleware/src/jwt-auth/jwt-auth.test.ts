@@ -1,6 +1,7 @@
 import { Hono } from 'hono'
 import { generateKeyPair, base64url as joseB64, SignJWT } from 'jose'
 import { afterEach, describe, expect, expectTypeOf, it, vi } from 'vitest'
+import { paddedCookies } from '../internal/padded-cookies'
 import { type JWTPayload, type JwtAuthOptions, jwtAuth, signJwt } from './index'
 import { VERIFIED_TOKEN_CACHE_SIZE } from './jwt-auth'
 
@@ -358,6 +359,24 @@ describe('jwtAuth: cache of verified tokens', () => {
     await expectInvalidToken(await app.request('/p/me', bearer(token)))
   })
 
+  it('compares a fractional exp against the real time, not the time floored to the second', async () => {
+    vi.useFakeTimers({ now: at(10.5) })
+    const app = appWith()
+    const fractional = (exp: number) =>
+      new SignJWT({ sub: 'u' })
+        .setProtectedHeader({ alg: 'HS256' })
+        .setExpirationTime(exp)
+        .sign(new TextEncoder().encode(SECRET))
+    // exp passed 90 ms ago: floored, the current second (10) would still be before it.
+    const expired = await fractional(T0.getTime() / 1000 + 10.41)
+    await expectInvalidToken(await app.request('/p/me', bearer(expired)))
+    // The same token remembered while valid is rejected once its fractional exp passes.
+    const soon = await fractional(T0.getTime() / 1000 + 10.6)
+    expect((await app.request('/p/me', bearer(soon))).status).toBe(200)
+    vi.setSystemTime(at(10.7))
+    await expectInvalidToken(await app.request('/p/me', bearer(soon)))
+  })
+
   it('rejects a remembered token when the clock moves back before nbf', async () => {
     vi.useFakeTimers({ now: at(120) })
     const app = appWith({ clockTolerance: 5 })
@@ -668,6 +687,37 @@ describe('jwtAuth: duplicate token cookies (cookie tossing)', () => {
     const mine = await signJwt({ sub: 'alice' }, SECRET)
     const res = await app().request('/p/me', withCookie(`token=${mine}; token=${mine}`))
     expect(res.status).toBe(200)
+  })
+
+  // Padding: junk copies (planted at other paths, sent in path order) hiding the user's copy.
+  const padded = (n: number, at: number, planted: string[]) =>
+    paddedCookies('token', n, at, planted)
+
+  it.each([5, 50, 500])(
+    'never accepts an attacker token hidden among %i copies, wherever it sits',
+    async (n) => {
+      const mine = await signJwt({ sub: 'alice' }, SECRET)
+      const attacker = await signJwt({ sub: 'mallory' }, SECRET, { expiresIn: '1h' })
+      for (const at of [0, 1, 3, Math.floor(n / 2), n - 2]) {
+        await expectInvalidToken(
+          await app().request('/p/me', withCookie(padded(n, at, [attacker, mine]))),
+        )
+        await expectInvalidToken(
+          await app().request(
+            '/p/me',
+            withCookie(`${padded(n - 1, at, [attacker])}; token=${mine}`),
+          ),
+        )
+      }
+    },
+  )
+
+  it('reads all of up to 8 copies; more is ambiguous (401 invalid_token)', async () => {
+    const mine = await signJwt({ sub: 'alice' }, SECRET)
+    expect((await app().request('/p/me', withCookie(padded(5, 4, [mine])))).status).toBe(200)
+    expect((await app().request('/p/me', withCookie(padded(8, 7, [mine])))).status).toBe(200)
+    await expectInvalidToken(await app().request('/p/me', withCookie(padded(50, 49, [mine]))))
+    await expectInvalidToken(await app().request('/p/me', withCookie(padded(500, 0, [mine]))))
   })
 
   it('only junk copies: 401 invalid_token', async () => {

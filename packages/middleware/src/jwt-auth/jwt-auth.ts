@@ -2,7 +2,7 @@ import type { Rejects } from '@palisade/shared/describe'
 import type { MiddlewareHandler } from 'hono'
 import { type JWK, type JWTVerifyOptions, jwtVerify } from 'jose'
 import { BoundedCache } from '../internal/bounded-cache'
-import { getCookieValues } from '../internal/cookie'
+import { getCookieCopies } from '../internal/cookie'
 import { assertCookieName } from '../internal/cookie-settings'
 import { importHmacKey, lazy } from '../internal/crypto'
 import { described } from '../internal/described'
@@ -118,9 +118,6 @@ export interface JwtAuthOptions {
 
 /** Tokens longer than this are rejected before any parsing (bytes of the compact form). */
 export const MAX_TOKEN_LENGTH = 8192
-
-/** Copies of the token cookie looked at (cookie tossing). */
-const MAX_COOKIE_COPIES = 4
 
 /** How many verified tokens each `jwtAuth` middleware remembers. */
 export const VERIFIED_TOKEN_CACHE_SIZE = 1000
@@ -416,7 +413,9 @@ export function jwtAuth(
   // Our own time checks, on fresh and remembered tokens alike, on top of jose's: `iat` in the
   // future (jose checks that only with maxTokenAge), and exp / nbf / maxTokenAge as jose does.
   const timesValid = (t: TimeClaims): boolean => {
-    const now = Math.floor(Date.now() / 1000)
+    // The real time, not floored as jose floors it: a fractional exp that passed 90 ms ago has
+    // passed (jose's check runs first, so integer claims answer exactly as before).
+    const now = Date.now() / 1000
     return (
       (t.nbf === undefined || t.nbf <= now + tolerance) &&
       (t.exp === undefined || t.exp > now - tolerance) &&
@@ -502,11 +501,14 @@ export function jwtAuth(
         token = parts[1] as string
       }
     }
-    const copies =
-      token !== undefined || cookieName === undefined
-        ? []
-        : getCookieValues(c, cookieName, MAX_COOKIE_COPIES).filter((v) => v !== '')
-    if (token === undefined && copies.length === 0) unauthorized()
+    let copies: string[] = []
+    if (token === undefined) {
+      const all = cookieName === undefined ? [] : getCookieCopies(c, cookieName)
+      // More copies than are examined (padding): ambiguous, none is accepted.
+      if (all === null) unauthorized('invalid_token')
+      copies = all.filter((v) => v !== '')
+      if (copies.length === 0) unauthorized()
+    }
     let payload: JWTPayload | null
     try {
       payload = token !== undefined ? await verify(token) : await fromCookies(copies)
@@ -527,7 +529,7 @@ export function jwtAuth(
 
   /**
    * Cookie tossing: a sibling subdomain can plant a second cookie of this name that the browser
-   * sends first. Every copy (up to 4) is verified: junk in front is skipped, and two different
+   * sends first. Every copy (up to 8; more is a 401) is verified: junk in front is skipped, and two different
    * valid tokens (one may be the attacker's own) are ambiguous and accept neither.
    */
   async function fromCookies(copies: string[]): Promise<JWTPayload | null> {

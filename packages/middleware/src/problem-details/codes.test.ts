@@ -105,7 +105,18 @@ describe('rejection codes', () => {
       xssSanitize(),
       { method: 'POST', body: '{bad', headers: { 'content-type': 'application/json' } },
       400,
-      'json_malformed',
+      'malformed_body',
+    ],
+    [
+      'xssSanitize (too deep)',
+      xssSanitize(),
+      {
+        method: 'POST',
+        body: `${'['.repeat(1001)}${']'.repeat(1001)}`,
+        headers: { 'content-type': 'application/json' },
+      },
+      400,
+      'body_too_deep',
     ],
     [
       'sessions store',

@@ -74,6 +74,63 @@ describe('problemHandler', () => {
     expect(await res.json()).toMatchObject({ code: 'validation_failed', errors })
   })
 
+  it('keeps only { in, path, message } of each field error a foreign exception carries', async () => {
+    const errors = [
+      {
+        in: 'body',
+        path: '/email',
+        message: 'Invalid email',
+        instance: { passwordHash: '$2b$10$secret' },
+        stack: 'Error: at db.ts:12',
+      },
+      { in: 'somewhere', path: '/x', message: 'm', value: 'leak' },
+    ]
+    const res = await appWith(() => {
+      throw Object.assign(new HTTPException(422, { message: 'Invalid' }), { errors })
+    }).request('/')
+    const text = await res.text()
+    expect(text).not.toMatch(/passwordHash|secret|stack|leak|somewhere/)
+    expect(JSON.parse(text).errors).toEqual([
+      { in: 'body', path: '/email', message: 'Invalid email' },
+      { path: '/x', message: 'm' },
+    ])
+  })
+
+  it('lists at most 100 field errors', async () => {
+    const errors = Array.from({ length: 5000 }, (_, i) => ({
+      in: 'body',
+      path: `/${i}`,
+      message: 'Required',
+    }))
+    const res = await appWith(() => {
+      throw Object.assign(new Rejection(400, 'Invalid request', 'validation_failed'), { errors })
+    }).request('/')
+    expect((await res.json()).errors).toHaveLength(100)
+  })
+
+  it('never copies the Content-Length or Content-Encoding of a custom HTTPException onto the problem', async () => {
+    const res = await appWith(() => {
+      throw new HTTPException(418, {
+        res: new Response('short', {
+          status: 418,
+          headers: {
+            'Content-Length': '5',
+            'Content-Encoding': 'gzip',
+            'Content-Type': 'text/plain',
+            'X-Kept': 'yes',
+          },
+        }),
+      })
+    }).request('/')
+    expect(res.headers.get('content-encoding')).toBeNull()
+    expect(res.headers.get('content-type')).toBe('application/problem+json')
+    expect(res.headers.get('x-kept')).toBe('yes')
+    const text = await res.text()
+    const length = res.headers.get('content-length')
+    if (length !== null) expect(Number(length)).toBe(new TextEncoder().encode(text).length)
+    expect(JSON.parse(text)).toMatchObject({ status: 418 })
+  })
+
   it('passes through a response that already is problem+json', async () => {
     const body = { type: 'about:blank', title: 'Bad Request', status: 400, errors: [] }
     const res = await appWith(() => {

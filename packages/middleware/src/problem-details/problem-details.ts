@@ -2,6 +2,7 @@ import { CODE_PATTERN } from '@palisade/shared/codes'
 import type { RendersProblems } from '@palisade/shared/describe'
 import { describeMiddleware } from '@palisade/shared/describe'
 import {
+  MAX_FIELD_ERRORS,
   PROBLEM_JSON,
   PROBLEM_SCHEMA,
   type ProblemBody,
@@ -48,8 +49,19 @@ function fieldErrors(value: unknown): ProblemFieldError[] | undefined {
       typeof e.path === 'string' &&
       typeof e.message === 'string',
   )
-  return ok ? (value as ProblemFieldError[]) : undefined
+  if (!ok) return undefined
+  // Only `{ in, path, message }` leave: a foreign exception's items may carry anything (an ORM's
+  // `instance.passwordHash`, a stack). At most MAX_FIELD_ERRORS of them, as validation lists.
+  return value.slice(0, MAX_FIELD_ERRORS).map((e: Record<string, string>) => {
+    const item: Record<string, string> = {}
+    if (LOCATIONS.has(e.in as string)) item.in = e.in as string
+    item.path = e.path as string
+    item.message = e.message as string
+    return item as unknown as ProblemFieldError
+  })
 }
+
+const LOCATIONS = new Set(['body', 'query', 'path', 'header'])
 
 /**
  * An `onError` handler that renders every rejection as RFC 9457 `application/problem+json`:

@@ -52,6 +52,12 @@ describe('rateLimit: skip', () => {
     for (let i = 0; i < 3; i++) expect((await hit(app)).status).toBe(200)
   })
 
+  it('awaits an async skip that resolves false: the request is counted and limited', async () => {
+    const app = appWith({ max: 1, skip: async () => false })
+    expect((await hit(app)).status).toBe(200)
+    expect((await hit(app)).status).toBe(429)
+  })
+
   it('rejects a skip that is not a function', () => {
     expect(() => rateLimit({ skip: true as never })).toThrow(
       /^rateLimit: "skip" must be a function/,

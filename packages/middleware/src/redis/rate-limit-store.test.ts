@@ -75,13 +75,25 @@ describe('RedisRateLimitStore options', () => {
 })
 
 describe('RedisRateLimitStore on Redis', () => {
-  it('keeps the counter under prefix + key with a PTTL of windowMs', async () => {
+  it('no key text reaches another key state: `bob#sw` and `bob#tb` are keys of their own', async () => {
+    const store = new RedisRateLimitStore({ sendCommand: redis, prefix: freshPrefix() })
+    expect((await store.slidingWindow('bob', 60_000, 5)).count).toBe(1)
+    expect((await store.tokenBucket('bob', 60_000, 5)).count).toBe(1)
+    // Fixed-window counters named like bob's other state: counted apart, never WRONGTYPE.
+    for (const key of ['bob#sw', 'bob#tb', 'bob']) {
+      expect((await store.increment(key, 60_000)).count).toBe(1)
+    }
+    expect((await store.slidingWindow('bob', 60_000, 5)).count).toBe(2)
+    expect((await store.slidingWindow('bob#fw', 60_000, 5)).count).toBe(1)
+  })
+
+  it('keeps the counter under prefix + key + #fw with a PTTL of windowMs', async () => {
     const prefix = freshPrefix()
     const store = new RedisRateLimitStore({ sendCommand: redis, prefix })
     await store.increment('10.0.0.1', 30_000)
     await store.increment('10.0.0.1', 30_000)
-    expect(await client.get(`${prefix}10.0.0.1`)).toBe('2')
-    const pttl = await client.pttl(`${prefix}10.0.0.1`)
+    expect(await client.get(`${prefix}10.0.0.1#fw`)).toBe('2')
+    const pttl = await client.pttl(`${prefix}10.0.0.1#fw`)
     expect(pttl).toBeGreaterThan(29_000)
     expect(pttl).toBeLessThanOrEqual(30_000)
   })
@@ -91,9 +103,9 @@ describe('RedisRateLimitStore on Redis', () => {
     const store = new RedisRateLimitStore({ sendCommand: redis })
     try {
       await store.increment(key, 10_000)
-      expect(await client.get(`palisade:rl:${key}`)).toBe('1')
+      expect(await client.get(`palisade:rl:${key}#fw`)).toBe('1')
     } finally {
-      await client.del(`palisade:rl:${key}`)
+      await client.del(`palisade:rl:${key}#fw`)
     }
   })
 
@@ -101,7 +113,7 @@ describe('RedisRateLimitStore on Redis', () => {
     const prefix = freshPrefix()
     const store = new RedisRateLimitStore({ sendCommand: redis, prefix })
     await store.increment('k', 60_000)
-    await client.pexpire(`${prefix}k`, 1_234)
+    await client.pexpire(`${prefix}k#fw`, 1_234)
     const { count, ttl } = await store.increment('k', 60_000)
     expect(count).toBe(2)
     expect(ttl).toBeGreaterThan(1_000)
@@ -110,12 +122,12 @@ describe('RedisRateLimitStore on Redis', () => {
 
   it('repairs a counter that exists without an expiry instead of blocking the key forever', async () => {
     const prefix = freshPrefix()
-    await client.set(`${prefix}stuck`, '7')
+    await client.set(`${prefix}stuck#fw`, '7')
     const store = new RedisRateLimitStore({ sendCommand: redis, prefix })
     const { count, ttl } = await store.increment('stuck', 5_000)
     expect(count).toBe(8)
     expect(ttl).toBe(5_000)
-    expect(await client.pttl(`${prefix}stuck`)).toBeGreaterThan(0)
+    expect(await client.pttl(`${prefix}stuck#fw`)).toBeGreaterThan(0)
   })
 
   it('leaves no key without an expiry after 400 concurrent increments over 20 keys', async () => {
@@ -180,7 +192,7 @@ describe('RedisRateLimitStore failures', () => {
 
   it('fails with a clear error when the counter holds something that is not an integer', async () => {
     const prefix = freshPrefix()
-    await client.set(`${prefix}k`, 'not-a-number')
+    await client.set(`${prefix}k#fw`, 'not-a-number')
     const store = new RedisRateLimitStore({ sendCommand: redis, prefix })
     await expect(store.increment('k', 1_000)).rejects.toThrow(/not an integer/)
   })
@@ -276,7 +288,7 @@ describe('RedisRateLimitStore: Redis Cluster safety', () => {
     expect(evals).toHaveLength(7)
     for (const [, source, numKeys, key] of evals) {
       expect(numKeys).toBe('1')
-      expect(key).toMatch(/^p:\{tag\}k(#sw|#tb|#c)?$/)
+      expect(key).toMatch(/^p:\{tag\}k(#fw|#sw|#tb|#c)$/)
       expect(source).not.toMatch(/KEYS\[(?!1\])/)
       // No key may be built inside the script, which Cluster could not route.
       expect(source).not.toMatch(/\.\.\s*ARGV|KEYS\[1\]\s*\.\./)
@@ -287,8 +299,8 @@ describe('RedisRateLimitStore: Redis Cluster safety', () => {
     const { sent, store } = capture()
     await store.reset('k')
     expect(sent.map((args) => args.join(' ')).sort()).toEqual([
-      'DEL p:k',
       'DEL p:k#c',
+      'DEL p:k#fw',
       'DEL p:k#sw',
       'DEL p:k#tb',
     ])

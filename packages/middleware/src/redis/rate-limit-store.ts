@@ -201,8 +201,12 @@ const SCRIPTS = {
   bucketRefund: redisScript(BUCKET_REFUND),
 }
 
-/** Each algorithm's state lives under its own key, so one key limited two ways never clashes. */
-const SUFFIX = { 'fixed-window': '', 'sliding-window': '#sw', 'token-bucket': '#tb' } as const
+/**
+ * Each algorithm's state lives under its own key, so one key limited two ways never clashes.
+ * Every algorithm has a suffix, none of which ends another: no key text can name another key's
+ * state (with an empty fixed-window suffix, the key `bob#sw` was bob's sliding-window hash).
+ */
+const SUFFIX = { 'fixed-window': '#fw', 'sliding-window': '#sw', 'token-bucket': '#tb' } as const
 /** The hash of consume(): every limit and the block of one key. */
 const CONSUMED = '#c'
 const ALGORITHM_LETTER = {
@@ -231,7 +235,7 @@ export interface RedisRateLimitStoreOptions extends RedisStoreOptions {
  * algorithms, `consume` (cost, several limits, blocks, reads), `decrement` and `reset`. Each call is one Lua script touching one key (so it runs
  * on Redis Cluster unchanged), sent with `EVALSHA` and re-sent with `EVAL` when Redis answers
  * `NOSCRIPT` (after a restart or `SCRIPT FLUSH`): one round trip per request. Keys are
- * `<prefix><key>` (fixed window, a counter with a TTL), `<prefix><key>#sw` (sliding window, a
+ * `<prefix><key>#fw` (fixed window, a counter with a TTL), `<prefix><key>#sw` (sliding window, a
  * hash) and `<prefix><key>#tb` (token bucket, a hash), each expiring once it stops mattering.
  * The fixed window's `ttl` is Redis's own remaining time; the sliding window and the token
  * bucket read Redis's clock (`TIME`), so app instances with skewed clocks agree. Errors from
@@ -263,7 +267,9 @@ export class RedisRateLimitStore implements RateLimitStore {
     checkArgs('increment', windowMs)
     return this.#info(
       'increment',
-      await this.#run(SCRIPTS.fixed, this.#prefix + key, [String(windowMs)]),
+      await this.#run(SCRIPTS.fixed, this.#prefix + key + SUFFIX['fixed-window'], [
+        String(windowMs),
+      ]),
     )
   }
 

@@ -9,8 +9,6 @@ import type { SessionData, SessionStore } from './store'
 const SESSION_ID = /^[A-Za-z0-9_-]{43}$/
 /** An id, a dot and an HMAC-SHA256 (43 chars): anything much longer is not ours. */
 const MAX_COOKIE_LENGTH = 128
-/** Copies of the cookie looked at (cookie tossing); more cost work and prove nothing. */
-export const MAX_COPIES = 4
 
 /**
  * The session the cookies point at. Every copy is looked at (cookie tossing puts a junk or a

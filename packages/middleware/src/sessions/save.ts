@@ -9,7 +9,7 @@ import { randomToken } from '../internal/crypto'
 import { type SessionsConfig, sessionLifetime } from './options'
 import { applyChanges, isEmptyData } from './session-data'
 import type { SessionState } from './session-state'
-import { type SessionStore, updateSession } from './store'
+import { type SessionData, type SessionStore, updateSession } from './store'
 
 /** What {@link SessionState.serialize} returns: the data, its changes, and whether to store it. */
 export type SerializedSession = ReturnType<SessionState['serialize']>
@@ -38,6 +38,17 @@ export async function saveSession(
   const clearCookie = () =>
     appendDeleteCookie(c, cookieName, cookieOptions(c, cookieName, settings, { httpOnly: true }))
 
+  /** Stores `next` under the session's new ID, or clears the cookie when it is empty. */
+  const renew = async (next: SessionData): Promise<void> => {
+    if (isEmptyData(next)) {
+      clearCookie()
+      return
+    }
+    const newId = session.boundId() ?? randomToken(32)
+    await activeStore.set(newId, next, ttl)
+    await setCookie(newId)
+  }
+
   if (oldId === null) {
     if (empty) return
     const newId = session.boundId() as string
@@ -47,22 +58,30 @@ export async function saveSession(
   }
 
   if (session.replacesId) {
-    // regenerate() keeps the data: the request's changes merged onto the data as stored now.
-    let next = data
-    if (!session.cleared) {
-      const current = await activeStore.get(oldId)
-      if (current !== null) next = applyChanges(current, changes)
+    if (!session.destroyed && !session.cleared) {
+      // regenerate() keeps the data: the old entry is taken (read and deleted in one atomic
+      // update) and the request's changes merged onto it. If it is gone, a logout in another
+      // tab destroyed it meanwhile: that destroy wins, and no copy lives on under a new ID.
+      const taken: { data: SessionData | null } = { data: null }
+      const deleted = await updateSession(
+        activeStore,
+        oldId,
+        (stored) => {
+          taken.data = stored
+          return stored === null ? null : {}
+        },
+        ttl,
+      )
+      if (deleted === null || taken.data === null) {
+        clearCookie()
+        return
+      }
+      return renew(applyChanges(taken.data, changes))
     }
-    // The old ID dies first: if saving the new one then fails, nobody keeps a fixated session.
+    // destroy(), or clear() then regenerate(): nothing of the old session is kept, so the old
+    // ID just dies first (if saving the new one then fails, nobody keeps a fixated session).
     await activeStore.destroy(oldId)
-    if (isEmptyData(next)) {
-      clearCookie()
-      return
-    }
-    const newId = session.boundId() ?? randomToken(32)
-    await activeStore.set(newId, next, ttl)
-    await setCookie(newId)
-    return
+    return renew(data)
   }
 
   if (session.cleared) {
@@ -71,10 +90,17 @@ export async function saveSession(
     if (empty) {
       await activeStore.destroy(oldId)
       clearCookie()
-    } else {
-      await activeStore.set(oldId, data, ttl)
-      await setCookie(oldId)
+      return
     }
+    // Written only if the session still exists: a logout landing meanwhile stays a logout.
+    const written = await updateSession(
+      activeStore,
+      oldId,
+      (stored) => (stored === null ? null : data),
+      ttl,
+    )
+    if (written === null) clearCookie()
+    else await setCookie(oldId)
     return
   }
 

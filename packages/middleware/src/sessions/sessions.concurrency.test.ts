@@ -5,13 +5,29 @@ import { MemorySessionStore, type SessionStore, sessions } from './index'
 
 const SECRET = 'session-secret-for-tests-0123456789'
 
-/** A gate the test opens: handlers wait on it so that both requests load before either saves. */
+/**
+ * A gate the test opens, and a barrier: handlers report that they have loaded the session and
+ * then wait on the gate, so the test knows (without sleeping) that every held request has
+ * loaded before any of them saves.
+ */
 function gate() {
   let open!: () => void
   const opened = new Promise<void>((resolve) => {
     open = resolve
   })
-  return { open, opened }
+  let count = 0
+  const waiters: { n: number; resolve: () => void }[] = []
+  const arrive = () => {
+    count++
+    for (const w of waiters.filter((w) => w.n <= count)) w.resolve()
+  }
+  /** Resolves once `n` handlers have arrived at the gate. */
+  const arrived = (n: number) =>
+    new Promise<void>((resolve) => {
+      if (count >= n) resolve()
+      else waiters.push({ n, resolve })
+    })
+  return { open, opened, arrive, arrived }
 }
 
 const cookieOf = (res: Response) =>
@@ -20,26 +36,62 @@ const cookieOf = (res: Response) =>
 function setup(store: SessionStore) {
   const app = new Hono()
   app.use(sessions({ secret: SECRET, store }))
-  let wait: Promise<void> = Promise.resolve()
+  let current: ReturnType<typeof gate> | undefined
+  /** Waits at the current gate, if the test holds one. */
+  const hold = async () => {
+    const g = current
+    if (g === undefined) return
+    g.arrive()
+    await g.opened
+  }
   app.post('/set/:k/:v', async (c) => {
     const session = c.get('session')
-    await wait
+    await hold()
     session.set(c.req.param('k'), c.req.param('v'))
     return c.text('ok')
   })
   app.post('/delete/:k', async (c) => {
     const session = c.get('session')
-    await wait
+    await hold()
     session.delete(c.req.param('k'))
     return c.text('ok')
+  })
+  // Login in one tab: regenerate() keeps the data, with one more key.
+  app.post('/regenerate/:k/:v', async (c) => {
+    const session = c.get('session')
+    session.regenerate()
+    session.set(c.req.param('k'), c.req.param('v'))
+    await hold()
+    return c.text('ok')
+  })
+  app.post('/clear-set/:k/:v', async (c) => {
+    const session = c.get('session')
+    session.clear()
+    session.set(c.req.param('k'), c.req.param('v'))
+    await hold()
+    return c.text('ok')
+  })
+  app.post('/destroy-set/:k/:v', async (c) => {
+    const session = c.get('session')
+    session.destroy()
+    session.set(c.req.param('k'), c.req.param('v'))
+    await hold()
+    return c.text('ok')
+  })
+  app.post('/now/:k/:v', (c) => {
+    c.get('session').set(c.req.param('k'), c.req.param('v'))
+    return c.text('ok')
+  })
+  app.post('/logout', (c) => {
+    c.get('session').destroy()
+    return c.text('bye')
   })
   app.get('/read', (c) => c.json(c.get('session').toJSON()))
   return {
     app,
     hold: () => {
-      const g = gate()
-      wait = g.opened
-      return g.open
+      current = gate()
+      return current
     },
   }
 }
@@ -64,11 +116,11 @@ describe.each([
   it('keeps the keys both requests wrote', async () => {
     const { app, hold } = setup(makeStore())
     const cookie = cookieOf(await send(app, '', '/set/user/alice'))
-    const open = hold()
+    const g = hold()
     const a = send(app, cookie, '/set/cart/apple')
     const b = send(app, cookie, '/set/theme/dark')
-    await new Promise((r) => setTimeout(r, 10)) // both have loaded the same snapshot
-    open()
+    await g.arrived(2) // both have loaded the same snapshot
+    g.open()
     expect((await a).status).toBe(200)
     expect((await b).status).toBe(200)
     expect(await (await send(app, cookie, '/read', 'GET')).json()).toEqual({
@@ -82,11 +134,11 @@ describe.each([
     const { app, hold } = setup(makeStore())
     const first = cookieOf(await send(app, '', '/set/user/alice'))
     await send(app, first, '/set/promo/x')
-    const open = hold()
+    const g = hold()
     const a = send(app, first, '/delete/promo')
     const b = send(app, first, '/set/cart/apple')
-    await new Promise((r) => setTimeout(r, 10))
-    open()
+    await g.arrived(2)
+    g.open()
     await Promise.all([a, b])
     expect(await (await send(app, first, '/read', 'GET')).json()).toEqual({
       user: 'alice',
@@ -97,16 +149,91 @@ describe.each([
   it('two writes to the same key: the later save wins, no merge inside a value', async () => {
     const { app, hold } = setup(makeStore())
     const cookie = cookieOf(await send(app, '', '/set/user/alice'))
-    const open = hold()
+    const g = hold()
     const a = send(app, cookie, '/set/theme/light')
     const b = send(app, cookie, '/set/theme/dark')
-    await new Promise((r) => setTimeout(r, 10))
-    open()
+    await g.arrived(2)
+    g.open()
     await Promise.all([a, b])
     const theme = ((await (await send(app, cookie, '/read', 'GET')).json()) as { theme: string })
       .theme
     expect(['light', 'dark']).toContain(theme)
   })
+})
+
+describe.each([
+  ['MemorySessionStore (atomic update)', () => new MemorySessionStore() as SessionStore],
+  ['a store without update (get + merge + set)', plainStore],
+])('sessions: a destroy wins over every concurrent write, %s', (_, makeStore) => {
+  /**
+   * Request A loads the session and waits in its handler; a logout (request B) on the same
+   * session completes; then A finishes and saves. Returns A's response.
+   */
+  async function afterLogout(
+    app: Hono,
+    hold: () => ReturnType<typeof gate>,
+    cookie: string,
+    path: string,
+  ) {
+    const g = hold()
+    const a = send(app, cookie, path)
+    await g.arrived(1)
+    expect((await send(app, cookie, '/logout')).status).toBe(200)
+    g.open()
+    const res = await a
+    expect(res.status).toBe(200)
+    return res
+  }
+
+  it('a regenerate() finishing after a logout in another tab saves nothing, under no ID', async () => {
+    const store = makeStore()
+    const { app, hold } = setup(store)
+    const cookie = cookieOf(await send(app, '', '/set/user/alice'))
+    const res = await afterLogout(app, hold, cookie, '/regenerate/role/admin')
+    // No new session cookie: the response deletes the cookie instead.
+    expect(res.headers.getSetCookie().join('\n')).not.toMatch(/sid=[^;]+\./)
+    expect(await (await send(app, cookie, '/read', 'GET')).json()).toEqual({})
+    if (store instanceof MemorySessionStore) expect(store.size).toBe(0)
+  })
+
+  it('a clear() + set() landing after a logout does not write the old ID back', async () => {
+    const store = makeStore()
+    const { app, hold } = setup(store)
+    const cookie = cookieOf(await send(app, '', '/set/user/alice'))
+    await afterLogout(app, hold, cookie, '/clear-set/user/mallory')
+    expect(await (await send(app, cookie, '/read', 'GET')).json()).toEqual({})
+    if (store instanceof MemorySessionStore) expect(store.size).toBe(0)
+  })
+
+  it('a write in flight during logout does not re-create the destroyed ID', async () => {
+    const store = makeStore()
+    const { app, hold } = setup(store)
+    const cookie = cookieOf(await send(app, '', '/set/user/alice'))
+    await afterLogout(app, hold, cookie, '/set/cart/apple')
+    expect(await (await send(app, cookie, '/read', 'GET')).json()).toEqual({})
+    if (store instanceof MemorySessionStore) expect(store.size).toBe(0)
+  })
+
+  it.each([
+    ['clear()', '/clear-set/note/mine', 'same'],
+    ['destroy()', '/destroy-set/note/mine', 'new'],
+  ])(
+    'after %s, a key written by a concurrent request does not survive into the fresh session',
+    async (_, path, id) => {
+      const { app, hold } = setup(makeStore())
+      const cookie = cookieOf(await send(app, '', '/set/user/alice'))
+      const g = hold()
+      const a = send(app, cookie, path)
+      await g.arrived(1)
+      // Another request writes a key (and saves) while A holds its cleared or destroyed session.
+      expect((await send(app, cookie, '/now/theme/dark')).status).toBe(200)
+      g.open()
+      const res = await a
+      const fresh = id === 'same' ? cookie : cookieOf(res)
+      expect(fresh).toMatch(/^sid=/)
+      expect(await (await send(app, fresh, '/read', 'GET')).json()).toEqual({ note: 'mine' })
+    },
+  )
 })
 
 describe('sessions: the store update is atomic on MemorySessionStore', () => {

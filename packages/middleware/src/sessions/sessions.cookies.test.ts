@@ -1,5 +1,6 @@
 import { Hono } from 'hono'
 import { describe, expect, it } from 'vitest'
+import { paddedCookies } from '../internal/padded-cookies'
 import { MemorySessionStore, sessions } from './index'
 
 const SECRET = 'session-secret-for-tests-0123456789'
@@ -58,12 +59,31 @@ describe('sessions: duplicate cookies (cookie tossing)', () => {
     expect(await me(app, `sid=${mine}; sid=${mine}`)).toEqual({ user: 'alice' })
   })
 
-  it('looks at no more than 4 copies (a stuffed header costs bounded work)', async () => {
+  // Padding: junk copies (from cookies planted at other paths, which browsers send in path
+  // order) pushing the user's own copy out of sight while the attacker's valid one stays in it.
+  const padded = (n: number, at: number, planted: string[]) => paddedCookies('sid', n, at, planted)
+
+  it.each([5, 50, 500])(
+    'never adopts an attacker session hidden among %i copies, wherever it sits',
+    async (n) => {
+      const { app } = setup()
+      const victim = cookieValue(await app.request('/login/alice', { method: 'POST' }))
+      const attacker = cookieValue(await app.request('/login/mallory', { method: 'POST' }))
+      for (const at of [0, 1, 3, Math.floor(n / 2), n - 2]) {
+        expect(await me(app, padded(n, at, [attacker, victim]))).toEqual({})
+        expect(await me(app, `${padded(n - 1, at, [attacker])}; sid=${victim}`)).toEqual({})
+      }
+    },
+  )
+
+  it('reads all of up to 8 copies: 4 junk copies in front log nobody out', async () => {
     const { app } = setup()
     const mine = cookieValue(await app.request('/login/alice', { method: 'POST' }))
-    const junk = Array.from({ length: 4 }, (_, i) => `sid=junk${i}`).join('; ')
-    expect(await me(app, `${junk}; sid=${mine}`)).toEqual({})
-    expect(await me(app, `sid=junk; sid=${mine}`)).toEqual({ user: 'alice' })
+    expect(await me(app, padded(5, 4, [mine]))).toEqual({ user: 'alice' })
+    expect(await me(app, padded(8, 7, [mine]))).toEqual({ user: 'alice' })
+    // 50 or 500 copies are more than are examined: ambiguous, a fresh session.
+    expect(await me(app, padded(50, 49, [mine]))).toEqual({})
+    expect(await me(app, padded(500, 0, [mine]))).toEqual({})
   })
 
   it('a session cookie of another name is never read', async () => {

@@ -1,5 +1,5 @@
 import { Context, Hono } from 'hono'
-import { afterEach, describe, expect, it, vi } from 'vitest'
+import { afterEach, describe, expect, expectTypeOf, it, vi } from 'vitest'
 import {
   MemorySessionStore,
   type SessionData,
@@ -658,8 +658,8 @@ describe('sessions: options', () => {
     expect(() => sessions(options as unknown as SessionsOptions)).toThrow(message)
   })
 
-  it('keeps SessionData assignable from plain objects', () => {
-    const data: SessionData = { a: 1, nested: { b: [1, 2] } }
-    expect(data).toBeTruthy()
+  it('keeps SessionData assignable from plain objects (a type check: tsc fails otherwise)', () => {
+    expectTypeOf<{ a: number; nested: { b: number[] } }>().toExtend<SessionData>()
+    expectTypeOf<SessionData>().not.toExtend<string>()
   })
 })

@@ -1,10 +1,10 @@
 import type { MiddlewareHandler } from 'hono'
-import { getCookieValues } from '../internal/cookie'
+import { getCookieCopies } from '../internal/cookie'
 import { SESSION_BINDING } from '../internal/cookie-signing'
 import { described } from '../internal/described'
 import { reject } from '../internal/reject'
 import { sessionsDescription } from './description'
-import { loadSession, MAX_COPIES } from './load'
+import { loadSession } from './load'
 import { MemorySessionStore } from './memory-store'
 import { isPastAbsolute, type SessionsOptions, sessionsConfig } from './options'
 import { type SerializedSession, saveSession } from './save'
@@ -25,7 +25,7 @@ const unavailable = (): never => reject(503, 'Session store unavailable', 'store
  * as stored at save time (atomically when the store has `update`), so concurrent requests keep
  * each other's writes. Nothing is saved once `requestTimeout()` has answered. When the request
  * carries several cookies of this name, the one that verifies and exists in the store is used;
- * two such copies are ambiguous and neither is used.
+ * two such copies are ambiguous and neither is used, and so is a request with more than 8 copies.
  *
  * @param options.secret required, 32+ characters; a list rotates secrets (first signs, all verify)
  * @param options.cookieName default `'sid'`
@@ -61,8 +61,9 @@ export function sessions(options: SessionsOptions): MiddlewareHandler {
 
     let id: string | null = null
     let data: SessionData = {}
-    const copies = getCookieValues(c, config.cookieName, MAX_COPIES)
-    if (copies.length > 0) {
+    // More copies than are examined (padding): ambiguous, so no session is adopted.
+    const copies = getCookieCopies(c, config.cookieName)
+    if (copies !== null && copies.length > 0) {
       let loaded: Awaited<ReturnType<typeof loadSession>>
       try {
         loaded = await loadSession(config.signer, activeStore, copies)

@@ -12,13 +12,27 @@ function app() {
 const post = (a: Hono, body: string, type = 'application/json') =>
   a.request('/', { method: 'POST', body, headers: { 'content-type': type } })
 
-/** The same value with every string replaced through `f`: the expected shape after sanitizing. */
-function mapStrings(value: unknown, f: (s: string) => string): unknown {
+/**
+ * The same value with every string (values and object keys) replaced through `f`: the expected
+ * shape after sanitizing.
+ */
+function mapStrings(
+  value: unknown,
+  f: (s: string) => string,
+  fKey: (s: string) => string = f,
+): unknown {
   if (typeof value === 'string') return f(value)
-  if (Array.isArray(value)) return value.map((v) => mapStrings(v, f))
+  if (Array.isArray(value)) return value.map((v) => mapStrings(v, f, fKey))
   if (value && typeof value === 'object') {
     const out: Record<string, unknown> = {}
-    for (const [k, v] of Object.entries(value)) out[k] = mapStrings(v, f)
+    for (const [k, v] of Object.entries(value)) {
+      Object.defineProperty(out, fKey(k), {
+        value: mapStrings(v, f, fKey),
+        enumerable: true,
+        writable: true,
+        configurable: true,
+      })
+    }
     return out
   }
   return value
@@ -44,6 +58,11 @@ const strings = (value: unknown): string[] =>
       ? Object.values(value).flatMap(strings)
       : []
 
+const keys = (value: unknown): string[] =>
+  value && typeof value === 'object'
+    ? [...(Array.isArray(value) ? [] : Object.keys(value)), ...Object.values(value).flatMap(keys)]
+    : []
+
 describe('xssSanitize JSON handling: properties', () => {
   it('keeps the structure of any JSON value and leaves no raw markup characters in strings', async () => {
     const a = app()
@@ -52,11 +71,16 @@ describe('xssSanitize JSON handling: properties', () => {
         const res = await post(a, JSON.stringify(value))
         expect(res.status).toBe(200)
         const { body } = (await res.json()) as { body: unknown }
-        // Keys and non-string values are kept; every string is encoded.
-        expect(mapStrings(body, () => '')).toEqual(
-          mapStrings(JSON.parse(JSON.stringify(value)), () => ''),
+        // The structure and non-string values are kept; every string and key is encoded.
+        expect(mapStrings(body, () => '', decode)).toEqual(
+          mapStrings(
+            JSON.parse(JSON.stringify(value)),
+            () => '',
+            (k) => k,
+          ),
         )
         for (const s of strings(body)) expect(s).not.toMatch(/[<>"']/)
+        for (const k of keys(body)) expect(k).not.toMatch(/[<>"']/)
         // Round-trip: what a browser displays is exactly the text that was sent.
         expect(mapStrings(body, decode)).toEqual(JSON.parse(JSON.stringify(value)))
       }),

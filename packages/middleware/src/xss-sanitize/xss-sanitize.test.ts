@@ -138,9 +138,26 @@ describe('xssSanitize body', () => {
     expect((await (await postJson(appWith(), '42')).json()).sanitized).toBe(42)
   })
 
-  it('leaves object keys unchanged', async () => {
-    const res = await postJson(appWith(), '{"<k>":"<v>"}')
-    expect((await res.json()).sanitized).toEqual({ '<k>': '&lt;v&gt;' })
+  it('encodes object keys that carry markup, at any depth (handlers render label maps)', async () => {
+    const res = await postJson(
+      appWith(),
+      '{"<k>":"<v>","labels":[{"<img src=x onerror=alert(1)>":1}]}',
+    )
+    expect((await res.json()).sanitized).toEqual({
+      '&lt;k&gt;': '&lt;v&gt;',
+      labels: [{ '&lt;img src=x onerror=alert(1)&gt;': 1 }],
+    })
+  })
+
+  it('encodes keys only inside the selected fields when fields are given', async () => {
+    const res = await postJson(
+      appWith({ fields: ['labels'] }),
+      '{"<raw>":"<v>","labels":{"<b>":"<i>"}}',
+    )
+    expect((await res.json()).sanitized).toEqual({
+      '<raw>': '<v>',
+      labels: { '&lt;b&gt;': '&lt;i&gt;' },
+    })
   })
 
   it('keeps the raw body readable and unchanged for the handler, in every form', async () => {
@@ -358,6 +375,13 @@ describe('xssSanitize query', () => {
       sanitized: { q: '&lt;script&gt;', n: '1' },
       raw: '<script>',
     })
+  })
+
+  it('encodes query parameter names that carry markup', async () => {
+    const app = new Hono()
+    app.get('/', xssSanitize({ sanitizeQuery: true }), (c) => c.json(sanitizedQuery(c)))
+    const res = await app.request('/?%3Cb%3E=%3Ci%3E')
+    expect(await res.json()).toEqual({ '&lt;b&gt;': '&lt;i&gt;' })
   })
 
   it('applies fields to query parameter names', async () => {

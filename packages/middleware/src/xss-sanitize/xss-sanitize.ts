@@ -1,5 +1,6 @@
 import type { Rejects } from '@palisade/shared/describe'
 import { escapeHtml } from '@palisade/shared/html'
+import { readJsonText } from '@palisade/shared/json'
 import type { Context, MiddlewareHandler } from 'hono'
 import { described } from '../internal/described'
 import { isJsonContentType, readBodyText } from '../internal/json-body'
@@ -49,22 +50,16 @@ export interface XssSanitized {
 }
 
 /**
- * Bodies nested deeper than this are refused: nothing legitimate needs it, and the handler's
- * `JSON.stringify` / `c.json()` would overflow the stack a few thousand levels down.
- */
-const MAX_DEPTH = 1000
-
-class TooDeep extends Error {}
-
-/**
  * Sanitizes string values of a JSON request body (and, with `sanitizeQuery`, query parameters) for
  * handlers that put user input into HTML. By default `&`, `<`, `>`, `"` and `'` become HTML
- * entities in every string value at any depth. Object keys are not changed.
+ * entities in every string value and every object key at any depth (with `fields`: inside the
+ * selected fields).
  *
  * The body bytes are left untouched (read once into Hono's body cache; `c.req.raw` becomes a
  * Request carrying the same bytes), and handlers read the result
  * with {@link sanitizedBody} (and {@link sanitizedQuery}). A JSON content type whose body does not
- * parse, or that nests deeper than 1,000 levels, is rejected with `400 Malformed JSON`. Keys such
+ * parse is rejected with `400 Malformed JSON` (`malformed_body`), one nested deeper than 1,000
+ * levels with `400 JSON nested too deeply` (`body_too_deep`), as request validation answers them. Keys such
  * as `__proto__` stay plain own data properties; no prototype is ever touched.
  *
  * @param options.fields default: all string values.
@@ -98,24 +93,24 @@ export function xssSanitize(
     let body: unknown
     if (isJsonContentType(c.req.header('content-type'))) {
       const text = await readBodyText(c)
-      if (text === null) reject(400, 'Malformed JSON', 'json_malformed')
+      if (text === null) reject(400, 'Malformed JSON', 'malformed_body')
       // An empty body is no body (a GET that carries a JSON content type), not a malformed one.
       if (text !== '') {
-        let ok = true
-        try {
-          body = sanitizeJson(JSON.parse(text), sanitizer, fields)
-        } catch (err) {
-          if (!(err instanceof SyntaxError || err instanceof TooDeep)) throw err
-          ok = false
+        // The JSON reader request validation uses too: one depth limit, one code per fault.
+        const read = readJsonText(text)
+        if (!read.ok) {
+          if (read.reason === 'too_deep') reject(400, 'JSON nested too deeply', 'body_too_deep')
+          reject(400, 'Malformed JSON', 'malformed_body')
         }
-        if (!ok) reject(400, 'Malformed JSON', 'json_malformed')
+        body = sanitizeJson(read.value, sanitizer, fields)
       }
     }
     let query: Record<string, string> | undefined
     if (sanitizeQuery) {
       query = Object.create(null) as Record<string, string>
       for (const [key, value] of Object.entries(c.req.query())) {
-        query[key] = fields === undefined || fields.has(key) ? sanitizer(value) : value
+        if (fields === undefined) query[sanitizer(key)] = sanitizer(value)
+        else query[key] = fields.has(key) ? sanitizer(value) : value
       }
     }
     c.set('xssSanitized', { body, query })
@@ -137,13 +132,10 @@ function sanitizeJson(
   if (typeof root === 'string') return fields ? root : sanitize(root)
   if (root === null || typeof root !== 'object') return root
   const nodes: object[] = [root]
-  const depths: number[] = [1]
   const inField: boolean[] = [fields === undefined]
   while (nodes.length > 0) {
     const node = nodes.pop() as Record<string, unknown> | unknown[]
-    const depth = depths.pop() as number
     const all = inField.pop() as boolean
-    if (depth > MAX_DEPTH) throw new TooDeep()
     if (Array.isArray(node)) {
       for (let i = 0; i < node.length; i++) {
         const value = node[i]
@@ -151,11 +143,25 @@ function sanitizeJson(
           if (all) node[i] = sanitize(value)
         } else if (value !== null && typeof value === 'object') {
           nodes.push(value)
-          depths.push(depth + 1)
           inField.push(all)
         }
       }
       continue
+    }
+    // Keys carry markup too (handlers render label maps): encoded wherever values are. Every
+    // renamed key is removed before any is added back, so a new name never clobbers an old
+    // one still to be visited (the default encoding is injective: `&` itself is encoded).
+    const renamed: [string, string][] = []
+    if (all) {
+      for (const original of Object.keys(node)) {
+        const key = sanitize(original)
+        if (key !== original) renamed.push([original, key])
+      }
+      const values = renamed.map(([original]) => node[original])
+      for (const [original] of renamed) delete node[original]
+      renamed.forEach(([, key], i) => {
+        setOwn(node, key, values[i])
+      })
     }
     for (const key of Object.keys(node)) {
       const value = node[key]
@@ -164,7 +170,6 @@ function sanitizeJson(
         if (selected) setOwn(node, key, sanitize(value))
       } else if (value !== null && typeof value === 'object') {
         nodes.push(value)
-        depths.push(depth + 1)
         inField.push(selected)
       }
     }
@@ -172,7 +177,7 @@ function sanitizeJson(
   return root
 }
 
-function setOwn(node: Record<string, unknown>, key: string, value: string): void {
+function setOwn(node: Record<string, unknown>, key: string, value: unknown): void {
   // Assigning to an own `__proto__` data property is already safe by the letter of the spec;
   // defineProperty makes that independent of any engine or reader's doubt.
   if (key === '__proto__') {

@@ -68,6 +68,7 @@ export function problemResponse(problem: ProblemDetails, headers?: HeadersInit):
 const DETAILS: Readonly<Record<ValidationCode, string>> = {
   validation_failed: 'The request does not match the documented schema',
   malformed_body: 'The request body could not be parsed',
+  body_too_deep: 'The request body nests deeper than this API accepts',
   unsupported_media_type: 'The request body is not in a media type this operation accepts',
 }
 

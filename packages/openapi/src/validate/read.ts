@@ -1,5 +1,6 @@
 // Reading the parts of a request a route validates: the body by its media type, the query with
 // repeated keys as lists, the headers under the names the schema spells.
+import { readJsonText } from '@palisade/shared/json'
 import type { Context } from 'hono'
 import { isRecord } from '../schema/common'
 import { toOpenAPISchema } from '../schema/convert'
@@ -68,11 +69,14 @@ export async function readJSON(c: Context): Promise<unknown> {
       'unsupported_media_type',
       'Expected application/json, got no Content-Type',
     )
-  try {
-    return JSON.parse(text)
-  } catch {
-    return new UnreadableBody('malformed_body', 'The request body is not valid JSON')
-  }
+  // The reader xssSanitize uses too: a body nested too deep is refused before any schema walks
+  // it (a recursive schema would overflow the stack), and named for what it is.
+  const read = readJsonText(text)
+  if (read.ok) return read.value
+  return new UnreadableBody(
+    read.reason === 'too_deep' ? 'body_too_deep' : 'malformed_body',
+    read.message,
+  )
 }
 
 export async function readForm(c: Context, arrays: Set<string>): Promise<unknown> {
@@ -100,7 +104,8 @@ export async function readForm(c: Context, arrays: Set<string>): Promise<unknown
 }
 
 export function readQuery(c: Context, arrays: Set<string>): Record<string, unknown> {
-  const out: Record<string, unknown> = {}
+  // No prototype: `?__proto__=a&__proto__=b` is a key like any other, never the object's prototype.
+  const out: Record<string, unknown> = Object.create(null)
   for (const [key, values] of Object.entries(c.req.queries())) {
     out[key] = arrays.has(key) || values.length > 1 ? values : values[0]
   }

@@ -1,3 +1,4 @@
+import { MAX_FIELD_ERRORS } from '@palisade/shared/problem'
 import type { Context, MiddlewareHandler } from 'hono'
 import {
   problemResponse,
@@ -103,6 +104,7 @@ export function requestValidator(
       }
     }
     let errors: ValidationIssue[] | undefined
+    let found = 0
     const results: unknown[] = []
     for (const part of parts) {
       const input = part === bodyTarget ? bodyValue : part.read(c)
@@ -111,12 +113,23 @@ export function requestValidator(
       const { issues } = r as StandardResult
       if (issues) {
         errors ??= []
-        for (const issue of issues)
-          errors.push({ in: part.where, path: toPointer(issue.path), message: issue.message })
-        if (issues.length === 0) errors.push({ in: part.where, path: '', message: 'Invalid value' })
+        // Listed up to MAX_FIELD_ERRORS: 0.8 MB of bad items would give a 20 MB answer.
+        const listed = issues.length > 0 ? issues : [{ path: undefined, message: 'Invalid value' }]
+        for (const issue of listed) {
+          found++
+          if (errors.length < MAX_FIELD_ERRORS) {
+            errors.push({ in: part.where, path: toPointer(issue.path), message: issue.message })
+          }
+        }
       } else results.push((r as { value: unknown }).value)
     }
-    if (errors) return reject(c, validationProblem('validation_failed', errors))
+    if (errors) {
+      const problem = validationProblem('validation_failed', errors)
+      if (found > errors.length) {
+        problem.detail = `${problem.detail} (the first ${errors.length} of ${found} issues are listed)`
+      }
+      return reject(c, problem)
+    }
     for (let i = 0; i < parts.length; i++) {
       c.req.addValidatedData((parts[i] as Part).target, results[i] as object)
     }

@@ -1,0 +1,49 @@
+// The one JSON body reader of both packages (request validation in openapi, xssSanitize and
+// ssrfGuard in middleware): the same depth limit and the same answer to the same fault.
+
+/**
+ * Deepest nesting of arrays and objects a JSON body may have. Nothing legitimate needs more, and
+ * recursive validators (`z.json()`, recursive schemas) and the handler's own `JSON.stringify`
+ * overflow the stack a few thousand levels down.
+ */
+export const MAX_JSON_DEPTH = 1000
+
+/** The outcome of {@link readJsonText}: the value, or why there is none. */
+export type JsonText =
+  | { ok: true; value: unknown }
+  | { ok: false; reason: 'malformed' | 'too_deep'; message: string }
+
+/**
+ * Parses `text` as JSON after checking, in one linear scan without recursion, that it nests no
+ * deeper than `maxDepth`; a deeper body is refused before anything parses or walks it.
+ *
+ * @param maxDepth - default {@link MAX_JSON_DEPTH}
+ * @example
+ * readJsonText('{"a":[1]}') // { ok: true, value: { a: [1] } }
+ * readJsonText('['.repeat(5000) + ']'.repeat(5000)).ok // false: too_deep
+ */
+export function readJsonText(text: string, maxDepth = MAX_JSON_DEPTH): JsonText {
+  let depth = 0
+  let inString = false
+  for (let i = 0; i < text.length; i++) {
+    const code = text.charCodeAt(i)
+    if (inString) {
+      if (code === 92 /* \ */) i++
+      else if (code === 34 /* " */) inString = false
+    } else if (code === 34) inString = true
+    else if (code === 91 /* [ */ || code === 123 /* { */) {
+      if (++depth > maxDepth) {
+        return {
+          ok: false,
+          reason: 'too_deep',
+          message: `The JSON body nests deeper than ${maxDepth} levels`,
+        }
+      }
+    } else if (code === 93 /* ] */ || code === 125 /* } */) depth--
+  }
+  try {
+    return { ok: true, value: JSON.parse(text) }
+  } catch {
+    return { ok: false, reason: 'malformed', message: 'The request body is not valid JSON' }
+  }
+}
