@@ -1,4 +1,5 @@
 import type { MiddlewareHandler } from 'hono'
+import { assertNoDryRun, begin, clock, decide, storeTime } from '../internal/decisions'
 import { described } from '../internal/described'
 import { TOKEN } from '../internal/headers'
 import {
@@ -58,6 +59,7 @@ const KNOWN = ['extractFrom', 'headerName', 'queryParam', 'store', 'contextKey']
 export function apiKey(options: ApiKeyOptions): MiddlewareHandler {
   const factory = 'apiKey'
   if (options === undefined) throw optionError(factory, '"store" is required')
+  assertNoDryRun(factory, options)
   assertKnownKeys(factory, options, KNOWN)
   const extractFrom = assertOneOf(factory, 'extractFrom', options.extractFrom ?? 'header', [
     'header',
@@ -79,6 +81,7 @@ export function apiKey(options: ApiKeyOptions): MiddlewareHandler {
 
   const description = apiKeyDescription(extractFrom, headerName, queryParam, store)
   return described(description, async function apiKey(c, next) {
+    const d = begin(c, factory)
     let key: string | undefined
     if (useHeader) key = c.req.header(headerName) || undefined
     if (key === undefined && useQuery) key = c.req.query(queryParam) || undefined
@@ -87,7 +90,9 @@ export function apiKey(options: ApiKeyOptions): MiddlewareHandler {
 
     let info: ApiKeyInfo | null
     try {
+      const t = clock(d)
       info = await store.validate(key)
+      storeTime(d, 'validate', t)
     } catch {
       // The store's error may quote the key; it is not passed on.
       reject(503, 'API key store unavailable', 'store_unavailable')
@@ -96,6 +101,7 @@ export function apiKey(options: ApiKeyOptions): MiddlewareHandler {
       reject(401, 'Invalid API key', 'api_key_invalid')
     }
     c.set(contextKey as 'apiKey', info)
+    decide(d, 'allow')
     await next()
   })
 }

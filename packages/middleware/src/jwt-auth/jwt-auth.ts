@@ -4,6 +4,7 @@ import { BoundedCache } from '../internal/bounded-cache'
 import { getCookieValues } from '../internal/cookie'
 import { assertCookieName } from '../internal/cookie-settings'
 import { importHmacKey, lazy } from '../internal/crypto'
+import { assertNoDryRun, begin, decide } from '../internal/decisions'
 import { described } from '../internal/described'
 import {
   assertBoolean,
@@ -127,6 +128,7 @@ function stringOrList(factory: string, name: string, value: unknown): string | s
 export function jwtAuth(options: JwtAuthOptions): MiddlewareHandler {
   const factory = 'jwtAuth'
   if (options === undefined) throw optionError(factory, '"secret" is required')
+  assertNoDryRun(factory, options)
   assertKnownKeys(factory, options, KNOWN)
   const algorithms = assertStringArray(factory, 'algorithms', options.algorithms ?? ['HS256'], {
     allowEmpty: false,
@@ -236,6 +238,7 @@ export function jwtAuth(options: JwtAuthOptions): MiddlewareHandler {
 
   const description = jwtAuthDescription(cookieName)
   return described(description, async function jwtAuth(c, next) {
+    const d = begin(c, factory)
     let token: string | undefined
     const authorization = c.req.header('authorization')
     if (authorization !== undefined) {
@@ -258,6 +261,7 @@ export function jwtAuth(options: JwtAuthOptions): MiddlewareHandler {
     }
     if (payload === null) unauthorized('invalid_token')
     c.set('jwtPayload', payload)
+    decide(d, 'allow')
     await next()
   })
 

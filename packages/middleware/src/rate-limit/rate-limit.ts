@@ -3,6 +3,7 @@
 // a config object was tried: the property names it adds survive minification and cost the
 // rate-limit entry 128 bytes gzipped, for no change in behaviour.
 import type { Context, MiddlewareHandler } from 'hono'
+import { begin, clock, decide, refuse, storeTime } from '../internal/decisions'
 import { described } from '../internal/described'
 import { editResponseHeaders } from '../internal/headers'
 import {
@@ -76,6 +77,11 @@ export interface RateLimitOptions {
    * a success), so a dead store does not flood the log.
    */
   onStoreError?: (error: unknown, c: Context) => void
+  /**
+   * Report instead of refuse: requests are still counted and get the same headers, but one over
+   * the limit passes with a `dry-run` decision (`rate_limited`). Default `false`.
+   */
+  dryRun?: boolean
 }
 
 const KNOWN = [
@@ -93,6 +99,7 @@ const KNOWN = [
   'skipSuccessfulRequests',
   'failOpen',
   'onStoreError',
+  'dryRun',
 ] as const
 
 const ALGORITHMS = ['fixed-window', 'sliding-window', 'token-bucket'] as const
@@ -207,6 +214,7 @@ export function rateLimit(options: RateLimitOptions = {}): MiddlewareHandler {
     options.skipSuccessfulRequests ?? false,
   )
   const failOpen = assertBoolean(factory, 'failOpen', options.failOpen ?? false)
+  const dryRun = assertBoolean(factory, 'dryRun', options.dryRun ?? false)
   const onStoreError =
     options.onStoreError === undefined
       ? undefined
@@ -293,21 +301,30 @@ export function rateLimit(options: RateLimitOptions = {}): MiddlewareHandler {
 
   const description = rateLimitDescription(store, failOpen, rateLimitHeaders(standardHeaders))
   return described(description, async function rateLimit(c, next) {
-    if (skip && (await skip(c))) return next()
+    const d = begin(c, 'rateLimit')
+    if (skip && (await skip(c))) {
+      decide(d, 'skip')
+      return next()
+    }
     const key = await keyGenerator(c)
     const max = maxFn ? checkMax(await maxFn(c), 'max(c)') : staticMax
     let info: RateLimitInfo
     let s: RateLimitStore
     try {
       s = store ??= new MemoryRateLimitStore()
+      const t = clock(d)
       info = await count(s, key, max)
+      storeTime(d, METHOD[algorithm], t)
       if (!(Number.isFinite(info?.count) && Number.isFinite(info?.ttl))) {
         throw new TypeError('store returned an invalid { count, ttl }')
       }
       failing = false
     } catch (error) {
       report(error, c)
-      if (failOpen) return next()
+      if (failOpen) {
+        decide(d, 'skip', 'store_unavailable')
+        return next()
+      }
       reject(503, 'Rate limit store unavailable', 'store_unavailable')
     }
 
@@ -317,12 +334,13 @@ export function rateLimit(options: RateLimitOptions = {}): MiddlewareHandler {
     const deadline = refunds ? Date.now() + info.ttl : 0
     const hit: RateLimitHit = { algorithm, windowMs, max }
     if (info.count > max) {
-      if (skipFailed && countsRejected) await refund(s, key, hit, deadline, c)
-      reject(429, message, 'rate_limited', {
+      if (skipFailed && countsRejected && !dryRun) await refund(s, key, hit, deadline, c)
+      refuse(d, dryRun, 429, message, 'rate_limited', {
         ...headers,
         'Retry-After': String(Math.max(1, reset)),
       })
     }
+    decide(d, 'allow')
     await next()
     if (refunds) {
       const failed = c.error !== undefined || c.res.status >= 400

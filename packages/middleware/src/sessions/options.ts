@@ -1,6 +1,7 @@
 import type { CookieSettings } from '../internal/cookie'
 import { assertCookieName, assertCookieSettings, MAX_COOKIE_AGE } from '../internal/cookie-settings'
 import { assertSecretList, type CookieSigner, createCookieSigner } from '../internal/cookie-signing'
+import { assertNoDryRun } from '../internal/decisions'
 import {
   assertBoolean,
   assertKnownKeys,
@@ -86,6 +87,7 @@ export interface SessionsConfig {
 export function sessionsConfig(options: SessionsOptions): SessionsConfig {
   const factory = 'sessions'
   if (options === undefined) throw optionError(factory, '"secret" is required')
+  assertNoDryRun(factory, options)
   assertKnownKeys(factory, options, KNOWN)
   const secrets = assertSecretList(factory, options.secret)
   const cookieName = assertCookieName(factory, 'cookieName', options.cookieName ?? 'sid')

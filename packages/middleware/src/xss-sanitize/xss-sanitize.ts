@@ -1,5 +1,6 @@
 import { escapeHtml } from '@palisade/shared/html'
 import type { Context, MiddlewareHandler } from 'hono'
+import { begin, decide, refuse } from '../internal/decisions'
 import { described } from '../internal/described'
 import { isJsonContentType, readBodyText } from '../internal/json-body'
 import {
@@ -8,7 +9,6 @@ import {
   assertKnownKeys,
   assertStringArray,
 } from '../internal/options'
-import { reject } from '../internal/reject'
 import { xssSanitizeDescription } from './description'
 
 /**
@@ -29,6 +29,11 @@ export interface XssSanitizeOptions {
   sanitizeQuery?: boolean
   /** Replaces each string value. @default HTML entity encoding of `& < > " '` */
   sanitizer?: (value: string) => string
+  /**
+   * Report instead of refuse: a malformed JSON body passes unsanitized, and its decision is
+   * `dry-run` (`json_malformed`). Default `false`.
+   */
+  dryRun?: boolean
 }
 
 /**
@@ -79,12 +84,13 @@ class TooDeep extends Error {}
  */
 export function xssSanitize(options?: XssSanitizeOptions): MiddlewareHandler {
   const FACTORY = 'xssSanitize'
-  assertKnownKeys(FACTORY, options, ['fields', 'sanitizeQuery', 'sanitizer'])
+  assertKnownKeys(FACTORY, options, ['fields', 'sanitizeQuery', 'sanitizer', 'dryRun'])
   const fields =
     options?.fields === undefined
       ? undefined
       : new Set(assertStringArray(FACTORY, 'fields', options.fields, { allowEmpty: false }))
   const sanitizeQuery = assertBoolean(FACTORY, 'sanitizeQuery', options?.sanitizeQuery ?? false)
+  const dryRun = assertBoolean(FACTORY, 'dryRun', options?.dryRun ?? false)
   const sanitizer =
     options?.sanitizer === undefined
       ? escapeHtml
@@ -92,12 +98,13 @@ export function xssSanitize(options?: XssSanitizeOptions): MiddlewareHandler {
 
   const description = xssSanitizeDescription
   return described(description, async function xssSanitize(c, next) {
+    const d = begin(c, FACTORY)
     let body: unknown
     if (isJsonContentType(c.req.header('content-type'))) {
       const text = await readBodyText(c)
-      if (text === null) reject(400, 'Malformed JSON', 'json_malformed')
+      if (text === null) refuse(d, dryRun, 400, 'Malformed JSON', 'json_malformed')
       // An empty body is no body (a GET that carries a JSON content type), not a malformed one.
-      if (text !== '') {
+      else if (text !== '') {
         let ok = true
         try {
           body = sanitizeJson(JSON.parse(text), sanitizer, fields)
@@ -105,9 +112,10 @@ export function xssSanitize(options?: XssSanitizeOptions): MiddlewareHandler {
           if (!(err instanceof SyntaxError || err instanceof TooDeep)) throw err
           ok = false
         }
-        if (!ok) reject(400, 'Malformed JSON', 'json_malformed')
+        if (!ok) refuse(d, dryRun, 400, 'Malformed JSON', 'json_malformed')
       }
     }
+    decide(d, 'allow')
     let query: Record<string, string> | undefined
     if (sanitizeQuery) {
       query = Object.create(null) as Record<string, string>
