@@ -10,7 +10,6 @@ import {
   type DataPoint,
   MeterProvider,
   MetricReader,
-  type Sum,
 } from '@opentelemetry/sdk-metrics'
 import {
   BasicTracerProvider,
@@ -197,7 +196,7 @@ async function counted(reader: CollectingReader) {
   const metric = resourceMetrics.scopeMetrics
     .flatMap((s) => s.metrics)
     .find((m) => m.descriptor.name === 'palisade.decisions')
-  return ((metric as Sum | undefined)?.dataPoints ?? []) as DataPoint<number>[]
+  return (metric?.dataPoints ?? []) as DataPoint<number>[]
 }
 
 describe('decisions reach the JSON log (pino) and OpenTelemetry', () => {
