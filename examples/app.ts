@@ -9,6 +9,9 @@
  *   JWT_SECRET / SESSION_SECRET / CSRF_SECRET secrets (development defaults, with a warning)
  *   CORS_ORIGIN                               comma-separated allowed origins
  *   DEMO_API_KEY                              an API key added to the store at start
+ *   LOG_FORMAT                                `json`: one JSON log object per request, with decisions
+ *   OTEL                                      `1`: each decision as an event on the request span, plus
+ *                                             metrics (through the global OpenTelemetry providers)
  */
 import {
   apiKey,
@@ -30,6 +33,7 @@ import {
   ssrfGuard,
   xssSanitize,
 } from '@palisade/middleware'
+import { otel } from '@palisade/middleware/otel'
 import { openapi } from '@palisade/openapi'
 import { Hono } from 'hono'
 import { z } from 'zod'
@@ -94,7 +98,16 @@ export async function createApp(env: Env = process.env): Promise<{
   // Whole app: request IDs first so every log line carries one; security headers everywhere
   // (the docs pages set their own CSP, which securityHeaders keeps).
   api.use('*', requestId())
-  api.use('*', logger({ exclude: ['/health', '/explorer/*', '/reference/*'] }))
+  // OTEL=1: decisions go to OpenTelemetry (register the SDK's providers before createApp).
+  if (env.OTEL === '1') api.use('*', otel())
+  // LOG_FORMAT=json: one JSON object per request, with what each middleware decided and why.
+  api.use(
+    '*',
+    logger({
+      exclude: ['/health', '/explorer/*', '/reference/*'],
+      format: env.LOG_FORMAT === 'json' ? 'json' : 'text',
+    }),
+  )
   api.use('*', securityHeaders())
   api.use(
     '/api/*',

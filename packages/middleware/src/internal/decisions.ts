@@ -75,7 +75,15 @@ export function begin(c: Context, middleware: string): Pending | undefined {
   const record = (c.get as Get)(KEY) as DecisionRecord | undefined
   if (record === undefined) return undefined
   // 'allow' until decided: a decision left open when the chain returns without an error allowed.
-  const decision: Decision = { middleware, outcome: 'allow' }
+  // Every key from the start: one object shape, and the JSON always lists them in this order.
+  const decision: Decision = {
+    middleware,
+    outcome: 'allow',
+    code: undefined,
+    status: undefined,
+    ms: undefined,
+    store: undefined,
+  }
   const p: Pending = { decision, start: performance.now(), end: 0 }
   record.decisions.push(decision)
   record.pending.push(p)

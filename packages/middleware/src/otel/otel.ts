@@ -9,7 +9,7 @@ import {
   type Tracer,
   trace,
 } from '@opentelemetry/api'
-import type { MiddlewareHandler } from 'hono'
+import type { Context, MiddlewareHandler } from 'hono'
 import { HTTPException } from 'hono/http-exception'
 import { type DecisionRecord, installDecisions, settle } from '../internal/decisions'
 import { assertKnownKeys, optionError } from '../internal/options'
@@ -119,12 +119,26 @@ export function otel(options?: OtelOptions): MiddlewareHandler {
       settle(record, err)
       status = err instanceof HTTPException ? err.status : 500
       report(span, record)
-      if (!active) finish(span, c.req.method, c.req.routePath, status)
+      if (!active) finish(span, c.req.method, handlerRoute(c), status)
       throw err
     }
     report(span, record)
-    if (!active) finish(span, c.req.method, c.req.routePath, status)
+    if (!active) finish(span, c.req.method, handlerRoute(c), status)
   }
+}
+
+/**
+ * The route of the handler the request was matched to, also when a middleware rejected it before
+ * the handler ran (`c.req.routePath` would then be the middleware's `/api/*`). Hono tells
+ * handlers from middleware by arity, as its own route helper does.
+ */
+function handlerRoute(c: Context): string | undefined {
+  const routes = c.req.matchedRoutes
+  for (let i = routes.length - 1; i >= 0; i--) {
+    const route = routes[i]
+    if (route && route.handler.length < 2) return route.path
+  }
+  return undefined
 }
 
 function finish(span: Span, method: string, route: string | undefined, status: number): void {
