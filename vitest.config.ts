@@ -25,6 +25,9 @@ export default defineConfig({
           name: 'unit',
           include: ['packages/*/src/**/*.test.ts'],
           environment: 'node',
+          // Property tests run a hundred cases each; on a loaded machine (CI shares its cores)
+          // 5 s is not enough for some. A timeout is a hang guard here, never a speed assertion.
+          testTimeout: 20_000,
         },
       },
       {

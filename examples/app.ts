@@ -61,6 +61,30 @@ const KeyInfo = z.object({ id: z.string(), metadata: z.record(z.string(), z.unkn
 const Feedback = z.object({ received: z.boolean() })
 const CsrfToken = z.object({ csrfToken: z.string() })
 
+/** The documentation site (root package.json `palisade.site`; a test keeps them equal). */
+export const DOCS_SITE = 'https://palisade.dev'
+
+/**
+ * `GET /`: where to go from here. Plain links, no script and no style attribute, so the page
+ * renders under the app's own `default-src 'self'` CSP.
+ */
+const HOME_PAGE = `<!doctype html>
+<html lang="en">
+<head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
+<title>Palisade example API</title></head>
+<body>
+<h1>Palisade example API</h1>
+<p>Every Palisade middleware in one Hono app, documented through <code>@palisade/openapi</code>.</p>
+<ul>
+<li><a href="/explorer">Explorer</a>: every operation, with "Try it out" (Swagger UI)</li>
+<li><a href="/reference">Reference</a>: the API reference (ReDoc)</li>
+<li><a href="/openapi.json">openapi.json</a>: the OpenAPI 3.1 document</li>
+<li><a href="${DOCS_SITE}/guide/">Getting started</a>: the Palisade documentation</li>
+</ul>
+</body>
+</html>
+`
+
 /** A development secret, with a warning: never run the example in production without secrets. */
 function secret(env: Env, name: string): string {
   const value = env[name]
@@ -128,6 +152,17 @@ export async function createApp(env: Env = process.env): Promise<{
     }),
   )
   api.use('/api/*', sessions({ secret: secret(env, 'SESSION_SECRET'), store: stores.sessionStore }))
+
+  api.get('/', (c) => c.html(HOME_PAGE), {
+    openapi: {
+      operationId: 'getHome',
+      tags: ['system'],
+      summary: 'Links to the explorer, the reference and the documentation site',
+      responses: {
+        200: { description: 'An HTML page of links', schema: z.string(), contentType: 'text/html' },
+      },
+    },
+  })
 
   api.get('/health', (c) => c.json({ status: 'ok' as const }), {
     openapi: {

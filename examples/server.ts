@@ -8,7 +8,7 @@ const { api, close } = await createApp()
 
 const server = serve({ fetch: api.fetch, port, hostname }, (info) => {
   const url = `http://${hostname}:${info.port}`
-  console.log(`listening on ${url}`)
+  console.log(`listening on ${url}  (links to the docs at /)`)
   console.log(`  explorer   ${url}/explorer`)
   console.log(`  reference  ${url}/reference`)
   console.log(`  spec       ${url}/openapi.json`)

@@ -6,8 +6,10 @@
 // (profile `strict`: node10, node16-cjs, node16-esm, bundler), ESM and CJS builds expose the same
 // names, the root barrel re-exports every middleware and no backend (a folder holding stores),
 // and the built code has no static `node:` import and no `Buffer` (web-standard APIs only;
-// ssrfGuard's lazy `import('node:dns/promises')` is the one allowed exception). Exit 1 on any
-// problem.
+// ssrfGuard's lazy `import('node:dns/promises')` is the one allowed exception), and the
+// project's public home: `homepage`, `repository` and `bugs` are the ones derived from the root
+// setting, and the README (shown on npm, outside the repository) has no relative link
+// (./project.mjs). Exit 1 on any problem.
 //
 // A subpath whose source folder does not exist yet is reported as MISSING SOURCE, separately from
 // real packaging problems, and still fails the check.
@@ -19,6 +21,7 @@ import { tmpdir } from 'node:os'
 import { dirname, join, relative } from 'node:path'
 import { fileURLToPath, pathToFileURL } from 'node:url'
 import { npmPack } from './pack.mjs'
+import { fieldDrift, readmeLinkProblems, readProject } from './project.mjs'
 import { bold, green, red, yellow } from './term.mjs'
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..')
@@ -209,10 +212,19 @@ async function checkPackage({ dir, foldersArePublic }) {
       'esm/cjs': [],
       barrel: [],
       'dist scan': [],
+      project: [],
     },
     notes: [],
   }
   const s = result.sections
+
+  const project = readProject(ROOT)
+  s.project.push(...fieldDrift(pkg, project, dir).map((p) => `package.json ${p}`))
+  s.project.push(
+    ...readmeLinkProblems(readFileSync(join(pkgDir, 'README.md'), 'utf8'), project).map(
+      (p) => `README.md ${p}`,
+    ),
+  )
 
   if (!existsSync(join(pkgDir, 'dist'))) {
     s.exports.push('dist/ does not exist: run `pnpm build` first')

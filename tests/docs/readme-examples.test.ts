@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs'
+import { readdirSync, readFileSync } from 'node:fs'
 import { dirname, join, relative, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import ts from 'typescript'
@@ -6,7 +6,8 @@ import { describe, expect, it } from 'vitest'
 
 // Documentation examples are type-checked against the package SOURCES (root tsconfig paths), so
 // an example cannot drift from the API it shows:
-// - every ```ts block of the three READMEs, in full. A block is skipped only when the line right
+// - every ```ts block of the three READMEs and of every page of the documentation site
+//   (docs/**/*.md, except what the build generates: docs/api/ and the copied benchmark pages), in full. A block is skipped only when the line right
 //   before its fence is `<!-- no-check -->` (for a fragment that cannot be made complete);
 // - every JSDoc @example of an export of either package, with the package exports, `Hono` and
 //   `z` in scope; names an illustration leaves undeclared (`user`, `c`) are tolerated.
@@ -14,7 +15,26 @@ import { describe, expect, it } from 'vitest'
 // available unless the snippet declares its own (the middleware README states this convention).
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..')
-const readmes = ['README.md', 'packages/middleware/README.md', 'packages/openapi/README.md']
+const packageReadmes = ['README.md', 'packages/middleware/README.md', 'packages/openapi/README.md']
+/** Site pages written by hand: generated ones (TypeDoc's api/, the copied bench reports) are not. */
+const GENERATED = new Set([
+  'docs/api',
+  'docs/benchmarks/results.md',
+  'docs/benchmarks/ablation.md',
+  'docs/benchmarks/findings.md',
+  'docs/project',
+])
+function sitePages(dir = 'docs'): string[] {
+  return readdirSync(join(root, dir), { withFileTypes: true }).flatMap((entry) => {
+    const path = `${dir}/${entry.name}`
+    if (GENERATED.has(path) || entry.name === 'node_modules' || entry.name.startsWith('.'))
+      return []
+    if (entry.isDirectory()) return sitePages(path)
+    return entry.name.endsWith('.md') ? [path] : []
+  })
+}
+const pages = sitePages().sort()
+const readmes = [...packageReadmes, ...pages]
 const SKIP_MARK = '<!-- no-check -->'
 
 interface Block {
@@ -224,11 +244,16 @@ function typeCheck(): Map<string, string[]> {
 describe('documentation code examples', () => {
   const diagnostics = typeCheck()
 
-  it('finds the ts blocks of all three READMEs and the JSDoc examples', () => {
-    for (const readme of readmes) {
+  it('finds the ts blocks of all three READMEs, the site pages and the JSDoc examples', () => {
+    for (const readme of packageReadmes) {
       expect(checked.filter((b) => b.readme === readme).length, readme).toBeGreaterThan(0)
     }
     expect(docExamples.length).toBeGreaterThan(50)
+    // The site: one page per middleware, store backend and guide, most of them with code.
+    expect(pages.length).toBeGreaterThan(40)
+    expect(
+      new Set(checked.filter((b) => b.readme.startsWith('docs/')).map((b) => b.readme)).size,
+    ).toBeGreaterThan(30)
   })
 
   it.each(checked.map((b) => [`${b.readme}:${b.line}`, b] as const))(

@@ -1,0 +1,6 @@
+/**
+ * Durable Object stores for Cloudflare Workers.
+ *
+ * @module @palisade/middleware/cloudflare
+ */
+export * from '@palisade/middleware/cloudflare'
