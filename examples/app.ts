@@ -13,6 +13,8 @@
  *   OTEL                                      `1`: each decision as an event on the request span, plus
  *                                             metrics (through the global OpenTelemetry providers)
  */
+
+import * as otelApi from '@opentelemetry/api'
 import {
   apiKey,
   bodyLimit,
@@ -123,7 +125,7 @@ export async function createApp(env: Env = process.env): Promise<{
   // (the docs pages set their own CSP, which securityHeaders keeps).
   api.use('*', requestId())
   // OTEL=1: decisions go to OpenTelemetry (register the SDK's providers before createApp).
-  if (env.OTEL === '1') api.use('*', otel())
+  if (env.OTEL === '1') api.use('*', otel({ api: otelApi }))
   // LOG_FORMAT=json: one JSON object per request, with what each middleware decided and why.
   api.use(
     '*',

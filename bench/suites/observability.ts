@@ -6,7 +6,7 @@
  * against off (the real OpenTelemetry SDK, spans to a no-op processor).
  * `pnpm bench --only=observability`.
  */
-import { metrics } from '@opentelemetry/api'
+import * as api from '@opentelemetry/api'
 import { MeterProvider } from '@opentelemetry/sdk-metrics'
 import { BasicTracerProvider } from '@opentelemetry/sdk-trace-base'
 import { otel } from '@palisade/middleware/otel'
@@ -123,8 +123,7 @@ export async function runObservability(): Promise<void> {
   // 3. otel() on vs off, on the six-middleware stack, with the SDK (no exporter).
   const tracer = new BasicTracerProvider().getTracer('bench')
   const meter = new MeterProvider().getMeter('bench')
-  metrics.disable()
-  const otelOn = stackApp(six, [otel({ tracer, meter })])
+  const otelOn = stackApp(six, [otel({ api, tracer, meter })])
   const jsonOn = stackApp(six, [
     p.logger?.({ format: 'json', sink: () => {} }) as MiddlewareHandler,
   ])

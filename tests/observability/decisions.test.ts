@@ -5,6 +5,7 @@
  * dry-run.
  */
 import { Writable } from 'node:stream'
+import * as api from '@opentelemetry/api'
 import {
   AggregationTemporality,
   type DataPoint,
@@ -179,7 +180,7 @@ function harness(mw: MiddlewareHandler) {
   const meter = new MeterProvider({ readers: [reader] }).getMeter('test')
   const app = new Hono()
   app.use('*', logger({ format: 'json', sink: log }))
-  app.use('*', otel({ tracer, meter }))
+  app.use('*', otel({ api, tracer, meter }))
   app.use('*', requestId())
   app.use('*', mw)
   app.all('*', (c) => c.text('ok'))
@@ -290,5 +291,19 @@ describe('histogram of store latency', () => {
       'palisade.store.op': 'increment',
     })
     expect(point.value.count).toBe(2)
+  })
+})
+
+describe('otel options', () => {
+  it.each<[string, unknown, RegExp]>([
+    ['no options', undefined, /"api" is required/],
+    ['an api that is not the OpenTelemetry module', { api: {} }, /"api" must be/],
+    ['an unknown option', { api, tracers: [] }, /unknown option "tracers"/],
+    ['a tracer without startSpan', { api, tracer: {} }, /"tracer" must be/],
+  ])('throws an otel TypeError for %s', (_, options, message) => {
+    const make = () => otel(options as never)
+    expect(make).toThrow(TypeError)
+    expect(make).toThrow(/^otel: /)
+    expect(make).toThrow(message)
   })
 })

@@ -1,5 +1,5 @@
 import type { MiddlewareHandler } from 'hono'
-import { assertNoDryRun, begin, clock, decide, storeTime } from '../internal/decisions'
+import { begin, clock, decide, storeTime } from '../internal/decisions'
 import { described } from '../internal/described'
 import { TOKEN } from '../internal/headers'
 import {
@@ -8,6 +8,7 @@ import {
   assertOneOf,
   optionError,
 } from '../internal/options'
+import { assertNoDryRun } from '../internal/refuse'
 import { reject } from '../internal/reject'
 import { apiKeyDescription } from './description'
 import type { ApiKeyInfo, ApiKeyStore } from './store'

@@ -1,8 +1,9 @@
 import type { MiddlewareHandler } from 'hono'
 import { framedByRuntime, mayHaveBody } from '../internal/body'
-import { begin, decide, refuse } from '../internal/decisions'
+import { begin, decide } from '../internal/decisions'
 import { described } from '../internal/described'
 import { assertBoolean, assertKnownKeys, assertNonNegativeInteger } from '../internal/options'
+import { refuse } from '../internal/refuse'
 import { reject } from '../internal/reject'
 import { bodyLimitDescription } from './description'
 

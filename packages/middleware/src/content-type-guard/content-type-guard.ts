@@ -1,6 +1,6 @@
 import { MEDIA_RANGE } from '@palisade/shared/media-type'
 import type { MiddlewareHandler } from 'hono'
-import { begin, decide, refuse } from '../internal/decisions'
+import { begin, decide } from '../internal/decisions'
 import { described } from '../internal/described'
 import { TOKEN } from '../internal/headers'
 import {
@@ -10,6 +10,7 @@ import {
   assertStringArray,
   optionError,
 } from '../internal/options'
+import { refuse } from '../internal/refuse'
 import { contentTypeGuardDescription } from './description'
 
 /**

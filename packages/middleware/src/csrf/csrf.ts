@@ -9,7 +9,7 @@ import {
   type SessionBinding,
 } from '../internal/cookie-signing'
 import { timingSafeEqual } from '../internal/crypto'
-import { begin, decide, refuse } from '../internal/decisions'
+import { begin, decide } from '../internal/decisions'
 import { described } from '../internal/described'
 import { TOKEN as HTTP_TOKEN } from '../internal/headers'
 import { isJsonContentType, readBodyForm, readBodyText } from '../internal/json-body'
@@ -21,6 +21,7 @@ import {
   assertStringArray,
   optionError,
 } from '../internal/options'
+import { refuse } from '../internal/refuse'
 import { csrfDescription } from './description'
 import { originAllowed } from './origin'
 

@@ -1,9 +1,4 @@
 import type { Context } from 'hono'
-import { HTTPException } from 'hono/http-exception'
-import type { ContentfulStatusCode } from 'hono/utils/http-status'
-import { optionError } from './options'
-import { reject } from './reject'
-import { codeForStatus, type RejectionCode } from './rejection'
 
 // Every middleware records what it decided about a request; logger({ format: 'json' }) and otel()
 // read it. Nothing is recorded unless a consumer installed a record in the context first: then
@@ -13,6 +8,9 @@ import { codeForStatus, type RejectionCode } from './rejection'
 // The record lives in the context under a string key, not in a module-level WeakMap or Symbol():
 // each subpath is built on its own and gets its own copy of this file, and a record installed by
 // the logger entry must still be found by the rate-limit entry.
+//
+// This file imports nothing at run time, so a middleware that only records (cors) pays a few
+// hundred bytes for it; refusing (refuse.ts) and settling (settle.ts) live beside it.
 
 /** What a middleware did with a request. `dry-run`: it would have rejected, but let it pass. */
 export type DecisionOutcome = 'allow' | 'reject' | 'skip' | 'dry-run'
@@ -123,48 +121,6 @@ export function storeTime(p: Pending | undefined, op: string, since: number): vo
   if (p !== undefined) p.decision.store = { op, ms: round(performance.now() - since) }
 }
 
-/**
- * The one place a guard refuses: throws the rejection and records it, or, in dry run, records
- * `dry-run` with the code the request would have got and returns so the request passes.
- */
-export function refuse(
-  p: Pending | undefined,
-  dryRun: boolean,
-  status: ContentfulStatusCode,
-  message: string,
-  code: RejectionCode,
-  headers?: Record<string, string>,
-): void {
-  decide(p, dryRun ? 'dry-run' : 'reject', code, status)
-  if (!dryRun) reject(status, message, code, headers)
-}
-
-/**
- * For consumers, once the chain returned: a decision still open when the chain ended in an error
- * was made by the middleware that threw it (middleware close their decision before calling
- * next(), so only the thrower is still open). This is where rejections thrown with a plain
- * `reject()` are recorded, with the code and status of the error. Open decisions of a chain that
- * ended well allowed.
- */
-export function settle(record: DecisionRecord, error: unknown): void {
-  const pending = record.pending
-  for (let i = pending.length - 1; i >= 0; i--) {
-    const p = pending[i] as Pending
-    if (p.end !== 0) continue
-    if (error === undefined) {
-      decide(p, 'allow')
-      continue
-    }
-    const status = error instanceof HTTPException ? error.status : 500
-    // Duck-typed: every subpath build has its own copy of the Rejection class.
-    const own = (error as { code?: unknown } | null)?.code
-    const code =
-      error instanceof HTTPException && typeof own === 'string' ? own : codeForStatus(status)
-    decide(p, 'reject', code, status)
-    error = undefined
-  }
-}
-
 /** The end of the last decision made, for the handler's Server-Timing entry. */
 export function lastDecisionEnd(record: DecisionRecord): number {
   let last = 0
@@ -172,19 +128,7 @@ export function lastDecisionEnd(record: DecisionRecord): number {
   return last
 }
 
-function round(ms: number): number {
+/** Milliseconds to three decimals. */
+export function round(ms: number): number {
   return Math.round(ms * 1000) / 1000
-}
-
-/**
- * Auth middleware take no `dryRun`: a handler must never run without the identity it relies on.
- * Named here so the error says why instead of "unknown option".
- */
-export function assertNoDryRun(factory: string, options: unknown): void {
-  if (options !== null && typeof options === 'object' && Object.hasOwn(options, 'dryRun')) {
-    throw optionError(
-      factory,
-      '"dryRun" is not available on authentication middleware: a handler must never run without the identity it relies on',
-    )
-  }
 }

@@ -1,6 +1,6 @@
 import type { Context, MiddlewareHandler } from 'hono'
 import { getClientIPParsed } from '../internal/client-ip'
-import { begin, decide, refuse } from '../internal/decisions'
+import { begin, decide } from '../internal/decisions'
 import { described } from '../internal/described'
 import { type CIDR, IPMatcher, parseCIDR, parseIP } from '../internal/ip'
 import {
@@ -12,6 +12,7 @@ import {
   assertStringArray,
   optionError,
 } from '../internal/options'
+import { refuse } from '../internal/refuse'
 import { ipGuardDescription } from './description'
 
 const FACTORY = 'ipGuard'

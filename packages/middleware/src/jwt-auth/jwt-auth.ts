@@ -4,7 +4,7 @@ import { BoundedCache } from '../internal/bounded-cache'
 import { getCookieValues } from '../internal/cookie'
 import { assertCookieName } from '../internal/cookie-settings'
 import { importHmacKey, lazy } from '../internal/crypto'
-import { assertNoDryRun, begin, decide } from '../internal/decisions'
+import { begin, decide } from '../internal/decisions'
 import { described } from '../internal/described'
 import {
   assertBoolean,
@@ -15,6 +15,7 @@ import {
   assertStringArray,
   optionError,
 } from '../internal/options'
+import { assertNoDryRun } from '../internal/refuse'
 import { reject } from '../internal/reject'
 import { jwtAuthDescription } from './description'
 import {

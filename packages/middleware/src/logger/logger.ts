@@ -1,11 +1,6 @@
 import type { Context, MiddlewareHandler } from 'hono'
 import { HTTPException } from 'hono/http-exception'
-import {
-  type DecisionRecord,
-  installDecisions,
-  lastDecisionEnd,
-  settle,
-} from '../internal/decisions'
+import { type DecisionRecord, installDecisions, lastDecisionEnd } from '../internal/decisions'
 import { editResponseHeaders } from '../internal/headers'
 import {
   assertBoolean,
@@ -16,6 +11,7 @@ import {
   assertStringArray,
   optionError,
 } from '../internal/options'
+import { settle } from '../internal/settle'
 
 /** A pino-shaped logger: `logger({ sink: pino() })`. Only `info`, `warn` and `error` are used. */
 export interface LogTarget {

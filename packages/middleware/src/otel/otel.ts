@@ -1,40 +1,81 @@
-import {
-  type Attributes,
-  context,
-  type Meter,
-  metrics,
-  type Span,
-  SpanKind,
-  SpanStatusCode,
-  type Tracer,
-  trace,
-} from '@opentelemetry/api'
 import type { Context, MiddlewareHandler } from 'hono'
 import { HTTPException } from 'hono/http-exception'
-import { type DecisionRecord, installDecisions, settle } from '../internal/decisions'
+import { type DecisionRecord, installDecisions } from '../internal/decisions'
 import { assertKnownKeys, optionError } from '../internal/options'
+import { settle } from '../internal/settle'
 
-// @opentelemetry/api is an optional peer dependency, imported statically here and nowhere else:
-// only this subpath needs it, and an app that imports `@palisade/middleware/otel` has it installed
-// (it is the OpenTelemetry contract every SDK and instrumentation shares as one copy). The root
-// entry and every other subpath load without it.
+// The OpenTelemetry API comes from the user (`otel({ api })`), as platform handles do: this file
+// imports nothing from `@opentelemetry/api`, so the root entry can re-export it and every entry
+// loads, and bundles, without the optional peer. The types below are the part of the API it
+// uses, structurally; `import * as api from '@opentelemetry/api'` satisfies them.
+
+/** Attribute values as OpenTelemetry takes them. */
+export type OtelAttributes = Record<string, string | number | boolean | undefined>
+
+/** The part of an OpenTelemetry `Span` that `otel()` uses. */
+export interface OtelSpan {
+  addEvent(name: string, attributes?: OtelAttributes, startTime?: number): unknown
+  setAttribute(key: string, value: string | number | boolean): unknown
+  setStatus(status: { code: number }): unknown
+  updateName(name: string): unknown
+  end(): void
+}
+
+/** The part of an OpenTelemetry `Tracer` that `otel()` uses. */
+export interface OtelTracer {
+  startSpan(name: string, options?: { kind?: number; attributes?: OtelAttributes }): OtelSpan
+}
+
+/** The part of an OpenTelemetry `Meter` that `otel()` uses. */
+export interface OtelMeter {
+  createCounter(
+    name: string,
+    options?: { description?: string; unit?: string },
+  ): { add(value: number, attributes?: OtelAttributes): void }
+  createHistogram(
+    name: string,
+    options?: { description?: string; unit?: string },
+  ): { record(value: number, attributes?: OtelAttributes): void }
+}
+
+/** The part of `@opentelemetry/api` that `otel()` uses: pass the module itself. */
+export interface OtelApi {
+  trace: {
+    getTracer(name: string): OtelTracer
+    getActiveSpan(): OtelSpan | undefined
+    setSpan(context: never, span: never): unknown
+  }
+  context: {
+    active(): unknown
+    with(context: never, fn: () => Promise<void>): Promise<void>
+  }
+  metrics: { getMeter(name: string): OtelMeter }
+}
 
 /**
  * Options of {@link otel}.
  *
  * @example
- * const options: OtelOptions = { tracer: trace.getTracer('api'), meter: metrics.getMeter('api') }
+ * ```ts
+ * import * as api from '@opentelemetry/api'
+ * const options: OtelOptions = { api, tracer: api.trace.getTracer('shop') }
  * app.use(otel(options))
+ * ```
  */
 export interface OtelOptions {
-  /** Starts a request span when none is active. Default `trace.getTracer('@palisade/middleware')`. */
-  tracer?: Tracer
-  /** Creates the decision counter and the store latency histogram. Default `metrics.getMeter('@palisade/middleware')`. */
-  meter?: Meter
+  /** `@opentelemetry/api` itself (`import * as api from '@opentelemetry/api'`). Required. */
+  api: OtelApi
+  /** Starts a request span when none is active. Default `api.trace.getTracer('@palisade/middleware')`. */
+  tracer?: OtelTracer
+  /** Creates the decision counter and the store latency histogram. Default `api.metrics.getMeter('@palisade/middleware')`. */
+  meter?: OtelMeter
 }
 
 const NAME = 'otel'
 const SCOPE = '@palisade/middleware'
+// Stable values of the API's enums (SpanKind.SERVER, SpanStatusCode.ERROR).
+const SPAN_KIND_SERVER = 1
+const STATUS_ERROR = 2
 
 /**
  * Reports every decision of the Palisade middleware that run after it to OpenTelemetry:
@@ -46,21 +87,38 @@ const SCOPE = '@palisade/middleware'
  * - a counter `palisade.decisions` by middleware, outcome and code;
  * - a histogram `palisade.store.duration` (ms) by middleware and store operation.
  *
- * Register it first (before the guards). Needs `@opentelemetry/api` (an optional peer dependency).
+ * Register it first (before the guards). `@opentelemetry/api` is an optional peer dependency that
+ * you pass in: Palisade never imports it, so nothing loads or bundles differently without it.
  *
- * @param options.tracer default `trace.getTracer('@palisade/middleware')` (the global provider)
- * @param options.meter default `metrics.getMeter('@palisade/middleware')` (the global provider)
+ * @param options.api required: `import * as api from '@opentelemetry/api'`
+ * @param options.tracer default `api.trace.getTracer('@palisade/middleware')` (the global provider)
+ * @param options.meter default `api.metrics.getMeter('@palisade/middleware')` (the global provider)
  * @example
  * ```ts
+ * import * as api from '@opentelemetry/api'
  * import { otel } from '@palisade/middleware/otel'
- * app.use('*', otel())
- * app.use('*', rateLimit({ max: 100 }))
+ *
+ * app.use('*', otel({ api }))
  * ```
  */
-export function otel(options?: OtelOptions): MiddlewareHandler {
-  assertKnownKeys(NAME, options, ['tracer', 'meter'])
-  const tracer = options?.tracer ?? trace.getTracer(SCOPE)
-  const meter = options?.meter ?? metrics.getMeter(SCOPE)
+export function otel(options: OtelOptions): MiddlewareHandler {
+  if (options === undefined || options === null) {
+    throw optionError(
+      NAME,
+      '"api" is required: pass the @opentelemetry/api module namespace, otel({ api })',
+    )
+  }
+  assertKnownKeys(NAME, options, ['api', 'tracer', 'meter'])
+  const api = options.api
+  if (
+    typeof api?.trace?.getActiveSpan !== 'function' ||
+    typeof api.context?.with !== 'function' ||
+    typeof api.metrics?.getMeter !== 'function'
+  ) {
+    throw optionError(NAME, '"api" must be the @opentelemetry/api module namespace')
+  }
+  const tracer = options.tracer ?? api.trace.getTracer(SCOPE)
+  const meter = options.meter ?? api.metrics.getMeter(SCOPE)
   if (typeof tracer?.startSpan !== 'function') {
     throw optionError(NAME, '"tracer" must be an OpenTelemetry Tracer')
   }
@@ -75,16 +133,16 @@ export function otel(options?: OtelOptions): MiddlewareHandler {
     unit: 'ms',
   })
 
-  function report(span: Span, record: DecisionRecord): void {
+  function report(span: OtelSpan, record: DecisionRecord): void {
     for (const p of record.pending) {
       const d = p.decision
-      const labels: Attributes = {
+      const labels: OtelAttributes = {
         'palisade.middleware': d.middleware,
         'palisade.outcome': d.outcome,
       }
       if (d.code !== undefined) labels['palisade.code'] = d.code
       counter.add(1, labels)
-      const event: Attributes = { ...labels }
+      const event: OtelAttributes = { ...labels }
       if (d.status !== undefined) event['http.response.status_code'] = d.status
       if (d.ms !== undefined) event['palisade.duration_ms'] = d.ms
       if (d.store) {
@@ -102,17 +160,21 @@ export function otel(options?: OtelOptions): MiddlewareHandler {
 
   return async function otel(c, next) {
     const record = installDecisions(c)
-    const active = trace.getActiveSpan()
+    const active = api.trace.getActiveSpan()
     const span =
       active ??
       tracer.startSpan(c.req.method, {
-        kind: SpanKind.SERVER,
+        kind: SPAN_KIND_SERVER,
         attributes: { 'http.request.method': c.req.method, 'url.path': c.req.path },
       })
     let status: number
     try {
       if (active) await next()
-      else await context.with(trace.setSpan(context.active(), span), next)
+      else
+        await api.context.with(
+          api.trace.setSpan(api.context.active() as never, span as never) as never,
+          next,
+        )
       settle(record, c.error)
       status = c.res.status
     } catch (err) {
@@ -141,12 +203,12 @@ function handlerRoute(c: Context): string | undefined {
   return undefined
 }
 
-function finish(span: Span, method: string, route: string | undefined, status: number): void {
+function finish(span: OtelSpan, method: string, route: string | undefined, status: number): void {
   if (route) {
     span.updateName(`${method} ${route}`)
     span.setAttribute('http.route', route)
   }
   span.setAttribute('http.response.status_code', status)
-  if (status >= 500) span.setStatus({ code: SpanStatusCode.ERROR })
+  if (status >= 500) span.setStatus({ code: STATUS_ERROR })
   span.end()
 }

@@ -3,7 +3,7 @@
 // a config object was tried: the property names it adds survive minification and cost the
 // rate-limit entry 128 bytes gzipped, for no change in behaviour.
 import type { Context, MiddlewareHandler } from 'hono'
-import { begin, clock, decide, refuse, storeTime } from '../internal/decisions'
+import { begin, clock, decide, storeTime } from '../internal/decisions'
 import { described } from '../internal/described'
 import { editResponseHeaders } from '../internal/headers'
 import {
@@ -16,6 +16,7 @@ import {
   formatValue,
   optionError,
 } from '../internal/options'
+import { refuse } from '../internal/refuse'
 import { reject } from '../internal/reject'
 import { clientIpKey, isIPv6Subnet } from './client-ip-key'
 import { rateLimitDescription, rateLimitHeaders } from './description'

@@ -1,7 +1,6 @@
 import type { CookieSettings } from '../internal/cookie'
 import { assertCookieName, assertCookieSettings, MAX_COOKIE_AGE } from '../internal/cookie-settings'
 import { assertSecretList, type CookieSigner, createCookieSigner } from '../internal/cookie-signing'
-import { assertNoDryRun } from '../internal/decisions'
 import {
   assertBoolean,
   assertKnownKeys,
@@ -9,6 +8,7 @@ import {
   assertPositiveInteger,
   optionError,
 } from '../internal/options'
+import { assertNoDryRun } from '../internal/refuse'
 import { META_KEY } from './session-data'
 import type { SessionData, SessionStore } from './store'
 

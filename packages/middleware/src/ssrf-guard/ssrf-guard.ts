@@ -1,6 +1,6 @@
 import type { Context, MiddlewareHandler } from 'hono'
 import { mayHaveBody } from '../internal/body'
-import { begin, decide, refuse } from '../internal/decisions'
+import { begin, decide } from '../internal/decisions'
 import { described } from '../internal/described'
 import { readBodyForm, readBodyText } from '../internal/json-body'
 import {
@@ -9,6 +9,7 @@ import {
   assertKnownKeys,
   assertNonEmptyString,
 } from '../internal/options'
+import { refuse } from '../internal/refuse'
 import { compileChecker, type SsrfCheckOptions } from './check-url'
 import { ssrfGuardDescription } from './description'
 

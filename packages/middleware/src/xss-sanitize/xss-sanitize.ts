@@ -1,6 +1,6 @@
 import { escapeHtml } from '@palisade/shared/html'
 import type { Context, MiddlewareHandler } from 'hono'
-import { begin, decide, refuse } from '../internal/decisions'
+import { begin, decide } from '../internal/decisions'
 import { described } from '../internal/described'
 import { isJsonContentType, readBodyText } from '../internal/json-body'
 import {
@@ -9,6 +9,7 @@ import {
   assertKnownKeys,
   assertStringArray,
 } from '../internal/options'
+import { refuse } from '../internal/refuse'
 import { xssSanitizeDescription } from './description'
 
 /**
