@@ -37,9 +37,13 @@ import {
 } from '@palisade/middleware'
 import { otel } from '@palisade/middleware/otel'
 import { openapi } from '@palisade/openapi'
-import { Hono } from 'hono'
+import { Hono, type MiddlewareHandler } from 'hono'
 import { z } from 'zod'
-import { type AppStores, createStores } from './stores'
+import { stdoutLines } from './log-lines'
+import { createStores } from './stores'
+
+/** Stands in for an optional middleware that is off. */
+const passThrough: MiddlewareHandler = (_c, next) => next()
 
 type Env = Record<string, string | undefined>
 
@@ -62,6 +66,11 @@ const Visits = z.object({ visits: z.number().int() })
 const KeyInfo = z.object({ id: z.string(), metadata: z.record(z.string(), z.unknown()).optional() })
 const Feedback = z.object({ received: z.boolean() })
 const CsrfToken = z.object({ csrfToken: z.string() })
+
+/** An account as a user store would hold it, secrets included. */
+function account(sub: string, role: string) {
+  return { sub, role, passwordHash: `$argon2id$v=19$m=65536,t=3,p=4$${sub}` }
+}
 
 /** The documentation site (root package.json `palisade.site`; a test keeps them equal). */
 export const DOCS_SITE = 'https://palisade.dev'
@@ -96,18 +105,17 @@ function secret(env: Env, name: string): string {
 }
 
 /**
- * Builds the example app. Returns the documented app (`api.fetch` serves it) and a `close()`
+ * Builds the example app. Returns the documented app (`api.fetch` serves it), its stores and a `close()`
  * that releases the stores (timers or the Redis connection).
  */
-export async function createApp(env: Env = process.env): Promise<{
-  api: ReturnType<typeof openapi>
-  stores: AppStores
-  close: () => Promise<void>
-}> {
+export async function createApp(env: Env = process.env) {
   const stores = await createStores(env)
   const jwtSecret = new TextEncoder().encode(secret(env, 'JWT_SECRET'))
   if (env.DEMO_API_KEY) await stores.apiKeyStore.add(env.DEMO_API_KEY, { name: 'demo' })
 
+  const comments: z.infer<typeof Comment>[] = []
+  const logLines = stdoutLines()
+  // One chain, so `AppType` (below) carries every route and what its middleware answer.
   const api = openapi(new Hono(), {
     info: {
       title: 'Palisade example API',
@@ -117,243 +125,266 @@ export async function createApp(env: Env = process.env): Promise<{
     // Relative: "Try it out" calls whichever host and port serves the docs.
     servers: [{ url: '/', description: 'This server' }],
   })
-  // Every rejection (middleware or validation) as RFC 9457 problem details; the document shows
-  // that body on every answer the middleware describe.
-  api.onError(problemHandler())
+    // Every rejection (middleware or validation) as RFC 9457 problem details; the document shows
+    // that body on every answer the middleware describe, and hc<AppType> types it with its code.
+    .onError(problemHandler())
 
-  // Whole app: request IDs first so every log line carries one; security headers everywhere
-  // (the docs pages set their own CSP, which securityHeaders keeps).
-  api.use('*', requestId())
-  // OTEL=1: decisions go to OpenTelemetry (register the SDK's providers before createApp).
-  if (env.OTEL === '1') api.use('*', otel({ api: otelApi }))
-  // LOG_FORMAT=json: one JSON object per request, with what each middleware decided and why.
-  api.use(
-    '*',
-    logger({
-      exclude: ['/health', '/explorer/*', '/reference/*'],
-      format: env.LOG_FORMAT === 'json' ? 'json' : 'text',
-    }),
-  )
-  api.use('*', securityHeaders())
-  api.use(
-    '/api/*',
-    cors({
-      origin: (env.CORS_ORIGIN ?? 'http://localhost:5173').split(',').map((o) => o.trim()),
-      credentials: true,
-      maxAge: 600,
-    }),
-  )
-  api.use('/api/*', requestTimeout({ ms: 5_000 }))
-  api.use('/api/*', bodyLimit({ max: 64 * 1024 }))
-  api.use(
-    '/api/*',
-    rateLimit({
-      max: Number(env.RATE_LIMIT_MAX ?? 100),
-      windowMs: 60_000,
-      store: stores.rateLimitStore,
-    }),
-  )
-  api.use('/api/*', sessions({ secret: secret(env, 'SESSION_SECRET'), store: stores.sessionStore }))
+    // Whole app: request IDs first so every log line carries one; security headers everywhere
+    // (the docs pages set their own CSP, which securityHeaders keeps).
+    .use('*', requestId())
+    // OTEL=1: decisions go to OpenTelemetry (register the SDK's providers before createApp).
+    .use('*', env.OTEL === '1' ? otel({ api: otelApi }) : passThrough)
+    // One write per turn of the event loop instead of a console.log per request (./log-lines.ts).
+    // LOG_FORMAT=json: one JSON object per request, with what each middleware decided and why.
+    .use(
+      '*',
+      logger({
+        exclude: ['/health', '/explorer/*', '/reference/*'],
+        format: env.LOG_FORMAT === 'json' ? 'json' : 'text',
+        sink: logLines,
+      }),
+    )
+    .use('*', securityHeaders())
+    .use(
+      '/api/*',
+      cors({
+        origin: (env.CORS_ORIGIN ?? 'http://localhost:5173').split(',').map((o) => o.trim()),
+        credentials: true,
+        maxAge: 600,
+      }),
+    )
+    .use('/api/*', requestTimeout({ ms: 5_000 }))
+    .use('/api/*', bodyLimit({ max: 64 * 1024 }))
+    .use(
+      '/api/*',
+      rateLimit({
+        max: Number(env.RATE_LIMIT_MAX ?? 100),
+        windowMs: 60_000,
+        store: stores.rateLimitStore,
+      }),
+    )
+    .use('/api/*', sessions({ secret: secret(env, 'SESSION_SECRET'), store: stores.sessionStore }))
 
-  api.get('/', (c) => c.html(HOME_PAGE), {
-    openapi: {
-      operationId: 'getHome',
-      tags: ['system'],
-      summary: 'Links to the explorer, the reference and the documentation site',
-      responses: {
-        200: { description: 'An HTML page of links', schema: z.string(), contentType: 'text/html' },
-      },
-    },
-  })
-
-  api.get('/health', (c) => c.json({ status: 'ok' as const }), {
-    openapi: {
-      operationId: 'getHealth',
-      tags: ['system'],
-      summary: 'Liveness probe (not rate limited)',
-      responses: { 200: { description: 'Alive', schema: z.object({ status: z.literal('ok') }) } },
-    },
-  })
-
-  api.group('/api', (g) => {
-    g.get('/ping', (c) => c.json({ pong: true }), {
+    .get('/', (c) => c.html(HOME_PAGE), {
       openapi: {
-        operationId: 'ping',
+        operationId: 'getHome',
         tags: ['system'],
-        summary: 'Rate-limited ping',
+        summary: 'Links to the explorer, the reference and the documentation site',
         responses: {
-          200: { description: 'Pong', schema: z.object({ pong: z.boolean() }) },
+          200: {
+            description: 'An HTML page of links',
+            schema: z.string(),
+            contentType: 'text/html',
+          },
         },
       },
     })
 
-    g.get(
-      '/session/visit',
-      (c) => {
-        const session = c.get('session')
-        const visits = (session.get<number>('visits') ?? 0) + 1
-        session.set('visits', visits)
-        return c.json({ visits })
-      },
-      {
-        openapi: {
-          operationId: 'visit',
-          tags: ['sessions'],
-          summary: 'Counts visits in the session (cookie `sid`)',
-          responses: { 200: { description: 'Visits so far', schema: Visits } },
-        },
-      },
-    )
-
-    g.post(
-      '/login',
-      async (c) => {
-        // Validated before the handler runs: a bad body never gets here (400 problem details).
-        const { username } = c.req.valid('json')
-        const session = c.get('session')
-        session.set('user', username)
-        session.regenerate()
-        const token = await signJwt({ sub: username, role: 'member' }, jwtSecret, {
-          expiresIn: '2h',
-        })
-        return c.json({ token, expiresIn: '2h' })
-      },
-      {
-        middlewares: [contentTypeGuard({ required: ['application/json'] })],
-        openapi: {
-          operationId: 'login',
-          tags: ['auth'],
-          summary: 'Signs a JWT and starts a session (demo: any username)',
-          request: { body: LoginBody },
-          responses: {
-            200: { description: 'A bearer token', schema: Token },
-          },
-        },
-      },
-    )
-
-    g.get(
-      '/me',
-      (c) => {
-        const payload = c.get('jwtPayload')
-        return c.json({ sub: String(payload.sub), role: String(payload.role ?? 'member') })
-      },
-      {
-        middlewares: [jwtAuth({ secret: jwtSecret })],
-        openapi: {
-          operationId: 'me',
-          tags: ['auth'],
-          summary: 'The bearer token’s claims',
-          responses: { 200: { description: 'Claims', schema: Me } },
-        },
-      },
-    )
-
-    g.get(
-      '/keys/whoami',
-      (c) => {
-        const info = c.get('apiKey')
-        return c.json(info.metadata ? { id: info.id, metadata: info.metadata } : { id: info.id })
-      },
-      {
-        middlewares: [apiKey({ store: stores.apiKeyStore })],
-        openapi: {
-          operationId: 'whoami',
-          tags: ['auth'],
-          summary: 'Who the X-API-Key belongs to',
-          responses: { 200: { description: 'The key’s id and metadata', schema: KeyInfo } },
-        },
-      },
-    )
-
-    const comments: z.infer<typeof Comment>[] = []
-    g.get('/comments', (c) => c.json(comments), {
+    .get('/health', (c) => c.json({ status: 'ok' as const }), {
       openapi: {
-        operationId: 'listComments',
-        tags: ['comments'],
-        summary: 'Comments, HTML-encoded on the way in',
-        responses: { 200: { description: 'All comments', schema: z.array(Comment) } },
+        operationId: 'getHealth',
+        tags: ['system'],
+        summary: 'Liveness probe (not rate limited)',
+        responses: { 200: { description: 'Alive', schema: z.object({ status: z.literal('ok') }) } },
       },
     })
-    g.post(
-      '/comments',
-      (c) => {
-        // The body was validated as sent; store xssSanitize's HTML-encoded copy of it.
-        const valid = c.req.valid('json')
-        const { author, text } = sanitizedBody<typeof valid>(c) ?? valid
-        const comment = { id: comments.length + 1, author, text, requestId: c.get('requestId') }
-        comments.push(comment)
-        return c.json(comment, 201)
-      },
-      {
-        middlewares: [contentTypeGuard({ required: ['application/json'] }), xssSanitize()],
-        openapi: {
-          operationId: 'createComment',
-          tags: ['comments'],
-          summary: 'Adds a comment; its strings are HTML-entity encoded',
-          request: { body: NewComment },
-          responses: {
-            201: { description: 'The stored comment', schema: Comment },
+
+    .group('/api', (g) =>
+      g
+        .get('/ping', (c) => c.json({ pong: true }), {
+          openapi: {
+            operationId: 'ping',
+            tags: ['system'],
+            summary: 'Rate-limited ping',
+            responses: {
+              200: { description: 'Pong', schema: z.object({ pong: z.boolean() }) },
+            },
           },
-        },
-      },
+        })
+
+        .get(
+          '/session/visit',
+          (c) => {
+            const session = c.get('session')
+            const visits = (session.get<number>('visits') ?? 0) + 1
+            session.set('visits', visits)
+            return c.json({ visits })
+          },
+          {
+            openapi: {
+              operationId: 'visit',
+              tags: ['sessions'],
+              summary: 'Counts visits in the session (cookie `sid`)',
+              responses: { 200: { description: 'Visits so far', schema: Visits } },
+            },
+          },
+        )
+
+        .post(
+          '/login',
+          async (c) => {
+            // Validated before the handler runs: a bad body never gets here (400 problem details).
+            const { username } = c.req.valid('json')
+            const session = c.get('session')
+            session.set('user', username)
+            session.regenerate()
+            const token = await signJwt({ sub: username, role: 'member' }, jwtSecret, {
+              expiresIn: '2h',
+            })
+            return c.json({ token, expiresIn: '2h' })
+          },
+          {
+            middlewares: [contentTypeGuard({ required: ['application/json'] })],
+            openapi: {
+              operationId: 'login',
+              tags: ['auth'],
+              summary: 'Signs a JWT and starts a session (demo: any username)',
+              request: { body: LoginBody },
+              responses: {
+                200: { description: 'A bearer token', schema: Token },
+              },
+            },
+          },
+        )
+
+        .get(
+          '/me',
+          (c) => {
+            const payload = c.get('jwtPayload')
+            // The stored account carries a password hash that `Me` does not declare: response
+            // validation (default 'strip') removes it before the body leaves.
+            return c.json(account(String(payload.sub), String(payload.role ?? 'member')))
+          },
+          {
+            middlewares: [jwtAuth({ secret: jwtSecret })],
+            openapi: {
+              operationId: 'me',
+              tags: ['auth'],
+              summary: 'The bearer token’s claims',
+              responses: { 200: { description: 'Claims', schema: Me } },
+            },
+          },
+        )
+
+        .get(
+          '/keys/whoami',
+          (c) => {
+            const info = c.get('apiKey')
+            return c.json(
+              info.metadata ? { id: info.id, metadata: info.metadata } : { id: info.id },
+            )
+          },
+          {
+            middlewares: [apiKey({ store: stores.apiKeyStore })],
+            openapi: {
+              operationId: 'whoami',
+              tags: ['auth'],
+              summary: 'Who the X-API-Key belongs to',
+              responses: { 200: { description: 'The key’s id and metadata', schema: KeyInfo } },
+            },
+          },
+        )
+
+        .get('/comments', (c) => c.json(comments), {
+          openapi: {
+            operationId: 'listComments',
+            tags: ['comments'],
+            summary: 'Comments, HTML-encoded on the way in',
+            responses: { 200: { description: 'All comments', schema: z.array(Comment) } },
+          },
+        })
+        .post(
+          '/comments',
+          (c) => {
+            // The body was validated as sent; store xssSanitize's HTML-encoded copy of it.
+            const valid = c.req.valid('json')
+            const { author, text } = sanitizedBody<typeof valid>(c) ?? valid
+            const comment = { id: comments.length + 1, author, text, requestId: c.get('requestId') }
+            comments.push(comment)
+            return c.json(comment, 201)
+          },
+          {
+            middlewares: [contentTypeGuard({ required: ['application/json'] }), xssSanitize()],
+            openapi: {
+              operationId: 'createComment',
+              tags: ['comments'],
+              summary: 'Adds a comment; its strings are HTML-entity encoded',
+              request: { body: NewComment },
+              responses: {
+                201: { description: 'The stored comment', schema: Comment },
+              },
+            },
+          },
+        )
+
+        .post(
+          '/previews',
+          (c) => {
+            const { url } = c.req.valid('json')
+            // A real app would fetch here, re-checking with checkUrl() and without redirects.
+            return c.json({ url, allowed: true })
+          },
+          {
+            middlewares: [contentTypeGuard({ required: ['application/json'] }), ssrfGuard()],
+            openapi: {
+              operationId: 'createPreview',
+              tags: ['previews'],
+              summary: 'Accepts a URL only if it points to a public address',
+              request: { body: PreviewBody },
+              responses: {
+                200: { description: 'The URL is allowed', schema: Preview },
+              },
+            },
+          },
+        ),
     )
 
-    g.post(
-      '/previews',
-      (c) => {
-        const { url } = c.req.valid('json')
-        // A real app would fetch here, re-checking with checkUrl() and without redirects.
-        return c.json({ url, allowed: true })
+    // Browser forms: double-submit CSRF token, signed so a sibling subdomain cannot plant one.
+    .use('/forms/*', csrf({ secret: secret(env, 'CSRF_SECRET') }))
+    .get('/forms/token', (c) => c.json({ csrfToken: c.get('csrfToken') }), {
+      openapi: {
+        operationId: 'csrfToken',
+        tags: ['forms'],
+        summary: 'Sets the XSRF-TOKEN cookie and returns the token',
+        responses: { 200: { description: 'The token', schema: CsrfToken } },
       },
-      {
-        middlewares: [contentTypeGuard({ required: ['application/json'] }), ssrfGuard()],
-        openapi: {
-          operationId: 'createPreview',
-          tags: ['previews'],
-          summary: 'Accepts a URL only if it points to a public address',
-          request: { body: PreviewBody },
-          responses: {
-            200: { description: 'The URL is allowed', schema: Preview },
-          },
+    })
+    .post('/forms/feedback', (c) => c.json({ received: true }), {
+      openapi: {
+        operationId: 'sendFeedback',
+        tags: ['forms'],
+        summary: 'Needs the X-XSRF-Token header (or _csrf field) equal to the cookie',
+        responses: {
+          200: { description: 'Accepted', schema: Feedback },
         },
       },
-    )
-  })
+    })
 
-  // Browser forms: double-submit CSRF token, signed so a sibling subdomain cannot plant one.
-  api.use('/forms/*', csrf({ secret: secret(env, 'CSRF_SECRET') }))
-  api.get('/forms/token', (c) => c.json({ csrfToken: c.get('csrfToken') }), {
-    openapi: {
-      operationId: 'csrfToken',
-      tags: ['forms'],
-      summary: 'Sets the XSRF-TOKEN cookie and returns the token',
-      responses: { 200: { description: 'The token', schema: CsrfToken } },
-    },
-  })
-  api.post('/forms/feedback', (c) => c.json({ received: true }), {
-    openapi: {
-      operationId: 'sendFeedback',
-      tags: ['forms'],
-      summary: 'Needs the X-XSRF-Token header (or _csrf field) equal to the cookie',
-      responses: {
-        200: { description: 'Accepted', schema: Feedback },
+    // Operators only: loopback clients.
+    .get('/admin/stats', (c) => c.json({ stores: stores.kind }), {
+      middlewares: [ipGuard({ mode: 'allow', list: ['127.0.0.1', '::1'] })],
+      openapi: {
+        operationId: 'adminStats',
+        tags: ['admin'],
+        summary: 'Which stores the app runs on (loopback only)',
+        responses: {
+          200: { description: 'Store kind', schema: z.object({ stores: z.string() }) },
+        },
       },
-    },
-  })
+    })
 
-  // Operators only: loopback clients.
-  api.get('/admin/stats', (c) => c.json({ stores: stores.kind }), {
-    middlewares: [ipGuard({ mode: 'allow', list: ['127.0.0.1', '::1'] })],
-    openapi: {
-      operationId: 'adminStats',
-      tags: ['admin'],
-      summary: 'Which stores the app runs on (loopback only)',
-      responses: {
-        200: { description: 'Store kind', schema: z.object({ stores: z.string() }) },
-      },
+  return {
+    api,
+    stores,
+    close: () => {
+      logLines.flush()
+      return stores.close()
     },
-  })
-
-  return { api, stores, close: () => stores.close() }
+  }
 }
+
+/**
+ * The example app's type, for `hc<AppType>()` from `hono/client`: every route with its declared
+ * responses, and what its middleware answer (`rate_limited` on 429, …) as problem details.
+ */
+export type AppType = Awaited<ReturnType<typeof createApp>>['api']['app']

@@ -10,18 +10,11 @@ import type { ManagedApiKeyStore } from '@palisade/middleware/api-key'
 import { MemoryApiKeyStore } from '@palisade/middleware/api-key'
 import type { RateLimitStore } from '@palisade/middleware/rate-limit'
 import { MemoryRateLimitStore } from '@palisade/middleware/rate-limit'
-import {
-  fromIoredis,
-  fromNodeRedis,
-  RedisApiKeyStore,
-  type RedisCommand,
-  RedisRateLimitStore,
-  RedisSessionStore,
-} from '@palisade/middleware/redis'
+import type { RedisCommand } from '@palisade/middleware/redis'
 import type { SessionStore } from '@palisade/middleware/sessions'
 import { MemorySessionStore } from '@palisade/middleware/sessions'
-import { Redis } from 'ioredis'
-import { createClient } from 'redis'
+// The Redis stores and both clients are imported only when REDIS_URL is set (below): loading
+// them costs the start of every memory-store run a few hundred modules it never uses.
 
 export interface AppStores {
   rateLimitStore: RateLimitStore
@@ -92,6 +85,10 @@ async function startup(connecting: Promise<unknown>, stop: () => void): Promise<
 async function connectIoredis(
   url: string,
 ): Promise<{ send: RedisCommand; close(): Promise<void> }> {
+  const [{ Redis }, { fromIoredis }] = await Promise.all([
+    import('ioredis'),
+    import('@palisade/middleware/redis'),
+  ])
   const client = new Redis(url, {
     lazyConnect: true,
     enableOfflineQueue: false,
@@ -115,6 +112,10 @@ async function connectIoredis(
 async function connectNodeRedis(
   url: string,
 ): Promise<{ send: RedisCommand; close(): Promise<void> }> {
+  const [{ createClient }, { fromNodeRedis }] = await Promise.all([
+    import('redis'),
+    import('@palisade/middleware/redis'),
+  ])
   let connectedOnce = false
   const client = createClient({
     url,
@@ -185,6 +186,9 @@ export async function createStores(env: Env = process.env): Promise<AppStores> {
     const reason = error instanceof Error ? error.message : String(error)
     throw new Error(`createStores: cannot reach Redis at ${redactUrl(url)}: ${reason}`)
   })
+  const { RedisApiKeyStore, RedisRateLimitStore, RedisSessionStore } = await import(
+    '@palisade/middleware/redis'
+  )
   const prefix = env.REDIS_PREFIX ?? 'palisade:'
   const sendCommand = connection.send
   return {

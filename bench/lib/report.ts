@@ -86,14 +86,18 @@ function rowsTable(table: string): string {
   return lines.join('\n')
 }
 
+function range(r: [number, number] | undefined, digits: number, unit: string): string {
+  return r ? `${r[0].toFixed(digits)}–${r[1].toFixed(digits)}${unit}` : ''
+}
+
 function httpTable(): string {
   const lines = [
-    '| Server | Stack | req/s | p50 | p99 | server CPU per request | req/s vs ours | p99 vs ours | CPU/request vs ours | non-2xx / errors |',
-    '|---|---|---:|---:|---:|---:|---:|---:|---:|---:|',
+    '| Server | Stack | req/s | p50 | p99 | server CPU per request | req/s, all rounds | CPU per request, all rounds | req/s vs ours | p99 vs ours | CPU/request vs ours | non-2xx / errors |',
+    '|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
   ]
   for (const r of results.http) {
     lines.push(
-      `| ${esc(r.name)} | ${esc(r.stack)} | ${r.rps.toFixed(0)} | ${r.p50} ms | ${r.p99} ms | ${r.cpuPerRequest.toFixed(1)} µs | ${r.ratioRps ? fmtRatio(r.ratioRps) : ''} | ${r.ratioP99 ? fmtRatio(r.ratioP99) : ''} | ${r.ratioCpu ? fmtRatio(r.ratioCpu) : ''} | ${r.non2xx} / ${r.errors} |`,
+      `| ${esc(r.name)} | ${esc(r.stack)} | ${r.rps.toFixed(0)} | ${r.p50} ms | ${r.p99} ms | ${r.cpuPerRequest.toFixed(1)} µs | ${range(r.rpsRange, 0, '')} | ${range(r.cpuRange, 1, ' µs')} | ${r.ratioRps ? fmtRatio(r.ratioRps) : ''} | ${r.ratioP99 ? fmtRatio(r.ratioP99) : ''} | ${r.ratioCpu ? fmtRatio(r.ratioCpu) : ''} | ${r.non2xx} / ${r.errors} |`,
     )
   }
   return lines.join('\n')
@@ -195,7 +199,7 @@ export async function writeReport(info: RunInfo): Promise<void> {
     sections.push(
       '## HTTP on loopback',
       '',
-      `Each server in its own child process; autocannon in the bench process, same connections and duration for all; GET /api/me with a JWT, a session cookie and (where the stack uses one) a CSRF cookie; best of the interleaved rounds. "Ours" = ${results.oursHttp ?? 'the Palisade stack'}. Server CPU per request = the child's user+system CPU time over the measured window divided by the requests it served; unlike req/s it barely moves when other processes compete for the CPU.`,
+      `Each server in its own child process; autocannon in the bench process, same connections and duration for all; GET /api/me with a JWT, a session cookie and (where the stack uses one) a CSRF cookie; best of the interleaved rounds, with the lowest and highest of every round beside it. "Ours" = ${results.oursHttp ?? 'the Palisade stack'}. Server CPU per request = the child's user+system CPU time over the measured window divided by the requests it served; unlike req/s it barely moves when other processes compete for the CPU. An HTTP target counts as met only when it holds in every round, on req/s and on CPU per request. Load average (1 min) at the start of each round: ${results.httpLoad.map((l) => l.toFixed(2)).join(', ') || 'not recorded'}.`,
       '',
       httpTable(),
       '',

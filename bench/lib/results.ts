@@ -36,6 +36,9 @@ export interface HttpResult {
   ratioRps?: number
   ratioP99?: number
   ratioCpu?: number
+  /** Lowest and highest of the rounds: req/s and CPU per request. */
+  rpsRange?: [number, number]
+  cpuRange?: [number, number]
 }
 
 export const results = {
@@ -44,6 +47,8 @@ export const results = {
   http: [] as HttpResult[],
   skipped: [] as string[],
   notes: [] as string[],
+  /** 1-minute load average at the start of each HTTP round. */
+  httpLoad: [] as number[],
   /** Name of the HTTP row the ratios are relative to. */
   oursHttp: undefined as string | undefined,
 }

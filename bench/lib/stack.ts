@@ -3,7 +3,7 @@
  * Fastify apps also run (security headers, cors, rate limit, sessions, csrf, jwt); `full` holds
  * all fifteen. Both serve GET /api/me and POST /api/items, like the Express and Fastify apps.
  */
-import { Hono, type MiddlewareHandler } from 'hono'
+import { type Context, Hono, type MiddlewareHandler } from 'hono'
 import { API_KEY, ipList, JWT_SECRET, ORIGIN, SESSION_ID, SESSION_SECRET } from './fixtures'
 import { FIFTEEN, type Palisade } from './palisade'
 
@@ -103,4 +103,29 @@ export async function palisadeApp(
   for (const [, handler] of middleware) app.use('*', handler)
   addRoutes(app, p)
   return { app, missing }
+}
+
+/**
+ * The same middleware and GET /api/me route as `addRoutes`, registered through the
+ * `@palisade/openapi` wrapper (documented, validation on): what the wrapper adds per request.
+ */
+export function wrappedApp(
+  // biome-ignore lint/suspicious/noExplicitAny: the wrapper is loaded by name (lib/palisade.ts)
+  openapi: (app: Hono, options: any) => any,
+  app: Hono,
+  middleware: StackParts['middleware'],
+): { fetch: (request: Request) => Response | Promise<Response> } {
+  const api = openapi(app, { info: { title: 'bench', version: '1.0.0' } })
+  for (const [, handler] of middleware) api.use('*', handler)
+  api.get(
+    '/api/me',
+    (c: Context) => {
+      const payload = (c.get as (k: string) => unknown)('jwtPayload') as
+        | { sub?: string }
+        | undefined
+      return c.json({ sub: payload?.sub ?? 'anonymous', ok: true })
+    },
+    { openapi: { operationId: 'me', responses: { 200: { description: 'The caller' } } } },
+  )
+  return api
 }

@@ -106,6 +106,23 @@ async function main(): Promise<Ready> {
         note: missing.length ? `missing: ${missing.join(', ')}` : undefined,
       }
     }
+    case 'palisade-openapi': {
+      // The same six middleware as 'palisade', registered through the @palisade/openapi wrapper:
+      // what the wrapper itself costs a request.
+      const { Hono } = await import('hono')
+      const { loadOpenAPI, loadPalisade } = await import('../lib/palisade')
+      const { stackParts, wrappedApp } = await import('../lib/stack')
+      const { openapi } = await loadOpenAPI()
+      if (!openapi) throw new Error('@palisade/openapi did not load')
+      const { middleware, missing } = await stackParts(await loadPalisade(), 'equivalent')
+      const port = await honoServer(async () => wrappedApp(openapi, new Hono(), middleware))
+      const cookie = `sid=${fx.sessionCookieValue}; XSRF-TOKEN=${CSRF_TOKEN}`
+      return {
+        port,
+        headers: { ...auth, cookie },
+        note: missing.length ? `missing: ${missing.join(', ')}` : undefined,
+      }
+    }
     case 'palisade-example': {
       // The example app as the README starts it, configured through its environment (see the
       // parent: JWT_SECRET, SESSION_SECRET, RATE_LIMIT_MAX, CORS_ORIGIN). Its logger writes to

@@ -5,6 +5,7 @@
  */
 import { type ChildProcess, spawn } from 'node:child_process'
 import { existsSync } from 'node:fs'
+import os from 'node:os'
 import { fileURLToPath } from 'node:url'
 import autocannon from 'autocannon'
 import { JWT_SECRET_TEXT, ORIGIN, SESSION_SECRET } from '../lib/fixtures'
@@ -30,6 +31,11 @@ const SERVERS: ServerSpec[] = [
     kind: 'palisade',
     name: 'Palisade, same six',
     stack: 'securityHeaders, cors, rateLimit, sessions, csrf, jwtAuth',
+  },
+  {
+    kind: 'palisade-openapi',
+    name: 'Palisade six, openapi wrapper',
+    stack: 'the same six, registered through @palisade/openapi (documented route)',
   },
   { kind: 'hono-bare', name: 'bare Hono', stack: 'no middleware (@hono/node-server)' },
   {
@@ -124,14 +130,18 @@ export async function runHttp(): Promise<void> {
   heading('HTTP on loopback (autocannon)')
   const duration = settings.quick ? 3 : 8
   const warmup = settings.quick ? 1 : 2
-  const rounds = settings.quick ? 1 : 2
+  // Three rounds, so every target is judged on three independent measurements of each server.
+  const rounds = settings.quick ? 1 : 3
   const connections = settings.quick ? 50 : 100
   const specs = SERVERS.filter((s) => s.kind !== 'palisade-example' || existsSync(EXAMPLE))
   console.log(
     `  ${connections} connections, ${warmup} s warm-up + ${duration} s measured, best of ${rounds} round(s)`,
   )
   const best = new Map<string, HttpResult>()
+  /** Every round's result per server, in round order (undefined where a round failed). */
+  const perRound = new Map<string, Array<HttpResult | undefined>>()
   for (let round = 0; round < rounds; round++) {
+    results.httpLoad.push(os.loadavg()[0] ?? 0)
     const order = round % 2 === 0 ? specs : [...specs].reverse()
     for (const spec of order) {
       let server: Started
@@ -170,6 +180,9 @@ export async function runHttp(): Promise<void> {
           `  round ${round + 1} ${spec.name.padEnd(40)} ${result.rps.toFixed(0).padStart(7)} req/s  p50 ${result.p50} ms  p99 ${result.p99} ms  CPU ${result.cpuPerRequest.toFixed(1)} µs/req${result.non2xx ? `  non-2xx ${result.non2xx}` : ''}`,
         )
         const id = spec.id ?? spec.kind
+        const all = perRound.get(id) ?? []
+        all[round] = result
+        perRound.set(id, all)
         const prev = best.get(id)
         if (!prev || result.rps > prev.rps) best.set(id, result)
       } finally {
@@ -188,6 +201,12 @@ export async function runHttp(): Promise<void> {
       r.ratioP99 = r.p99 / ours.p99
       r.ratioCpu = r.cpuPerRequest / ours.cpuPerRequest
     }
+    const all = (perRound.get(spec.id ?? spec.kind) ?? []).filter((x) => x !== undefined)
+    r.rpsRange = [Math.min(...all.map((x) => x.rps)), Math.max(...all.map((x) => x.rps))]
+    r.cpuRange = [
+      Math.min(...all.map((x) => x.cpuPerRequest)),
+      Math.max(...all.map((x) => x.cpuPerRequest)),
+    ]
     results.http.push(r)
   }
   console.log('')
@@ -196,38 +215,110 @@ export async function runHttp(): Promise<void> {
       `  ${r.name.padEnd(34)} ${r.rps.toFixed(0).padStart(7)} req/s  p99 ${String(r.p99).padStart(4)} ms  CPU ${r.cpuPerRequest.toFixed(1).padStart(6)} µs/req  ${r.ratioRps ? `req/s ${r.ratioRps.toFixed(2)}x of ours` : ''}`,
     )
   }
-  const fastify = best.get('fastify')
-  const express = best.get('express')
-  const label = ours ? `${ours.name} (${ours.rps.toFixed(0)} req/s)` : 'ours'
-  addTarget({
-    goal: 'HTTP: our stack ahead of the Fastify stack in req/s',
-    measured:
-      ours && fastify
-        ? `${label} = ${(ours.rps / fastify.rps).toFixed(2)}x Fastify's req/s; server CPU per request ${(ours.cpuPerRequest / fastify.cpuPerRequest).toFixed(2)}x Fastify's`
-        : 'not measured',
-    met: ours && fastify ? ours.rps > fastify.rps : null,
-  })
-  addTarget({
-    goal: 'HTTP: our stack at least 3x the Express stack in req/s',
-    measured:
-      ours && express
-        ? `${label} = ${(ours.rps / express.rps).toFixed(2)}x Express's req/s; server CPU per request ${(express.cpuPerRequest / ours.cpuPerRequest).toFixed(2)}x lower`
-        : 'not measured',
-    met: ours && express ? ours.rps >= 3 * express.rps : null,
-  })
-  // The same targets for the like-for-like stack (the six concerns the other two stacks run).
-  const six = best.get('palisade')
-  if (six && oursKind !== 'palisade' && fastify && express) {
-    addTarget({
-      goal: 'HTTP, like-for-like six-middleware stack: ahead of Fastify in req/s',
-      measured: `${six.rps.toFixed(0)} req/s = ${(six.rps / fastify.rps).toFixed(2)}x Fastify's; CPU per request ${(six.cpuPerRequest / fastify.cpuPerRequest).toFixed(2)}x Fastify's`,
-      met: six.rps > fastify.rps,
-    })
-    addTarget({
-      goal: 'HTTP, like-for-like six-middleware stack: at least 3x Express in req/s',
-      measured: `${(six.rps / express.rps).toFixed(2)}x Express's req/s`,
-      met: six.rps >= 3 * express.rps,
-    })
-  }
+  httpTargets(perRound, rounds, oursKind)
   results.oursHttp = ours?.name
+}
+
+/**
+ * Round i of one server beside round i of another (the rounds alternate direction, so each pair
+ * ran close together): `holds` must be true in every round both served for the target to count.
+ */
+function everyRound(
+  perRound: Map<string, Array<HttpResult | undefined>>,
+  rounds: number,
+  a: string,
+  b: string,
+  holds: (x: HttpResult, y: HttpResult) => boolean,
+  describe: (x: HttpResult, y: HttpResult) => string,
+): { measured: string; met: boolean | null } {
+  const xs = perRound.get(a) ?? []
+  const ys = perRound.get(b) ?? []
+  const pairs: string[] = []
+  let met = true
+  let any = false
+  for (let i = 0; i < rounds; i++) {
+    const x = xs[i]
+    const y = ys[i]
+    if (!x || !y) {
+      met = false
+      continue
+    }
+    any = true
+    if (!holds(x, y)) met = false
+    pairs.push(`round ${i + 1}: ${describe(x, y)}`)
+  }
+  if (!any) return { measured: 'not measured', met: null }
+  return { measured: pairs.join('; '), met }
+}
+
+function httpTargets(
+  perRound: Map<string, Array<HttpResult | undefined>>,
+  rounds: number,
+  oursKind: string,
+): void {
+  const ratio = (x: HttpResult, y: HttpResult) =>
+    `req/s ${(x.rps / y.rps).toFixed(2)}x, CPU per request ${(x.cpuPerRequest / y.cpuPerRequest).toFixed(2)}x`
+  const target = (goal: string, r: { measured: string; met: boolean | null }) =>
+    addTarget({ goal, measured: r.measured, met: r.met })
+  target(
+    'HTTP: our stack at or above 1.0x the Fastify stack, in req/s and in CPU per request, every round',
+    everyRound(
+      perRound,
+      rounds,
+      oursKind,
+      'fastify',
+      (x, y) => x.rps >= y.rps && x.cpuPerRequest <= y.cpuPerRequest,
+      ratio,
+    ),
+  )
+  target(
+    'HTTP: our stack at least 3x the Express stack in req/s (and a third of its CPU per request), every round',
+    everyRound(
+      perRound,
+      rounds,
+      oursKind,
+      'express',
+      (x, y) => x.rps >= 3 * y.rps && 3 * x.cpuPerRequest <= y.cpuPerRequest,
+      ratio,
+    ),
+  )
+  if (oursKind !== 'palisade') {
+    target(
+      'HTTP, like-for-like six-middleware stack: ahead of Fastify in req/s and CPU per request, every round',
+      everyRound(
+        perRound,
+        rounds,
+        'palisade',
+        'fastify',
+        (x, y) => x.rps > y.rps && x.cpuPerRequest < y.cpuPerRequest,
+        ratio,
+      ),
+    )
+  }
+  target(
+    'HTTP, like-for-like six-middleware stack: at least 0.5x bare Hono (req/s at least half, CPU per request at most twice), every round',
+    everyRound(
+      perRound,
+      rounds,
+      'palisade',
+      'hono-bare',
+      (x, y) => 2 * x.rps >= y.rps && x.cpuPerRequest <= 2 * y.cpuPerRequest,
+      ratio,
+    ),
+  )
+  // The ≤1 µs target is judged in process (middleware suite), where a microsecond is resolved;
+  // over HTTP the difference is shown for each round.
+  const wrapped = everyRound(
+    perRound,
+    rounds,
+    'palisade-openapi',
+    'palisade',
+    () => true,
+    (x, y) => `${(x.cpuPerRequest - y.cpuPerRequest).toFixed(1)} µs CPU per request`,
+  )
+  addTarget({
+    goal: 'HTTP: the openapi wrapper over the same six middleware as a plain Hono app (shown, judged in process)',
+    measured: wrapped.measured,
+    met: null,
+  })
 }

@@ -2,16 +2,19 @@
  * Stores side by side (`pnpm bench --only=stores`): increments per second (one at a time, and 32
  * in flight over 100 keys), p50/p99 latency of one increment, and what `rateLimit({ store })` adds
  * to a request, for every RateLimitStore on its real backend: memory; Redis (REDIS_URL, default
- * 127.0.0.1:6379); a six-node Redis Cluster started for the run; a Durable Object inside workerd
+ * 127.0.0.1:6379); a six-node Redis Cluster started for the run; PostgreSQL (DATABASE_URL, default
+ * 127.0.0.1:5432/test) through pg and postgres.js; a Durable Object inside workerd
  * (miniflare); Deno KV inside Deno (in-memory `Deno.openKv(':memory:')`). Each is timed inside its
  * own runtime (bench/lib/store-bench.ts). Writes its section into RESULTS.md between markers, and
  * a full report keeps it.
  */
 import { existsSync, readFileSync } from 'node:fs'
+import { type PostgresClient, PostgresRateLimitStore } from '@palisade/middleware/postgres'
 import { MemoryRateLimitStore } from '@palisade/middleware/rate-limit'
 import { fromIoredis, RedisRateLimitStore } from '@palisade/middleware/redis'
 import { startWorker } from '../../tests/cloudflare/support'
 import { startDenoServer } from '../../tests/deno-kv/support'
+import { dropStoreTable, pgPool, postgresJs, uniqueTable } from '../../tests/postgres/support'
 import { deleteByPrefix, ioredisClient, uniquePrefix } from '../../tests/redis/support'
 import { ioredisCluster, startCluster } from '../../tests/redis-cluster/cluster'
 import { writeMarkdown } from '../lib/markdown'
@@ -104,6 +107,34 @@ export async function runStores(quick: boolean): Promise<void> {
       }
     }),
   )
+
+  for (const driver of ['pg', 'postgres.js'] as const) {
+    rows.push(
+      await measure(
+        'PostgresRateLimitStore',
+        `PostgreSQL 15, loopback, ${driver} (pool of 10)`,
+        async () => {
+          const admin = pgPool()
+          const pool = driver === 'pg' ? pgPool() : undefined
+          const sql = driver === 'postgres.js' ? postgresJs() : undefined
+          const table = uniqueTable('bench')
+          try {
+            const store = new PostgresRateLimitStore({
+              client: (pool ?? sql) as PostgresClient,
+              table,
+            })
+            await store.migrate()
+            return await benchStore(store, 'p', n, 32)
+          } finally {
+            await pool?.end()
+            await sql?.end()
+            await dropStoreTable(admin, table)
+            await admin.end()
+          }
+        },
+      ),
+    )
+  }
 
   rows.push(
     await measure(

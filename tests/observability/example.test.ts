@@ -22,9 +22,6 @@ beforeAll(async () => {
   )
   metrics.setGlobalMeterProvider(new MeterProvider())
   vi.spyOn(console, 'warn').mockImplementation(() => {})
-  vi.spyOn(console, 'log').mockImplementation((line: unknown) => {
-    lines.push(String(line))
-  })
   app = await createApp({ LOG_FORMAT: 'json', OTEL: '1', RATE_LIMIT_MAX: '1' })
 })
 
@@ -39,9 +36,21 @@ describe('example app: LOG_FORMAT=json and OTEL=1', () => {
   it('logs and traces the rejected request with the deciding middleware', async () => {
     const headers = { 'x-forwarded-for': '203.0.113.9' }
     expect((await app.api.request('/api/ping', { headers })).status).toBe(200)
-    const res = await app.api.request('/api/ping?token=s3cret', {
-      headers: { ...headers, authorization: 'Bearer s3cret', cookie: 'sid=s3cret' },
-    })
+    // The example writes its log lines to stdout once per turn of the event loop.
+    const write = process.stdout.write
+    process.stdout.write = ((chunk: string) => {
+      lines.push(...String(chunk).split('\n').filter(Boolean))
+      return true
+    }) as typeof process.stdout.write
+    let res: Response
+    try {
+      res = await app.api.request('/api/ping?token=s3cret', {
+        headers: { ...headers, authorization: 'Bearer s3cret', cookie: 'sid=s3cret' },
+      })
+      await new Promise((resolve) => setImmediate(resolve))
+    } finally {
+      process.stdout.write = write
+    }
     expect(res.status).toBe(429)
 
     const entry = JSON.parse(lines.at(-1) as string)

@@ -122,18 +122,25 @@ export function bookstore() {
         },
       },
     )
-    v1.get('/books/:id', (c) => c.json(books.get(c.req.param('id')) ?? { error: 'Not found' }), {
-      openapi: {
-        operationId: 'getBook',
-        summary: 'Get a book',
-        tags: ['books'],
-        request: { params: z.object({ id: z.uuid() }) },
-        responses: {
-          200: { description: 'The book', schema: BookOut },
-          404: { description: 'No such book', schema: Problem },
+    v1.get(
+      '/books/:id',
+      (c) => {
+        const book = books.get(c.req.param('id'))
+        return book ? c.json(book, 200) : c.json({ error: 'Not found' }, 404)
+      },
+      {
+        openapi: {
+          operationId: 'getBook',
+          summary: 'Get a book',
+          tags: ['books'],
+          request: { params: z.object({ id: z.uuid() }) },
+          responses: {
+            200: { description: 'The book', schema: BookOut },
+            404: { description: 'No such book', schema: Problem },
+          },
         },
       },
-    })
+    )
     v1.delete('/books/:id', (c) => c.body(null, 204), {
       middlewares: [requireToken],
       openapi: {

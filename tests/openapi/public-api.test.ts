@@ -79,7 +79,7 @@ describe('the @palisade/openapi entry', () => {
     >()
 
     const api = entry.openapi(new Hono(), { info: { title: 'T', version: '1' } })
-    api.post('/users/:id', (c) => c.json({}), {
+    api.post('/users/:id', (c) => c.json({ id: c.req.param('id') }, 201), {
       openapi: {
         request: { body: z.object({ name: z.string() }), query: z.object({ q: z.string() }) },
         responses: { 201: { description: 'Created', schema: z.object({ id: z.string() }) } },

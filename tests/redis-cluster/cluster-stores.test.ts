@@ -105,7 +105,7 @@ for (const [client, send] of clients) {
   rateLimitStoreConformance(
     `RedisRateLimitStore on Redis Cluster via ${client}`,
     () => withPrefix((o) => new RedisRateLimitStore(o), send()),
-    { release },
+    { release, capabilities: ['slidingWindow', 'tokenBucket', 'decrement', 'consume'] },
   )
   sessionStoreConformance(
     `RedisSessionStore on Redis Cluster via ${client}`,

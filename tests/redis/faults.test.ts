@@ -25,6 +25,7 @@ import {
   sleep,
   startExampleServer,
   startRedisServer,
+  until,
 } from './support'
 
 const SECRET = 'faults-test-secret-0123456789abcdef0123'
@@ -35,16 +36,6 @@ process.on('unhandledRejection', onUnhandled)
 afterAll(() => {
   process.off('unhandledRejection', onUnhandled)
 })
-
-/** Polls `probe` until it returns true, for at most `ms`; resolves how long it took. */
-async function until(probe: () => Promise<boolean>, ms = 15_000): Promise<number> {
-  const start = Date.now()
-  while (Date.now() - start < ms) {
-    if (await probe().catch(() => false)) return Date.now() - start
-    await sleep(100)
-  }
-  throw new Error(`condition not met within ${ms} ms`)
-}
 
 const sidOf = (res: Response) => /\bsid=([^;]+)/.exec(res.headers.get('set-cookie') ?? '')?.[1]
 

@@ -60,34 +60,6 @@ describe('two example-app processes sharing one Redis', () => {
     expect(a.url).not.toBe(b.url)
   })
 
-  it('lets exactly 50 of 200 concurrent requests split across both through against max 50', async () => {
-    const requests = Array.from({ length: 200 }, (_, i) =>
-      fetch(`${(i % 2 === 0 ? a : b).url}/api/ping`).then(async (res) => {
-        await res.arrayBuffer()
-        return { instance: i % 2 === 0 ? 'a' : 'b', status: res.status }
-      }),
-    )
-    const results = await Promise.all(requests)
-    const count = (status: number, instance?: string) =>
-      results.filter((r) => r.status === status && (!instance || r.instance === instance)).length
-    const figures = {
-      ok: count(200),
-      limited: count(429),
-      okA: count(200, 'a'),
-      okB: count(200, 'b'),
-    }
-    console.info(`multi-instance burst: ${JSON.stringify(figures)}`)
-    expect(figures.ok).toBe(50)
-    expect(figures.limited).toBe(150)
-    // One counter in Redis saw all 200 requests, and it expires with the window.
-    const counters = await keysWithPrefix(redis, `${prefix}rl:`)
-    expect(counters).toHaveLength(1)
-    expect(await client.get(counters[0] as string)).toBe('200')
-    const pttl = await client.pttl(counters[0] as string)
-    expect(pttl).toBeGreaterThan(0)
-    expect(pttl).toBeLessThanOrEqual(60_000)
-  })
-
   it('reads and changes a session created on one instance through the other', async () => {
     const first = await fetch(`${a.url}/api/session/visit`)
     expect(first.status).toBe(200)
@@ -130,6 +102,41 @@ describe('two example-app processes sharing one Redis', () => {
 
     expect(await keys.remove(key)).toBe(true)
     for (const server of [a, b]) expect((await whoami(server, key)).status).toBe(401)
+  })
+
+  // Runs after the other tests: once refused, 127.0.0.1 is remembered by each instance's deny
+  // cache until the window ends, which deleting the Redis counters (beforeEach) cannot undo.
+  it('lets exactly 50 of 200 concurrent requests split across both through against max 50', async () => {
+    const requests = Array.from({ length: 200 }, (_, i) =>
+      fetch(`${(i % 2 === 0 ? a : b).url}/api/ping`).then(async (res) => {
+        await res.arrayBuffer()
+        return { instance: i % 2 === 0 ? 'a' : 'b', status: res.status }
+      }),
+    )
+    const results = await Promise.all(requests)
+    const count = (status: number, instance?: string) =>
+      results.filter((r) => r.status === status && (!instance || r.instance === instance)).length
+    const figures = {
+      ok: count(200),
+      limited: count(429),
+      okA: count(200, 'a'),
+      okB: count(200, 'b'),
+    }
+    console.info(`multi-instance burst: ${JSON.stringify(figures)}`)
+    expect(figures.ok).toBe(50)
+    expect(figures.limited).toBe(150)
+    // One counter in Redis, and it expires with the window. It saw the 50 that passed and the
+    // refusals that reached Redis before each instance's deny cache learnt the refusal; the rest
+    // were answered in process, without a round trip.
+    const counters = await keysWithPrefix(redis, `${prefix}rl:`)
+    expect(counters).toHaveLength(1)
+    const seen = Number(await client.get(counters[0] as string))
+    console.info(`multi-instance burst: Redis counted ${seen} of 200 requests`)
+    expect(seen).toBeGreaterThan(50)
+    expect(seen).toBeLessThanOrEqual(200)
+    const pttl = await client.pttl(counters[0] as string)
+    expect(pttl).toBeGreaterThan(0)
+    expect(pttl).toBeLessThanOrEqual(60_000)
   })
 
   it('kept both processes running throughout', () => {

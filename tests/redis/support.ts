@@ -91,6 +91,16 @@ export async function freePort(): Promise<number> {
 
 export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
 
+/** Polls `probe` until it returns true, for at most `ms`; resolves how long it took. */
+export async function until(probe: () => Promise<boolean>, ms = 15_000): Promise<number> {
+  const start = Date.now()
+  while (Date.now() - start < ms) {
+    if (await probe().catch(() => false)) return Date.now() - start
+    await sleep(100)
+  }
+  throw new Error(`condition not met within ${ms} ms`)
+}
+
 /** A throwaway redis-server child process (no persistence) on `port`. */
 export interface RedisServerProcess {
   readonly port: number
@@ -182,8 +192,19 @@ const ROOT = new URL('../../', import.meta.url)
  * Starts the example server (`node --import tsx examples/server.ts`) with `env` on top of this
  * process's environment, and resolves once it prints `listening on http://127.0.0.1:<port>`.
  */
-export async function startExampleServer(env: Record<string, string>): Promise<ExampleServer> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'examples/server.ts'], {
+export function startExampleServer(env: Record<string, string>): Promise<ExampleServer> {
+  return startServerProcess('examples/server.ts', env)
+}
+
+/**
+ * Starts `script` (a path from the repository root) with `node --import tsx` and `env` on top of
+ * this process's environment, and resolves once it prints `listening on http://127.0.0.1:<port>`.
+ */
+export async function startServerProcess(
+  script: string,
+  env: Record<string, string>,
+): Promise<ExampleServer> {
+  const child = spawn(process.execPath, ['--import', 'tsx', script], {
     cwd: ROOT,
     env: { ...process.env, NODE_ENV: 'test', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -210,7 +231,7 @@ export async function startExampleServer(env: Record<string, string>): Promise<E
     if (match?.[1]) return { url: match[1], output: () => output, alive, stop }
     if (!alive() || Date.now() > deadline) {
       await stop()
-      throw new Error(`example server did not start (env ${JSON.stringify(env)}):\n${output}`)
+      throw new Error(`${script} did not start (env ${JSON.stringify(env)}):\n${output}`)
     }
     await sleep(50)
   }

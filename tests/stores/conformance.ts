@@ -51,7 +51,17 @@ function useStore<S>(makeStore: Factory<S>, options: ConformanceOptions<S> | und
 export interface RateLimitConformanceOptions<S> extends ConformanceOptions<S> {
   /** Whether the store implements the optional `reset(key)`. Default `true`. */
   reset?: boolean
+  /**
+   * The optional methods the store implements: `slidingWindow`, `tokenBucket`, `decrement`,
+   * `consume`. Declared, so the suite picks each capability's tests (or, for a missing one, the
+   * check that rateLimit refuses the options needing it at construction) when it is collected.
+   * Default none; a test checks that the declaration matches the store's methods.
+   */
+  capabilities?: readonly RateLimitCapability[]
 }
+
+/** An optional RateLimitStore method the conformance suite checks when declared. */
+export type RateLimitCapability = 'slidingWindow' | 'tokenBucket' | 'decrement' | 'consume'
 
 /**
  * RateLimitStore behaviour: counting, fixed windows that reset, `ttl` in milliseconds that counts
@@ -158,6 +168,161 @@ export function rateLimitStoreConformance<S extends RateLimitStore>(
     }
   })
   rateLimitAlgorithmConformance(name, makeStore, options)
+  rateLimitConsumeConformance(name, makeStore, options)
+}
+
+/**
+ * `consume(key, request)`: cost units, several limits checked and taken together (all or none),
+ * blocks after a refusal, reads with cost 0, atomic under concurrency, for every algorithm. A
+ * store that does not declare it is checked to be refused by rateLimit at construction for each
+ * option that needs it.
+ */
+function rateLimitConsumeConformance<S extends RateLimitStore>(
+  name: string,
+  makeStore: Factory<S>,
+  options?: RateLimitConformanceOptions<S>,
+): void {
+  describe(`RateLimitStore consume: ${name}`, () => {
+    const store = useStore(makeStore, options)
+    if (!(options?.capabilities ?? []).includes('consume')) {
+      it.each<[string, RateLimitOptions]>([
+        ['cost', { cost: 2 }],
+        ['limits', { limits: [{ max: 1, windowMs: 1_000 }] }],
+        ['blockDurationMs', { blockDurationMs: 1_000 }],
+      ])('rateLimit refuses %s with this store at construction', (_option, extra) => {
+        expect(() => rateLimit({ store: store(), ...extra })).toThrow(TypeError)
+      })
+      return
+    }
+
+    type Algorithm = 'fixed-window' | 'sliding-window' | 'token-bucket'
+    const consume = (
+      key: string,
+      algorithm: Algorithm,
+      limits: { max: number; windowMs: number }[],
+      cost = 1,
+      blockMs = 0,
+    ) => {
+      const s = store()
+      if (!s.consume) throw new Error('no consume')
+      return s.consume(key, { algorithm, limits, cost, blockMs })
+    }
+    const counts = (v: { limits: { count: number }[] }) => v.limits.map((l) => l.count)
+
+    it('fixed window: takes cost units, refuses what does not fit without recording it', async () => {
+      const limits = [{ max: 10, windowMs: HOUR }]
+      const seen = []
+      for (let i = 0; i < 4; i++) seen.push(await consume('k', 'fixed-window', limits, 3))
+      expect(seen.map((v) => v.allowed)).toEqual([true, true, true, false])
+      expect(seen.map((v) => counts(v)[0])).toEqual([3, 6, 9, 12])
+      const last = await consume('k', 'fixed-window', limits, 1)
+      expect(last.allowed).toBe(true)
+      expect(counts(last)).toEqual([10])
+      expect(last.limits[0]?.ttl).toBeGreaterThan(HOUR - 60_000)
+      expect(last.blockedMs).toBe(0)
+    })
+
+    it.each<Algorithm>(['fixed-window', 'sliding-window', 'token-bucket'])(
+      '%s: several limits pass together or nothing is taken from any',
+      async (algorithm) => {
+        const limits = [
+          { max: 2, windowMs: 60_000 },
+          { max: 5, windowMs: HOUR },
+        ]
+        expect((await consume('m', algorithm, limits)).allowed).toBe(true)
+        expect((await consume('m', algorithm, limits)).allowed).toBe(true)
+        const refused = await consume('m', algorithm, limits)
+        expect(refused.allowed).toBe(false)
+        expect(counts(refused)).toEqual([3, 3])
+        expect(refused.limits[0]?.ttl).toBeGreaterThan(0)
+        // Read without taking: the hour still holds 2, not 3.
+        const read = await consume('m', algorithm, limits, 0)
+        expect(counts(read)).toEqual([2, 2])
+      },
+    )
+
+    it.each<Algorithm>(['fixed-window', 'sliding-window', 'token-bucket'])(
+      '%s: cost 0 reads a fresh key without recording anything',
+      async (algorithm) => {
+        const limits = [{ max: 3, windowMs: HOUR }]
+        for (let i = 0; i < 3; i++) {
+          const read = await consume('fresh', algorithm, limits, 0)
+          expect(read.allowed).toBe(true)
+          expect(counts(read)).toEqual([0])
+        }
+        expect(counts(await consume('fresh', algorithm, limits, 1))).toEqual([1])
+      },
+    )
+
+    it.each<Algorithm>(['fixed-window', 'sliding-window', 'token-bucket'])(
+      '%s: lets exactly max of 30 concurrent calls through',
+      async (algorithm) => {
+        const limits = [
+          { max: 10, windowMs: HOUR },
+          { max: 50, windowMs: 2 * HOUR },
+        ]
+        const results = await Promise.all(
+          Array.from({ length: 30 }, () => consume('burst', algorithm, limits)),
+        )
+        expect(results.filter((r) => r.allowed)).toHaveLength(10)
+        expect(counts(await consume('burst', algorithm, limits, 0))).toEqual([10, 10])
+      },
+    )
+
+    it('token bucket and sliding window take cost units', async () => {
+      const limits = [{ max: 5, windowMs: HOUR }]
+      for (const algorithm of ['token-bucket', 'sliding-window'] as const) {
+        const seen = []
+        for (let i = 0; i < 3; i++) seen.push(await consume(`c-${algorithm}`, algorithm, limits, 2))
+        expect(seen.map((v) => v.allowed)).toEqual([true, true, false])
+        expect(seen.map((v) => counts(v)[0])).toEqual([2, 4, 6])
+      }
+      // The bucket holds one token; two come back after two refills of HOUR / 5.
+      const refused = await consume('c-token-bucket', 'token-bucket', limits, 2)
+      expect(refused.limits[0]?.ttl).toBeGreaterThan(HOUR / 5 - 5_000)
+      expect(refused.limits[0]?.ttl).toBeLessThanOrEqual(HOUR / 5)
+    })
+
+    it('blockMs: a refusal blocks the key until the block ends, past its window', async () => {
+      const limits = [{ max: 1, windowMs: 200 }]
+      expect((await consume('b', 'fixed-window', limits, 1, 1_000)).allowed).toBe(true)
+      const refused = await consume('b', 'fixed-window', limits, 1, 1_000)
+      expect(refused.allowed).toBe(false)
+      expect(refused.blockedMs).toBeGreaterThan(900)
+      expect(refused.blockedMs).toBeLessThanOrEqual(1_000)
+      await sleep(350)
+      const still = await consume('b', 'fixed-window', limits, 1, 1_000)
+      expect(still.allowed).toBe(false)
+      expect(still.blockedMs).toBeGreaterThan(300)
+      expect(still.blockedMs).toBeLessThan(refused.blockedMs)
+      await sleep(still.blockedMs + 100)
+      expect((await consume('b', 'fixed-window', limits, 1, 1_000)).allowed).toBe(true)
+    })
+
+    it('keeps its state apart from increment() and other keys', async () => {
+      const s = store()
+      for (let i = 0; i < 3; i++) await s.increment('shared', HOUR)
+      const limits = [{ max: 1, windowMs: HOUR }]
+      expect(counts(await consume('shared', 'fixed-window', limits))).toEqual([1])
+      const refused = await consume('shared', 'fixed-window', limits, 1, HOUR)
+      expect(refused.blockedMs).toBeGreaterThan(0)
+      expect((await consume('other', 'fixed-window', limits)).allowed).toBe(true)
+      expect((await s.increment('shared', HOUR)).count).toBe(4)
+    })
+
+    if (options?.reset !== false) {
+      it('reset(key) clears its counts and its block', async () => {
+        const limits = [{ max: 1, windowMs: HOUR }]
+        await consume('blocked', 'fixed-window', limits, 1, HOUR)
+        const refused = await consume('blocked', 'fixed-window', limits, 1, HOUR)
+        expect(refused.blockedMs).toBeGreaterThan(0)
+        await store().reset?.('blocked')
+        const after = await consume('blocked', 'fixed-window', limits, 1, HOUR)
+        expect(after.allowed).toBe(true)
+        expect(after.blockedMs).toBe(0)
+      })
+    }
+  })
 }
 
 /** Sleeps until `offset` ms into the next `windowMs`-aligned window (sliding windows align so). */
@@ -168,10 +333,12 @@ async function nextWindow(windowMs: number, offset: number): Promise<void> {
 const HOUR = 3_600_000
 
 /**
- * The optional capabilities of a RateLimitStore, each checked only when the store has the method
- * (`slidingWindow`, `tokenBucket`, `decrement`), so a store that only counts fixed windows still
- * passes the suite. Sliding windows align to multiples of `windowMs` since the epoch, as in
- * @upstash/ratelimit; the tests wait for a window start where timing matters.
+ * The optional capabilities of a RateLimitStore, each checked only when the store declares it
+ * (`capabilities`: `slidingWindow`, `tokenBucket`, `decrement`), chosen when the suite is
+ * collected; for a capability it lacks, the suite checks that rateLimit refuses the option that
+ * needs it at construction, so a store that only counts fixed windows still passes. Sliding
+ * windows align to multiples of `windowMs` since the epoch, as in @upstash/ratelimit; the tests
+ * wait for a window start where timing matters.
  */
 function rateLimitAlgorithmConformance<S extends RateLimitStore>(
   name: string,
@@ -190,38 +357,35 @@ function rateLimitAlgorithmConformance<S extends RateLimitStore>(
       if (!s.tokenBucket) throw new Error('no tokenBucket')
       return s.tokenBucket(key, windowMs, max)
     }
-    const has =
-      (method: 'slidingWindow' | 'tokenBucket' | 'decrement') => async (): Promise<boolean> =>
-        typeof (await makeStoreOnce())[method] === 'function'
-    // Capability probe: one throwaway store, released at once.
-    let probe: Promise<S> | undefined
-    const makeStoreOnce = () => {
-      probe ??= Promise.resolve(makeStore()).then(async (s) => {
-        await options?.release?.(s)
-        return s
-      })
-      return probe
-    }
+    const caps = new Set(options?.capabilities ?? [])
     // The rateLimit options that need each optional store method.
     const NEEDS: Record<'slidingWindow' | 'tokenBucket' | 'decrement', RateLimitOptions> = {
       slidingWindow: { algorithm: 'sliding-window' },
       tokenBucket: { algorithm: 'token-bucket' },
       decrement: { skipFailedRequests: true },
     }
+
+    it('declares exactly the optional methods it has', () => {
+      const s = store()
+      for (const method of ['slidingWindow', 'tokenBucket', 'decrement', 'consume'] as const) {
+        expect(typeof s[method] === 'function', method).toBe(caps.has(method))
+      }
+    })
+
+    for (const method of ['slidingWindow', 'tokenBucket', 'decrement'] as const) {
+      if (caps.has(method)) continue
+      // A store without the method: rateLimit() refuses the option that needs it when it is
+      // called, never on a request.
+      it(`without ${method}(), rateLimit refuses ${JSON.stringify(NEEDS[method])} at construction`, () => {
+        expect(() => rateLimit({ store: store(), ...NEEDS[method] })).toThrow(TypeError)
+      })
+    }
+    /** `it` for the tests of the capabilities the store declares; nothing otherwise. */
     const when =
-      (method: 'slidingWindow' | 'tokenBucket' | 'decrement') =>
-      (title: string, fn: () => Promise<void>, timeout?: number) =>
-        it(
-          `${title} (without ${method}(), rateLimit refuses the option instead)`,
-          async () => {
-            if (await has(method)()) return fn()
-            // A store without the method: rateLimit() refuses the option that needs it when it
-            // is called, never on a request.
-            const s = await makeStoreOnce()
-            expect(() => rateLimit({ store: s, ...NEEDS[method] })).toThrow(TypeError)
-          },
-          timeout,
-        )
+      (...methods: RateLimitCapability[]) =>
+      (title: string, fn: () => Promise<void>, timeout?: number) => {
+        if (methods.every((m) => caps.has(m))) it(title, fn, timeout)
+      }
 
     const slidingIt = when('slidingWindow')
     slidingIt('sliding window: counts to max, then rejects without recording', async () => {
@@ -344,20 +508,21 @@ function rateLimitAlgorithmConformance<S extends RateLimitStore>(
       expect((await s.increment('never-seen', HOUR)).count).toBe(1)
     })
 
-    refundIt('decrement gives a sliding-window request back', async () => {
-      const s = store()
-      if (!s.slidingWindow) return
-      for (let i = 0; i < 3; i++) await sliding('s', HOUR, 3)
-      expect((await sliding('s', HOUR, 3)).count).toBe(4)
-      await s.decrement?.('s', { algorithm: 'sliding-window', windowMs: HOUR, max: 3 })
-      expect((await sliding('s', HOUR, 3)).count).toBe(3)
-      await s.decrement?.('fresh', { algorithm: 'sliding-window', windowMs: HOUR, max: 3 })
-      expect((await sliding('fresh', HOUR, 3)).count).toBe(1)
-    })
+    when('decrement', 'slidingWindow')(
+      'decrement gives a sliding-window request back',
+      async () => {
+        const s = store()
+        for (let i = 0; i < 3; i++) await sliding('s', HOUR, 3)
+        expect((await sliding('s', HOUR, 3)).count).toBe(4)
+        await s.decrement?.('s', { algorithm: 'sliding-window', windowMs: HOUR, max: 3 })
+        expect((await sliding('s', HOUR, 3)).count).toBe(3)
+        await s.decrement?.('fresh', { algorithm: 'sliding-window', windowMs: HOUR, max: 3 })
+        expect((await sliding('fresh', HOUR, 3)).count).toBe(1)
+      },
+    )
 
-    refundIt('decrement puts a token back, never above max', async () => {
+    when('decrement', 'tokenBucket')('decrement puts a token back, never above max', async () => {
       const s = store()
-      if (!s.tokenBucket) return
       const hit = { algorithm: 'token-bucket', windowMs: HOUR, max: 2 } as const
       await bucket('t', HOUR, 2)
       await bucket('t', HOUR, 2)
@@ -375,16 +540,19 @@ function rateLimitAlgorithmConformance<S extends RateLimitStore>(
     })
 
     if (options?.reset !== false) {
-      slidingIt('reset(key) forgets the key under every algorithm', async () => {
-        const s = store()
-        await s.increment('k', HOUR)
-        await sliding('k', HOUR, 5)
-        if (s.tokenBucket) await bucket('k', HOUR, 5)
-        await s.reset?.('k')
-        expect((await s.increment('k', HOUR)).count).toBe(1)
-        expect((await sliding('k', HOUR, 5)).count).toBe(1)
-        if (s.tokenBucket) expect((await bucket('k', HOUR, 5)).count).toBe(1)
-      })
+      when('slidingWindow', 'tokenBucket')(
+        'reset(key) forgets the key under every algorithm',
+        async () => {
+          const s = store()
+          await s.increment('k', HOUR)
+          await sliding('k', HOUR, 5)
+          await bucket('k', HOUR, 5)
+          await s.reset?.('k')
+          expect((await s.increment('k', HOUR)).count).toBe(1)
+          expect((await sliding('k', HOUR, 5)).count).toBe(1)
+          expect((await bucket('k', HOUR, 5)).count).toBe(1)
+        },
+      )
     }
   })
 }

@@ -13,6 +13,7 @@ import {
 
 rateLimitStoreConformance('MemoryRateLimitStore', () => new MemoryRateLimitStore(), {
   release: (store) => store.destroy(),
+  capabilities: ['slidingWindow', 'tokenBucket', 'decrement', 'consume'],
 })
 
 // A store written against the first RateLimitStore interface (increment and reset only): the

@@ -74,7 +74,7 @@ for (const [client, send] of clients) {
   rateLimitStoreConformance(
     `RedisRateLimitStore via ${client}`,
     () => withPrefix((o) => new RedisRateLimitStore(o), send()),
-    { release },
+    { release, capabilities: ['slidingWindow', 'tokenBucket', 'decrement', 'consume'] },
   )
   sessionStoreConformance(
     `RedisSessionStore via ${client}`,

@@ -6,6 +6,9 @@ export {
   getMiddlewareDescription,
   type MiddlewareDescription,
   OPENAPI_DESCRIPTION,
+  type RejectionCodes,
+  type Rejects,
+  type RendersProblems,
   type SecuritySchemeObject,
 } from '@palisade/shared/describe'
 export * from './api-key'

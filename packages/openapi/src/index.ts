@@ -6,6 +6,7 @@
 
 export type { BasePathOf, EnvOf, HonoApp } from './app/hono-types'
 export { openapi } from './app/openapi'
+export type { RejectionProblem } from './app/rejection-types'
 export type {
   OpenAPIApp,
   OpenAPIGroup,
@@ -58,6 +59,11 @@ export {
   validationProblemSchema,
 } from './validate/problem'
 export type { ValidationErrorHandler } from './validate/request'
+export type {
+  ResponseValidationErrorHandler,
+  ResponseValidationIssue,
+  ResponseValidationMode,
+} from './validate/response'
 export type { StandardIssue, StandardResult, StandardSchemaV1 } from './validate/standard'
 export type { RequestInput, SchemaInput, SchemaOutput } from './validate/types'
 export type { JSONSchemaValidator } from './validate/validator'

@@ -23,6 +23,7 @@ export type RejectionCode =
   | 'store_unavailable'
   | 'validation_failed'
   | 'malformed_body'
+  | 'response_invalid'
   | (string & {})
 
 /** What a rejection code looks like: snake_case, starting with a letter. */

@@ -127,6 +127,41 @@ export interface MiddlewareDescription {
 }
 
 /**
+ * Rejection codes by status, as a type: `{ 429: 'rate_limited' }`. What {@link Rejects} carries.
+ *
+ * @example
+ * const rateLimited: RejectionCodes = { 429: 'rate_limited' }
+ */
+export type RejectionCodes = { readonly [status: number]: string }
+
+/**
+ * The type-level side of a description: a middleware typed `MiddlewareHandler & Rejects<C>`
+ * can answer the statuses of `C` with those codes, so a generator can type a route's client
+ * responses (`@palisade/openapi` does, for `hc<AppType>`). A phantom: the property is never set
+ * at run time, and its string key (not a symbol) keeps two inlined copies of this type one.
+ *
+ * @example
+ * // rateLimit() is typed MiddlewareHandler & Rejects<{ 429: 'rate_limited' }>
+ * const limited: Rejects<{ 429: 'rate_limited' }> = rateLimit({ max: 100 })
+ */
+export interface Rejects<C extends RejectionCodes> {
+  /** Phantom, for the type checker only; never present at run time. */
+  readonly '~rejects'?: C
+}
+
+/**
+ * The type-level mark of an error handler that renders every rejection as problem details
+ * (`problemHandler()`): a phantom, like {@link Rejects}.
+ *
+ * @example
+ * const handler: RendersProblems = problemHandler()
+ */
+export interface RendersProblems {
+  /** Phantom, for the type checker only; never present at run time. */
+  readonly '~rejectionBody'?: 'problem'
+}
+
+/**
  * Attaches `description` to `handler` (a middleware or an error handler) and returns the same
  * function. The description is frozen and stored non-enumerable under
  * {@link OPENAPI_DESCRIPTION}; a second call replaces it.

@@ -1,3 +1,4 @@
+import type { Rejects } from '@palisade/shared/describe'
 import type { MiddlewareHandler } from 'hono'
 import { begin, clock, decide, storeTime } from '../internal/decisions'
 import { described } from '../internal/described'
@@ -57,7 +58,9 @@ const KNOWN = ['extractFrom', 'headerName', 'queryParam', 'store', 'contextKey']
  * app.get('/api/whoami', (c) => c.json(c.get('apiKey')))
  * ```
  */
-export function apiKey(options: ApiKeyOptions): MiddlewareHandler {
+export function apiKey(
+  options: ApiKeyOptions,
+): MiddlewareHandler & Rejects<{ 401: 'api_key_invalid' }> {
   const factory = 'apiKey'
   if (options === undefined) throw optionError(factory, '"store" is required')
   assertNoDryRun(factory, options)

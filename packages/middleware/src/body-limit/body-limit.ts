@@ -1,3 +1,4 @@
+import type { Rejects } from '@palisade/shared/describe'
 import type { MiddlewareHandler } from 'hono'
 import { framedByRuntime, mayHaveBody } from '../internal/body'
 import { begin, decide } from '../internal/decisions'
@@ -46,7 +47,9 @@ const MISMATCH = 'Content-Length does not match the body'
  * app.use('/api/*', bodyLimit({ max: 64 * 1024 }))
  * ```
  */
-export function bodyLimit(options?: BodyLimitOptions): MiddlewareHandler {
+export function bodyLimit(
+  options?: BodyLimitOptions,
+): MiddlewareHandler & Rejects<{ 413: 'body_too_large' }> {
   assertKnownKeys(NAME, options, KNOWN)
   const max = assertNonNegativeInteger(NAME, 'max', options?.max ?? 1_000_000)
   const dryRun = assertBoolean(NAME, 'dryRun', options?.dryRun ?? false)

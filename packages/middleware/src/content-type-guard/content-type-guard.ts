@@ -1,3 +1,4 @@
+import type { Rejects } from '@palisade/shared/describe'
 import { MEDIA_RANGE } from '@palisade/shared/media-type'
 import type { MiddlewareHandler } from 'hono'
 import { begin, decide } from '../internal/decisions'
@@ -53,7 +54,9 @@ const OWS = /^[ \t]+|[ \t]+$/g
  * app.use('/api/*', contentTypeGuard({ required: ['application/json', 'multipart/*'] }))
  * ```
  */
-export function contentTypeGuard(options: ContentTypeGuardOptions): MiddlewareHandler {
+export function contentTypeGuard(
+  options: ContentTypeGuardOptions,
+): MiddlewareHandler & Rejects<{ 415: 'unsupported_media_type' }> {
   if (options === undefined) throw optionError(NAME, 'options with "required" must be given')
   assertKnownKeys(NAME, options, KNOWN)
   if (options.required === undefined) throw optionError(NAME, '"required" must be given')

@@ -1,3 +1,4 @@
+import type { Rejects } from '@palisade/shared/describe'
 import type { Context, MiddlewareHandler } from 'hono'
 import { appendSetCookie, type CookieSettings, getCookieValues } from '../internal/cookie'
 import { assertCookieName, assertCookieSettings, cookieOptions } from '../internal/cookie-settings'
@@ -118,7 +119,9 @@ const MAX_COPIES = 4
  * )
  * ```
  */
-export function csrf(options: CsrfOptions = {}): MiddlewareHandler {
+export function csrf(
+  options: CsrfOptions = {},
+): MiddlewareHandler & Rejects<{ 403: 'csrf_token_invalid' }> {
   const factory = 'csrf'
   assertKnownKeys(factory, options, KNOWN)
   const dryRun = assertBoolean(factory, 'dryRun', options.dryRun ?? false)

@@ -32,4 +32,36 @@ describe('BoundedCache', () => {
     expect(cache.get('token')).toBeUndefined()
     expect(cache.size).toBe(0)
   })
+
+  it('keeps least-recently-used order through repeated reads, deletes and evictions', () => {
+    const cache = new BoundedCache<string, number>(3)
+    cache.set('a', 1)
+    cache.set('b', 2)
+    cache.set('c', 3)
+    // c is the newest: reading it again and again leaves a as the oldest.
+    expect([cache.get('c'), cache.get('c'), cache.get('c')]).toEqual([3, 3, 3])
+    cache.set('d', 4)
+    expect(cache.get('a')).toBeUndefined()
+    // b is read twice in a row (moved once), then d: c is now the oldest.
+    expect([cache.get('b'), cache.get('b'), cache.get('d')]).toEqual([2, 2, 4])
+    cache.set('e', 5)
+    expect(cache.get('c')).toBeUndefined()
+    // Deleting the newest key and setting it again makes it the newest once more.
+    cache.delete('e')
+    cache.set('e', 6)
+    expect(cache.get('b')).toBe(2)
+    cache.set('f', 7)
+    expect(cache.get('d')).toBeUndefined()
+    expect([cache.get('b'), cache.get('e'), cache.get('f')]).toEqual([2, 6, 7])
+  })
+
+  it('with room for one entry, the newest key replaces the old one', () => {
+    const cache = new BoundedCache<string, number>(1)
+    cache.set('a', 1)
+    expect(cache.get('a')).toBe(1)
+    cache.set('b', 2)
+    expect(cache.get('a')).toBeUndefined()
+    expect(cache.get('b')).toBe(2)
+    expect(cache.size).toBe(1)
+  })
 })

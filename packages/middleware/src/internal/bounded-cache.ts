@@ -7,6 +7,8 @@
 export class BoundedCache<K, V> {
   readonly #map = new Map<K, V>()
   readonly #max: number
+  /** The key moved or inserted last: the newest in the map's order, while it is in the map. */
+  #last: K | undefined
 
   constructor(max: number) {
     this.#max = max
@@ -19,9 +21,12 @@ export class BoundedCache<K, V> {
   /** The value for exactly `key`, marking it most recently used; `undefined` when absent. */
   get(key: K): V | undefined {
     const value = this.#map.get(key)
-    if (value !== undefined) {
+    // The most recently used key is already last: moving it again would only churn the map's
+    // table (each delete leaves a hole that a later rehash must clear).
+    if (value !== undefined && key !== this.#last) {
       this.#map.delete(key)
       this.#map.set(key, value)
+      this.#last = key
     }
     return value
   }
@@ -30,9 +35,11 @@ export class BoundedCache<K, V> {
     if (this.#map.has(key)) this.#map.delete(key)
     else if (this.#map.size >= this.#max) this.#map.delete(this.#map.keys().next().value as K)
     this.#map.set(key, value)
+    this.#last = key
   }
 
   delete(key: K): void {
     this.#map.delete(key)
+    if (key === this.#last) this.#last = undefined
   }
 }

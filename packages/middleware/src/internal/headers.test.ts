@@ -1,6 +1,6 @@
 import { Hono } from 'hono'
 import { describe, expect, it } from 'vitest'
-import { editResponseHeaders, HEADER_VALUE, TOKEN } from './headers'
+import { editResponseHeaders, HEADER_VALUE, setResponseHeader, TOKEN } from './headers'
 
 describe('editResponseHeaders', () => {
   it('edits the current response in place', async () => {
@@ -45,6 +45,26 @@ describe('editResponseHeaders', () => {
     app.get('/', (c) => c.text('ok'))
     await app.request('/')
     expect(caught).toBeInstanceOf(RangeError)
+  })
+})
+
+describe('setResponseHeader', () => {
+  it('sets the header in place, or on a copy of a response with immutable headers', async () => {
+    const app = new Hono()
+    app.use('*', async (c, next) => {
+      await next()
+      setResponseHeader(c, 'x-added', '1')
+    })
+    app.get('/', (c) => c.text('body', 201))
+    app.get('/away', () => Response.redirect('https://example.com/there', 307))
+    const res = await app.request('/')
+    expect(res.status).toBe(201)
+    expect(res.headers.get('x-added')).toBe('1')
+    expect(await res.text()).toBe('body')
+    const moved = await app.request('/away')
+    expect(moved.status).toBe(307)
+    expect(moved.headers.get('location')).toBe('https://example.com/there')
+    expect(moved.headers.get('x-added')).toBe('1')
   })
 })
 

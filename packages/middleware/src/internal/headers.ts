@@ -15,6 +15,19 @@ export function editResponseHeaders(c: Context, apply: (headers: Headers) => voi
   }
 }
 
+/**
+ * Sets one response header: `editResponseHeaders` without allocating a closure per request
+ * (only a response with immutable headers takes the copying path).
+ */
+export function setResponseHeader(c: Context, name: string, value: string): void {
+  try {
+    c.res.headers.set(name, value)
+  } catch (err) {
+    if (!(err instanceof TypeError)) throw err
+    editResponseHeaders(c, (headers) => headers.set(name, value))
+  }
+}
+
 /** An RFC 9110 token: header names and method names (the grammar both packages share). */
 export { TOKEN } from '@palisade/shared/token'
 

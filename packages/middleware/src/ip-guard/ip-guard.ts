@@ -1,3 +1,4 @@
+import type { Rejects } from '@palisade/shared/describe'
 import type { Context, MiddlewareHandler } from 'hono'
 import { getClientIPParsed } from '../internal/client-ip'
 import { begin, decide } from '../internal/decisions'
@@ -71,7 +72,9 @@ export interface IpGuardOptions {
  * app.use('*', ipGuard({ list: ['203.0.113.7', '198.51.100.0/24'] }))
  * ```
  */
-export function ipGuard(options: IpGuardOptions): MiddlewareHandler {
+export function ipGuard(
+  options: IpGuardOptions,
+): MiddlewareHandler & Rejects<{ 403: 'ip_denied' }> {
   if (options === undefined || options === null) {
     throw optionError(FACTORY, '"list" is required')
   }

@@ -1,3 +1,4 @@
+import type { Rejects } from '@palisade/shared/describe'
 import type { MiddlewareHandler } from 'hono'
 import { type JWTVerifyOptions, jwtVerify } from 'jose'
 import { BoundedCache } from '../internal/bounded-cache'
@@ -126,7 +127,9 @@ function stringOrList(factory: string, name: string, value: unknown): string | s
  * app.get('/api/me', (c) => c.json({ sub: c.get('jwtPayload').sub }))
  * ```
  */
-export function jwtAuth(options: JwtAuthOptions): MiddlewareHandler {
+export function jwtAuth(
+  options: JwtAuthOptions,
+): MiddlewareHandler & Rejects<{ 401: 'token_missing' | 'token_invalid' }> {
   const factory = 'jwtAuth'
   if (options === undefined) throw optionError(factory, '"secret" is required')
   assertNoDryRun(factory, options)

@@ -200,7 +200,8 @@ function handlerRoute(c: Context): string | undefined {
     const route = routes[i]
     if (route && route.handler.length < 2) return route.path
   }
-  return undefined
+  // Handlers wrapped as (c, next) (response validation): the last route matched is the handler's.
+  return routes.at(-1)?.path
 }
 
 function finish(span: OtelSpan, method: string, route: string | undefined, status: number): void {

@@ -1,4 +1,5 @@
 import { CODE_PATTERN } from '@palisade/shared/codes'
+import type { RendersProblems } from '@palisade/shared/describe'
 import { describeMiddleware } from '@palisade/shared/describe'
 import {
   PROBLEM_JSON,
@@ -73,7 +74,9 @@ function fieldErrors(value: unknown): ProblemFieldError[] | undefined {
  * //         "detail": "Too many requests", "code": "rate_limited" }
  * ```
  */
-export function problemHandler(options: ProblemHandlerOptions = {}): ErrorHandler {
+export function problemHandler(
+  options: ProblemHandlerOptions = {},
+): ErrorHandler & RendersProblems {
   const factory = 'problemHandler'
   assertKnownKeys(factory, options, ['typeBase', 'onUnexpected'])
   const typeBase =

@@ -1,14 +1,26 @@
 import { unrefInterval } from '../internal/timers'
 import {
   type BucketState,
+  bucketEvaluate,
   bucketExpiresAt,
+  type FixedState,
+  fixedEvaluate,
+  type LimitEvaluation,
   refillBucket,
   type SlidingState,
+  slidingEvaluate,
   slidingExpiresAt,
   slidingWindowHit,
   tokenBucketHit,
 } from './algorithms'
-import type { RateLimitHit, RateLimitInfo, RateLimitStore } from './store'
+import type {
+  RateLimitHit,
+  RateLimitInfo,
+  RateLimitRequest,
+  RateLimitStore,
+  RateLimitVerdict,
+} from './store'
+import { checkRateLimitRequest } from './store'
 
 const NAME = 'MemoryRateLimitStore'
 
@@ -46,6 +58,13 @@ interface Sliding extends SlidingState {
 interface Bucket extends BucketState {
   expiresAt: number
 }
+/** What `consume` keeps per key: each limit's state (by algorithm and window) and a block. */
+type LimitState = (FixedState | Sliding | Bucket) & { expiresAt: number }
+interface Consumed {
+  limits: Map<string, LimitState>
+  blockedUntil: number
+  expiresAt: number
+}
 
 /**
  * The key under which keys that find the store full are counted together. A symbol, so no
@@ -56,7 +75,7 @@ type Key = string | typeof OVERFLOW
 
 /**
  * In-memory {@link RateLimitStore} for development and single-process apps (each process counts
- * on its own). It implements all three algorithms, `decrement` and `reset`. Expired state is
+ * on its own). It implements all three algorithms, `consume`, `decrement` and `reset`. Expired state is
  * dropped when its key is next seen and by an `unref`'d sweep that runs only while the store
  * holds keys. At most `maxKeys` keys are held: beyond that, new keys share one overflow counter
  * (fail closed) instead of evicting anyone's live counter, so flooding the store with fresh keys
@@ -74,6 +93,7 @@ export class MemoryRateLimitStore implements RateLimitStore {
   readonly #fixed = new Map<Key, Fixed>()
   readonly #sliding = new Map<Key, Sliding>()
   readonly #buckets = new Map<Key, Bucket>()
+  readonly #consumed = new Map<Key, Consumed>()
   readonly #now: () => number
   readonly #sweepIntervalMs: number | undefined
   readonly #maxKeys: number
@@ -99,7 +119,7 @@ export class MemoryRateLimitStore implements RateLimitStore {
 
   /** Number of keys currently held, over all algorithms (expired ones count until swept). */
   get size(): number {
-    return this.#fixed.size + this.#sliding.size + this.#buckets.size
+    return this.#fixed.size + this.#sliding.size + this.#buckets.size + this.#consumed.size
   }
 
   /** Fixed window: counts one request for `key`; starts a window of `windowMs` if none runs. */
@@ -149,6 +169,54 @@ export class MemoryRateLimitStore implements RateLimitStore {
   }
 
   /**
+   * Checks every limit of `request` and takes `request.cost` from each only if all pass and the
+   * key is not blocked; a refused request with `blockMs` blocks the key. `cost: 0` reads only.
+   * Synchronous inside, so atomic within the process.
+   */
+  async consume(key: string, request: RateLimitRequest): Promise<RateLimitVerdict> {
+    const { algorithm, limits, cost, blockMs } = checkRateLimitRequest(NAME, request)
+    const now = this.#now()
+    const slot = this.#slot(this.#consumed, key, now, limits[0]?.windowMs ?? 1_000)
+    let entry = this.#consumed.get(slot)
+    let blockedMs = entry !== undefined && entry.blockedUntil > now ? entry.blockedUntil - now : 0
+    const evaluate =
+      algorithm === 'fixed-window'
+        ? fixedEvaluate
+        : algorithm === 'sliding-window'
+          ? slidingEvaluate
+          : bucketEvaluate
+    const ids = limits.map((l) => `${algorithm}:${l.windowMs}`)
+    const results = limits.map((l, i) =>
+      (evaluate as (...a: unknown[]) => LimitEvaluation<object>)(
+        entry?.limits.get(ids[i] as string),
+        now,
+        l.windowMs,
+        l.max,
+        cost,
+      ),
+    )
+    const allowed = blockedMs === 0 && results.every((r) => r.next !== undefined)
+    if (cost > 0 && (allowed || (blockMs > 0 && blockedMs === 0))) {
+      if (entry === undefined) {
+        entry = { limits: new Map(), blockedUntil: 0, expiresAt: 0 }
+        this.#consumed.set(slot, entry)
+      }
+      if (allowed) {
+        results.forEach((r, i) => {
+          entry?.limits.set(ids[i] as string, r.next as LimitState)
+        })
+      } else {
+        entry.blockedUntil = now + blockMs
+        blockedMs = blockMs
+      }
+      let expiresAt = entry.blockedUntil
+      for (const state of entry.limits.values()) expiresAt = Math.max(expiresAt, state.expiresAt)
+      entry.expiresAt = expiresAt
+    }
+    return { allowed, limits: results.map((r) => ({ count: r.count, ttl: r.ttl })), blockedMs }
+  }
+
+  /**
    * Gives back one request of `key` under `hit.algorithm`: a fixed or sliding count goes down by
    * one if its window is still running (never below zero), a bucket gets its token back (never
    * above `max`). A key that was counted in the overflow counter is not refunded.
@@ -177,6 +245,7 @@ export class MemoryRateLimitStore implements RateLimitStore {
     this.#fixed.delete(key)
     this.#sliding.delete(key)
     this.#buckets.delete(key)
+    this.#consumed.delete(key)
   }
 
   /** Stops the sweep and forgets every key. The store stays usable. */
@@ -186,6 +255,7 @@ export class MemoryRateLimitStore implements RateLimitStore {
     this.#fixed.clear()
     this.#sliding.clear()
     this.#buckets.clear()
+    this.#consumed.clear()
     this.#nextRoomSweep = Number.NEGATIVE_INFINITY
   }
 
@@ -209,7 +279,9 @@ export class MemoryRateLimitStore implements RateLimitStore {
   /** Keys held apart from the overflow counters, which do not take a key's room. */
   #ownKeys(): number {
     let overflow = 0
-    for (const map of [this.#fixed, this.#sliding, this.#buckets]) if (map.has(OVERFLOW)) overflow++
+    for (const map of [this.#fixed, this.#sliding, this.#buckets, this.#consumed]) {
+      if (map.has(OVERFLOW)) overflow++
+    }
     return this.size - overflow
   }
 
@@ -226,7 +298,8 @@ export class MemoryRateLimitStore implements RateLimitStore {
   }
 
   #sweep(now: number): void {
-    for (const map of [this.#fixed, this.#sliding, this.#buckets] as Map<Key, Fixed>[]) {
+    const maps = [this.#fixed, this.#sliding, this.#buckets, this.#consumed] as Map<Key, Fixed>[]
+    for (const map of maps) {
       for (const [key, entry] of map) if (entry.expiresAt <= now) map.delete(key)
     }
   }

@@ -2,8 +2,11 @@
 // values (window, algorithm, store method, header draft, refund policy). Splitting the checks into
 // a config object was tried: the property names it adds survive minification and cost the
 // rate-limit entry 128 bytes gzipped, for no change in behaviour.
+
+import type { Rejects } from '@palisade/shared/describe'
 import type { Context, MiddlewareHandler } from 'hono'
-import { begin, clock, decide, storeTime } from '../internal/decisions'
+import { BoundedCache } from '../internal/bounded-cache'
+import { begin, clock, decide, type Pending, storeTime } from '../internal/decisions'
 import { described } from '../internal/described'
 import { editResponseHeaders } from '../internal/headers'
 import {
@@ -11,12 +14,12 @@ import {
   assertFunction,
   assertKnownKeys,
   assertNonEmptyString,
+  assertNonNegativeInteger,
   assertOneOf,
   assertPositiveInteger,
   formatValue,
   optionError,
 } from '../internal/options'
-import { refuse } from '../internal/refuse'
 import { reject } from '../internal/reject'
 import { clientIpKey, isIPv6Subnet } from './client-ip-key'
 import { rateLimitDescription, rateLimitHeaders } from './description'
@@ -30,7 +33,15 @@ import {
   type RateLimitHeaders,
 } from './headers'
 import { MemoryRateLimitStore } from './memory-store'
-import type { RateLimitAlgorithm, RateLimitHit, RateLimitInfo, RateLimitStore } from './store'
+import type {
+  RateLimitAlgorithm,
+  RateLimitHit,
+  RateLimitInfo,
+  RateLimitStore,
+  RateLimitVerdict,
+  RateLimitWindow,
+} from './store'
+import { MAX_LIMITS } from './store'
 
 /**
  * Options of {@link rateLimit}.
@@ -47,6 +58,33 @@ export interface RateLimitOptions {
   max?: number | ((c: Context) => number | Promise<number>)
   /** Window length in milliseconds (the token bucket refills `max` tokens per window). Default `60000`. */
   windowMs?: number
+  /**
+   * Several limits checked and consumed together in one store call, e.g. 10 per second and
+   * 1,000 per hour: a request passes only if every limit has room, and then counts against all
+   * of them. Replaces `max` and `windowMs`. The headers report the tightest limit; draft-8's
+   * `RateLimit-Policy` lists every one. Needs a store with `consume`.
+   */
+  limits?: readonly RateLimitWindow[]
+  /**
+   * Units a request takes (a non-negative integer, or a function of the request), e.g. the
+   * tokens of an LLM call or the rows of an export. Default `1`. Needs a store with `consume`
+   * unless it is always 1.
+   */
+  cost?: number | ((c: Context) => number | Promise<number>)
+  /**
+   * Once a request is refused, the key is refused for this many milliseconds, whatever the
+   * limits say (a lockout: a login brute-forcer waits 15 minutes, not until the window ends).
+   * Needs a store with `consume`.
+   */
+  blockDurationMs?: number
+  /**
+   * Remember refused keys in this process until they can pass again, and refuse them without a
+   * store call (no round trip for a client that keeps hammering). Default: on for a `store` you
+   * pass that is not a `MemoryRateLimitStore`. Each process remembers its own: a `reset(key)` on
+   * the store reaches other processes once their remembered refusal ends. Sliding-window refusals
+   * are remembered only while blocked (the count decays continuously).
+   */
+  denyCache?: boolean
   /** How requests are counted, see {@link RateLimitAlgorithm}. Default `'fixed-window'`. */
   algorithm?: RateLimitAlgorithm
   /** Which RateLimit header draft to send, see {@link RateLimitHeaders}. Default `'draft-6'`. */
@@ -80,7 +118,8 @@ export interface RateLimitOptions {
   onStoreError?: (error: unknown, c: Context) => void
   /**
    * Report instead of refuse: requests are still counted and get the same headers, but one over
-   * the limit passes with a `dry-run` decision (`rate_limited`). Default `false`.
+   * the limit passes with a `dry-run` decision (`rate_limited`), and no key is deny-cached.
+   * Default `false`.
    */
   dryRun?: boolean
 }
@@ -88,6 +127,10 @@ export interface RateLimitOptions {
 const KNOWN = [
   'max',
   'windowMs',
+  'limits',
+  'cost',
+  'blockDurationMs',
+  'denyCache',
   'algorithm',
   'standardHeaders',
   'identifier',
@@ -131,7 +174,9 @@ const METHOD = {
  * app.post('/login', rateLimit({ max: 5, windowMs: 15 * 60_000, skipSuccessfulRequests: true }), login)
  * ```
  */
-export function rateLimit(options: RateLimitOptions = {}): MiddlewareHandler {
+export function rateLimit(
+  options: RateLimitOptions = {},
+): MiddlewareHandler & Rejects<{ 429: 'rate_limited' }> {
   const factory = 'rateLimit'
   assertKnownKeys(factory, options, KNOWN)
   const windowMs = assertPositiveInteger(factory, 'windowMs', options.windowMs ?? 60_000)
@@ -141,11 +186,11 @@ export function rateLimit(options: RateLimitOptions = {}): MiddlewareHandler {
     options.algorithm ?? 'fixed-window',
     ALGORITHMS,
   )
-  const checkMax = (max: unknown, where: string): number => {
+  const checkMax = (max: unknown, where: string, w = windowMs): number => {
     if (typeof max !== 'number' || !Number.isInteger(max) || max <= 0) {
       throw optionError(factory, `${where} must be a positive integer, got ${formatValue(max)}`)
     }
-    if (algorithm === 'token-bucket' && !Number.isSafeInteger(max * windowMs)) {
+    if (algorithm === 'token-bucket' && !Number.isSafeInteger(max * w)) {
       throw optionError(
         factory,
         `${where} × "windowMs" must be a safe integer for the token bucket`,
@@ -224,8 +269,66 @@ export function rateLimit(options: RateLimitOptions = {}): MiddlewareHandler {
           'onStoreError',
           options.onStoreError,
         )
+  const limitsOption = options.limits
+  let limits: RateLimitWindow[] | undefined
+  if (limitsOption !== undefined) {
+    if (!Array.isArray(limitsOption) || limitsOption.length === 0) {
+      throw optionError(factory, '"limits" must be a non-empty array of { max, windowMs }')
+    }
+    if (limitsOption.length > MAX_LIMITS) {
+      throw optionError(factory, `"limits" takes at most ${MAX_LIMITS} limits`)
+    }
+    for (const name of ['max', 'windowMs', 'identifier'] as const) {
+      if (options[name] !== undefined) {
+        throw optionError(factory, `"limits" replaces "${name}": give one or the other`)
+      }
+    }
+    const seen = new Set<number>()
+    limits = limitsOption.map((limit, i) => {
+      if (limit === null || typeof limit !== 'object') {
+        throw optionError(factory, `"limits[${i}]" must be { max, windowMs }`)
+      }
+      assertKnownKeys(factory, limit, ['max', 'windowMs'])
+      const w = assertPositiveInteger(factory, `limits[${i}].windowMs`, limit.windowMs)
+      if (seen.has(w)) throw optionError(factory, `two limits share windowMs ${w}`)
+      seen.add(w)
+      return { max: checkMax(limit.max, `"limits[${i}].max"`, w), windowMs: w }
+    })
+    // The tightest window first: headers and refusals look at it first.
+    limits.sort((a, b) => a.windowMs - b.windowMs)
+  }
+  const costOption = options.cost
+  let costFn: ((c: Context) => number | Promise<number>) | undefined
+  let staticCost = 1
+  if (typeof costOption === 'function') costFn = costOption
+  else if (costOption !== undefined) {
+    staticCost = assertNonNegativeInteger(factory, 'cost', costOption)
+  }
+  const blockMs =
+    options.blockDurationMs === undefined
+      ? 0
+      : assertPositiveInteger(factory, 'blockDurationMs', options.blockDurationMs)
+  // Anything beyond one unit of one limit goes through the store's consume().
+  const consumes = limits !== undefined || costOption !== undefined || blockMs > 0
+  const consumeOption =
+    limits !== undefined ? 'limits' : costOption !== undefined ? 'cost' : 'blockDurationMs'
+  if (consumes && (skipFailed || skipSuccessful)) {
+    throw optionError(
+      factory,
+      `${skipFailed ? 'skipFailedRequests' : 'skipSuccessfulRequests'} cannot be combined with "${consumeOption}" (a refund of several limits or units is not supported)`,
+    )
+  }
+  if (limits !== undefined && maxFn) {
+    throw optionError(factory, '"limits" takes fixed numbers; "max" as a function is not allowed')
+  }
   let store = options.store
   if (store !== undefined) {
+    if (consumes && typeof store.consume !== 'function') {
+      throw optionError(
+        factory,
+        `"${consumeOption}" needs a store with consume(key, request); this store has none`,
+      )
+    }
     if (store === null || typeof store !== 'object' || typeof store.increment !== 'function') {
       throw optionError(
         factory,
@@ -258,7 +361,6 @@ export function rateLimit(options: RateLimitOptions = {}): MiddlewareHandler {
   // The sliding window and the token bucket record nothing for a rejected request; the fixed
   // window counts it, so only there does skipFailedRequests give a 429 back.
   const countsRejected = algorithm === 'fixed-window'
-  const windowSeconds = Math.ceil(windowMs / 1000)
   let failing = false
 
   const report = (error: unknown, c: Context): void => {
@@ -294,10 +396,54 @@ export function rateLimit(options: RateLimitOptions = {}): MiddlewareHandler {
     }
   }
 
-  const headersFor = async (quota: Quota, key: string): Promise<Record<string, string>> => {
-    if (standardHeaders === 'draft-6') return draft6(quota, windowSeconds)
-    const name = identifier ?? defaultPolicyName(quota.max, windowMs)
-    return draft8(quota, windowSeconds, name, await partitionKey(key))
+  /** Header values for the limits of one response; the first quota is the one to report. */
+  const headersFor = async (
+    quotas: readonly (Quota & { windowMs: number })[],
+    key: string,
+  ): Promise<Record<string, string>> => {
+    const first = quotas[0] as Quota & { windowMs: number }
+    if (standardHeaders === 'draft-6') {
+      const headers = draft6(first, Math.ceil(first.windowMs / 1000))
+      if (quotas.length > 1) {
+        headers['RateLimit-Policy'] = quotas
+          .map((q) => `${q.max};w=${Math.ceil(q.windowMs / 1000)}`)
+          .join(', ')
+      }
+      return headers
+    }
+    const pk = await partitionKey(key)
+    const name = (q: Quota & { windowMs: number }) =>
+      identifier ?? defaultPolicyName(q.max, q.windowMs)
+    const headers = draft8(first, Math.ceil(first.windowMs / 1000), name(first), pk)
+    if (quotas.length > 1) {
+      headers['RateLimit-Policy'] = quotas
+        .map((q) => draft8(q, Math.ceil(q.windowMs / 1000), name(q), pk)['RateLimit-Policy'])
+        .join(', ')
+    }
+    return headers
+  }
+
+  // Refused keys this process answers alone until `until` (ms), with the quotas last reported.
+  const denyCache =
+    !dryRun &&
+    (options.denyCache ?? (store !== undefined && !(store instanceof MemoryRateLimitStore)))
+      ? new BoundedCache<string, Denied>(10_000)
+      : undefined
+  if (options.denyCache !== undefined) assertBoolean(factory, 'denyCache', options.denyCache)
+
+  const refuse = async (
+    quotas: (Quota & { windowMs: number })[],
+    key: string,
+    retryMs: number,
+    d: Pending | undefined,
+  ): Promise<void> => {
+    decide(d, dryRun ? 'dry-run' : 'reject', 'rate_limited', 429)
+    if (dryRun) return
+    const headers = await headersFor(quotas, key)
+    return reject(429, message, 'rate_limited', {
+      ...headers,
+      'Retry-After': String(Math.max(1, Math.ceil(retryMs / 1000))),
+    })
   }
 
   const description = rateLimitDescription(store, failOpen, rateLimitHeaders(standardHeaders))
@@ -308,17 +454,56 @@ export function rateLimit(options: RateLimitOptions = {}): MiddlewareHandler {
       return next()
     }
     const key = await keyGenerator(c)
+    if (denyCache) {
+      const denied = denyCache.get(key)
+      if (denied !== undefined) {
+        const left = denied.until - Date.now()
+        if (left > 0) {
+          const reset = Math.ceil(left / 1000)
+          await refuse(
+            denied.quotas.map((q) => ({ ...q, remaining: 0, reset: Math.max(q.reset, reset) })),
+            key,
+            left,
+            d,
+          )
+        }
+        denyCache.delete(key)
+      }
+    }
     const max = maxFn ? checkMax(await maxFn(c), 'max(c)') : staticMax
-    let info: RateLimitInfo
+    const cost = costFn
+      ? assertNonNegativeInteger('rateLimit', 'cost(c)', await costFn(c))
+      : staticCost
+    const windows = limits ?? [{ max, windowMs }]
+    let info: RateLimitInfo | undefined
+    let verdict: RateLimitVerdict | undefined
     let s: RateLimitStore
     try {
       s = store ??= new MemoryRateLimitStore()
       const t = clock(d)
-      info = await count(s, key, max)
-      storeTime(d, METHOD[algorithm], t)
-      if (!(Number.isFinite(info?.count) && Number.isFinite(info?.ttl))) {
-        throw new TypeError('store returned an invalid { count, ttl }')
+      if (consumes) {
+        verdict = await (s.consume as NonNullable<RateLimitStore['consume']>)(key, {
+          algorithm,
+          limits: windows,
+          cost,
+          blockMs,
+        })
+        if (
+          typeof verdict?.allowed !== 'boolean' ||
+          !Array.isArray(verdict.limits) ||
+          verdict.limits.length !== windows.length ||
+          !verdict.limits.every((l) => Number.isFinite(l?.count) && Number.isFinite(l?.ttl)) ||
+          !Number.isFinite(verdict.blockedMs)
+        ) {
+          throw new TypeError('store returned an invalid verdict')
+        }
+      } else {
+        info = await count(s, key, max)
+        if (!(Number.isFinite(info?.count) && Number.isFinite(info?.ttl))) {
+          throw new TypeError('store returned an invalid { count, ttl }')
+        }
       }
+      storeTime(d, consumes ? 'consume' : METHOD[algorithm], t)
       failing = false
     } catch (error) {
       report(error, c)
@@ -329,17 +514,76 @@ export function rateLimit(options: RateLimitOptions = {}): MiddlewareHandler {
       reject(503, 'Rate limit store unavailable', 'store_unavailable')
     }
 
-    const reset = Math.max(0, Math.ceil(info.ttl / 1000))
-    const headers = await headersFor({ max, remaining: Math.max(0, max - info.count), reset }, key)
-    const refunds = skipFailed || skipSuccessful
-    const deadline = refunds ? Date.now() + info.ttl : 0
-    const hit: RateLimitHit = { algorithm, windowMs, max }
-    if (info.count > max) {
-      if (skipFailed && countsRejected && !dryRun) await refund(s, key, hit, deadline, c)
-      refuse(d, dryRun, 429, message, 'rate_limited', {
-        ...headers,
-        'Retry-After': String(Math.max(1, reset)),
+    if (verdict !== undefined) {
+      const blocked = verdict.blockedMs > 0
+      const quotas = windows.map((w, i) => {
+        const l = verdict.limits[i] as RateLimitInfo
+        const used = verdict.allowed ? l.count : l.count - cost
+        return {
+          max: w.max,
+          windowMs: w.windowMs,
+          remaining: blocked ? 0 : Math.max(0, Math.min(w.max, w.max - used)),
+          reset: Math.max(0, Math.ceil(l.ttl / 1000)),
+          ttl: l.ttl,
+          refuses: l.count > w.max,
+        }
       })
+      if (!verdict.allowed) {
+        // Retry once every refusing limit has room again (or the block ends).
+        let retryMs = verdict.blockedMs
+        let until = blocked ? verdict.blockedMs : 0
+        for (const q of quotas) {
+          if (!q.refuses) continue
+          retryMs = Math.max(retryMs, q.ttl)
+          // Cached only where nothing can pass before ttl: a fixed window with no unit left,
+          // a bucket refusing a single unit.
+          const full = q.max - q.remaining >= q.max
+          if (
+            (algorithm === 'fixed-window' && full) ||
+            (algorithm === 'token-bucket' && cost === 1)
+          ) {
+            until = Math.max(until, q.ttl)
+          }
+        }
+        const reported = quotas
+          .filter((q) => q.refuses || blocked)
+          .sort((a, b) => b.ttl - a.ttl)
+          .concat(quotas.filter((q) => !(q.refuses || blocked)))
+        if (blocked)
+          for (const q of reported) q.reset = Math.max(q.reset, Math.ceil(retryMs / 1000))
+        if (denyCache && until > 0) {
+          denyCache.set(key, { until: Date.now() + until, quotas: reported })
+        }
+        await refuse(reported, key, retryMs, d)
+      }
+      // The tightest limit first: least room left, then the longest wait.
+      const reported = [...quotas].sort((a, b) => a.remaining - b.remaining || b.ttl - a.ttl)
+      const headers = await headersFor(reported, key)
+      decide(d, 'allow')
+      await next()
+      setHeaders(c, headers)
+      return
+    }
+
+    const counted = info as RateLimitInfo
+    const reset = Math.max(0, Math.ceil(counted.ttl / 1000))
+    const quota = { max, windowMs, remaining: Math.max(0, max - counted.count), reset }
+    const headers = await headersFor([quota], key)
+    const refunds = skipFailed || skipSuccessful
+    const deadline = refunds ? Date.now() + counted.ttl : 0
+    const hit: RateLimitHit = { algorithm, windowMs, max }
+    if (counted.count > max) {
+      if (skipFailed && countsRejected && !dryRun) await refund(s, key, hit, deadline, c)
+      if (denyCache && algorithm !== 'sliding-window') {
+        denyCache.set(key, { until: Date.now() + counted.ttl, quotas: [quota] })
+      }
+      decide(d, dryRun ? 'dry-run' : 'reject', 'rate_limited', 429)
+      if (!dryRun) {
+        reject(429, message, 'rate_limited', {
+          ...headers,
+          'Retry-After': String(Math.max(1, reset)),
+        })
+      }
     }
     decide(d, 'allow')
     await next()
@@ -347,6 +591,10 @@ export function rateLimit(options: RateLimitOptions = {}): MiddlewareHandler {
       const failed = c.error !== undefined || c.res.status >= 400
       if (failed ? skipFailed : skipSuccessful) await refund(s, key, hit, deadline, c)
     }
+    setHeaders(c, headers)
+  })
+
+  function setHeaders(c: Context, headers: Record<string, string>): void {
     // In place: c.header() on a finished response rebuilds the Response on every call, which
     // turns a string body into a stream and costs @hono/node-server its fast path.
     editResponseHeaders(c, (h) => {
@@ -357,5 +605,11 @@ export function rateLimit(options: RateLimitOptions = {}): MiddlewareHandler {
         h.set(name, inner ? `${value}, ${inner}` : value)
       }
     })
-  })
+  }
+}
+
+/** A refused key in the deny cache: until when, and the quotas its refusal reported. */
+interface Denied {
+  until: number
+  quotas: (Quota & { windowMs: number })[]
 }

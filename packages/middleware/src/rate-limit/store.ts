@@ -1,3 +1,5 @@
+import { checkMax, checkWindowMs } from '../internal/store-args'
+
 /**
  * How `rateLimit` counts:
  * - `'fixed-window'`: a counter per key that resets `windowMs` after its first request;
@@ -48,6 +50,65 @@ export interface RateLimitHit {
 }
 
 /**
+ * One limit of a {@link RateLimitRequest}: `max` units per `windowMs`.
+ *
+ * @example
+ * const perSecond: RateLimitWindow = { max: 10, windowMs: 1_000 }
+ */
+export interface RateLimitWindow {
+  max: number
+  windowMs: number
+}
+
+/**
+ * What {@link RateLimitStore.consume} checks and records in one atomic call.
+ *
+ * @example
+ * // 10 per second and 1,000 per hour, checked together; 3 units; 15 minutes of lockout.
+ * const request: RateLimitRequest = {
+ *   algorithm: 'fixed-window',
+ *   limits: [{ max: 10, windowMs: 1_000 }, { max: 1_000, windowMs: 3_600_000 }],
+ *   cost: 3,
+ *   blockMs: 15 * 60_000,
+ * }
+ */
+export interface RateLimitRequest {
+  algorithm: RateLimitAlgorithm
+  /** One to eight limits with distinct `windowMs`, all checked, all consumed, or none. */
+  limits: readonly RateLimitWindow[]
+  /**
+   * Units this request takes from every limit (a non-negative integer). `0` reads the key's
+   * state without recording anything (no window starts, no block is set).
+   */
+  cost: number
+  /**
+   * When a request with `cost > 0` is refused, the key is blocked for this many milliseconds:
+   * every call until then is refused without counting. `0` (default) blocks nothing.
+   */
+  blockMs?: number
+}
+
+/**
+ * The answer of {@link RateLimitStore.consume}.
+ *
+ * @example
+ * const verdict: RateLimitVerdict = await store.consume!('203.0.113.7', request)
+ * if (!verdict.allowed) console.log('retry in', Math.max(verdict.blockedMs, ...verdict.limits.map((l) => l.ttl)))
+ */
+export interface RateLimitVerdict {
+  /** Whether the request passed every limit (and the key is not blocked); only then it counted. */
+  allowed: boolean
+  /**
+   * Per limit, in the request's order: `count` is the units in use including this request's
+   * `cost` (above `max` means this limit refuses it), `ttl` the milliseconds until that count
+   * drops (the window's end, the sliding sub-window's end, or enough tokens for `cost`).
+   */
+  limits: RateLimitInfo[]
+  /** Milliseconds the key stays blocked (`blockMs`), `0` when it is not blocked. */
+  blockedMs: number
+}
+
+/**
  * Counter store behind `rateLimit`. `increment` (fixed window) is the one required method, so a
  * store written for the first version of this interface keeps working. The other methods are
  * capabilities: `rateLimit` checks at construction that its store has the method its
@@ -87,4 +148,48 @@ export interface RateLimitStore {
   decrement?(key: string, hit: RateLimitHit): Promise<void>
   /** Forgets a key under every algorithm (for example after a successful login). Optional. */
   reset?(key: string): Promise<void>
+  /**
+   * Checks every limit of `request` for `key` and, only if all pass and the key is not blocked,
+   * takes `request.cost` from each, atomically (one call, one round trip on shared stores). No
+   * algorithm records a refused request here (unlike `increment`); a refused request with
+   * `blockMs` blocks the key. With `cost: 0` it reads the state and records nothing. What
+   * `rateLimit`'s `cost`, `limits` and `blockDurationMs` need. Optional.
+   */
+  consume?(key: string, request: RateLimitRequest): Promise<RateLimitVerdict>
+}
+
+const ALGORITHMS = new Set(['fixed-window', 'sliding-window', 'token-bucket'])
+
+/** Most limits one `consume` call may check (each is a row, a hash field set or a map entry). */
+export const MAX_LIMITS = 8
+
+/**
+ * Validates a {@link RateLimitRequest} as every store's `consume` receives it, so all stores
+ * refuse the same malformed calls with the store's name in the message. Returns it with
+ * `blockMs` defaulted to 0.
+ */
+export function checkRateLimitRequest(
+  store: string,
+  request: RateLimitRequest,
+): Required<RateLimitRequest> {
+  const fail = (what: string) => new TypeError(`${store}.consume: ${what}`)
+  if (request === null || typeof request !== 'object') throw fail('request must be an object')
+  const { algorithm, limits, cost, blockMs = 0 } = request
+  if (!ALGORITHMS.has(algorithm)) throw fail(`unknown algorithm ${String(algorithm)}`)
+  if (!Array.isArray(limits) || limits.length === 0 || limits.length > MAX_LIMITS) {
+    throw fail(`limits must be an array of 1 to ${MAX_LIMITS} { max, windowMs }`)
+  }
+  const windows = new Set<number>()
+  for (const limit of limits) {
+    const { max, windowMs } = limit ?? {}
+    checkWindowMs(`${store}.consume`, windowMs)
+    checkMax(`${store}.consume`, windowMs, max)
+    if (windows.has(windowMs)) throw fail(`two limits share windowMs ${windowMs}`)
+    windows.add(windowMs)
+  }
+  if (!Number.isInteger(cost) || cost < 0) throw fail('cost must be a non-negative integer')
+  if (!Number.isInteger(blockMs) || blockMs < 0) {
+    throw fail('blockMs must be a non-negative integer')
+  }
+  return { algorithm, limits, cost, blockMs }
 }

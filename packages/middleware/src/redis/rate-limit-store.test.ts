@@ -264,11 +264,19 @@ describe('RedisRateLimitStore: Redis Cluster safety', () => {
     for (const algorithm of ['fixed-window', 'sliding-window', 'token-bucket'] as const) {
       await store.decrement('{tag}k', { algorithm, windowMs: 1_000, max: 5 })
     }
+    const limits = [
+      { max: 5, windowMs: 1_000 },
+      { max: 50, windowMs: 60_000 },
+    ]
+    // The captured replies are not a consume reply: only what was sent matters here.
+    await store
+      .consume('{tag}k', { algorithm: 'token-bucket', limits, cost: 2, blockMs: 1_000 })
+      .catch(() => {})
     const evals = sent.filter((args) => args[0] === 'EVAL')
-    expect(evals).toHaveLength(6)
+    expect(evals).toHaveLength(7)
     for (const [, source, numKeys, key] of evals) {
       expect(numKeys).toBe('1')
-      expect(key).toMatch(/^p:\{tag\}k(#sw|#tb)?$/)
+      expect(key).toMatch(/^p:\{tag\}k(#sw|#tb|#c)?$/)
       expect(source).not.toMatch(/KEYS\[(?!1\])/)
       // No key may be built inside the script, which Cluster could not route.
       expect(source).not.toMatch(/\.\.\s*ARGV|KEYS\[1\]\s*\.\./)
@@ -280,6 +288,7 @@ describe('RedisRateLimitStore: Redis Cluster safety', () => {
     await store.reset('k')
     expect(sent.map((args) => args.join(' ')).sort()).toEqual([
       'DEL p:k',
+      'DEL p:k#c',
       'DEL p:k#sw',
       'DEL p:k#tb',
     ])
@@ -289,13 +298,20 @@ describe('RedisRateLimitStore: Redis Cluster safety', () => {
     const { commands, sendCommand } = recording()
     const prefix = freshPrefix()
     const store = new RedisRateLimitStore({ sendCommand, prefix })
+    const request = { algorithm: 'fixed-window', cost: 3, blockMs: 60_000 } as const
+    const limits = [
+      { max: 10, windowMs: 1_000 },
+      { max: 1_000, windowMs: 3_600_000 },
+    ]
     await store.slidingWindow('k', 60_000, 5)
     await store.tokenBucket('k', 60_000, 5)
+    await store.consume('k', { ...request, limits, cost: 0 })
     commands.length = 0
     await store.increment('k', 60_000)
     await store.slidingWindow('k', 60_000, 5)
     await store.tokenBucket('k', 60_000, 5)
-    expect(commands).toEqual(['EVALSHA', 'EVALSHA', 'EVALSHA'])
+    await store.consume('k', { ...request, limits })
+    expect(commands).toEqual(['EVALSHA', 'EVALSHA', 'EVALSHA', 'EVALSHA'])
   })
 
   it.each([

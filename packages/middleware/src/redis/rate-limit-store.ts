@@ -1,5 +1,12 @@
 import { checkMax, checkWindowMs } from '../internal/store-args'
-import type { RateLimitHit, RateLimitInfo, RateLimitStore } from '../rate-limit/store'
+import type {
+  RateLimitHit,
+  RateLimitInfo,
+  RateLimitRequest,
+  RateLimitStore,
+  RateLimitVerdict,
+} from '../rate-limit/store'
+import { checkRateLimitRequest } from '../rate-limit/store'
 import {
   type RedisCommand,
   type RedisScript,
@@ -94,7 +101,98 @@ const BUCKET_REFUND = `${BUCKET_LEVEL}if s[1] then
   ${SAVE_BUCKET}end
 return 0`
 
+// consume(): several limits of one algorithm, cost units, a block, all in one hash (one key, so
+// Cluster-safe), mirroring algorithms.ts fixedEvaluate / slidingEvaluate / bucketEvaluate. Each
+// limit keeps the fields <alg><windowMs>:v|p|m|e (value, previous count, mark, expiry) and the
+// block is the field b (until when). ARGV: algorithm letter, cost, blockMs, n, then n pairs of
+// windowMs and max. Reply: allowed (1/0), blocked ms, then count and ttl of each limit.
+const CONSUME = `${NOW}local alg = ARGV[1]
+local cost = tonumber(ARGV[2])
+local block = tonumber(ARGV[3])
+local n = tonumber(ARGV[4])
+local fmt = function(x) return string.format('%.0f', x) end
+local blocked = 0
+local b = tonumber(redis.call('HGET', KEYS[1], 'b'))
+if b and b > now then blocked = b - now end
+local out = {}
+local nexts = {}
+local fits = true
+for i = 1, n do
+  local wname = ARGV[3 + 2 * i]
+  local w = tonumber(wname)
+  local mx = tonumber(ARGV[4 + 2 * i])
+  local f = alg .. wname .. ':'
+  local s = redis.call('HMGET', KEYS[1], f .. 'v', f .. 'p', f .. 'm', f .. 'e')
+  local e = tonumber(s[4])
+  local live = e ~= nil and e > now
+  local v, p, m = tonumber(s[1]) or 0, tonumber(s[2]) or 0, tonumber(s[3]) or 0
+  local c, ttl, nv, np, nm, ne
+  if alg == 'f' then
+    local ending = now + w
+    if live then ending = e else v = 0 end
+    c = v + cost
+    ttl = ending - now
+    nv, np, nm, ne = c, 0, 0, ending
+    if c > mx then fits = false end
+  elseif alg == 's' then
+    local idx = math.floor(now / w)
+    local cur, prev = 0, 0
+    if live and m == idx then
+      cur, prev = v, p
+    elseif live and m == idx - 1 then
+      prev = v
+    end
+    local elapsed = now - idx * w
+    c = math.floor(prev * (w - elapsed) / w) + cur + cost
+    ttl = w - elapsed
+    nv, np, nm, ne = cur + cost, prev, idx, (idx + 2) * w
+    if c > mx then fits = false end
+  else
+    local capacity = mx * w
+    local lvl = capacity
+    if live then lvl = math.min(capacity, v + math.max(0, now - m) * mx) end
+    local need = cost * w
+    if lvl < need then
+      c = math.max(mx + 1, mx - math.floor(lvl / w) + cost)
+      ttl = math.ceil((need - lvl) / mx)
+      fits = false
+    else
+      lvl = lvl - need
+      c = mx - math.floor(lvl / w)
+      ttl = math.ceil((w - lvl % w) / mx)
+    end
+    nv, np, nm, ne = lvl, 0, now, now + math.max(1, math.ceil((capacity - lvl) / mx))
+  end
+  out[#out + 1] = c
+  out[#out + 1] = ttl
+  nexts[i] = {f, nv, np, nm, ne}
+end
+local allowed = fits and blocked == 0
+if cost > 0 and allowed then
+  for i = 1, n do
+    local x = nexts[i]
+    redis.call('HSET', KEYS[1], x[1] .. 'v', fmt(x[2]), x[1] .. 'p', fmt(x[3]), x[1] .. 'm', fmt(x[4]), x[1] .. 'e', fmt(x[5]))
+  end
+elseif cost > 0 and block > 0 and blocked == 0 then
+  redis.call('HSET', KEYS[1], 'b', fmt(now + block))
+  blocked = block
+end
+if cost > 0 then
+  local latest = 0
+  local all = redis.call('HGETALL', KEYS[1])
+  for j = 1, #all, 2 do
+    if all[j] == 'b' or string.sub(all[j], -2) == ':e' then
+      latest = math.max(latest, tonumber(all[j + 1]))
+    end
+  end
+  if latest > now then redis.call('PEXPIRE', KEYS[1], fmt(latest - now)) end
+end
+local reply = {allowed and 1 or 0, blocked}
+for j = 1, #out do reply[#reply + 1] = out[j] end
+return reply`
+
 const SCRIPTS = {
+  consume: redisScript(CONSUME),
   fixed: redisScript(FIXED),
   sliding: redisScript(SLIDING),
   bucket: redisScript(BUCKET),
@@ -105,6 +203,13 @@ const SCRIPTS = {
 
 /** Each algorithm's state lives under its own key, so one key limited two ways never clashes. */
 const SUFFIX = { 'fixed-window': '', 'sliding-window': '#sw', 'token-bucket': '#tb' } as const
+/** The hash of consume(): every limit and the block of one key. */
+const CONSUMED = '#c'
+const ALGORITHM_LETTER = {
+  'fixed-window': 'f',
+  'sliding-window': 's',
+  'token-bucket': 't',
+} as const
 
 /**
  * Options of {@link RedisRateLimitStore}.
@@ -123,7 +228,7 @@ export interface RedisRateLimitStoreOptions extends RedisStoreOptions {
 
 /**
  * Rate-limit counters in Redis, shared by every instance of an app. It implements all three
- * algorithms, `decrement` and `reset`. Each call is one Lua script touching one key (so it runs
+ * algorithms, `consume` (cost, several limits, blocks, reads), `decrement` and `reset`. Each call is one Lua script touching one key (so it runs
  * on Redis Cluster unchanged), sent with `EVALSHA` and re-sent with `EVAL` when Redis answers
  * `NOSCRIPT` (after a restart or `SCRIPT FLUSH`): one round trip per request. Keys are
  * `<prefix><key>` (fixed window, a counter with a TTL), `<prefix><key>#sw` (sliding window, a
@@ -195,10 +300,36 @@ export class RedisRateLimitStore implements RateLimitStore {
     await this.#run(refund, redisKey, [String(hit.windowMs), String(hit.max)])
   }
 
+  /**
+   * Checks every limit of `request` and takes `request.cost` from each only if all pass and the
+   * key is not blocked; a refused request with `blockMs` blocks the key; `cost: 0` reads only.
+   * One Lua script on one hash (`<prefix><key>#c`), so it runs on Redis Cluster unchanged.
+   */
+  async consume(key: string, request: RateLimitRequest): Promise<RateLimitVerdict> {
+    const { algorithm, limits, cost, blockMs } = checkRateLimitRequest(NAME, request)
+    const args = [ALGORITHM_LETTER[algorithm], String(cost), String(blockMs), String(limits.length)]
+    for (const l of limits) args.push(String(l.windowMs), String(l.max))
+    const reply = await this.#run(SCRIPTS.consume, this.#prefix + key + CONSUMED, args)
+    const values = Array.isArray(reply) ? reply.map(replyInteger) : []
+    if (values.length !== 2 + 2 * limits.length || values.some((v) => v === null)) {
+      throw new Error(`${NAME}: unexpected reply to the consume script`)
+    }
+    const numbers = values as number[]
+    return {
+      allowed: numbers[0] === 1,
+      blockedMs: Math.max(0, numbers[1] as number),
+      limits: limits.map((_, i) => ({
+        count: numbers[2 + 2 * i] as number,
+        ttl: Math.max(0, numbers[3 + 2 * i] as number),
+      })),
+    }
+  }
+
   /** Forgets `key` under every algorithm: one single-key `DEL` each, so it is Cluster-safe. */
   async reset(key: string): Promise<void> {
     const base = this.#prefix + key
-    await Promise.all(Object.values(SUFFIX).map((suffix) => this.#send(['DEL', base + suffix])))
+    const suffixes = [...Object.values(SUFFIX), CONSUMED]
+    await Promise.all(suffixes.map((suffix) => this.#send(['DEL', base + suffix])))
   }
 
   #run(s: RedisScript, key: string, args: string[]): Promise<unknown> {

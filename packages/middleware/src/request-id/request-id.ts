@@ -1,6 +1,6 @@
 import type { MiddlewareHandler } from 'hono'
 import { described } from '../internal/described'
-import { editResponseHeaders, TOKEN } from '../internal/headers'
+import { setResponseHeader, TOKEN } from '../internal/headers'
 import {
   assertBoolean,
   assertFunction,
@@ -59,6 +59,8 @@ export function requestId(options?: RequestIdOptions): MiddlewareHandler {
     throw optionError(NAME, `"headerName" ${JSON.stringify(headerName)} is not a valid header name`)
   }
   const generate = assertFunction<() => string>(NAME, 'generate', o.generate ?? defaultGenerate)
+  // crypto.randomUUID() always matches VALID_ID; only a user's generator is checked per request.
+  const checkGenerated = generate !== defaultGenerate
   const trustUpstream = assertBoolean(NAME, 'trustUpstream', o.trustUpstream ?? true)
   const contextKey = assertNonEmptyString(NAME, 'contextKey', o.contextKey ?? 'requestId')
 
@@ -71,12 +73,12 @@ export function requestId(options?: RequestIdOptions): MiddlewareHandler {
     } else {
       id = generate()
       // A generator is configuration: a bad one is a bug to surface, not an ID to send.
-      if (typeof id !== 'string' || !VALID_ID.test(id)) {
+      if (checkGenerated && (typeof id !== 'string' || !VALID_ID.test(id))) {
         throw optionError(NAME, 'generate() must return 1-255 characters of [A-Za-z0-9._:=+/-]')
       }
     }
     c.set(contextKey as 'requestId', id)
     await next()
-    editResponseHeaders(c, (headers) => headers.set(headerName, id))
+    setResponseHeader(c, headerName, id)
   })
 }

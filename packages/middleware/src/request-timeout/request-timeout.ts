@@ -1,3 +1,4 @@
+import type { Rejects } from '@palisade/shared/describe'
 import type { MiddlewareHandler } from 'hono'
 import { begin, decide, overrule } from '../internal/decisions'
 import { described } from '../internal/described'
@@ -46,7 +47,9 @@ const MAX_DELAY = 2_147_483_647
  * app.get('/api/report', async (c) => c.json(await buildReport({ signal: c.get('timeoutSignal') })))
  * ```
  */
-export function requestTimeout(options: RequestTimeoutOptions): MiddlewareHandler {
+export function requestTimeout(
+  options: RequestTimeoutOptions,
+): MiddlewareHandler & Rejects<{ 408: 'request_timeout' }> {
   if (options === undefined) throw optionError(NAME, 'options with "ms" must be given')
   assertKnownKeys(NAME, options, KNOWN)
   const ms = assertPositiveInteger(NAME, 'ms', options.ms)

@@ -1,3 +1,4 @@
+import type { Rejects } from '@palisade/shared/describe'
 import type { Context, MiddlewareHandler } from 'hono'
 import { mayHaveBody } from '../internal/body'
 import { begin, decide } from '../internal/decisions'
@@ -64,7 +65,9 @@ export interface SsrfGuardOptions extends SsrfCheckOptions {
  * })
  * ```
  */
-export function ssrfGuard(options?: SsrfGuardOptions): MiddlewareHandler {
+export function ssrfGuard(
+  options?: SsrfGuardOptions,
+): MiddlewareHandler & Rejects<{ 400: 'url_invalid'; 403: 'url_forbidden' }> {
   const FACTORY = 'ssrfGuard'
   assertKnownKeys(FACTORY, options, [
     'blockList',

@@ -1,3 +1,4 @@
+import type { Rejects } from '@palisade/shared/describe'
 import { escapeHtml } from '@palisade/shared/html'
 import type { Context, MiddlewareHandler } from 'hono'
 import { begin, decide } from '../internal/decisions'
@@ -83,7 +84,9 @@ class TooDeep extends Error {}
  * })
  * ```
  */
-export function xssSanitize(options?: XssSanitizeOptions): MiddlewareHandler {
+export function xssSanitize(
+  options?: XssSanitizeOptions,
+): MiddlewareHandler & Rejects<{ 400: 'json_malformed' }> {
   const FACTORY = 'xssSanitize'
   assertKnownKeys(FACTORY, options, ['fields', 'sanitizeQuery', 'sanitizer', 'dryRun'])
   const fields =

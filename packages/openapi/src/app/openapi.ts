@@ -1,6 +1,6 @@
 import type { ErrorHandler, Handler, Hono, MiddlewareHandler, NotFoundHandler } from 'hono'
 import { mergePath } from 'hono/utils/url'
-import { assertKnownSecurity } from '../document/described-read'
+import { assertKnownSecurity, readDescription } from '../document/described-read'
 import { generateSpec } from '../document/generate'
 import type { OpenAPIDocument } from '../model/document'
 import type { OpenAPIOptions } from '../model/options'
@@ -11,6 +11,7 @@ import { RouteIndex } from '../rules/route-index'
 import { normalizeRouteOptions } from '../rules/route-options'
 import { isRecord } from '../schema/common'
 import { requestValidator } from '../validate/request'
+import { responseChecked } from '../validate/response'
 import { type DocsRoute, docsGuard, patternMatches } from './docs-routes'
 import type { BasePathOf, EnvOf, HonoApp } from './hono-types'
 import { middlewareFor, type UseRecord } from './route-middleware'
@@ -73,7 +74,14 @@ function register(
   const label = `${method.toUpperCase()} ${full}`
   if (typeof handler !== 'function')
     throw new TypeError(`openapi: ${label}: handler must be a function`)
-  const { middlewares, openapi, validate, onValidationError } = normalizeRouteOptions(opts, label)
+  const {
+    middlewares,
+    openapi,
+    validate,
+    onValidationError,
+    responseValidation,
+    onResponseValidationError,
+  } = normalizeRouteOptions(opts, label)
   const draft: StoredRoute =
     openapi === undefined ? { method, path: full } : { method, path: full, openapi }
   const running = [...middlewareFor(state.uses, full), ...middlewares]
@@ -91,9 +99,15 @@ function register(
         onValidationError: onValidationError ?? state.options.onValidationError,
       })
     : undefined
-  const handlers = validator
-    ? [...middlewares, validator, handler as Handler]
-    : [...middlewares, handler as Handler]
+  const checked = responseChecked(handler as Handler, draft.openapi?.responses, {
+    mode: responseValidation ?? state.options.responseValidation,
+    path: full,
+    alsoDeclared: answeredBefore(running, validator !== undefined, draft.openapi?.request),
+    jsonSchemaValidator: state.options.jsonSchemaValidator,
+    converters: state.options.converters,
+    onResponseValidationError: onResponseValidationError ?? state.options.onResponseValidationError,
+  })
+  const handlers = validator ? [...middlewares, validator, checked] : [...middlewares, checked]
   // Hono's overloads type handler chains by arity; the wrapper passes a checked list.
   const on = state.app.on as (method: string, path: string, ...handlers: Handler[]) => unknown
   const all = state.app.all as (path: string, ...handlers: Handler[]) => unknown
@@ -106,6 +120,25 @@ function register(
   state.index.record(draft, plan)
   state.routes.push({ ...draft, path: served })
   state.cache = undefined
+}
+
+/**
+ * Statuses the operation documents besides the route's own responses: what its middleware
+ * answer, and the 400 (and 415 for a body) of request validation. A handler answering one of
+ * them is not answering an undeclared status.
+ */
+function answeredBefore(
+  middleware: readonly unknown[],
+  validating: boolean,
+  request: { body?: unknown; form?: unknown } | undefined,
+): number[] {
+  const statuses: number[] = []
+  for (const mw of middleware) {
+    for (const answer of readDescription(mw)?.responses ?? []) statuses.push(answer.status)
+  }
+  if (validating) statuses.push(400)
+  if (validating && (request?.body !== undefined || request?.form !== undefined)) statuses.push(415)
+  return statuses
 }
 
 function router<T extends object>(state: State, prefix: string, self: T) {

@@ -1,23 +1,33 @@
 // The route API the wrapper and its groups give back: typed route methods (for `c.req.valid()`
 // and `hc<AppType>`), `use`, `group`, and the app wrapper itself.
 import type { Env, ErrorHandler, Handler, Hono, MiddlewareHandler, NotFoundHandler } from 'hono'
-import type { BlankSchema, HandlerResponse, MergePath, Schema, ToSchema } from 'hono/types'
+import type { BlankSchema, MergePath, Schema, ToSchema } from 'hono/types'
 import type { OpenAPIDocument } from '../model/document'
 import type { RouteOptionsArg } from '../model/options'
-import type { OpenAPIRequestMeta, StoredRoute } from '../model/route'
+import type { OpenAPIRequestMeta, OpenAPIResponseMeta, StoredRoute } from '../model/route'
 import type { RequestInput } from '../validate/types'
-import type { HandlerOutput } from './hono-types'
+import type { RejectionOutput, RendersProblems, UseRecordOf } from './rejection-types'
+import type { AllowedResponse, RouteOutput, StatusCheck } from './response-types'
 
 /** Which object a route method returns: the app wrapper or a group. */
 export type RouterKind = 'app' | 'group'
 
-/** The wrapper (or group) type after routes added schema `S`. */
+/**
+ * The wrapper (or group) type after routes added schema `S`; `U` records the `use()` middleware
+ * that reject (for the routes added later), `P` whether the app renders rejections as problem
+ * details (`onError(problemHandler())`).
+ */
 export type RouterOf<
   K extends RouterKind,
   E extends Env,
   Prefix extends string,
   S extends Schema,
-> = K extends 'app' ? OpenAPIApp<E, Prefix, S> : OpenAPIGroup<E, Prefix, S>
+  U = never,
+  P extends boolean = false,
+> = K extends 'app' ? OpenAPIApp<E, Prefix, S, U, P> : OpenAPIGroup<E, Prefix, S, U, P>
+
+/** The `use()` pattern of middleware added without a path: everything under the prefix. */
+type Everything<Prefix extends string> = Prefix extends '/' ? '*' : MergePath<Prefix, '*'>
 
 /**
  * A route method: registers `handler` at `path` (joined to the prefix), validates and documents
@@ -35,21 +45,35 @@ export type RouteMethodFn<
   S extends Schema,
   M extends string,
   K extends RouterKind,
+  U = never,
+  Pr extends boolean = false,
 > = <
   P extends string,
   // biome-ignore lint/complexity/noBannedTypes: no request schemas: Hono's blank input
   R extends OpenAPIRequestMeta = {},
+  // biome-ignore lint/complexity/noBannedTypes: no declared responses: the handler's own answers
+  O extends Record<number, OpenAPIResponseMeta> = {},
+  Mw extends MiddlewareHandler<E>[] = MiddlewareHandler<E>[],
   // biome-ignore lint/suspicious/noExplicitAny: Hono's own handler response parameter
-  Res extends HandlerResponse<any> = any,
+  Res extends AllowedResponse<O> = any,
 >(
   path: P,
   handler: Handler<E, MergePath<Prefix, P>, RequestInput<R>, Res>,
-  opts?: RouteOptionsArg<E, R>,
+  opts?: RouteOptionsArg<E, R, O, Mw>,
+  ...undeclared: StatusCheck<Res, O>
 ) => RouterOf<
   K,
   E,
   Prefix,
-  S & ToSchema<M, MergePath<Prefix, P>, RequestInput<R>, HandlerOutput<Res>>
+  S &
+    ToSchema<
+      M,
+      MergePath<Prefix, P>,
+      RequestInput<R>,
+      RouteOutput<Res, O> | RejectionOutput<U, MergePath<Prefix, P>, Mw[number], R, O, Pr>
+    >,
+  U,
+  Pr
 >
 
 /**
@@ -66,22 +90,28 @@ export interface OpenAPIRouter<
   Prefix extends string,
   S extends Schema = BlankSchema,
   K extends RouterKind = RouterKind,
+  U = never,
+  Pr extends boolean = false,
 > {
-  get: RouteMethodFn<E, Prefix, S, 'get', K>
-  post: RouteMethodFn<E, Prefix, S, 'post', K>
-  put: RouteMethodFn<E, Prefix, S, 'put', K>
-  patch: RouteMethodFn<E, Prefix, S, 'patch', K>
-  delete: RouteMethodFn<E, Prefix, S, 'delete', K>
+  get: RouteMethodFn<E, Prefix, S, 'get', K, U, Pr>
+  post: RouteMethodFn<E, Prefix, S, 'post', K, U, Pr>
+  put: RouteMethodFn<E, Prefix, S, 'put', K, U, Pr>
+  patch: RouteMethodFn<E, Prefix, S, 'patch', K, U, Pr>
+  delete: RouteMethodFn<E, Prefix, S, 'delete', K, U, Pr>
   /** Any method; documented under get, post, put, patch and delete. */
-  all: RouteMethodFn<E, Prefix, S, 'all', K>
+  all: RouteMethodFn<E, Prefix, S, 'all', K, U, Pr>
   /**
    * `use(mw, …)` or `use(path, mw, …)`: registers middleware (under the group prefix in a group).
    * It also runs for the docs endpoints whose path it matches (the document, both pages and their
    * files), even when added after `openapi()`, so `api.use('/explorer/*', guard)` protects them.
    */
-  use(
-    ...args: [string, ...MiddlewareHandler<E>[]] | MiddlewareHandler<E>[]
-  ): RouterOf<K, E, Prefix, S>
+  use<Pt extends string, Mw extends MiddlewareHandler<E>[]>(
+    path: Pt,
+    ...middleware: Mw
+  ): RouterOf<K, E, Prefix, S, U | UseRecordOf<MergePath<Prefix, Pt>, Mw[number]>, Pr>
+  use<Mw extends MiddlewareHandler<E>[]>(
+    ...middleware: Mw
+  ): RouterOf<K, E, Prefix, S, U | UseRecordOf<Everything<Prefix>, Mw[number]>, Pr>
   /**
    * Registers the routes `build` adds under `prefix` (joined once to this router's prefix). When
    * `build` returns the chained group, its routes join this router's type (for `hc`).
@@ -91,10 +121,10 @@ export interface OpenAPIRouter<
     prefix: P,
     build: (
       // biome-ignore lint/complexity/noBannedTypes: the group starts blank
-      g: OpenAPIGroup<E, MergePath<Prefix, P>, {}>,
-      // biome-ignore lint/suspicious/noConfusingVoidType: a build callback may return nothing
-    ) => OpenAPIGroup<E, string, S2> | void,
-  ): RouterOf<K, E, Prefix, S & S2>
+      g: OpenAPIGroup<E, MergePath<Prefix, P>, {}, U, Pr>,
+      // biome-ignore lint/suspicious/noExplicitAny: what the group's own use() added stays inside it
+    ) => OpenAPIGroup<E, string, S2, any, any> | void,
+  ): RouterOf<K, E, Prefix, S & S2, U, Pr>
 }
 
 /**
@@ -109,7 +139,9 @@ export interface OpenAPIGroup<
   E extends Env = Env,
   Prefix extends string = string,
   S extends Schema = BlankSchema,
-> extends OpenAPIRouter<E, Prefix, S, 'group'> {
+  U = never,
+  Pr extends boolean = false,
+> extends OpenAPIRouter<E, Prefix, S, 'group', U, Pr> {
   /** The full prefix of this group, e.g. `/api/v1`. */
   readonly prefix: string
 }
@@ -129,7 +161,9 @@ export interface OpenAPIApp<
   E extends Env = Env,
   BasePath extends string = '/',
   S extends Schema = BlankSchema,
-> extends OpenAPIRouter<E, BasePath, S, 'app'> {
+  U = never,
+  Pr extends boolean = false,
+> extends OpenAPIRouter<E, BasePath, S, 'app', U, Pr> {
   /** The wrapped Hono app, typed with every route added through the wrapper (for `hc`). */
   readonly app: Hono<E, S, BasePath>
   /** Routes registered through the wrapper, in registration order. */
@@ -138,7 +172,13 @@ export interface OpenAPIApp<
   spec(): OpenAPIDocument
   /** Same as `spec()`. */
   getSpec(): OpenAPIDocument
-  onError(handler: ErrorHandler<E>): this
+  /**
+   * The app's error handler. With `problemHandler()` (which the type marks), the answers of the
+   * middleware of routes added after it are typed as problem details with their codes in `hc`.
+   */
+  onError<H extends ErrorHandler<E>>(
+    handler: H,
+  ): OpenAPIApp<E, BasePath, S, U, RendersProblems<H> extends true ? true : Pr>
   notFound(handler: NotFoundHandler<E>): this
   /** The Hono app's `fetch`: `export default api` and `serve(api)` work. */
   readonly fetch: Hono<E, S, BasePath>['fetch']

@@ -2,9 +2,13 @@
 import type { Env, MiddlewareHandler } from 'hono'
 import type { SchemaConverter } from '../schema/convert'
 import type { ValidationErrorHandler } from '../validate/request'
+import type { ResponseValidationErrorHandler, ResponseValidationMode } from '../validate/response'
 import type { JSONSchemaValidator } from '../validate/validator'
 import type { OpenAPIInfo, OpenAPISecurityScheme, OpenAPIServer, OpenAPITag } from './document'
-import type { OpenAPIRequestMeta, RouteOpenAPIMeta } from './route'
+import type { OpenAPIRequestMeta, OpenAPIResponseMeta, RouteOpenAPIMeta } from './route'
+
+/** Declared responses by status, as a route's `openapi.responses` holds them. */
+type Responses = Record<number, OpenAPIResponseMeta>
 
 /**
  * Options of `openapi(app, options)`.
@@ -59,6 +63,15 @@ export interface OpenAPIOptions {
   /** Top-level `tags`, with descriptions, in this order; tags routes use are appended. */
   tags?: OpenAPITag[]
   /**
+   * What happens to a JSON response whose status has a declared schema: `'strip'` (default)
+   * removes undeclared properties and answers 500 `response_invalid` for a body that still fails;
+   * `'strict'` also fails on undeclared properties; `'report'` only calls the hook; `'off'`.
+   * A route's own `responseValidation` wins.
+   */
+  responseValidation?: ResponseValidationMode
+  /** Receives every response validation issue (a route's own hook wins). Default: none. */
+  onResponseValidationError?: ResponseValidationErrorHandler
+  /**
    * JSON Schema converters by Standard Schema vendor, for schemas that cannot describe
    * themselves: `{ valibot: toJsonSchema }` from `@valibot/to-json-schema`.
    */
@@ -75,15 +88,27 @@ export interface OpenAPIOptions {
  * }
  * api.post('/pets', (c) => c.json({ id: 1 }, 201), opts)
  */
-export interface RouteOptions<E extends Env = Env, R = OpenAPIRequestMeta> {
-  /** Route-scoped middleware, run in order before the handler (and before validation). */
-  middlewares?: MiddlewareHandler<E>[]
+export interface RouteOptions<
+  E extends Env = Env,
+  R = OpenAPIRequestMeta,
+  O extends Responses = Responses,
+  Mw extends MiddlewareHandler<E>[] = MiddlewareHandler<E>[],
+> {
+  /**
+   * Route-scoped middleware, run in order before the handler (and before validation). What they
+   * answer (`jwtAuth`'s 401, `rateLimit`'s 429, …) is part of the route's `hc` types.
+   */
+  middlewares?: Mw
   /** What the route contributes to the document; `request` is also validated. */
-  openapi?: RouteOpenAPIMeta<R>
+  openapi?: RouteOpenAPIMeta<R, O>
   /** `false` turns request validation off for this route. Default: the app's `validation`. */
   validate?: boolean
   /** Reshapes this route's rejected requests, instead of the app-wide hook. */
   onValidationError?: ValidationErrorHandler
+  /** This route's response validation mode. Default: the app's `responseValidation`. */
+  responseValidation?: ResponseValidationMode
+  /** This route's response validation hook, instead of the app-wide one. */
+  onResponseValidationError?: ResponseValidationErrorHandler
 }
 
 /**
@@ -93,9 +118,12 @@ export interface RouteOptions<E extends Env = Env, R = OpenAPIRequestMeta> {
  * // Shorthand for { middlewares: [...] }
  * api.post('/pets', (c) => c.json({ id: 1 }, 201), [bodyLimit({ max: 10_000 })])
  */
-export type RouteOptionsArg<E extends Env = Env, R = OpenAPIRequestMeta> =
-  | RouteOptions<E, R>
-  | MiddlewareHandler<E>[]
+export type RouteOptionsArg<
+  E extends Env = Env,
+  R = OpenAPIRequestMeta,
+  O extends Responses = Responses,
+  Mw extends MiddlewareHandler<E>[] = MiddlewareHandler<E>[],
+> = RouteOptions<E, R, O, Mw> | Mw
 
 /**
  * What `generateSpec` needs besides the routes; an `OpenAPIOptions` object fits.

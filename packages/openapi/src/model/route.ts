@@ -67,7 +67,10 @@ export interface OpenAPIResponseMeta {
  * }
  * api.get('/pets', (c) => c.json([]), { openapi: meta })
  */
-export interface RouteOpenAPIMeta<R = OpenAPIRequestMeta> {
+export interface RouteOpenAPIMeta<
+  R = OpenAPIRequestMeta,
+  O extends Record<number, OpenAPIResponseMeta> = Record<number, OpenAPIResponseMeta>,
+> {
   summary?: string
   description?: string
   /** Unique across the API; a duplicate throws when the route is registered. */
@@ -76,8 +79,12 @@ export interface RouteOpenAPIMeta<R = OpenAPIRequestMeta> {
   deprecated?: boolean
   /** Request schemas: documented, validated before the handler, typed in `c.req.valid()`. */
   request?: R
-  /** By status code. Without it the operation documents a bare `200`. */
-  responses?: Record<number, OpenAPIResponseMeta>
+  /**
+   * By status code. Without it the operation documents a bare `200`. JSON bodies the handler
+   * sends under a status with a schema are checked (see `responseValidation`), and typed: the
+   * handler's `c.json(body, status)` must fit, and `hc<AppType>` sees the schema's type.
+   */
+  responses?: O
   /**
    * Security requirements of the operation; wins over what the route's middleware describe.
    * `[]` marks the route public. Names refer to `securitySchemes` or to a middleware's scheme.

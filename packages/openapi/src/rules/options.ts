@@ -9,6 +9,11 @@ import { assertSecuritySchemes } from '../model/security'
 import { isRecord } from '../schema/common'
 import type { SchemaConverter } from '../schema/convert'
 import type { ValidationErrorHandler } from '../validate/request'
+import {
+  RESPONSE_VALIDATION_MODES,
+  type ResponseValidationErrorHandler,
+  type ResponseValidationMode,
+} from '../validate/response'
 import type { JSONSchemaValidator } from '../validate/validator'
 
 /** `SpecOptions` checked, with defaults applied: what the document builder reads. */
@@ -30,6 +35,9 @@ export interface ResolvedOptions extends ResolvedSpecOptions {
   explorerPath: string
   referencePath: string
   onValidationError: ValidationErrorHandler | undefined
+  /** Default `'strip'`. */
+  responseValidation: ResponseValidationMode
+  onResponseValidationError: ResponseValidationErrorHandler | undefined
 }
 
 const SPEC_KEYS = [
@@ -51,6 +59,8 @@ const APP_KEYS = [
   'specPath',
   ...PAGE_PATHS.flatMap((p) => [p.name, p.deprecated]),
   'onValidationError',
+  'responseValidation',
+  'onResponseValidationError',
 ]
 const INFO_KEYS = ['title', 'version', 'description', 'termsOfService', 'contact', 'license']
 
@@ -169,8 +179,18 @@ export function resolveOptions(options: OpenAPIOptions): ResolvedOptions {
     const used = raw[deprecated] !== undefined ? deprecated : name
     return { used, path: path(fail, raw[used], used, fallback) }
   }) as [{ used: string; path: string }, { used: string; path: string }]
+  const mode = options.responseValidation ?? 'strip'
+  if (!RESPONSE_VALIDATION_MODES.includes(mode))
+    fail(`responseValidation must be one of ${RESPONSE_VALIDATION_MODES.join(', ')}`)
+  if (
+    options.onResponseValidationError !== undefined &&
+    typeof options.onResponseValidationError !== 'function'
+  )
+    fail('onResponseValidationError must be a function')
   const resolved: ResolvedOptions = {
     ...common,
+    responseValidation: mode,
+    onResponseValidationError: options.onResponseValidationError,
     specPath: path(fail, options.specPath, 'specPath', '/openapi.json'),
     explorerPath: explorer.path,
     referencePath: reference.path,

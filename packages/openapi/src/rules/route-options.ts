@@ -2,14 +2,28 @@ import type { MiddlewareHandler } from 'hono'
 import type { RouteOpenAPIMeta } from '../model/route'
 import { isRecord } from '../schema/common'
 import type { ValidationErrorHandler } from '../validate/request'
+import {
+  RESPONSE_VALIDATION_MODES,
+  type ResponseValidationErrorHandler,
+  type ResponseValidationMode,
+} from '../validate/response'
 
-const ROUTE_OPTION_KEYS = ['middlewares', 'openapi', 'validate', 'onValidationError']
+const ROUTE_OPTION_KEYS = [
+  'middlewares',
+  'openapi',
+  'validate',
+  'onValidationError',
+  'responseValidation',
+  'onResponseValidationError',
+]
 
 export interface NormalizedOpts {
   middlewares: MiddlewareHandler[]
   openapi: RouteOpenAPIMeta | undefined
   validate: boolean | undefined
   onValidationError: ValidationErrorHandler | undefined
+  responseValidation: ResponseValidationMode | undefined
+  onResponseValidationError: ResponseValidationErrorHandler | undefined
 }
 
 /** Checks a route method's `opts` argument: `RouteOptions` or an array of middleware. */
@@ -22,6 +36,8 @@ export function normalizeRouteOptions(opts: unknown, label: string): NormalizedO
     openapi: undefined,
     validate: undefined,
     onValidationError: undefined,
+    responseValidation: undefined,
+    onResponseValidationError: undefined,
   }
   if (opts === undefined) return out
   let middlewares: unknown = []
@@ -39,6 +55,14 @@ export function normalizeRouteOptions(opts: unknown, label: string): NormalizedO
     if (opts.onValidationError !== undefined && typeof opts.onValidationError !== 'function')
       fail('onValidationError must be a function')
     out.onValidationError = opts.onValidationError as ValidationErrorHandler | undefined
+    const mode = opts.responseValidation
+    if (mode !== undefined && !RESPONSE_VALIDATION_MODES.includes(mode as ResponseValidationMode))
+      fail(`responseValidation must be one of ${RESPONSE_VALIDATION_MODES.join(', ')}`)
+    out.responseValidation = mode as ResponseValidationMode | undefined
+    const hook = opts.onResponseValidationError
+    if (hook !== undefined && typeof hook !== 'function')
+      fail('onResponseValidationError must be a function')
+    out.onResponseValidationError = hook as ResponseValidationErrorHandler | undefined
   } else fail('opts must be RouteOptions or an array of middleware')
   if (!Array.isArray(middlewares) || !middlewares.every((m) => typeof m === 'function')) {
     fail('middlewares must be an array of middleware functions')

@@ -1,0 +1,369 @@
+// Response validation end to end through openapi(): each mode with each schema library (zod 4,
+// zod 3, valibot, arktype, raw JSON Schema through jsonSchemaValidator), on one set of helpers.
+import { toJsonSchema } from '@valibot/to-json-schema'
+import Ajv2020 from 'ajv/dist/2020'
+import { type } from 'arktype'
+import { type Context, Hono } from 'hono'
+import { stream } from 'hono/streaming'
+import * as v from 'valibot'
+import { describe, expect, it } from 'vitest'
+import { z } from 'zod'
+import { z as z3 } from 'zod3'
+import { openapi } from '../app/openapi'
+import type { OpenAPIOptions } from '../model/options'
+import { PROBLEM_JSON } from './problem'
+import type { ResponseValidationIssue, ResponseValidationMode } from './response'
+
+const info = { title: 'Responses', version: '1.0.0' }
+const ajv = new Ajv2020({ allErrors: true, strict: false })
+const jsonSchemaValidator: OpenAPIOptions['jsonSchemaValidator'] = (schema) => {
+  const check = ajv.compile(schema)
+  return (value) =>
+    check(value)
+      ? { value }
+      : {
+          issues: (check.errors ?? []).map((e) => ({
+            message: e.message ?? 'invalid',
+            path: e.instancePath.split('/').slice(1),
+          })),
+        }
+}
+
+/** The same user schema in each library: `{ id: string, name: string (min 1) }`. */
+const libraries = {
+  'zod 4': z.object({ id: z.string(), name: z.string().min(1) }),
+  'zod 3': z3.object({ id: z3.string(), name: z3.string().min(1) }),
+  valibot: v.object({ id: v.string(), name: v.pipe(v.string(), v.minLength(1)) }),
+  arktype: type({ id: 'string', name: 'string >= 1' }),
+  'raw JSON Schema': {
+    type: 'object',
+    properties: { id: { type: 'string' }, name: { type: 'string', minLength: 1 } },
+    required: ['id', 'name'],
+  },
+} as const
+
+/**
+ * The handler's `c.json` without its types: these handlers break the contract on purpose (the
+ * route method would not compile them otherwise), to show what the run-time check does.
+ */
+const untyped = (c: Context) => c.json as unknown as (body: unknown, status?: number) => Response
+
+const user = { id: 'u1', name: 'Ada' }
+const leaky = { ...user, passwordHash: '$argon2id$secret' }
+const broken = { id: 'u1', name: '' }
+
+function appWith(schema: unknown, mode: ResponseValidationMode | undefined, body: unknown) {
+  const issues: ResponseValidationIssue[] = []
+  const api = openapi(new Hono(), {
+    info,
+    converters: { valibot: toJsonSchema },
+    jsonSchemaValidator,
+    onResponseValidationError: (issue) => {
+      issues.push(issue)
+    },
+    ...(mode ? { responseValidation: mode } : {}),
+  })
+  api.get('/user', (c) => c.json(body as object, 200), {
+    openapi: { responses: { 200: { description: 'The user', schema } } },
+  })
+  return { api, issues }
+}
+
+async function send(schema: unknown, mode: ResponseValidationMode | undefined, body: unknown) {
+  const { api, issues } = appWith(schema, mode, body)
+  const res = await api.request('/user')
+  return { res, json: (await res.json()) as Record<string, unknown>, issues }
+}
+
+describe.each(Object.entries(libraries))('response validation with %s', (_name, schema) => {
+  it('strips undeclared properties by default, and reports nothing', async () => {
+    const { res, json, issues } = await send(schema, undefined, leaky)
+    expect(res.status).toBe(200)
+    expect(json).toEqual(user)
+    expect(JSON.stringify(json)).not.toContain('argon2')
+    expect(issues).toEqual([])
+  })
+
+  it("'strip' answers a body that still fails with a 500 response_invalid without detail", async () => {
+    const { res, json, issues } = await send(schema, 'strip', { ...broken, passwordHash: 'x' })
+    expect(res.status).toBe(500)
+    expect(res.headers.get('content-type')).toBe(PROBLEM_JSON)
+    expect(json).toEqual({
+      type: 'about:blank',
+      title: 'Internal Server Error',
+      status: 500,
+      code: 'response_invalid',
+    })
+    expect(issues).toHaveLength(1)
+    expect(issues[0]).toMatchObject({
+      kind: 'invalid_body',
+      mode: 'strip',
+      method: 'GET',
+      path: '/user',
+      status: 200,
+    })
+    expect(issues[0]?.errors.map((e) => e.path)).toEqual(['/name'])
+  })
+
+  it("'strict' fails on an undeclared property and names it to the hook only", async () => {
+    const { res, json, issues } = await send(schema, 'strict', leaky)
+    expect(res.status).toBe(500)
+    expect(json.code).toBe('response_invalid')
+    expect(JSON.stringify(json)).not.toContain('passwordHash')
+    expect(issues[0]?.errors).toEqual([{ path: '/passwordHash', message: 'Undeclared property' }])
+    const ok = await send(schema, 'strict', user)
+    expect([ok.res.status, ok.json, ok.issues]).toEqual([200, user, []])
+  })
+
+  it("'report' sends the body as built and tells the hook what is wrong", async () => {
+    const { res, json, issues } = await send(schema, 'report', { ...broken, passwordHash: 'x' })
+    expect(res.status).toBe(200)
+    expect(json).toEqual({ ...broken, passwordHash: 'x' })
+    expect(issues[0]?.kind).toBe('invalid_body')
+    expect(issues[0]?.errors.map((e) => e.path).sort()).toEqual(['/name', '/passwordHash'])
+  })
+
+  it("'off' checks nothing", async () => {
+    const { res, json, issues } = await send(schema, 'off', { ...broken, passwordHash: 'x' })
+    expect([res.status, json, issues]).toEqual([200, { ...broken, passwordHash: 'x' }, []])
+  })
+})
+
+describe('response validation', () => {
+  const make = (options: Partial<OpenAPIOptions> = {}) => {
+    const issues: ResponseValidationIssue[] = []
+    const api = openapi(new Hono(), {
+      info,
+      onResponseValidationError: (issue) => {
+        issues.push(issue)
+      },
+      ...options,
+    })
+    return { api, issues }
+  }
+  const User = z.object({ id: z.string(), name: z.string() })
+
+  it('lets the route mode win over the app mode, and the route hook over the app hook', async () => {
+    const { api, issues } = make({ responseValidation: 'strict' })
+    const routeIssues: ResponseValidationIssue[] = []
+    api.get('/strict', (c) => c.json(leaky, 200), {
+      openapi: { responses: { 200: { description: 'u', schema: User } } },
+    })
+    api.get('/off', (c) => c.json(leaky, 200), {
+      responseValidation: 'off',
+      openapi: { responses: { 200: { description: 'u', schema: User } } },
+    })
+    api.get('/hooked', (c) => c.json(leaky, 200), {
+      onResponseValidationError: (issue) => {
+        routeIssues.push(issue)
+      },
+      openapi: { responses: { 200: { description: 'u', schema: User } } },
+    })
+    expect((await api.request('/strict')).status).toBe(500)
+    expect(await (await api.request('/off')).json()).toEqual(leaky)
+    expect((await api.request('/hooked')).status).toBe(500)
+    expect(issues.map((i) => i.path)).toEqual(['/strict'])
+    expect(routeIssues.map((i) => i.path)).toEqual(['/hooked'])
+  })
+
+  it('reports an undeclared status in every mode but off, and sends it untouched', async () => {
+    for (const mode of ['strip', 'strict', 'report', 'off'] as const) {
+      const { api, issues } = make({ responseValidation: mode })
+      api.get('/u', (c) => untyped(c)({ ...leaky }, 201), {
+        openapi: { responses: { 200: { description: 'u', schema: User } } },
+      })
+      const res = await api.request('/u')
+      expect([res.status, await res.json()]).toEqual([201, leaky])
+      expect(issues).toEqual(
+        mode === 'off'
+          ? []
+          : [
+              {
+                kind: 'undeclared_status',
+                mode,
+                method: 'GET',
+                path: '/u',
+                status: 201,
+                errors: [],
+              },
+            ],
+      )
+    }
+  })
+
+  it('counts what middleware and request validation answer as declared', async () => {
+    const { api, issues } = make()
+    api.post('/v', (c) => untyped(c)({ error: 'handler said no' }, 400), {
+      openapi: {
+        request: { body: z.object({ a: z.string() }) },
+        responses: { 201: { description: 'Made', schema: User } },
+      },
+    })
+    const res = await api.request('/v', {
+      method: 'POST',
+      body: '{"a":"x"}',
+      headers: { 'Content-Type': 'application/json' },
+    })
+    expect(res.status).toBe(400)
+    expect(issues).toEqual([])
+  })
+
+  it('lets streams, text, HEAD, 304 and statuses without a schema pass untouched', async () => {
+    const { api, issues } = make()
+    const responses = {
+      200: { description: 'u', schema: User },
+      304: { description: 'Not modified' },
+      202: { description: 'Accepted, no schema' },
+    }
+    api.get(
+      '/stream',
+      (c) =>
+        stream(c, async (s) => {
+          await s.write('{"secret":1}')
+        }),
+      {
+        openapi: { responses },
+      },
+    )
+    // A text answer under a status declared as JSON is a compile error; untyped, it passes.
+    api.get('/text', (c) => c.text('{"secret":1}', 200) as Response, { openapi: { responses } })
+    api.get(
+      '/raw',
+      () => new Response('{"secret":1}', { headers: { 'content-type': 'application/json' } }),
+      {
+        openapi: { responses },
+      },
+    )
+    api.get('/head', (c) => c.json(leaky, 200), { openapi: { responses } })
+    api.get('/nm', (c) => c.body(null, 304), { openapi: { responses } })
+    api.get('/accepted', (c) => c.json(leaky, 202), { openapi: { responses } })
+    for (const path of ['/stream', '/text', '/raw']) {
+      expect(await (await api.request(path)).text()).toBe('{"secret":1}')
+    }
+    const head = await api.request('/head', { method: 'HEAD' })
+    expect(head.status).toBe(200)
+    expect((await api.request('/nm')).status).toBe(304)
+    expect(await (await api.request('/accepted')).json()).toEqual(leaky)
+    expect(issues).toEqual([])
+  })
+
+  it('strips nested objects, arrays, unions and intersections, keeping what any option declares', async () => {
+    const { api } = make()
+    const Item = z.object({ sku: z.string() })
+    const Order = z.object({
+      id: z.string(),
+      items: z.array(Item),
+      owner: User.nullable(),
+      extra: z.record(z.string(), z.unknown()),
+      shape: z.union([
+        z.object({ kind: z.literal('a'), a: z.number() }),
+        z.object({ kind: z.literal('b'), b: z.number() }),
+      ]),
+      both: z.intersection(z.object({ x: z.number() }), z.object({ y: z.number() })),
+      tuple: z.tuple([Item, z.string()]),
+    })
+    const sent = {
+      id: 'o1',
+      internal: true,
+      items: [{ sku: 'a', cost: 3 }, { sku: 'b' }],
+      owner: { ...leaky },
+      extra: { anything: { goes: 1 } },
+      shape: { kind: 'a', a: 1, b: 2, hidden: 3 },
+      both: { x: 1, y: 2, z: 3 },
+      tuple: [{ sku: 'c', cost: 1 }, 'x'],
+    }
+    api.get('/order', (c) => untyped(c)(sent, 200), {
+      openapi: { responses: { 200: { description: 'o', schema: Order } } },
+    })
+    expect(await (await api.request('/order')).json()).toEqual({
+      id: 'o1',
+      items: [{ sku: 'a' }, { sku: 'b' }],
+      owner: user,
+      extra: { anything: { goes: 1 } },
+      shape: { kind: 'a', a: 1, b: 2 },
+      both: { x: 1, y: 2 },
+      tuple: [{ sku: 'c' }, 'x'],
+    })
+    expect(sent.owner.passwordHash).toBe('$argon2id$secret') // the handler's object is not mutated
+  })
+
+  it('strips through named and recursive schemas ($ref)', async () => {
+    const { api } = make()
+    interface Node {
+      name: string
+      children: Node[]
+    }
+    const Tree: z.ZodType<Node> = z
+      .object({
+        name: z.string(),
+        get children() {
+          return z.array(Tree)
+        },
+      })
+      .meta({ id: 'Tree' })
+    api.get(
+      '/tree',
+      (c) => untyped(c)({ name: 'r', s: 1, children: [{ name: 'c', s: 2, children: [] }] }, 200),
+      {
+        openapi: { responses: { 200: { description: 't', schema: z.object({ root: Tree }) } } },
+      },
+    )
+    api.get(
+      '/tree2',
+      (c) =>
+        untyped(c)(
+          { root: { name: 'r', s: 1, children: [{ name: 'c', s: 2, children: [] }] }, x: 1 },
+          200,
+        ),
+      {
+        openapi: { responses: { 200: { description: 't', schema: z.object({ root: Tree }) } } },
+      },
+    )
+    expect((await api.request('/tree')).status).toBe(500)
+    expect(await (await api.request('/tree2')).json()).toEqual({
+      root: { name: 'r', children: [{ name: 'c', children: [] }] },
+    })
+  })
+
+  it('keeps the headers the handler set, and never answers a 5xx for a thrown error itself', async () => {
+    const { api, issues } = make()
+    api.get(
+      '/h',
+      (c) => {
+        c.header('X-Trace', 't1')
+        return c.json(leaky, 200)
+      },
+      { openapi: { responses: { 200: { description: 'u', schema: User } } } },
+    )
+    api.get(
+      '/bad',
+      (c) => {
+        c.header('X-Trace', 't2')
+        return untyped(c)({ id: 1 }, 200)
+      },
+      { openapi: { responses: { 200: { description: 'u', schema: User } } } },
+    )
+    const ok = await api.request('/h')
+    expect([ok.headers.get('x-trace'), await ok.json()]).toEqual(['t1', user])
+    const bad = await api.request('/bad')
+    expect([bad.status, bad.headers.get('x-trace'), bad.headers.get('content-type')]).toEqual([
+      500,
+      't2',
+      PROBLEM_JSON,
+    ])
+    expect(issues).toHaveLength(1)
+  })
+
+  it('rejects bad response validation options at construction and registration', () => {
+    expect(() => make({ responseValidation: 'loose' as never })).toThrow(
+      /^openapi: responseValidation must be one of strip, strict, report, off/,
+    )
+    expect(() => make({ onResponseValidationError: 1 as never })).toThrow(
+      /onResponseValidationError must be a function/,
+    )
+    const { api } = make()
+    expect(() => api.get('/x', (c) => c.text(''), { responseValidation: 'on' as never })).toThrow(
+      /^openapi: GET \/x: responseValidation must be one of/,
+    )
+  })
+})

@@ -1,0 +1,229 @@
+// Checking what a handler answers against the responses its route declares: JSON bodies built
+// with `c.json()` are stripped of undeclared properties and validated; a status the route does
+// not declare is reported.
+import type { Context, Handler } from 'hono'
+import { type ConvertOptions, toOpenAPISchema } from '../schema/convert'
+import { PROBLEM_JSON, problemDetails } from './problem'
+import { type StandardResult, toPointer, type ValidateFn } from './standard'
+import { type Removed, stripperFor } from './strip'
+import { type JSONSchemaValidator, resolveValidator } from './validator'
+
+/**
+ * What happens to a JSON body whose status has a declared schema:
+ * - `'strip'` (default): properties the schema does not declare are removed, then the body is
+ *   validated; a body that still fails is answered 500 `response_invalid`;
+ * - `'strict'`: an undeclared property is itself a failure (500);
+ * - `'report'`: the body is sent as built; failures and undeclared properties go to the hook;
+ * - `'off'`: nothing is checked, not even the status.
+ */
+export type ResponseValidationMode = 'strip' | 'strict' | 'report' | 'off'
+
+/** The response validation modes, for option checks. */
+export const RESPONSE_VALIDATION_MODES: readonly ResponseValidationMode[] = [
+  'strip',
+  'strict',
+  'report',
+  'off',
+]
+
+/**
+ * What the `onResponseValidationError` hook receives: a body that failed its declared schema
+ * (`invalid_body`), or a status the route does not declare (`undeclared_status`, reported in every
+ * mode but `'off'`; the response is sent as it is).
+ *
+ * @example
+ * const issue: ResponseValidationIssue = {
+ *   kind: 'invalid_body', mode: 'strip', method: 'GET', path: '/users/:id', status: 200,
+ *   errors: [{ path: '/email', message: 'Invalid email address' }],
+ * }
+ */
+export interface ResponseValidationIssue {
+  kind: 'invalid_body' | 'undeclared_status'
+  /** The mode the route runs in. */
+  mode: Exclude<ResponseValidationMode, 'off'>
+  /** The request method (upper case) and the route path as registered. */
+  method: string
+  path: string
+  status: number
+  /**
+   * What failed, by RFC 6901 JSON pointer into the body. Undeclared properties (failures in
+   * `'strict'`, reported in `'report'`) have the message `'Undeclared property'`. Empty for an
+   * undeclared status.
+   */
+  errors: { path: string; message: string }[]
+}
+
+/**
+ * Called with every response validation issue; its return value is ignored (in `'strip'` and
+ * `'strict'` the client gets the 500 `response_invalid` problem regardless). Log here: the
+ * client is never told what failed.
+ *
+ * @example
+ * const onResponseValidationError: ResponseValidationErrorHandler = (issue) => {
+ *   console.error(`${issue.method} ${issue.path} ${issue.status}`, issue.errors)
+ * }
+ */
+export type ResponseValidationErrorHandler = (
+  issue: ResponseValidationIssue,
+  // biome-ignore lint/suspicious/noExplicitAny: the hook sees the route's context, whatever its Env
+  c: Context<any, any, any>,
+) => void | Promise<void>
+
+/** One declared response, as the route's `openapi.responses` holds it. */
+export interface DeclaredResponse {
+  schema?: unknown
+  contentType?: string
+}
+
+/** What the response check of one route needs. */
+export interface ResponseCheckOptions {
+  mode: ResponseValidationMode
+  /** The route path as registered (reported in issues). */
+  path: string
+  /** Statuses declared elsewhere for this operation (middleware answers, the validation 400). */
+  alsoDeclared?: Iterable<number>
+  jsonSchemaValidator?: JSONSchemaValidator | undefined
+  converters?: ConvertOptions['converters']
+  onResponseValidationError?: ResponseValidationErrorHandler | undefined
+}
+
+interface StatusCheck {
+  strip: (value: unknown, removed?: Removed) => unknown
+  validate: ValidateFn | undefined
+}
+
+const JSON_MEDIA = /^application\/(?:[\w.-]+\+)?json\s*(?:;|$)/i
+const UNDECLARED = 'Undeclared property'
+
+/**
+ * Wraps `handler` so that its JSON answers are checked against `responses` (by status), or
+ * returns `handler` itself when there is nothing to check (mode `'off'`, no responses declared).
+ *
+ * Only bodies built with the handler's `c.json()` are checked: the value passed there is stripped
+ * and validated before it is serialised again (only when something was removed). Responses built
+ * otherwise (streams, `c.body()`, `new Response()`, text, HTML), answers to HEAD requests and
+ * 304s pass untouched. A thrown error never reaches the check.
+ */
+export function responseChecked(
+  handler: Handler,
+  responses: Readonly<Record<string, DeclaredResponse>> | undefined,
+  options: ResponseCheckOptions,
+): Handler {
+  const { mode } = options
+  if (mode === 'off' || responses === undefined || Object.keys(responses).length === 0)
+    return handler
+  const declared = new Set<number>(options.alsoDeclared)
+  const checks = new Map<number, StatusCheck>()
+  for (const [key, response] of Object.entries(responses)) {
+    const status = Number(key)
+    declared.add(status)
+    if (response.schema === undefined) continue
+    if (response.contentType !== undefined && !JSON_MEDIA.test(response.contentType)) continue
+    const json = toOpenAPISchema(response.schema, { converters: options.converters })
+    checks.set(status, {
+      strip: stripperFor(json),
+      validate: resolveValidator(response.schema, options.jsonSchemaValidator),
+    })
+  }
+  const hook = options.onResponseValidationError
+  const report = async (c: Context, issue: ResponseValidationIssue) => {
+    if (hook) await hook(issue, c)
+  }
+  const issueOf = (
+    c: Context,
+    kind: ResponseValidationIssue['kind'],
+    status: number,
+    errors: ResponseValidationIssue['errors'],
+  ): ResponseValidationIssue => ({
+    kind,
+    mode: mode as ResponseValidationIssue['mode'],
+    method: c.req.method,
+    path: options.path,
+    status,
+    errors,
+  })
+
+  /** What to send instead of `res` (or `res` itself); a promise only when something awaits. */
+  const check = (
+    c: Context,
+    res: unknown,
+    built: Response | undefined,
+    body: unknown,
+  ): unknown | Promise<unknown> => {
+    if (!(res instanceof Response) || res.status === 304 || c.req.method === 'HEAD') return res
+    const status = res.status
+    if (!declared.has(status)) {
+      return report(c, issueOf(c, 'undeclared_status', status, [])).then(() => res)
+    }
+    const declaredCheck = checks.get(status)
+    if (declaredCheck === undefined || res !== built) return res
+    const removed: Removed | undefined = mode === 'strip' ? undefined : []
+    const stripped = declaredCheck.strip(body, removed)
+    const finish = (r: StandardResult | undefined): unknown | Promise<unknown> => {
+      const errors: ResponseValidationIssue['errors'] = []
+      if (removed) for (const path of removed) errors.push({ path, message: UNDECLARED })
+      const issues = r?.issues
+      if (issues) {
+        for (const issue of issues)
+          errors.push({ path: toPointer(issue.path), message: issue.message })
+        if (issues.length === 0) errors.push({ path: '', message: 'Invalid value' })
+      }
+      if (errors.length > 0) {
+        return report(c, issueOf(c, 'invalid_body', status, errors)).then(() =>
+          mode === 'report' ? res : invalidResponse(res),
+        )
+      }
+      if (mode === 'report' || stripped === body) return res
+      return new Response(JSON.stringify(stripped), res)
+    }
+    if (!declaredCheck.validate) return finish(undefined)
+    const r = declaredCheck.validate(mode === 'report' ? body : stripped)
+    return typeof (r as Promise<StandardResult>).then === 'function'
+      ? (r as Promise<StandardResult>).then(finish)
+      : finish(r as StandardResult)
+  }
+
+  // Not async: a handler that answers synchronously, with a synchronous schema, is checked
+  // without a microtask in between.
+  return function checkResponse(c, next) {
+    const json = c.json
+    let built: Response | undefined
+    let body: unknown
+    c.json = ((object: unknown, arg?: unknown, headers?: unknown) => {
+      const res = (json as (o: unknown, a?: unknown, h?: unknown) => Response)(object, arg, headers)
+      built = res
+      body = object
+      return res
+    }) as typeof c.json
+    let out: unknown
+    try {
+      out = handler(c, next)
+    } catch (error) {
+      c.json = json
+      throw error
+    }
+    if (out instanceof Promise) {
+      return out.then(
+        (res) => {
+          c.json = json
+          return check(c, res, built, body)
+        },
+        (error) => {
+          c.json = json
+          throw error
+        },
+      ) as ReturnType<Handler>
+    }
+    c.json = json
+    return check(c, out, built, body) as ReturnType<Handler>
+  }
+}
+
+/** 500 `response_invalid`, without any detail, keeping the headers the handler's answer had. */
+function invalidResponse(res: Response): Response {
+  const headers = new Headers(res.headers)
+  headers.delete('content-length')
+  headers.set('Content-Type', PROBLEM_JSON)
+  const problem = problemDetails(500, { code: 'response_invalid' })
+  return new Response(JSON.stringify(problem), { status: 500, headers })
+}

@@ -1,0 +1,135 @@
+/**
+ * Issue 21, point 3: the answers a route's middleware give, and the 400/415 of request
+ * validation, are part of its `hc` types, with `code` narrowed to that middleware's codes when
+ * the app renders problem details (`onError(problemHandler())`). For route `middlewares`, group
+ * `use` and `api.use('*', …)`. Run by `pnpm typecheck`; each `@ts-expect-error` must be an error.
+ */
+import {
+  bodyLimit,
+  contentTypeGuard,
+  csrf,
+  jwtAuth,
+  problemHandler,
+  rateLimit,
+} from '@palisade/middleware'
+import { openapi } from '@palisade/openapi'
+import { Hono } from 'hono'
+import { hc } from 'hono/client'
+import { z } from 'zod'
+
+const secret = 'a-development-secret-of-32-bytes!'
+const Me = z.object({ sub: z.string() })
+
+const api = openapi(new Hono(), { info: { title: 'Rejections', version: '1.0.0' } })
+  .onError(problemHandler())
+  .use('*', rateLimit({ max: 100 }))
+  .use('/forms/*', csrf({ secret }))
+  .get('/me', (c) => c.json({ sub: 'ada' }, 200), {
+    middlewares: [jwtAuth({ secret })],
+    openapi: { responses: { 200: { description: 'Me', schema: Me } } },
+  })
+  .post('/forms/send', (c) => c.json({ sent: true }, 200), {
+    openapi: {
+      responses: { 200: { description: 'Sent', schema: z.object({ sent: z.boolean() }) } },
+    },
+  })
+  .post('/upload', (c) => c.json({ n: c.req.valid('json').n }, 201), {
+    middlewares: [bodyLimit({ max: 1024 }), contentTypeGuard({ required: ['application/json'] })],
+    openapi: {
+      request: { body: z.object({ n: z.number() }) },
+      responses: {
+        201: { description: 'Stored', schema: z.object({ n: z.number() }) },
+        // Declared by the route: wins over what bodyLimit says about 413.
+        413: { description: 'Too large', schema: z.object({ limit: z.number() }) },
+      },
+    },
+  })
+  .group('/admin', (g) =>
+    g.use(jwtAuth({ secret })).get('/stats', (c) => c.json({ up: true }, 200), {
+      openapi: { responses: { 200: { description: 'Up', schema: z.object({ up: z.boolean() }) } } },
+    }),
+  )
+
+const client = hc<typeof api.app>('http://localhost')
+
+async function routeMiddleware() {
+  const res = await client.me.$get()
+  if (res.status === 401) {
+    const problem = await res.json()
+    const code: 'token_missing' | 'token_invalid' = problem.code
+    // @ts-expect-error jwtAuth's 401 is not rate_limited
+    const wrong: 'rate_limited' = problem.code
+    return [code, wrong]
+  }
+  if (res.status === 429) {
+    // api.use('*', rateLimit()) applies to every route after it.
+    const code: 'rate_limited' = (await res.json()).code
+    return [code]
+  }
+  if (res.status === 200) return [(await res.json()).sub]
+  // @ts-expect-error 403 is not an answer of /me (csrf is only on /forms/*)
+  res.status === 403
+  return []
+}
+
+async function pathPattern() {
+  const res = await client.forms.send.$post()
+  if (res.status === 403) {
+    const code: 'csrf_token_invalid' = (await res.json()).code
+    return code
+  }
+  return ''
+}
+
+async function validationAndDeclared() {
+  const res = await client.upload.$post({ json: { n: 1 } })
+  if (res.status === 400) {
+    const code: 'validation_failed' | 'malformed_body' = (await res.json()).code
+    return code
+  }
+  if (res.status === 415) {
+    // contentTypeGuard's 415 and validation's 415 carry the same code.
+    const code: 'unsupported_media_type' = (await res.json()).code
+    return code
+  }
+  if (res.status === 413) {
+    // the route's own 413 wins over bodyLimit's
+    const limit: number = (await res.json()).limit
+    return limit
+  }
+  return 0
+}
+
+async function groupUse() {
+  const res = await client.admin.stats.$get()
+  if (res.status === 401) {
+    const code: 'token_missing' | 'token_invalid' = (await res.json()).code
+    return code
+  }
+  if (res.ok) return (await res.json()).up
+  return false
+}
+
+// Without problemHandler() the answers are the message as text.
+const plain = openapi(new Hono(), { info: { title: 'Plain', version: '1.0.0' } }).get(
+  '/me',
+  (c) => c.json({ sub: 'ada' }, 200),
+  {
+    middlewares: [jwtAuth({ secret })],
+    openapi: { responses: { 200: { description: 'Me', schema: Me } } },
+  },
+)
+async function textAnswers() {
+  const res = await hc<typeof plain.app>('http://localhost').me.$get()
+  if (res.status === 401) {
+    const message: string = await res.text()
+    return message
+  }
+  return ''
+}
+
+void routeMiddleware
+void pathPattern
+void validationAndDeclared
+void groupUse
+void textAnswers
