@@ -266,6 +266,21 @@ describe('dry run', () => {
     expect(b.headers.get('ratelimit-limit')).toBe('1')
   })
 
+  it('rateLimit with limits (the consume path) lets the refused request pass in dry run', async () => {
+    const h = harness(
+      rateLimit({ limits: [{ max: 1, windowMs: 60_000 }], keyGenerator: () => 'k', dryRun: true }),
+    )
+    await h.app.request('/')
+    const res = await h.app.request('/')
+    expect(res.status).toBe(200)
+    expect((h.lines.at(-1)?.decisions as unknown[])[0]).toMatchObject({
+      middleware: 'rateLimit',
+      outcome: 'dry-run',
+      code: 'rate_limited',
+      store: { op: 'consume' },
+    })
+  })
+
   it.each([
     ['jwtAuth', () => jwtAuth({ secret: SECRET, dryRun: true } as never)],
     ['apiKey', () => apiKey({ store: keys, dryRun: true } as never)],
