@@ -273,11 +273,15 @@ describe('dry run', () => {
     await h.app.request('/')
     const res = await h.app.request('/')
     expect(res.status).toBe(200)
-    expect((h.lines.at(-1)?.decisions as unknown[])[0]).toMatchObject({
-      middleware: 'rateLimit',
-      outcome: 'dry-run',
-      code: 'rate_limited',
-      store: { op: 'consume' },
+    expect(h.lines.at(-1)).toMatchObject({
+      decisions: [
+        {
+          middleware: 'rateLimit',
+          outcome: 'dry-run',
+          code: 'rate_limited',
+          store: { op: 'consume' },
+        },
+      ],
     })
   })
 
