@@ -14,6 +14,7 @@ import { runComponents } from './suites/components'
 import { runHttp } from './suites/http'
 import { runJwks } from './suites/jwks'
 import { runMiddleware } from './suites/middleware'
+import { runObservability } from './suites/observability'
 import { runOpenAPI } from './suites/openapi'
 import { runRateLimit } from './suites/rate-limit'
 import { runStores } from './suites/stores'
@@ -47,6 +48,8 @@ if (only?.includes('ablation')) await runAblation()
 // Not part of the default run either (needs Redis, starts a cluster, workerd and Deno):
 // `--only=stores`.
 if (only?.includes('stores')) await runStores(quick)
+// Issue 23's rows, only when named: `--only=observability`.
+if (only?.includes('observability')) await runObservability()
 if (!only && !filter && !args.includes('--no-report')) {
   await writeReport({
     startedAt,

@@ -9,11 +9,16 @@
  *   JWT_SECRET / SESSION_SECRET / CSRF_SECRET secrets (development defaults, with a warning)
  *   CORS_ORIGIN                               comma-separated allowed origins
  *   DEMO_API_KEY                              an API key added to the store at start
+ *   LOG_FORMAT                                `json`: one JSON log object per request, with decisions
+ *   OTEL                                      `1`: each decision as an event on the request span, plus
+ *                                             metrics (through the global OpenTelemetry providers)
  *
  * The app is also its own token issuer: POST /api/token signs ES256 access tokens (`at+jwt`, with a
  * scope) with a key generated at start, GET /.well-known/jwks.json publishes its public half, and
  * GET /api/reports verifies them from that JWKS, fetched in-process (works offline).
  */
+
+import * as otelApi from '@opentelemetry/api'
 import {
   apiKey,
   bodyLimit,
@@ -34,13 +39,17 @@ import {
   ssrfGuard,
   xssSanitize,
 } from '@palisade/middleware'
+import { otel } from '@palisade/middleware/otel'
 import { openapi } from '@palisade/openapi'
 import type { AuditPolicy } from '@palisade/openapi/audit'
 import type { FuzzOptions } from '@palisade/openapi/fuzz'
-import { Hono } from 'hono'
+import { Hono, type MiddlewareHandler } from 'hono'
 import { z } from 'zod'
 import { stdoutLines } from './log-lines'
 import { createStores } from './stores'
+
+/** Stands in for an optional middleware that is off. */
+const passThrough: MiddlewareHandler = (_c, next) => next()
 
 type Env = Record<string, string | undefined>
 
@@ -240,8 +249,18 @@ export async function createApp(env: Env = process.env) {
     // Whole app: request IDs first so every log line carries one; security headers everywhere
     // (the docs pages set their own CSP, which securityHeaders keeps).
     .use('*', requestId())
+    // OTEL=1: decisions go to OpenTelemetry (register the SDK's providers before createApp).
+    .use('*', env.OTEL === '1' ? otel({ api: otelApi }) : passThrough)
     // One write per turn of the event loop instead of a console.log per request (./log-lines.ts).
-    .use('*', logger({ exclude: ['/health', '/explorer/*', '/reference/*'], sink: logLines }))
+    // LOG_FORMAT=json: one JSON object per request, with what each middleware decided and why.
+    .use(
+      '*',
+      logger({
+        exclude: ['/health', '/explorer/*', '/reference/*'],
+        format: env.LOG_FORMAT === 'json' ? 'json' : 'text',
+        sink: logLines,
+      }),
+    )
     .use('*', securityHeaders())
     .use(
       '/api/*',

@@ -47,6 +47,7 @@ const sidebar: DefaultTheme.Sidebar = {
         { text: 'Conventions', link: '/guide/conventions' },
         { text: 'Errors and problem details', link: '/guide/errors' },
         { text: 'Rejection codes', link: '/guide/rejection-codes' },
+        { text: 'Observability', link: '/guide/observability' },
       ],
     },
     {

@@ -1,5 +1,6 @@
 import type { Rejects } from '@palisade/shared/describe'
 import type { MiddlewareHandler } from 'hono'
+import { begin, clock, decide, storeTime } from '../internal/decisions'
 import { described } from '../internal/described'
 import { TOKEN } from '../internal/headers'
 import {
@@ -8,6 +9,7 @@ import {
   assertOneOf,
   optionError,
 } from '../internal/options'
+import { assertNoDryRun } from '../internal/refuse'
 import { reject } from '../internal/reject'
 import { apiKeyDescription } from './description'
 import type { ApiKeyInfo, ApiKeyStore } from './store'
@@ -61,6 +63,7 @@ export function apiKey(
 ): MiddlewareHandler & Rejects<{ 401: 'api_key_invalid' }> {
   const factory = 'apiKey'
   if (options === undefined) throw optionError(factory, '"store" is required')
+  assertNoDryRun(factory, options)
   assertKnownKeys(factory, options, KNOWN)
   const extractFrom = assertOneOf(factory, 'extractFrom', options.extractFrom ?? 'header', [
     'header',
@@ -82,6 +85,7 @@ export function apiKey(
 
   const description = apiKeyDescription(extractFrom, headerName, queryParam, store)
   return described(description, async function apiKey(c, next) {
+    const d = begin(c, factory)
     let key: string | undefined
     if (useHeader) key = c.req.header(headerName) || undefined
     if (key === undefined && useQuery) key = c.req.query(queryParam) || undefined
@@ -90,7 +94,9 @@ export function apiKey(
 
     let info: ApiKeyInfo | null
     try {
+      const t = clock(d)
       info = await store.validate(key)
+      storeTime(d, 'validate', t)
     } catch {
       // The store's error may quote the key; it is not passed on.
       reject(503, 'API key store unavailable', 'store_unavailable')
@@ -99,6 +105,7 @@ export function apiKey(
       reject(401, 'Invalid API key', 'api_key_invalid')
     }
     c.set(contextKey as 'apiKey', info)
+    decide(d, 'allow')
     await next()
   })
 }

@@ -1,8 +1,10 @@
 import type { Rejects } from '@palisade/shared/describe'
 import type { MiddlewareHandler } from 'hono'
 import { framedByRuntime, mayHaveBody } from '../internal/body'
+import { begin, decide } from '../internal/decisions'
 import { described } from '../internal/described'
-import { assertKnownKeys, assertNonNegativeInteger } from '../internal/options'
+import { assertBoolean, assertKnownKeys, assertNonNegativeInteger } from '../internal/options'
+import { refuse } from '../internal/refuse'
 import { reject } from '../internal/reject'
 import { bodyLimitDescription } from './description'
 
@@ -16,10 +18,16 @@ import { bodyLimitDescription } from './description'
 export interface BodyLimitOptions {
   /** Largest accepted body in bytes. Default `1_000_000`. */
   max?: number
+  /**
+   * Report instead of refuse: a request that would be rejected passes, and its decision is
+   * `dry-run` with the code it would have got. An oversized body is then handed on as a stream,
+   * never buffered whole. Default `false`.
+   */
+  dryRun?: boolean
 }
 
 const NAME = 'bodyLimit'
-const KNOWN = ['max'] as const
+const KNOWN = ['max', 'dryRun'] as const
 const CONTENT_LENGTH = /^[0-9]+$/
 const MISMATCH = 'Content-Length does not match the body'
 
@@ -44,12 +52,17 @@ export function bodyLimit(
 ): MiddlewareHandler & Rejects<{ 413: 'body_too_large' }> {
   assertKnownKeys(NAME, options, KNOWN)
   const max = assertNonNegativeInteger(NAME, 'max', options?.max ?? 1_000_000)
+  const dryRun = assertBoolean(NAME, 'dryRun', options?.dryRun ?? false)
 
   const description = bodyLimitDescription(max)
   return described(description, async function bodyLimit(c, next) {
-    if (!mayHaveBody(c)) return next()
+    const d = begin(c, NAME)
+    if (!mayHaveBody(c) || !c.req.raw.body) {
+      decide(d, 'skip')
+      return next()
+    }
     const raw = c.req.raw
-    if (!raw.body) return next()
+    const body = raw.body as ReadableStream<Uint8Array>
 
     const declared = raw.headers.get('content-length')
     // A server runtime frames the body by a lone numeric Content-Length, so there it is exact.
@@ -62,26 +75,34 @@ export function bodyLimit(
       CONTENT_LENGTH.test(declared)
     ) {
       expected = Number(declared)
-      if (expected > max) reject(413, 'Payload Too Large', 'body_too_large')
-      if (framedByRuntime(c)) return next()
+      if (expected > max) {
+        refuse(d, dryRun, 413, 'Payload Too Large', 'body_too_large')
+        return next() // dry run: the body passes untouched
+      }
+      if (framedByRuntime(c)) {
+        decide(d, 'allow')
+        return next()
+      }
     }
 
-    if (raw.bodyUsed || raw.body.locked) {
+    if (raw.bodyUsed || body.locked) {
       // An earlier middleware already read the body through Hono: measure what Hono cached (the
       // stream is gone, getReader() would throw). Read outside Hono's cache, nothing is left to limit.
       let size: number
       try {
         size = (await c.req.arrayBuffer()).byteLength
       } catch {
+        decide(d, 'skip')
         return next()
       }
-      if (size > max) reject(413, 'Payload Too Large', 'body_too_large')
+      if (size > max) refuse(d, dryRun, 413, 'Payload Too Large', 'body_too_large')
       if (expected !== undefined && size !== expected)
-        reject(400, MISMATCH, 'content_length_mismatch')
+        refuse(d, dryRun, 400, MISMATCH, 'content_length_mismatch')
+      decide(d, 'allow')
       return next()
     }
 
-    const reader = raw.body.getReader()
+    const reader = body.getReader()
     const chunks: Uint8Array[] = []
     let size = 0
     for (;;) {
@@ -93,22 +114,48 @@ export function bodyLimit(
       }
       if (result.done) break
       size += result.value.byteLength
+      chunks.push(result.value)
       if (size > max) {
         // Stop reading: the rest of an oversized body is never pulled into memory.
-        reader.cancel().catch(() => {})
-        reject(413, 'Payload Too Large', 'body_too_large')
+        if (!dryRun) reader.cancel().catch(() => {})
+        refuse(d, dryRun, 413, 'Payload Too Large', 'body_too_large')
+        // Dry run: what was read, then the rest as it arrives, never buffered whole.
+        c.req.raw = new Request(raw, {
+          body: rejoin(chunks, reader),
+          duplex: 'half',
+        } as RequestInit)
+        return next()
       }
-      chunks.push(result.value)
     }
     // The declared length lied (only possible in-process): the body is not what it claims to be.
     if (expected !== undefined && size !== expected)
-      reject(400, MISMATCH, 'content_length_mismatch')
+      refuse(d, dryRun, 400, MISMATCH, 'content_length_mismatch')
+    decide(d, 'allow')
     // Downstream code now sees the body's real, single length instead of the untrusted framing.
     const headers = new Headers(raw.headers)
     headers.delete('transfer-encoding')
     headers.set('content-length', String(size))
     c.req.raw = new Request(raw, { body: concat(chunks, size) as BufferSource, headers })
     return next()
+  })
+}
+
+/** A stream of the chunks already read followed by the rest of `reader`. */
+function rejoin(
+  chunks: Uint8Array[],
+  reader: ReadableStreamDefaultReader<Uint8Array>,
+): ReadableStream<Uint8Array> {
+  let i = 0
+  return new ReadableStream<Uint8Array>({
+    async pull(controller) {
+      if (i < chunks.length) return controller.enqueue(chunks[i++] as Uint8Array)
+      const { done, value } = await reader.read()
+      if (done) controller.close()
+      else controller.enqueue(value)
+    },
+    cancel(reason) {
+      return reader.cancel(reason)
+    },
   })
 }
 

@@ -1,15 +1,17 @@
 import type { Rejects } from '@palisade/shared/describe'
 import { MEDIA_RANGE } from '@palisade/shared/media-type'
 import type { MiddlewareHandler } from 'hono'
+import { begin, decide } from '../internal/decisions'
 import { described } from '../internal/described'
 import { TOKEN } from '../internal/headers'
 import {
+  assertBoolean,
   assertKnownKeys,
   assertNonEmptyString,
   assertStringArray,
   optionError,
 } from '../internal/options'
-import { reject } from '../internal/reject'
+import { refuse } from '../internal/refuse'
 import { contentTypeGuardDescription } from './description'
 
 /**
@@ -26,10 +28,15 @@ export interface ContentTypeGuardOptions {
   methods?: string[]
   /** Rejection body. Default `Unsupported Media Type`. */
   message?: string
+  /**
+   * Report instead of refuse: a request that would be rejected passes, and its decision is
+   * `dry-run` with the code it would have got. Default `false`.
+   */
+  dryRun?: boolean
 }
 
 const NAME = 'contentTypeGuard'
-const KNOWN = ['required', 'methods', 'message'] as const
+const KNOWN = ['required', 'methods', 'message', 'dryRun'] as const
 // HTTP optional whitespace is space and tab only; String#trim would also strip U+00A0 and more.
 const OWS = /^[ \t]+|[ \t]+$/g
 
@@ -64,6 +71,7 @@ export function contentTypeGuard(
     ),
   )
   const message = assertNonEmptyString(NAME, 'message', options.message ?? 'Unsupported Media Type')
+  const dryRun = assertBoolean(NAME, 'dryRun', options.dryRun ?? false)
 
   const exact = new Set<string>()
   const types = new Set<string>()
@@ -98,9 +106,11 @@ export function contentTypeGuard(
 
   const description = contentTypeGuardDescription(required, methods)
   return described(description, async function contentTypeGuard(c, next) {
-    if (methods.has(c.req.method.toUpperCase()) && !allowed(c.req.header('content-type'))) {
-      reject(415, message, 'unsupported_media_type')
-    }
+    const d = begin(c, NAME)
+    if (!methods.has(c.req.method.toUpperCase())) decide(d, 'skip')
+    else if (!allowed(c.req.header('content-type'))) {
+      refuse(d, dryRun, 415, message, 'unsupported_media_type')
+    } else decide(d, 'allow')
     return next()
   })
 }

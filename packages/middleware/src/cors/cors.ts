@@ -1,4 +1,5 @@
 import type { MiddlewareHandler } from 'hono'
+import { begin, decide } from '../internal/decisions'
 import { editResponseHeaders, TOKEN } from '../internal/headers'
 import {
   assertBoolean,
@@ -106,6 +107,7 @@ export function cors(options?: CorsOptions): MiddlewareHandler {
 
   return async function cors(c, next) {
     const allow = allowOrigin(c.req.header('origin'))
+    decide(begin(c, NAME), allow ? 'allow' : 'skip')
 
     if (c.req.method === 'OPTIONS' && c.req.header('access-control-request-method') !== undefined) {
       // Edit the headers earlier middleware already set (c.header() before next(), e.g.

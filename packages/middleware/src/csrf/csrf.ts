@@ -10,17 +10,19 @@ import {
   type SessionBinding,
 } from '../internal/cookie-signing'
 import { timingSafeEqual } from '../internal/crypto'
+import { begin, decide } from '../internal/decisions'
 import { described } from '../internal/described'
 import { TOKEN as HTTP_TOKEN } from '../internal/headers'
 import { isJsonContentType, readBodyForm, readBodyText } from '../internal/json-body'
 import {
+  assertBoolean,
   assertFunction,
   assertKnownKeys,
   assertNonEmptyString,
   assertStringArray,
   optionError,
 } from '../internal/options'
-import { reject } from '../internal/reject'
+import { refuse } from '../internal/refuse'
 import { csrfDescription } from './description'
 import { originAllowed } from './origin'
 
@@ -60,6 +62,11 @@ export interface CsrfOptions {
    * must have the request's own host.
    */
   origins?: string[]
+  /**
+   * Report instead of refuse: an unsafe request without a valid token passes, and its decision
+   * is `dry-run` (`csrf_token_invalid`). Default `false`.
+   */
+  dryRun?: boolean
 }
 
 const KNOWN = [
@@ -71,6 +78,7 @@ const KNOWN = [
   'cookie',
   'secret',
   'origins',
+  'dryRun',
 ] as const
 /** Printable ASCII without separators: survives the cookie, `document.cookie` and a header. */
 const TOKEN = /^[\x21\x23-\x2b\x2d-\x3a\x3c-\x5b\x5d-\x7e]{1,256}$/
@@ -114,6 +122,7 @@ export function csrf(
 ): MiddlewareHandler & Rejects<{ 403: 'csrf_token_invalid' }> {
   const factory = 'csrf'
   assertKnownKeys(factory, options, KNOWN)
+  const dryRun = assertBoolean(factory, 'dryRun', options.dryRun ?? false)
   const cookieName = assertCookieName(factory, 'cookieName', options.cookieName ?? 'XSRF-TOKEN')
   const headerName = assertNonEmptyString(
     factory,
@@ -174,8 +183,15 @@ export function csrf(
     )
   }
 
-  function invalid(): never {
-    reject(403, 'Invalid CSRF token', 'csrf_token_invalid')
+  /** Whether an unsafe request proves it comes from our pages (origin, then token). */
+  const proven = async (c: Context, tokens: string[]): Promise<boolean> => {
+    if (!originAllowed(c, origins) || tokens.length === 0) return false
+    const sent = c.req.header(headerKey) || (await bodyToken(c, bodyField))
+    if (!sent || sent.length > MAX_TOKEN_LENGTH) return false
+    let match = false
+    // Every copy is compared (no early exit), each in constant time.
+    for (const token of tokens) match = timingSafeEqual(sent, token) || match
+    return match
   }
 
   const newToken = async (binding: string): Promise<string> => {
@@ -205,6 +221,7 @@ export function csrf(
 
   const description = csrfDescription(headerName, cookieName, safeMethods)
   return described(description, async function csrf(c, next) {
+    const d = begin(c, factory)
     const session = signer
       ? (c.get(SESSION_BINDING as never) as SessionBinding | undefined)
       : undefined
@@ -220,16 +237,9 @@ export function csrf(
           : plainTokens(copies)
 
     const method = c.req.method
-    if (!safeMethods.has(method) && !safeMethods.has(method.toUpperCase())) {
-      if (!originAllowed(c, origins)) invalid()
-      if (tokens.length === 0) invalid()
-      const sent = c.req.header(headerKey) || (await bodyToken(c, bodyField))
-      if (!sent || sent.length > MAX_TOKEN_LENGTH) invalid()
-      let match = false
-      // Every copy is compared (no early exit), each in constant time.
-      for (const token of tokens) match = timingSafeEqual(sent, token) || match
-      if (!match) invalid()
-    }
+    if (safeMethods.has(method) || safeMethods.has(method.toUpperCase())) decide(d, 'skip')
+    else if (await proven(c, tokens)) decide(d, 'allow')
+    else refuse(d, dryRun, 403, 'Invalid CSRF token', 'csrf_token_invalid')
 
     const cookieToken = tokens[0]
     const token = cookieToken ?? (await newToken(binding))

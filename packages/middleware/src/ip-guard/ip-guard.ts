@@ -1,9 +1,11 @@
 import type { Rejects } from '@palisade/shared/describe'
 import type { Context, MiddlewareHandler } from 'hono'
 import { getClientIPParsed } from '../internal/client-ip'
+import { begin, decide } from '../internal/decisions'
 import { described } from '../internal/described'
 import { type CIDR, IPMatcher, parseCIDR, parseIP } from '../internal/ip'
 import {
+  assertBoolean,
   assertFunction,
   assertKnownKeys,
   assertNonEmptyString,
@@ -11,7 +13,7 @@ import {
   assertStringArray,
   optionError,
 } from '../internal/options'
-import { reject } from '../internal/reject'
+import { refuse } from '../internal/refuse'
 import { ipGuardDescription } from './description'
 
 const FACTORY = 'ipGuard'
@@ -44,6 +46,11 @@ export interface IpGuardOptions {
    * @default 'Access denied'
    */
   message?: string
+  /**
+   * Report instead of refuse: a request that would be rejected passes, and its decision is
+   * `dry-run` with the code it would have got. Default `false`.
+   */
+  dryRun?: boolean
 }
 
 /**
@@ -71,7 +78,7 @@ export function ipGuard(
   if (options === undefined || options === null) {
     throw optionError(FACTORY, '"list" is required')
   }
-  assertKnownKeys(FACTORY, options, ['mode', 'list', 'keyGenerator', 'message'])
+  assertKnownKeys(FACTORY, options, ['mode', 'list', 'keyGenerator', 'message', 'dryRun'])
   const mode = assertOneOf(FACTORY, 'mode', options.mode ?? 'deny', ['allow', 'deny'] as const)
   if (options.list === undefined) throw optionError(FACTORY, '"list" is required')
   const list = assertStringArray(FACTORY, 'list', options.list)
@@ -87,6 +94,7 @@ export function ipGuard(
           options.keyGenerator,
         )
   const message = assertNonEmptyString(FACTORY, 'message', options.message ?? 'Access denied')
+  const dryRun = assertBoolean(FACTORY, 'dryRun', options.dryRun ?? false)
 
   const ranges: CIDR[] = list.map((entry) => {
     const range = parseCIDR(entry)
@@ -98,6 +106,7 @@ export function ipGuard(
 
   const description = ipGuardDescription
   return described(description, async function ipGuard(c, next) {
+    const d = begin(c, FACTORY)
     let ip: ReturnType<typeof parseIP>
     if (keyGenerator) {
       const raw = await keyGenerator(c)
@@ -106,7 +115,8 @@ export function ipGuard(
       ip = getClientIPParsed(c)
     }
     // Fail closed: without a usable address neither mode can decide, so nobody passes.
-    if (ip === null || matcher.has(ip) !== allowListed) reject(403, message, 'ip_denied')
+    if (ip === null || matcher.has(ip) !== allowListed) refuse(d, dryRun, 403, message, 'ip_denied')
+    decide(d, 'allow')
     await next()
   })
 }

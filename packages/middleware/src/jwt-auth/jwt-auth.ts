@@ -5,6 +5,7 @@ import { BoundedCache } from '../internal/bounded-cache'
 import { getCookieCopies } from '../internal/cookie'
 import { assertCookieName } from '../internal/cookie-settings'
 import { importHmacKey, lazy } from '../internal/crypto'
+import { begin, decide } from '../internal/decisions'
 import { described } from '../internal/described'
 import {
   assertBoolean,
@@ -17,6 +18,7 @@ import {
   formatValue,
   optionError,
 } from '../internal/options'
+import { assertNoDryRun } from '../internal/refuse'
 import { reject } from '../internal/reject'
 import { jwtAuthDescription } from './description'
 import {
@@ -267,6 +269,7 @@ export function jwtAuth(
       '"secret" is required (or "publicKey", "jwks", "issuer" + "discovery")',
     )
   }
+  assertNoDryRun(factory, options)
   assertKnownKeys(factory, options, KNOWN)
   const kind = keySourceKind(factory, options)
   const listed =
@@ -492,6 +495,7 @@ export function jwtAuth(
 
   const description = jwtAuthDescription({ cookieName, scopes, remote, openIdConnectUrl })
   return described(description, async function jwtAuth(c, next) {
+    const d = begin(c, factory)
     let token: string | undefined
     const authorization = c.req.header('authorization')
     if (authorization !== undefined) {
@@ -524,6 +528,7 @@ export function jwtAuth(
       }
     }
     c.set('jwtPayload', payload)
+    decide(d, 'allow')
     await next()
   })
 

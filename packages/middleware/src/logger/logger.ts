@@ -1,12 +1,36 @@
 import type { Context, MiddlewareHandler } from 'hono'
 import { HTTPException } from 'hono/http-exception'
+import { type DecisionRecord, installDecisions, lastDecisionEnd } from '../internal/decisions'
+import { editResponseHeaders } from '../internal/headers'
 import {
+  assertBoolean,
   assertFunction,
   assertKnownKeys,
+  assertOneOf,
   assertPositiveInteger,
   assertStringArray,
   optionError,
 } from '../internal/options'
+import { settle } from '../internal/settle'
+
+/** A pino-shaped logger: `logger({ sink: pino() })`. Only `info`, `warn` and `error` are used. */
+export interface LogTarget {
+  info(obj: object, msg?: string): void
+  warn(obj: object, msg?: string): void
+  error(obj: object, msg?: string): void
+  /** When present (pino), `c.get('log')` is `child({ reqId })`. */
+  child?(bindings: Record<string, unknown>): LogTarget
+}
+
+/** The per-request logger in `c.get('log')`: every line carries the request's `reqId`. */
+export interface RequestLogger {
+  info(msg: string): void
+  info(fields: Record<string, unknown>, msg?: string): void
+  warn(msg: string): void
+  warn(fields: Record<string, unknown>, msg?: string): void
+  error(msg: string): void
+  error(fields: Record<string, unknown>, msg?: string): void
+}
 
 /**
  * Options of {@link logger}.
@@ -21,8 +45,28 @@ import {
 export interface LoggerOptions {
   /** Paths not logged: exact (`/health`) or a prefix (`/static/*`, also matching `/static`). Default `[]`. */
   exclude?: string[]
-  /** Receives each finished line. Default `console.log`. */
-  sink?: (line: string) => void
+  /**
+   * Receives each finished line (a JSON text in `format: 'json'`), or a pino-shaped logger that
+   * gets each request as an object at its level. Default `console.log`.
+   */
+  sink?: ((line: string) => void) | LogTarget
+  /**
+   * `'text'` (default): `METHOD /path STATUS DURATIONms ID`. `'json'`: one object per request with
+   * `time`, `level`, `msg`, `reqId`, `req`, `res`, `responseTime` and the middleware `decisions`.
+   */
+  format?: 'text' | 'json'
+  /**
+   * Header names (case-insensitive) whose values never appear in what `c.get('log')` writes,
+   * besides `authorization`, `proxy-authorization`, `cookie`, `set-cookie`, `x-api-key`,
+   * `x-xsrf-token` and `x-csrf-token`. Default `[]`.
+   */
+  redact?: string[]
+  /**
+   * Adds a `Server-Timing` header: one entry per middleware that decided, plus `handler`. Off by
+   * default: it tells every client how long each check took (a timing side channel, e.g. which
+   * store call was slow). Default `false`.
+   */
+  serverTiming?: boolean
   /**
    * Longest path written, in characters; a longer one is cut and ends in `…[+N]` (N characters
    * left out), so a 64 KB URL cannot flood the log. Default `1024`.
@@ -31,28 +75,50 @@ export interface LoggerOptions {
 }
 
 const NAME = 'logger'
-const KNOWN = ['exclude', 'sink', 'maxPathLength'] as const
+const KNOWN = ['exclude', 'sink', 'format', 'redact', 'serverTiming', 'maxPathLength'] as const
 /** Longest method and request ID written; real ones are far shorter. */
 const MAX_METHOD = 32
 const MAX_ID = 256
 // `;name=value` path parameters (RFC 3986 §3.3), e.g. Java's `;jsessionid=…`: session tokens.
 const MATRIX_PARAM = /;([^/;=?#]*)=[^/;?#]*/g
+const SECRET_HEADERS = [
+  'authorization',
+  'proxy-authorization',
+  'cookie',
+  'set-cookie',
+  'x-api-key',
+  'x-xsrf-token',
+  'x-csrf-token',
+]
+type Level = 'info' | 'warn' | 'error'
 
 /**
  * Writes one line per finished request: `METHOD /path STATUS DURATIONms`, followed by the request
- * ID when `requestId()` put one in the context. The query string is never logged (it carries
- * tokens), nor the values of `;name=value` path parameters (`;jsessionid=…`), and paths longer
- * than `maxPathLength` are cut. A request whose handler threw is logged with the status the client got (500, or the
- * `HTTPException`'s status), and the error still reaches `app.onError`.
+ * ID when `requestId()` put one in the context; with `format: 'json'`, one JSON object that also
+ * lists what every Palisade middleware decided (`decisions`). The query string is never logged
+ * (it carries tokens), nor the values of `;name=value` path parameters (`;jsessionid=…`), nor
+ * headers, and paths longer than `maxPathLength` are cut. A request whose handler threw is logged
+ * with the status the client got (500, or the `HTTPException`'s status), and the error still
+ * reaches `app.onError`. `c.get('log')` is a logger whose lines carry the same `reqId`.
+ *
+ * Register it first: a middleware's decision is recorded only when a consumer (this logger in
+ * JSON or Server-Timing mode, or `otel()`) ran before it; without one, recording costs nothing.
  *
  * @param options.exclude default `[]`; exact paths and `prefix/*` patterns
- * @param options.sink default `console.log`
+ * @param options.sink default `console.log`; a function or a pino-shaped `{ info, warn, error }`
+ * @param options.format default `'text'`
+ * @param options.redact default `[]` (the built-in secret headers are always redacted)
+ * @param options.serverTiming default `false`
  * @param options.maxPathLength default `1024` characters
  * @example
  * ```ts
+ * app.use('*', logger({ format: 'json' }))
  * app.use('*', requestId())
- * app.use('*', logger({ exclude: ['/health', '/static/*'] }))
- * // GET /users/42 200 3ms 1b4e28ba-2fa1-11d2-883f-0016d3cca427
+ * app.get('/', (c) => {
+ *   c.get('log').info({ user: 42 }, 'hello')
+ *   return c.text('ok')
+ * })
+ * // {"time":1764097507000,"level":"info","msg":"GET / 200 3ms","reqId":"…","req":{"method":"GET","path":"/"},…}
  * ```
  */
 export function logger(options?: LoggerOptions): MiddlewareHandler {
@@ -73,11 +139,24 @@ export function logger(options?: LoggerOptions): MiddlewareHandler {
     } else exact.add(pattern)
   }
   const maxPathLength = assertPositiveInteger(NAME, 'maxPathLength', o.maxPathLength ?? 1024)
-  const sink = assertFunction<(line: string) => void>(
-    NAME,
-    'sink',
-    o.sink ?? ((line: string) => console.log(line)),
+  const json = assertOneOf(NAME, 'format', o.format ?? 'text', ['text', 'json'] as const) === 'json'
+  const serverTiming = assertBoolean(NAME, 'serverTiming', o.serverTiming ?? false)
+  const secrets = new Set(
+    [...SECRET_HEADERS, ...assertStringArray(NAME, 'redact', o.redact ?? [])].map((h) =>
+      h.toLowerCase(),
+    ),
   )
+  const target = isLogTarget(o.sink) ? o.sink : undefined
+  const sink =
+    target === undefined
+      ? assertFunction<(line: string) => void>(
+          NAME,
+          'sink',
+          o.sink ?? ((line: string) => console.log(line)),
+        )
+      : undefined
+  // Decisions are recorded only for a consumer: the text line alone installs none.
+  const collect = json || serverTiming
 
   function excluded(path: string): boolean {
     if (exact.has(path)) return true
@@ -87,29 +166,158 @@ export function logger(options?: LoggerOptions): MiddlewareHandler {
     return false
   }
 
-  function write(c: Context, path: string, status: number, start: number): void {
-    const ms = Math.round(performance.now() - start)
-    const id = (c.get as (key: string) => unknown)('requestId')
-    const line = `${bound(c.req.method, MAX_METHOD)} ${bound(redact(path), maxPathLength)} ${status} ${ms}ms`
+  function emit(level: Level, entry: Record<string, unknown>, msg: string): void {
     try {
-      sink(typeof id === 'string' && id ? `${line} ${bound(id, MAX_ID)}` : line)
+      if (target !== undefined) target[level](entry, msg)
+      else (sink as (line: string) => void)(JSON.stringify(entry))
     } catch {
       // A failing log sink must not turn a served request into an error.
     }
   }
 
+  function write(
+    c: Context,
+    path: string,
+    status: number,
+    start: number,
+    record: DecisionRecord | undefined,
+  ): void {
+    const elapsed = performance.now() - start
+    const ms = Math.round(elapsed)
+    const rawId = (c.get as (key: string) => unknown)('requestId')
+    const id = typeof rawId === 'string' && rawId ? bound(rawId, MAX_ID) : undefined
+    const method = bound(c.req.method, MAX_METHOD)
+    const logged = bound(redact(path), maxPathLength)
+    const line = `${method} ${logged} ${status} ${ms}ms`
+    if (!json) {
+      const text = id ? `${line} ${id}` : line
+      try {
+        if (target !== undefined) target[levelOf(status)]({}, text)
+        else (sink as (line: string) => void)(text)
+      } catch {
+        // A failing log sink must not turn a served request into an error.
+      }
+      return
+    }
+    const level = levelOf(status)
+    const entry: Record<string, unknown> = target ? {} : { time: Date.now(), level, msg: line }
+    if (id) entry.reqId = id
+    entry.req = { method, path: logged }
+    entry.res = { status }
+    entry.responseTime = Math.round(elapsed * 1000) / 1000
+    entry.decisions = record ? record.decisions : []
+    emit(level, entry, line)
+  }
+
   return async function logger(c, next) {
     const path = rawPath(c.req.url)
     if (excluded(path)) return next()
+    const record = collect ? installDecisions(c) : undefined
+    c.set('log', new RequestLog(c, json, secrets, sink, target))
     const start = performance.now()
     try {
       await next()
     } catch (err) {
-      write(c, path, err instanceof HTTPException ? err.status : 500, start)
+      if (record) settle(record, err)
+      write(c, path, err instanceof HTTPException ? err.status : 500, start, record)
       throw err
     }
-    write(c, path, c.res.status, start)
+    if (record) settle(record, c.error)
+    if (serverTiming && record) setServerTiming(c, record, start)
+    write(c, path, c.res.status, start, record)
   }
+}
+
+function levelOf(status: number): Level {
+  return status >= 500 ? 'error' : status >= 400 ? 'warn' : 'info'
+}
+
+function isLogTarget(sink: unknown): sink is LogTarget {
+  return (
+    sink !== null &&
+    typeof sink === 'object' &&
+    typeof (sink as LogTarget).info === 'function' &&
+    typeof (sink as LogTarget).warn === 'function' &&
+    typeof (sink as LogTarget).error === 'function'
+  )
+}
+
+/** `Server-Timing: rateLimit;dur=0.21, csrf;dur=0.05, handler;dur=3.4` (durations in ms). */
+function setServerTiming(c: Context, record: DecisionRecord, start: number): void {
+  const end = performance.now()
+  const parts: string[] = []
+  for (const d of record.decisions) {
+    if (d.ms !== undefined) parts.push(`${d.middleware};dur=${d.ms}`)
+  }
+  const handlerStart = lastDecisionEnd(record) || start
+  parts.push(`handler;dur=${Math.round((end - handlerStart) * 1000) / 1000}`)
+  editResponseHeaders(c, (h) => h.append('server-timing', parts.join(', ')))
+}
+
+/**
+ * `c.get('log')`: writes through the logger's sink (or a pino child) with the request's `reqId`,
+ * looked up when a line is written, so it also works when requestId() runs after the logger.
+ */
+class RequestLog implements RequestLogger {
+  #child: LogTarget | undefined
+  constructor(
+    private readonly c: Context,
+    private readonly json: boolean,
+    private readonly secrets: ReadonlySet<string>,
+    private readonly sink: ((line: string) => void) | undefined,
+    private readonly target: LogTarget | undefined,
+  ) {}
+
+  info(fields: Record<string, unknown> | string, msg?: string): void {
+    this.write('info', fields, msg)
+  }
+  warn(fields: Record<string, unknown> | string, msg?: string): void {
+    this.write('warn', fields, msg)
+  }
+  error(fields: Record<string, unknown> | string, msg?: string): void {
+    this.write('error', fields, msg)
+  }
+
+  private write(level: Level, fields: Record<string, unknown> | string, msg?: string): void {
+    const text = typeof fields === 'string' ? fields : (msg ?? '')
+    const clean =
+      typeof fields === 'string' ? {} : (scrub(fields, this.secrets, 0) as Record<string, unknown>)
+    const rawId = (this.c.get as (key: string) => unknown)('requestId')
+    const reqId = typeof rawId === 'string' && rawId ? bound(rawId, MAX_ID) : undefined
+    try {
+      if (this.target !== undefined) {
+        if (this.target.child && reqId) {
+          this.#child ??= this.target.child({ reqId })
+          this.#child[level](clean, text)
+        } else this.target[level](reqId ? { reqId, ...clean } : clean, text)
+        return
+      }
+      const sink = this.sink as (line: string) => void
+      if (this.json) {
+        sink(JSON.stringify({ time: Date.now(), level, msg: text, reqId, ...clean }))
+      } else {
+        const extra = Object.keys(clean).length > 0 ? ` ${JSON.stringify(clean)}` : ''
+        sink(`${level.toUpperCase()} ${text}${extra}${reqId ? ` ${reqId}` : ''}`)
+      }
+    } catch {
+      // A failing log sink must not turn a served request into an error.
+    }
+  }
+}
+
+/** A copy of `value` with the values of secret-bearing header names replaced, a few levels deep. */
+function scrub(value: unknown, secrets: ReadonlySet<string>, depth: number): unknown {
+  if (value === null || typeof value !== 'object' || value instanceof Error) return value
+  if (depth > 4) return '[…]'
+  if (typeof Headers !== 'undefined' && value instanceof Headers) {
+    value = Object.fromEntries(value as unknown as Iterable<[string, string]>)
+  }
+  if (Array.isArray(value)) return value.map((v) => scrub(v, secrets, depth + 1))
+  const out: Record<string, unknown> = {}
+  for (const [key, v] of Object.entries(value as Record<string, unknown>)) {
+    out[key] = secrets.has(key.toLowerCase()) ? '[redacted]' : scrub(v, secrets, depth + 1)
+  }
+  return out
 }
 
 /** Replaces the value of every `;name=value` path parameter: `/cart;jsessionid=[redacted]`. */

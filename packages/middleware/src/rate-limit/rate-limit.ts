@@ -6,6 +6,7 @@
 import type { Rejects } from '@palisade/shared/describe'
 import type { Context, MiddlewareHandler } from 'hono'
 import { BoundedCache } from '../internal/bounded-cache'
+import { begin, clock, decide, type Pending, storeTime } from '../internal/decisions'
 import { described } from '../internal/described'
 import { editResponseHeaders } from '../internal/headers'
 import {
@@ -115,6 +116,12 @@ export interface RateLimitOptions {
    * a success), so a dead store does not flood the log.
    */
   onStoreError?: (error: unknown, c: Context) => void
+  /**
+   * Report instead of refuse: requests are still counted and get the same headers, but one over
+   * the limit passes with a `dry-run` decision (`rate_limited`), and no key is deny-cached.
+   * Default `false`.
+   */
+  dryRun?: boolean
 }
 
 const KNOWN = [
@@ -136,6 +143,7 @@ const KNOWN = [
   'skipSuccessfulRequests',
   'failOpen',
   'onStoreError',
+  'dryRun',
 ] as const
 
 const ALGORITHMS = ['fixed-window', 'sliding-window', 'token-bucket'] as const
@@ -252,6 +260,7 @@ export function rateLimit(
     options.skipSuccessfulRequests ?? false,
   )
   const failOpen = assertBoolean(factory, 'failOpen', options.failOpen ?? false)
+  const dryRun = assertBoolean(factory, 'dryRun', options.dryRun ?? false)
   const onStoreError =
     options.onStoreError === undefined
       ? undefined
@@ -416,6 +425,7 @@ export function rateLimit(
 
   // Refused keys this process answers alone until `until` (ms), with the quotas last reported.
   const denyCache =
+    !dryRun &&
     (options.denyCache ?? (store !== undefined && !(store instanceof MemoryRateLimitStore)))
       ? new BoundedCache<string, Denied>(10_000)
       : undefined
@@ -425,7 +435,10 @@ export function rateLimit(
     quotas: (Quota & { windowMs: number })[],
     key: string,
     retryMs: number,
-  ): Promise<never> => {
+    d: Pending | undefined,
+  ): Promise<void> => {
+    decide(d, dryRun ? 'dry-run' : 'reject', 'rate_limited', 429)
+    if (dryRun) return
     const headers = await headersFor(quotas, key)
     return reject(429, message, 'rate_limited', {
       ...headers,
@@ -435,7 +448,11 @@ export function rateLimit(
 
   const description = rateLimitDescription(store, failOpen, rateLimitHeaders(standardHeaders))
   return described(description, async function rateLimit(c, next) {
-    if (skip && (await skip(c))) return next()
+    const d = begin(c, 'rateLimit')
+    if (skip && (await skip(c))) {
+      decide(d, 'skip')
+      return next()
+    }
     const key = await keyGenerator(c)
     if (denyCache) {
       const denied = denyCache.get(key)
@@ -447,6 +464,7 @@ export function rateLimit(
             denied.quotas.map((q) => ({ ...q, remaining: 0, reset: Math.max(q.reset, reset) })),
             key,
             left,
+            d,
           )
         }
         denyCache.delete(key)
@@ -462,6 +480,7 @@ export function rateLimit(
     let s: RateLimitStore
     try {
       s = store ??= new MemoryRateLimitStore()
+      const t = clock(d)
       if (consumes) {
         verdict = await (s.consume as NonNullable<RateLimitStore['consume']>)(key, {
           algorithm,
@@ -484,10 +503,14 @@ export function rateLimit(
           throw new TypeError('store returned an invalid { count, ttl }')
         }
       }
+      storeTime(d, consumes ? 'consume' : METHOD[algorithm], t)
       failing = false
     } catch (error) {
       report(error, c)
-      if (failOpen) return next()
+      if (failOpen) {
+        decide(d, 'skip', 'store_unavailable')
+        return next()
+      }
       reject(503, 'Rate limit store unavailable', 'store_unavailable')
     }
 
@@ -531,11 +554,12 @@ export function rateLimit(
         if (denyCache && until > 0) {
           denyCache.set(key, { until: Date.now() + until, quotas: reported })
         }
-        await refuse(reported, key, retryMs)
+        await refuse(reported, key, retryMs, d)
       }
       // The tightest limit first: least room left, then the longest wait.
       const reported = [...quotas].sort((a, b) => a.remaining - b.remaining || b.ttl - a.ttl)
       const headers = await headersFor(reported, key)
+      decide(d, 'allow')
       await next()
       setHeaders(c, headers)
       return
@@ -549,15 +573,19 @@ export function rateLimit(
     const deadline = refunds ? Date.now() + counted.ttl : 0
     const hit: RateLimitHit = { algorithm, windowMs, max }
     if (counted.count > max) {
-      if (skipFailed && countsRejected) await refund(s, key, hit, deadline, c)
+      if (skipFailed && countsRejected && !dryRun) await refund(s, key, hit, deadline, c)
       if (denyCache && algorithm !== 'sliding-window') {
         denyCache.set(key, { until: Date.now() + counted.ttl, quotas: [quota] })
       }
-      reject(429, message, 'rate_limited', {
-        ...headers,
-        'Retry-After': String(Math.max(1, reset)),
-      })
+      decide(d, dryRun ? 'dry-run' : 'reject', 'rate_limited', 429)
+      if (!dryRun) {
+        reject(429, message, 'rate_limited', {
+          ...headers,
+          'Retry-After': String(Math.max(1, reset)),
+        })
+      }
     }
+    decide(d, 'allow')
     await next()
     if (refunds) {
       const failed = c.error !== undefined || c.res.status >= 400

@@ -1,5 +1,6 @@
 import type { Rejects } from '@palisade/shared/describe'
 import type { MiddlewareHandler } from 'hono'
+import { begin, decide, overrule } from '../internal/decisions'
 import { described } from '../internal/described'
 import {
   assertKnownKeys,
@@ -57,6 +58,9 @@ export function requestTimeout(
 
   const description = requestTimeoutDescription(ms)
   return described(description, function requestTimeout(c, next) {
+    // Decided on entry (a deadline set); a timeout overturns it below.
+    const d = begin(c, NAME)
+    decide(d, 'allow')
     // The AbortController behind c.get('timeoutSignal') is made on first read: most handlers
     // never read it, and creating one costs more than the rest of this middleware together.
     let controller: AbortController | undefined
@@ -83,6 +87,7 @@ export function requestTimeout(
         // skip saving a request that already got its 408) sees an aborted signal.
         signal()
         controller?.abort(new DOMException(message, 'TimeoutError'))
+        overrule(d, 'request_timeout', 408)
         fail(timeoutError(message))
       }, ms)
       next().then(

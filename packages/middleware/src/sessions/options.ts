@@ -8,6 +8,7 @@ import {
   assertPositiveInteger,
   optionError,
 } from '../internal/options'
+import { assertNoDryRun } from '../internal/refuse'
 import { META_KEY } from './session-data'
 import type { SessionData, SessionStore } from './store'
 
@@ -86,6 +87,7 @@ export interface SessionsConfig {
 export function sessionsConfig(options: SessionsOptions): SessionsConfig {
   const factory = 'sessions'
   if (options === undefined) throw optionError(factory, '"secret" is required')
+  assertNoDryRun(factory, options)
   assertKnownKeys(factory, options, KNOWN)
   const secrets = assertSecretList(factory, options.secret)
   const cookieName = assertCookieName(factory, 'cookieName', options.cookieName ?? 'sid')

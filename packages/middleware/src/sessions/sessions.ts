@@ -1,6 +1,7 @@
 import type { MiddlewareHandler } from 'hono'
 import { getCookieCopies } from '../internal/cookie'
 import { SESSION_BINDING } from '../internal/cookie-signing'
+import { begin, clock, decide, storeTime } from '../internal/decisions'
 import { described } from '../internal/described'
 import { reject } from '../internal/reject'
 import { sessionsDescription } from './description'
@@ -55,6 +56,7 @@ export function sessions(options: SessionsOptions): MiddlewareHandler {
 
   const description = sessionsDescription(config.store)
   return described(description, async function sessions(c, next) {
+    const d = begin(c, 'sessions')
     config.store ??= new MemorySessionStore()
     const activeStore = config.store
     const now = Date.now()
@@ -66,7 +68,9 @@ export function sessions(options: SessionsOptions): MiddlewareHandler {
     if (copies !== null && copies.length > 0) {
       let loaded: Awaited<ReturnType<typeof loadSession>>
       try {
+        const t = clock(d)
         loaded = await loadSession(config.signer, activeStore, copies)
+        storeTime(d, 'get', t)
         if (loaded !== null && isPastAbsolute(config, loaded.data, now)) {
           await activeStore.destroy(loaded.id)
           loaded = null
@@ -86,6 +90,7 @@ export function sessions(options: SessionsOptions): MiddlewareHandler {
     c.set(config.contextKey as 'session', session)
     // The session is its own SessionBinding (current and next IDs) for csrf.
     c.set(SESSION_BINDING as never, session as never)
+    decide(d, 'allow')
 
     let failed = false
     let error: unknown

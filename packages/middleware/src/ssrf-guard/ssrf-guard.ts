@@ -1,10 +1,16 @@
 import type { Rejects } from '@palisade/shared/describe'
 import type { Context, MiddlewareHandler } from 'hono'
 import { mayHaveBody } from '../internal/body'
+import { begin, decide } from '../internal/decisions'
 import { described } from '../internal/described'
 import { readBodyForm, readBodyText } from '../internal/json-body'
-import { assertFunction, assertKnownKeys, assertNonEmptyString } from '../internal/options'
-import { reject } from '../internal/reject'
+import {
+  assertBoolean,
+  assertFunction,
+  assertKnownKeys,
+  assertNonEmptyString,
+} from '../internal/options'
+import { refuse } from '../internal/refuse'
 import { compileChecker, type SsrfCheckOptions } from './check-url'
 import { ssrfGuardDescription } from './description'
 
@@ -26,6 +32,11 @@ export interface SsrfGuardOptions extends SsrfCheckOptions {
   extractUrl?: (c: Context) => string | null | undefined | Promise<string | null | undefined>
   /** Body of the 403 response for a blocked destination. @default 'Forbidden URL' */
   message?: string
+  /**
+   * Report instead of refuse: a request that would be rejected passes, and its decision is
+   * `dry-run` with the code it would have got. Default `false`.
+   */
+  dryRun?: boolean
 }
 
 /**
@@ -65,6 +76,7 @@ export function ssrfGuard(
     'message',
     'resolve',
     'resolveTimeout',
+    'dryRun',
   ])
   const check = compileChecker(FACTORY, options)
   const custom =
@@ -76,22 +88,35 @@ export function ssrfGuard(
           options.extractUrl,
         )
   const message = assertNonEmptyString(FACTORY, 'message', options?.message ?? 'Forbidden URL')
+  const dryRun = assertBoolean(FACTORY, 'dryRun', options?.dryRun ?? false)
 
   const description = ssrfGuardDescription
   return described(description, async function ssrfGuard(c, next) {
+    const d = begin(c, FACTORY)
     const targets: unknown[] = custom ? [await custom(c)] : await urlsFromBody(c)
+    let checked = false
     for (const target of targets) {
       if (target === null || target === undefined) continue
+      checked = true
       // A non-string would be coerced by fetch(): ['http://127.0.0.1'] becomes 'http://127.0.0.1'.
-      if (typeof target !== 'string') reject(400, 'Invalid URL', 'url_invalid')
+      if (typeof target !== 'string') {
+        refuse(d, dryRun, 400, 'Invalid URL', 'url_invalid')
+        break
+      }
       const verdict = await check(target)
-      if (!verdict.ok)
-        reject(
+      if (!verdict.ok) {
+        const forbidden = verdict.status === 403
+        refuse(
+          d,
+          dryRun,
           verdict.status,
-          verdict.status === 403 ? message : 'Invalid URL',
-          verdict.status === 403 ? 'url_forbidden' : 'url_invalid',
+          forbidden ? message : 'Invalid URL',
+          forbidden ? 'url_forbidden' : 'url_invalid',
         )
+        break
+      }
     }
+    decide(d, checked ? 'allow' : 'skip')
     await next()
   })
 }

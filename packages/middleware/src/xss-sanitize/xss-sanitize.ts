@@ -2,6 +2,7 @@ import type { Rejects } from '@palisade/shared/describe'
 import { escapeHtml } from '@palisade/shared/html'
 import { readJsonText } from '@palisade/shared/json'
 import type { Context, MiddlewareHandler } from 'hono'
+import { begin, decide } from '../internal/decisions'
 import { described } from '../internal/described'
 import { isJsonContentType, readBodyText } from '../internal/json-body'
 import {
@@ -10,7 +11,7 @@ import {
   assertKnownKeys,
   assertStringArray,
 } from '../internal/options'
-import { reject } from '../internal/reject'
+import { refuse } from '../internal/refuse'
 import { xssSanitizeDescription } from './description'
 
 /**
@@ -31,6 +32,11 @@ export interface XssSanitizeOptions {
   sanitizeQuery?: boolean
   /** Replaces each string value. @default HTML entity encoding of `& < > " '` */
   sanitizer?: (value: string) => string
+  /**
+   * Report instead of refuse: a malformed JSON body passes unsanitized, and its decision is
+   * `dry-run` (`malformed_body`). Default `false`.
+   */
+  dryRun?: boolean
 }
 
 /**
@@ -75,14 +81,15 @@ export interface XssSanitized {
  */
 export function xssSanitize(
   options?: XssSanitizeOptions,
-): MiddlewareHandler & Rejects<{ 400: 'json_malformed' }> {
+): MiddlewareHandler & Rejects<{ 400: 'malformed_body' | 'body_too_deep' }> {
   const FACTORY = 'xssSanitize'
-  assertKnownKeys(FACTORY, options, ['fields', 'sanitizeQuery', 'sanitizer'])
+  assertKnownKeys(FACTORY, options, ['fields', 'sanitizeQuery', 'sanitizer', 'dryRun'])
   const fields =
     options?.fields === undefined
       ? undefined
       : new Set(assertStringArray(FACTORY, 'fields', options.fields, { allowEmpty: false }))
   const sanitizeQuery = assertBoolean(FACTORY, 'sanitizeQuery', options?.sanitizeQuery ?? false)
+  const dryRun = assertBoolean(FACTORY, 'dryRun', options?.dryRun ?? false)
   const sanitizer =
     options?.sanitizer === undefined
       ? escapeHtml
@@ -90,21 +97,22 @@ export function xssSanitize(
 
   const description = xssSanitizeDescription
   return described(description, async function xssSanitize(c, next) {
+    const d = begin(c, FACTORY)
     let body: unknown
     if (isJsonContentType(c.req.header('content-type'))) {
       const text = await readBodyText(c)
-      if (text === null) reject(400, 'Malformed JSON', 'malformed_body')
+      if (text === null) refuse(d, dryRun, 400, 'Malformed JSON', 'malformed_body')
       // An empty body is no body (a GET that carries a JSON content type), not a malformed one.
-      if (text !== '') {
+      else if (text !== '') {
         // The JSON reader request validation uses too: one depth limit, one code per fault.
         const read = readJsonText(text)
-        if (!read.ok) {
-          if (read.reason === 'too_deep') reject(400, 'JSON nested too deeply', 'body_too_deep')
-          reject(400, 'Malformed JSON', 'malformed_body')
-        }
-        body = sanitizeJson(read.value, sanitizer, fields)
+        if (read.ok) body = sanitizeJson(read.value, sanitizer, fields)
+        else if (read.reason === 'too_deep') {
+          refuse(d, dryRun, 400, 'JSON nested too deeply', 'body_too_deep')
+        } else refuse(d, dryRun, 400, 'Malformed JSON', 'malformed_body')
       }
     }
+    decide(d, 'allow')
     let query: Record<string, string> | undefined
     if (sanitizeQuery) {
       query = Object.create(null) as Record<string, string>

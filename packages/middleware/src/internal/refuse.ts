@@ -1,0 +1,34 @@
+import type { ContentfulStatusCode } from 'hono/utils/http-status'
+import { decide, type Pending } from './decisions'
+import { optionError } from './options'
+import { reject } from './reject'
+import type { RejectionCode } from './rejection'
+
+/**
+ * The one place a guard refuses: throws the rejection and records it, or, in dry run, records
+ * `dry-run` with the code the request would have got and returns so the request passes.
+ */
+export function refuse(
+  p: Pending | undefined,
+  dryRun: boolean,
+  status: ContentfulStatusCode,
+  message: string,
+  code: RejectionCode,
+  headers?: Record<string, string>,
+): void {
+  decide(p, dryRun ? 'dry-run' : 'reject', code, status)
+  if (!dryRun) reject(status, message, code, headers)
+}
+
+/**
+ * Auth middleware take no `dryRun`: a handler must never run without the identity it relies on.
+ * Named here so the error says why instead of "unknown option".
+ */
+export function assertNoDryRun(factory: string, options: unknown): void {
+  if (options !== null && typeof options === 'object' && Object.hasOwn(options, 'dryRun')) {
+    throw optionError(
+      factory,
+      '"dryRun" is not available on authentication middleware: a handler must never run without the identity it relies on',
+    )
+  }
+}

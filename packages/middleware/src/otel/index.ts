@@ -1,0 +1,10 @@
+export type { Decision, DecisionOutcome, StoreTiming } from '../internal/decisions'
+export {
+  type OtelApi,
+  type OtelAttributes,
+  type OtelMeter,
+  type OtelOptions,
+  type OtelSpan,
+  type OtelTracer,
+  otel,
+} from './otel'
