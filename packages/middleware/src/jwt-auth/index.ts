@@ -1,11 +1,11 @@
-import type { JWTPayload } from './payload'
+import type { JWK, JWTPayload } from './payload'
 
 export type { JwtAlgorithm } from './hmac'
 export type { JwksCacheOptions, JwksFetch } from './jwks'
 export { type JwtAuthOptions, jwtAuth } from './jwt-auth'
 export type { AsymmetricAlgorithm } from './keys'
 export { type SigningKey, type SignJwtOptions, signJwt } from './sign-jwt'
-export type { JWTPayload }
+export type { JWK, JWTPayload }
 
 declare module 'hono' {
   interface ContextVariableMap {

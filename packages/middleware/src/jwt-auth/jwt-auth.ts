@@ -1,6 +1,6 @@
 import type { Rejects } from '@palisade/shared/describe'
 import type { MiddlewareHandler } from 'hono'
-import { type JWK, type JWTVerifyOptions, jwtVerify } from 'jose'
+import { type JWTVerifyOptions, jwtVerify } from 'jose'
 import { BoundedCache } from '../internal/bounded-cache'
 import { getCookieCopies } from '../internal/cookie'
 import { assertCookieName } from '../internal/cookie-settings'
@@ -47,7 +47,7 @@ import {
   publicKeyAlgorithms,
   publicKeySource,
 } from './keys'
-import { type JWTPayload, type TimeClaims, timeClaims } from './payload'
+import { type JWK, type JWTPayload, type TimeClaims, timeClaims } from './payload'
 
 /**
  * Options of {@link jwtAuth}.

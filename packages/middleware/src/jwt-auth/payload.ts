@@ -47,3 +47,34 @@ export function timeClaims(payload: JWTPayload): TimeClaims | null {
   }
   return out
 }
+
+/**
+ * A JSON Web Key (RFC 7517): the members a signing or verifying key uses; other members are
+ * allowed. Declared here, as {@link JWTPayload} is, so the published declarations never import
+ * jose (a CommonJS consumer cannot `require` its ES module types).
+ */
+export interface JWK {
+  kty?: string
+  alg?: string
+  use?: string
+  key_ops?: string[]
+  ext?: boolean
+  kid?: string
+  crv?: string
+  x?: string
+  y?: string
+  d?: string
+  n?: string
+  e?: string
+  k?: string
+  p?: string
+  q?: string
+  dp?: string
+  dq?: string
+  qi?: string
+  x5c?: string[]
+  x5t?: string
+  'x5t#S256'?: string
+  x5u?: string
+  [member: string]: unknown
+}

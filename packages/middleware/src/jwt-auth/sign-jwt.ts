@@ -1,4 +1,4 @@
-import { importJWK, type JWK, SignJWT } from 'jose'
+import { importJWK, type JWK as JoseJWK, SignJWT } from 'jose'
 import {
   assertKnownKeys,
   assertNonEmptyString,
@@ -16,7 +16,7 @@ import {
   jwkTypeAlgorithms,
   parsePem,
 } from './keys'
-import type { JWTPayload } from './payload'
+import type { JWK, JWTPayload } from './payload'
 
 /**
  * Options of {@link signJwt}.
@@ -115,7 +115,7 @@ async function signingKey(
   }
   const fits = jwkTypeAlgorithms(jwk).filter((a) => jwk.alg === undefined || a === jwk.alg)
   const alg = pick(fits)
-  return { alg, key: (await importJWK(jwk, alg)) as CryptoKey, kid: jwk.kid }
+  return { alg, key: (await importJWK(jwk as JoseJWK, alg)) as CryptoKey, kid: jwk.kid }
 }
 
 /**
