@@ -74,6 +74,14 @@ export default {
       }
       return c.json({ keys: state.keys })
     })
+    // OpenID discovery for the provider-shaped recipes below: the issuer is the path before the
+    // well-known suffix (Auth0's issuer is the origin with a trailing slash).
+    provider.get('*', (c) => {
+      const suffix = '/.well-known/openid-configuration'
+      if (!c.req.path.endsWith(suffix)) return c.notFound()
+      const prefix = c.req.path.slice(0, -suffix.length)
+      return c.json({ issuer: `${base}${prefix || '/'}`, jwks_uri: `${base}/jwks.json?discovered` })
+    })
 
     let server
     let base
@@ -122,6 +130,185 @@ export default {
         ],
       ]
       for (const [label, token] of confused) t.equal(label, (await call(app, token)).status, 401)
+
+      // Tokens shaped like each identity provider's, verified with the docs' recipe for it
+      // (packages/middleware/src/jwt-auth/providers.test.ts has the full table on Node).
+      const [rs, es] = keys
+      const providers = [
+        {
+          name: 'Auth0',
+          key: rs,
+          typ: 'at+jwt',
+          options: {
+            issuer: `${base}/`,
+            discovery: true,
+            audience: 'https://api.example.com',
+            typ: 'at+jwt',
+            scopes: ['read:items'],
+          },
+          claims: {
+            iss: `${base}/`,
+            aud: ['https://api.example.com', `${base}/userinfo`],
+            azp: 'spa',
+            scope: 'openid read:items',
+          },
+          bad: [
+            'another audience',
+            { iss: `${base}/`, aud: 'https://other.example.com', scope: 'read:items' },
+            401,
+          ],
+        },
+        {
+          name: 'Clerk',
+          key: rs,
+          options: {
+            jwks: `${base}/jwks.json?clerk`,
+            issuer: 'https://clerk.example.com',
+            azp: ['https://app.example.com'],
+          },
+          claims: {
+            iss: 'https://clerk.example.com',
+            azp: 'https://app.example.com',
+            sid: 'sess_1',
+          },
+          bad: [
+            'another origin (azp)',
+            { iss: 'https://clerk.example.com', azp: 'https://evil.example' },
+            401,
+          ],
+        },
+        {
+          name: 'Supabase',
+          key: es,
+          options: {
+            jwks: `${base}/jwks.json?supabase`,
+            issuer: 'https://ref.supabase.co/auth/v1',
+            audience: 'authenticated',
+          },
+          claims: {
+            iss: 'https://ref.supabase.co/auth/v1',
+            aud: 'authenticated',
+            role: 'authenticated',
+          },
+          bad: [
+            'an anon token',
+            { iss: 'https://ref.supabase.co/auth/v1', aud: 'anon', role: 'anon' },
+            401,
+          ],
+        },
+        {
+          name: 'Cognito',
+          key: rs,
+          options: {
+            jwks: `${base}/jwks.json?cognito`,
+            issuer: 'https://cognito-idp.eu-west-1.amazonaws.com/eu-west-1_A',
+            claims: { token_use: 'access', client_id: 'c1' },
+            scopes: ['items/read'],
+          },
+          claims: {
+            iss: 'https://cognito-idp.eu-west-1.amazonaws.com/eu-west-1_A',
+            token_use: 'access',
+            client_id: 'c1',
+            scope: 'aws.cognito.signin.user.admin items/read',
+          },
+          bad: [
+            'an ID token (token_use id)',
+            {
+              iss: 'https://cognito-idp.eu-west-1.amazonaws.com/eu-west-1_A',
+              token_use: 'id',
+              aud: 'c1',
+              scope: 'items/read',
+            },
+            401,
+          ],
+        },
+        {
+          name: 'Firebase',
+          key: rs,
+          options: {
+            jwks: `${base}/jwks.json?firebase`,
+            issuer: 'https://securetoken.google.com/my-project',
+            audience: 'my-project',
+            requireExp: true,
+          },
+          claims: {
+            iss: 'https://securetoken.google.com/my-project',
+            aud: 'my-project',
+            user_id: 'u1',
+          },
+          bad: [
+            'another project',
+            { iss: 'https://securetoken.google.com/other', aud: 'other' },
+            401,
+          ],
+        },
+        {
+          name: 'Keycloak',
+          key: rs,
+          options: {
+            issuer: `${base}/realms/acme`,
+            discovery: true,
+            azp: 'orders-frontend',
+            scopes: ['orders'],
+          },
+          claims: {
+            iss: `${base}/realms/acme`,
+            aud: 'account',
+            azp: 'orders-frontend',
+            scope: 'openid orders',
+          },
+          bad: [
+            'no orders scope',
+            { iss: `${base}/realms/acme`, azp: 'orders-frontend', scope: 'openid' },
+            403,
+          ],
+        },
+        {
+          name: 'Entra ID',
+          key: rs,
+          options: {
+            issuer: `${base}/tenant-1/v2.0`,
+            discovery: true,
+            audience: 'api-1',
+            scopes: ['access_as_user'],
+          },
+          claims: {
+            iss: `${base}/tenant-1/v2.0`,
+            aud: 'api-1',
+            azp: 'client-1',
+            scp: 'User.Read access_as_user',
+            ver: '2.0',
+          },
+          bad: [
+            'another tenant',
+            { iss: `${base}/tenant-2/v2.0`, aud: 'api-1', scp: 'access_as_user' },
+            401,
+          ],
+        },
+      ]
+      for (const p of providers) {
+        const options = viaHook ? { ...p.options, fetch: viaHook } : p.options
+        const papp = new Hono()
+        papp.use('/me', jwtAuth(options))
+        papp.get('/me', (c) => c.json(c.get('jwtPayload')))
+        const tokenOf = (claims) =>
+          signJwt(claims, p.key.privateKey, {
+            kid: `kid-${p.key.alg}`,
+            expiresIn: '5m',
+            ...(p.typ ? { typ: p.typ } : {}),
+          })
+        await t.status(
+          `${p.name}-shaped token verifies`,
+          await call(papp, await tokenOf({ sub: 'u1', ...p.claims })),
+          200,
+        )
+        const [label, claims, status] = p.bad
+        t.equal(
+          `${p.name}: ${label} → ${status}`,
+          (await call(papp, await tokenOf({ sub: 'u1', ...claims }))).status,
+          status,
+        )
+      }
 
       fetches = 0
       app = appWith()
