@@ -120,14 +120,17 @@ export const auditPolicy: AuditPolicy = {
 
 /**
  * The fuzzer's auth hook for this app (`palisade fuzz`, tests/openapi/example-fuzz.test.ts):
- * signs in once through the app itself (a bearer token from /api/login, a CSRF pair from
- * /forms/token) and sends what each operation's security requirement names.
+ * signs in once through the app itself (a bearer token from /api/login, an access token with
+ * scope reports:read from /api/token, a CSRF pair from /forms/token) and sends what each
+ * operation's security requirement names (the access token where the requirement lists scopes).
  */
 export function fuzzAuth(
   api: ReturnType<typeof openapi>,
   apiKey?: string,
 ): NonNullable<FuzzOptions['auth']> {
-  let credentials: Promise<{ token: string; csrfToken: string; csrfCookie: string }> | undefined
+  let credentials:
+    | Promise<{ token: string; accessToken: string; csrfToken: string; csrfCookie: string }>
+    | undefined
   const signIn = async () => {
     const login = await api.request('/api/login', {
       method: 'POST',
@@ -135,18 +138,25 @@ export function fuzzAuth(
       body: JSON.stringify({ username: 'fuzzer' }),
     })
     const { token } = (await login.json()) as { token: string }
+    const issued = await api.request('/api/token', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ username: 'fuzzer' }),
+    })
+    const { token: accessToken } = (await issued.json()) as { token: string }
     const page = await api.request('/forms/token')
     const { csrfToken } = (await page.json()) as { csrfToken: string }
     const csrfCookie = /XSRF-TOKEN=([^;]+)/.exec(page.headers.get('set-cookie') ?? '')?.[1] ?? ''
-    return { token, csrfToken, csrfCookie }
+    return { token, accessToken, csrfToken, csrfCookie }
   }
   return async (op) => {
     credentials ??= signIn()
-    const { token, csrfToken, csrfCookie } = await credentials
+    const { token, accessToken, csrfToken, csrfCookie } = await credentials
     const schemes = new Set(op.security.flatMap((r) => Object.keys(r)))
+    const scoped = op.security.some((r) => Object.values(r).some((scopes) => scopes.length > 0))
     const headers: Record<string, string> = {}
     const cookies: Record<string, string> = {}
-    if (schemes.has('bearerAuth')) headers.authorization = `Bearer ${token}`
+    if (schemes.has('bearerAuth')) headers.authorization = `Bearer ${scoped ? accessToken : token}`
     if (schemes.has('apiKeyHeader') && apiKey) headers['x-api-key'] = apiKey
     if (schemes.has('csrfToken')) {
       headers['x-xsrf-token'] = csrfToken

@@ -138,7 +138,7 @@ const cases: Case[] = [
     make: (dryRun) => xssSanitize({ dryRun }),
     allow: json('{"a":"<b>"}'),
     reject: [json('{"a":')],
-    code: 'json_malformed',
+    code: 'malformed_body',
     status: 400,
     dryRun: true,
   },

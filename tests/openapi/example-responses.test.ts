@@ -65,6 +65,11 @@ describe('the example app responses', () => {
     const requests: [string, string, RequestInit][] = [
       ['/', 'get', {}],
       ['/health', 'get', {}],
+      ['/.well-known/jwks.json', 'get', {}],
+      ['/api/token', 'post', { headers: json, body: '{"username":"ada"}' }],
+      ['/api/token', 'post', { headers: json, body: '{"username":""}' }],
+      ['/api/reports', 'get', {}],
+      ['/api/reports', 'get', { headers: auth }],
       ['/api/ping', 'get', {}],
       ['/api/session/visit', 'get', {}],
       ['/api/login', 'post', { headers: json, body: '{"username":"ada"}' }],
