@@ -1,13 +1,9 @@
 // Loads the user's module and finds the app in it. A TypeScript module is imported as is when
 // the runtime can (Bun, Deno, Node with type stripping, or under `--import tsx`); otherwise the
 // command runs itself again under tsx, the optional peer it documents.
-import { spawnSync } from 'node:child_process'
-import { existsSync } from 'node:fs'
-import { createRequire } from 'node:module'
-import { join, resolve } from 'node:path'
-import { pathToFileURL } from 'node:url'
 import { resolveApp } from '../app/resolve'
 import type { OpenAPIApp } from '../app/router-types'
+import { type NodeApis, nodeApis } from './node'
 
 const TYPESCRIPT = /\.(?:c|m)?tsx?$/
 /** Set on the re-run, so a module that still fails to load is reported instead of looping. */
@@ -33,8 +29,9 @@ function unknownExtension(error: unknown): boolean {
  * Runs this command again as `node --import tsx …` when `file` is TypeScript the runtime cannot
  * import; returns the exit code of that run, or undefined when tsx is not installed.
  */
-function rerunWithTsx(file: string): number | undefined {
-  const from = createRequire(join(process.cwd(), 'package.json'))
+function rerunWithTsx(node: NodeApis, file: string): number | undefined {
+  const { pathToFileURL } = node.url
+  const from = node.module.createRequire(node.path.join(process.cwd(), 'package.json'))
   let loader: string
   try {
     loader = pathToFileURL(from.resolve('tsx')).href
@@ -43,7 +40,7 @@ function rerunWithTsx(file: string): number | undefined {
   }
   const script = process.argv[1]
   if (script === undefined) return undefined
-  const child = spawnSync(
+  const child = node.childProcess.spawnSync(
     process.execPath,
     [...process.execArgv, '--import', loader, script, ...process.argv.slice(2)],
     { stdio: 'inherit', env: { ...process.env, [RERUN]: file } },
@@ -54,14 +51,15 @@ function rerunWithTsx(file: string): number | undefined {
 
 /** Imports `specifier` (a path) and returns the app it exports, or exits through a re-run. */
 export async function loadModule(specifier: string): Promise<Loaded | number> {
-  const file = resolve(process.cwd(), specifier)
-  if (!existsSync(file)) throw new CliError(`cannot find the module ${specifier}`)
+  const node = await nodeApis()
+  const file = node.path.resolve(process.cwd(), specifier)
+  if (!node.fs.existsSync(file)) throw new CliError(`cannot find the module ${specifier}`)
   let mod: Record<string, unknown>
   try {
-    mod = (await import(pathToFileURL(file).href)) as Record<string, unknown>
+    mod = (await import(node.url.pathToFileURL(file).href)) as Record<string, unknown>
   } catch (error) {
     if (!(TYPESCRIPT.test(file) && unknownExtension(error)) || process.env[RERUN]) throw error
-    const status = rerunWithTsx(file)
+    const status = rerunWithTsx(node, file)
     if (status !== undefined) return status
     throw new CliError(
       `${specifier} is TypeScript, which this Node cannot import by itself: install tsx next to it (\`npm install --save-dev tsx\`), or run \`node --import tsx node_modules/.bin/palisade …\``,

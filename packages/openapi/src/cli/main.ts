@@ -1,11 +1,10 @@
 // `palisade`: audit, fuzz and export an app from the command line (the `bin` of
 // @palisade/openapi, built to dist/cli.js). Node only, unlike the package itself.
-import { readFileSync, writeFileSync } from 'node:fs'
-import { parseArgs } from 'node:util'
 import { type AuditFormat, type AuditPolicy, audit, formatFindings } from '../audit'
 import { type FuzzOptions, formatFailure, fuzz } from '../fuzz'
 import { jsonDiff } from './diff'
 import { CliError, loadModule } from './load'
+import { nodeApis } from './node'
 import { toYAML } from './yaml'
 
 const USAGE = `Usage:
@@ -29,7 +28,8 @@ function render(doc: unknown, file: string): string {
 }
 
 async function run(argv: string[]): Promise<number> {
-  const { values, positionals } = parseArgs({
+  const { fs, util } = await nodeApis()
+  const { values, positionals } = util.parseArgs({
     args: argv,
     allowPositionals: true,
     options: {
@@ -90,7 +90,7 @@ async function run(argv: string[]): Promise<number> {
   const doc = app.spec()
   if (values.check !== undefined) {
     let committed: unknown
-    const text = readFileSync(values.check, 'utf8')
+    const text = fs.readFileSync(values.check, 'utf8')
     if (/\.ya?ml$/i.test(values.check)) {
       if (text === toYAML(doc)) return 0
       // No YAML parser here: compare the text the app would write, line by line.
@@ -119,7 +119,7 @@ async function run(argv: string[]): Promise<number> {
     )
     return 1
   }
-  if (values.out !== undefined) writeFileSync(values.out, render(doc, values.out))
+  if (values.out !== undefined) fs.writeFileSync(values.out, render(doc, values.out))
   else process.stdout.write(render(doc, 'openapi.json'))
   return 0
 }
