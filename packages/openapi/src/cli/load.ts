@@ -15,7 +15,7 @@ export class CliError extends Error {}
 export interface Loaded {
   app: OpenAPIApp
   /** The module's other exports the commands read (`auditPolicy`, `fuzzOptions`). */
-  exports: Record<string, unknown>
+  namespace: Record<string, unknown>
 }
 
 function unknownExtension(error: unknown): boolean {
@@ -76,7 +76,7 @@ export async function loadModule(specifier: string): Promise<Loaded | number> {
     const value = await candidate
     if (value === undefined || value === null) continue
     try {
-      return { app: resolveApp(value, 'palisade'), exports: mod }
+      return { app: resolveApp(value, 'palisade'), namespace: mod }
     } catch {
       // not this one
     }

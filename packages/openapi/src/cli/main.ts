@@ -52,12 +52,12 @@ async function run(argv: string[]): Promise<number> {
   if (specifier === undefined) throw new CliError(`palisade ${command} needs a <module>`)
   const loaded = await loadModule(specifier)
   if (typeof loaded === 'number') return loaded
-  const { app, exports } = loaded
+  const { app, namespace } = loaded
 
   if (command === 'audit') {
     const format = values.format as AuditFormat
     if (!FORMATS.has(format)) throw new CliError(`unknown --format "${format}"`)
-    const findings = audit(app, exports.auditPolicy as AuditPolicy | undefined)
+    const findings = audit(app, namespace.auditPolicy as AuditPolicy | undefined)
     process.stdout.write(formatFindings(findings, format, specifier))
     return findings.some((f) => f.severity === 'error') ? 1 : 0
   }
@@ -69,7 +69,7 @@ async function run(argv: string[]): Promise<number> {
       if (!Number.isInteger(n)) throw new CliError(`--${name} must be an integer, got "${text}"`)
       return n
     }
-    const options: FuzzOptions = { ...((exports.fuzzOptions as FuzzOptions | undefined) ?? {}) }
+    const options: FuzzOptions = { ...((namespace.fuzzOptions as FuzzOptions | undefined) ?? {}) }
     const runs = number('runs', values.runs)
     const seed = number('seed', values.seed)
     if (runs !== undefined) options.runs = runs
