@@ -155,6 +155,11 @@ export async function openGuardedPage(
   page.on('requestfailed', (request) => {
     const url = request.url()
     if (new URL(url).origin !== origin) return // already recorded as off-origin
+    // A prefetch the page itself cancelled (VitePress prefetches linked pages' chunks and drops
+    // them when it navigates) is not a failed load; an answer with an error status still is
+    // (recorded from 'response' below).
+    if (request.failure()?.errorText === 'net::ERR_ABORTED' && request.resourceType() === 'script')
+      return
     problems.failedRequests.push(`${request.method()} ${url}: ${request.failure()?.errorText}`)
   })
   page.on('response', (response) => {
