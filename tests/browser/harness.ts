@@ -155,10 +155,11 @@ export async function openGuardedPage(
   page.on('requestfailed', (request) => {
     const url = request.url()
     if (new URL(url).origin !== origin) return // already recorded as off-origin
-    // A prefetch the page itself cancelled (VitePress prefetches linked pages' chunks and drops
-    // them when it navigates) is not a failed load; an answer with an error status still is
-    // (recorded from 'response' below).
-    if (request.failure()?.errorText === 'net::ERR_ABORTED' && request.resourceType() === 'script')
+    // A load the page itself cancelled is not a failed load: VitePress prefetches linked pages'
+    // chunks (as <link rel="prefetch">, resource type "other", or as module scripts) and drops
+    // them when it navigates. A refused connection, a reset or an error status still fails
+    // (the last is recorded from 'response' below); so does a cancelled document.
+    if (request.failure()?.errorText === 'net::ERR_ABORTED' && request.resourceType() !== 'document')
       return
     problems.failedRequests.push(`${request.method()} ${url}: ${request.failure()?.errorText}`)
   })
