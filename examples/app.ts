@@ -53,27 +53,72 @@ const passThrough: MiddlewareHandler = (_c, next) => next()
 
 type Env = Record<string, string | undefined>
 
-const Comment = z.object({
-  id: z.number().int().min(1),
-  author: z.string(),
-  text: z.string(),
-  requestId: z.string(),
-})
-const NewComment = z.object({
-  author: z.string().min(1).max(80).meta({ example: 'Ada' }),
-  text: z.string().min(1).max(2000).meta({ example: '<b>Hello</b> & welcome' }),
-})
-const LoginBody = z.object({ username: z.string().min(1).max(64).meta({ example: 'ada' }) })
-const Token = z.object({ token: z.string(), expiresIn: z.string() })
-const Jwks = z.object({ keys: z.array(z.record(z.string(), z.string())) })
-const Reports = z.object({ sub: z.string(), reports: z.array(z.string()) })
-const Me = z.object({ sub: z.string(), role: z.string() })
-const PreviewBody = z.object({ url: z.string().url().meta({ example: 'https://example.com/' }) })
-const Preview = z.object({ url: z.string(), allowed: z.boolean() })
-const Visits = z.object({ visits: z.number().int() })
-const KeyInfo = z.object({ id: z.string(), metadata: z.record(z.string(), z.unknown()).optional() })
-const Feedback = z.object({ received: z.boolean() })
-const CsrfToken = z.object({ csrfToken: z.string() })
+/** Comments the app keeps: the newest, so a flood of posts cannot grow its memory without end. */
+export const MAX_COMMENTS = 100
+const AUTHOR_MAX = 80
+const TEXT_MAX = 2000
+/** xssSanitize's entity encoding makes a character at most 6 (`"` is `&quot;`). */
+const ENCODED = 6
+
+// Every schema is named (`.meta({ id })`): the document and generated clients show these names.
+const Comment = z
+  .object({
+    id: z.number().int().min(1).max(Number.MAX_SAFE_INTEGER).meta({ format: 'int64' }),
+    author: z.string().max(AUTHOR_MAX * ENCODED),
+    text: z.string().max(TEXT_MAX * ENCODED),
+    requestId: z.string().max(255),
+  })
+  .meta({ id: 'Comment' })
+const CommentList = z
+  .array(Comment)
+  .max(MAX_COMMENTS)
+  .meta({ id: 'CommentList', description: `The newest ${MAX_COMMENTS} comments, oldest first` })
+const NewComment = z
+  .object({
+    author: z.string().min(1).max(AUTHOR_MAX).meta({ example: 'Ada' }),
+    text: z.string().min(1).max(TEXT_MAX).meta({ example: '<b>Hello</b> & welcome' }),
+  })
+  .meta({ id: 'NewComment' })
+const LoginBody = z
+  .object({ username: z.string().min(1).max(64).meta({ example: 'ada' }) })
+  .meta({ id: 'Login' })
+const Token = z
+  .object({ token: z.string().max(4096), expiresIn: z.string().max(16) })
+  .meta({ id: 'Token' })
+const Jwks = z
+  .object({ keys: z.array(z.record(z.string(), z.string().max(512))).max(8) })
+  .meta({ id: 'Jwks' })
+const Reports = z
+  .object({ sub: z.string().max(64), reports: z.array(z.string().max(64)).max(100) })
+  .meta({ id: 'Reports' })
+const Me = z.object({ sub: z.string().max(64), role: z.string().max(32) }).meta({ id: 'Me' })
+const PreviewBody = z
+  .object({ url: z.string().url().max(2048).meta({ example: 'https://example.com/' }) })
+  .meta({ id: 'PreviewRequest' })
+const Preview = z
+  .object({ url: z.string().max(2048), allowed: z.boolean() })
+  .meta({ id: 'Preview' })
+const Visits = z
+  .object({
+    visits: z.number().int().min(1).max(Number.MAX_SAFE_INTEGER).meta({ format: 'int64' }),
+  })
+  .meta({ id: 'Visits' })
+const KeyInfo = z
+  .object({ id: z.string().max(128), metadata: z.record(z.string(), z.unknown()).optional() })
+  .meta({ id: 'KeyInfo' })
+const FeedbackForm = z
+  .object({
+    message: z.string().min(1).max(TEXT_MAX).meta({ example: 'The explorer works offline.' }),
+    // csrf() reads and checks the token itself; documented so a form may carry it.
+    _csrf: z.string().max(256).optional(),
+  })
+  .meta({ id: 'FeedbackForm' })
+const Feedback = z.object({ received: z.boolean() }).meta({ id: 'Feedback' })
+const CsrfToken = z.object({ csrfToken: z.string().max(256) }).meta({ id: 'CsrfToken' })
+const Health = z.object({ status: z.literal('ok') }).meta({ id: 'Health' })
+const Pong = z.object({ pong: z.boolean() }).meta({ id: 'Pong' })
+const Stores = z.object({ stores: z.enum(['memory', 'redis']) }).meta({ id: 'Stores' })
+const HomePage = z.string().max(4096).meta({ id: 'HomePage' })
 
 /** An account as a user store would hold it, secrets included. */
 function account(sub: string, role: string) {
@@ -107,13 +152,6 @@ export const auditPolicy: AuditPolicy = {
       rules: ['csrf'],
       reason:
         'login starts the session instead of trusting one (the ID is regenerated), and it accepts only application/json, which a cross-site form cannot send without a CORS preflight that cors() refuses to unknown origins',
-    },
-    {
-      method: 'POST',
-      path: '/forms/feedback',
-      rules: ['validation'],
-      reason:
-        'the handler reads no body: the only input is the CSRF token, in the X-XSRF-Token header or the _csrf field that csrf() reads and checks itself (bodyLimit caps it)',
     },
   ],
 }
@@ -190,10 +228,28 @@ const HOME_PAGE = `<!doctype html>
 </html>
 `
 
-/** A development secret, with a warning: never run the example in production without secrets. */
+/** Shortest secret the middleware accept (32 bytes for HS256 and the signed cookies). */
+const MIN_SECRET = 32
+
+/**
+ * A secret from the environment, by name. Unset: a development secret with a warning, or, under
+ * `NODE_ENV=production`, an error that names the variable (never "must be a string").
+ */
 function secret(env: Env, name: string): string {
   const value = env[name]
-  if (value) return value
+  if (value !== undefined && value !== '') {
+    if (new TextEncoder().encode(value).length < MIN_SECRET) {
+      throw new Error(
+        `${name} is too short: it needs at least ${MIN_SECRET} bytes (try \`openssl rand -base64 32\`)`,
+      )
+    }
+    return value
+  }
+  if (env.NODE_ENV === 'production') {
+    throw new Error(
+      `${name} is not set: set it to at least ${MIN_SECRET} random bytes (try \`openssl rand -base64 32\`)`,
+    )
+  }
   console.warn(`${name} is not set: using a development secret`)
   return `palisade-example-development-${name.toLowerCase()}-do-not-use-in-production`
 }
@@ -208,6 +264,7 @@ export async function createApp(env: Env = process.env) {
   if (env.DEMO_API_KEY) await stores.apiKeyStore.add(env.DEMO_API_KEY, { name: 'demo' })
 
   const comments: z.infer<typeof Comment>[] = []
+  let lastCommentId = 0
   const logLines = stdoutLines()
 
   // The app as its own issuer: an ES256 key pair made at start, its public half as a JWKS. Any
@@ -299,7 +356,7 @@ export async function createApp(env: Env = process.env) {
         responses: {
           200: {
             description: 'An HTML page of links',
-            schema: z.string(),
+            schema: HomePage,
             contentType: 'text/html',
           },
         },
@@ -312,7 +369,7 @@ export async function createApp(env: Env = process.env) {
         security: [],
         tags: ['system'],
         summary: 'Liveness probe (not rate limited)',
-        responses: { 200: { description: 'Alive', schema: z.object({ status: z.literal('ok') }) } },
+        responses: { 200: { description: 'Alive', schema: Health } },
       },
     })
 
@@ -335,7 +392,7 @@ export async function createApp(env: Env = process.env) {
             tags: ['system'],
             summary: 'Rate-limited ping',
             responses: {
-              200: { description: 'Pong', schema: z.object({ pong: z.boolean() }) },
+              200: { description: 'Pong', schema: Pong },
             },
           },
         })
@@ -476,7 +533,9 @@ export async function createApp(env: Env = process.env) {
             security: [],
             tags: ['comments'],
             summary: 'Comments, HTML-encoded on the way in',
-            responses: { 200: { description: 'All comments', schema: z.array(Comment) } },
+            responses: {
+              200: { description: `The newest ${MAX_COMMENTS} comments`, schema: CommentList },
+            },
           },
         })
         .post(
@@ -485,8 +544,11 @@ export async function createApp(env: Env = process.env) {
             // The body was validated as sent; store xssSanitize's HTML-encoded copy of it.
             const valid = c.req.valid('json')
             const { author, text } = sanitizedBody<typeof valid>(c) ?? valid
-            const comment = { id: comments.length + 1, author, text, requestId: c.get('requestId') }
+            lastCommentId += 1
+            const comment = { id: lastCommentId, author, text, requestId: c.get('requestId') }
             comments.push(comment)
+            // Only the newest are kept: memory stays bounded however many are posted.
+            if (comments.length > MAX_COMMENTS) comments.splice(0, comments.length - MAX_COMMENTS)
             return c.json(comment, 201)
           },
           {
@@ -539,16 +601,25 @@ export async function createApp(env: Env = process.env) {
         responses: { 200: { description: 'The token', schema: CsrfToken } },
       },
     })
-    .post('/forms/feedback', (c) => c.json({ received: true }), {
-      openapi: {
-        operationId: 'sendFeedback',
-        tags: ['forms'],
-        summary: 'Needs the X-XSRF-Token header (or _csrf field) equal to the cookie',
-        responses: {
-          200: { description: 'Accepted', schema: Feedback },
+    .post(
+      '/forms/feedback',
+      (c) => {
+        // Validated before the handler runs (a form body; anything else is 400 or 415).
+        const { message } = c.req.valid('form')
+        return c.json({ received: message.length > 0 })
+      },
+      {
+        openapi: {
+          operationId: 'sendFeedback',
+          tags: ['forms'],
+          summary: 'Needs the X-XSRF-Token header (or _csrf field) equal to the cookie',
+          request: { form: FeedbackForm },
+          responses: {
+            200: { description: 'Accepted', schema: Feedback },
+          },
         },
       },
-    })
+    )
 
     // Operators only: loopback clients.
     .use('/admin/*', limitRate)
@@ -561,7 +632,7 @@ export async function createApp(env: Env = process.env) {
         tags: ['admin'],
         summary: 'Which stores the app runs on (loopback only)',
         responses: {
-          200: { description: 'Store kind', schema: z.object({ stores: z.string() }) },
+          200: { description: 'Store kind', schema: Stores },
         },
       },
     })

@@ -1,12 +1,13 @@
 import { execFile } from 'node:child_process'
-import { mkdtemp, rm, writeFile } from 'node:fs/promises'
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
 import { promisify } from 'node:util'
 import { serve } from '@hono/node-server'
+import { Hono } from 'hono'
 import openapiTS, { astToString } from 'openapi-typescript'
 import { afterAll, beforeAll, describe, expect, expectTypeOf, it } from 'vitest'
-import type { OpenAPIDocument } from '../../packages/openapi/src'
+import { type OpenAPIDocument, openapi } from '../../packages/openapi/src'
 import { bookstore } from './bookstore'
 import { expectValidOpenAPI } from './validate'
 
@@ -41,10 +42,14 @@ interface LintProblem {
   message: string
 }
 
-async function redoclyLint(doc: unknown, name: string): Promise<LintProblem[]> {
+async function redoclyLint(
+  doc: unknown,
+  name: string,
+  configFile = 'redocly.yaml',
+): Promise<LintProblem[]> {
   const file = join(dir, `${name}.json`)
   await writeFile(file, JSON.stringify(doc))
-  const config = join(root, 'tests/openapi/redocly.yaml')
+  const config = join(root, 'tests/openapi', configFile)
   const out = await cli(bin('redocly'), ['lint', file, '--format=json', `--config=${config}`])
   return (JSON.parse(out.stdout) as { problems: LintProblem[] }).problems
 }
@@ -99,6 +104,7 @@ describe('@redocly/cli lint', () => {
   it('flags an operation without security or a 4xx answer (both rules are on)', async () => {
     const doc = bookstore().spec() as OpenAPIDocument
     const op = doc.paths['/health']?.get
+    delete doc.security
     if (op) {
       delete op.security
       op.responses = { '200': { description: 'OK' } }
@@ -117,6 +123,98 @@ describe('@redocly/cli lint', () => {
     expect(problems.filter((p) => p.severity === 'error').map((p) => p.ruleId)).toContain(
       'path-parameters-defined',
     )
+  })
+})
+
+/** One route and `openapi()` with its defaults: what a new user's first document is. */
+function minimalApp() {
+  const api = openapi(new Hono(), { info: { title: 'Minimal', version: '1.0.0' } })
+  api.get('/hello', (c) => c.json({ hello: 'world' }))
+  return api
+}
+
+const exampleDocument = async () =>
+  JSON.parse(await readFile(join(root, 'examples/openapi.json'), 'utf8')) as OpenAPIDocument
+
+describe('@redocly/cli lint with its plain recommended rules', () => {
+  it('finds no errors in a minimal app (one route, openapi() with its defaults)', async () => {
+    const doc = minimalApp().spec()
+    // What the recommended rules ask for and the defaults now say outright.
+    expect(doc.servers).toEqual([{ url: '/' }])
+    expect(doc.security).toEqual([])
+    expect(doc.paths['/hello']?.get?.summary).toBe('GET /hello')
+    const problems = await redoclyLint(doc, 'minimal', 'redocly-recommended.yaml')
+    expect(problems.filter((p) => p.severity === 'error')).toEqual([])
+  })
+
+  it('finds no errors in the example document (examples/openapi.json)', async () => {
+    const problems = await redoclyLint(
+      await exampleDocument(),
+      'example',
+      'redocly-recommended.yaml',
+    )
+    expect(problems.filter((p) => p.severity === 'error')).toEqual([])
+  })
+})
+
+interface SpectralFinding {
+  code: string
+  path: string[]
+}
+interface Allowed {
+  rule: string
+  path: string
+  reason: string
+}
+
+/** `*` is one path segment, `**` any rest; a segment may also contain `*` (`*Problem`). */
+function pathPattern(pattern: string): RegExp {
+  const segments = pattern.split('.').map((segment) =>
+    segment === '**'
+      ? '.+'
+      : segment
+          .split('*')
+          .map((part) => part.replace(/[.+?^${}()|[\]\\/-]/g, '\\$&'))
+          .join('[^.]*'),
+  )
+  return new RegExp(`^${segments.join('\\.')}$`)
+}
+
+describe('Spectral OWASP ruleset on the example', () => {
+  it('finds only what the committed allow-list names, each with its reason', async () => {
+    const file = join(dir, 'example-owasp.json')
+    await writeFile(file, JSON.stringify(await exampleDocument()))
+    const ruleset = join(root, 'tests/openapi/spectral-owasp.mjs')
+    const out = await cli(bin('spectral'), ['lint', file, '-r', ruleset, '-f', 'json', '-q'])
+    const findings = JSON.parse(out.stdout || '[]') as SpectralFinding[]
+    const allowed = JSON.parse(
+      await readFile(join(root, 'tests/openapi/spectral-owasp-allow.json'), 'utf8'),
+    ) as Allowed[]
+    for (const entry of allowed) expect(entry.reason.length, entry.rule).toBeGreaterThan(20)
+    const used = new Set<Allowed>()
+    const unexplained: string[] = []
+    for (const finding of findings) {
+      // Dots inside a segment (`/.well-known/jwks.json`) are escaped, so `*` stays one segment.
+      const path = finding.path.map((segment) => segment.replaceAll('.', '%2E')).join('.')
+      const entry = allowed.find((a) => a.rule === finding.code && pathPattern(a.path).test(path))
+      if (entry) used.add(entry)
+      else unexplained.push(`${finding.code} at ${path}`)
+    }
+    expect(unexplained).toEqual([])
+    // An entry nothing matches any more is stale: remove it.
+    expect(allowed.filter((a) => !used.has(a)).map((a) => `${a.rule} at ${a.path}`)).toEqual([])
+  })
+
+  it('does find what it is there to find (the check can fail)', async () => {
+    const doc = await exampleDocument()
+    const problem = doc.components.schemas.Comment as { properties: Record<string, object> }
+    problem.properties.extra = { type: 'array', items: { type: 'integer' } }
+    const file = join(dir, 'example-owasp-broken.json')
+    await writeFile(file, JSON.stringify(doc))
+    const ruleset = join(root, 'tests/openapi/spectral-owasp.mjs')
+    const out = await cli(bin('spectral'), ['lint', file, '-r', ruleset, '-f', 'json', '-q'])
+    const codes = (JSON.parse(out.stdout || '[]') as SpectralFinding[]).map((f) => f.code)
+    expect(codes).toContain('owasp:api4:2023-array-limit')
   })
 })
 

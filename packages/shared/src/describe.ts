@@ -66,9 +66,11 @@ export interface DescribedHeader {
   schema?: { type: 'string' | 'integer' | 'number' | 'boolean'; [keyword: string]: unknown }
   /**
    * `'success'` (default): on the responses the middleware lets through (2xx, 3xx);
+   * `'passed'`: those, and every answer of what runs after it (the handler's, the validation's,
+   * later middleware's rejections, the 500), because the header is set before the request goes on;
    * `'always'`: on every response of the operation, rejections included.
    */
-  on?: 'success' | 'always'
+  on?: 'success' | 'passed' | 'always'
 }
 
 /**

@@ -146,14 +146,28 @@ const FIELD_ERROR_SCHEMA = {
   required: ['in', 'path', 'message'],
 }
 
+/**
+ * What a problem looks like, as the schemas show it: a request validation failure (otherwise a
+ * viewer makes one up from the schema, `"status": 100` and a random `code`).
+ */
+export const PROBLEM_EXAMPLE: Readonly<ProblemBody> = {
+  type: 'about:blank',
+  title: 'Bad Request',
+  status: 400,
+  detail: 'The request does not match the documented schema',
+  code: 'validation_failed',
+  errors: [{ in: 'body', path: '/email', message: 'Invalid email address' }],
+}
+
 /** JSON Schema of {@link ProblemBody}: what the document shows for every rejection. */
 export const PROBLEM_SCHEMA: Readonly<Record<string, unknown>> = {
   type: 'object',
   description: 'RFC 9457 problem details',
+  examples: [PROBLEM_EXAMPLE],
   properties: {
     type: { type: 'string', description: 'A URI identifying the problem type' },
     title: { type: 'string', description: 'The HTTP status phrase' },
-    status: { type: 'integer', minimum: 100, maximum: 599 },
+    status: { type: 'integer', format: 'int32', minimum: 100, maximum: 599 },
     detail: { type: 'string', description: 'What went wrong, for a human' },
     code: {
       type: 'string',

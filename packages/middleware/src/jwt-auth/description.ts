@@ -23,7 +23,13 @@ export function jwtAuthDescription(d: JwtAuthDescribed): MiddlewareDescription {
   const scopes = d.scopes.length > 0 ? { scopes: [...d.scopes] } : {}
   const bearer: DescribedScheme = {
     name: 'bearerAuth',
-    scheme: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' },
+    scheme: {
+      type: 'http',
+      scheme: 'bearer',
+      bearerFormat: 'JWT',
+      description:
+        'A JWT in the Authorization header (`Bearer <token>`), verified as RFC8725 (JWT best current practices) asks: only the configured algorithms (never `none`) with keys of one source, `exp` and `nbf` enforced.',
+    },
     ...scopes,
   }
   // With discovery the issuer's OpenID configuration is the scheme; the bearer alternative is
@@ -78,7 +84,16 @@ export function jwtAuthDescription(d: JwtAuthDescribed): MiddlewareDescription {
       description: 'The signing keys (JWKS) cannot be fetched and no cached keys are left',
       codes: ['jwks_unavailable'],
       headers: [
-        { name: 'Retry-After', description: 'Seconds to wait', schema: { type: 'integer' } },
+        {
+          name: 'Retry-After',
+          description: 'Seconds to wait',
+          schema: {
+            type: 'integer',
+            format: 'int64',
+            minimum: 0,
+            maximum: Number.MAX_SAFE_INTEGER,
+          },
+        },
       ],
     })
   }

@@ -483,6 +483,11 @@ describe('jwtAuth: options', () => {
   it.each([
     ['no options', undefined, /"secret" is required/],
     ['a missing secret', {}, /"secret" must be a Uint8Array or a string/],
+    [
+      'a secret read from an unset environment variable',
+      { secret: undefined },
+      /"secret" is undefined \(an unset environment variable\?\)/,
+    ],
     ['an empty string secret', { secret: '' }, /must not be empty/],
     ['an empty Uint8Array secret', { secret: new Uint8Array() }, /must not be empty/],
     ['a number secret', { secret: 42 }, /Uint8Array or a string/],

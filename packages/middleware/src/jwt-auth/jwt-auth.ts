@@ -204,6 +204,13 @@ function keySourceKind(factory: string, options: JwtAuthOptions) {
     options.jwks !== undefined && 'jwks',
     options.discovery === true && 'discovery',
   ].filter((k): k is 'secret' | 'publicKey' | 'jwks' | 'discovery' => k !== false)
+  if (given.length === 0 && Object.hasOwn(options, 'secret')) {
+    // `secret: process.env.JWT_SECRET` with the variable unset: say so, not "must be a string".
+    throw optionError(
+      factory,
+      '"secret" is undefined (an unset environment variable?): give a Uint8Array or a string, or "publicKey", "jwks" or "issuer" with "discovery: true"',
+    )
+  }
   if (given.length === 0) {
     throw optionError(
       factory,

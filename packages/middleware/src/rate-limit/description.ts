@@ -2,7 +2,13 @@ import type { DescribedHeader, MiddlewareDescription } from '@palisade/shared/de
 import { MemoryRateLimitStore } from './memory-store'
 import type { RateLimitStore } from './store'
 
-const integer = { type: 'integer', minimum: 0 } as const
+/** A count or a number of seconds: never negative, always a safe integer. */
+const integer = {
+  type: 'integer',
+  format: 'int64',
+  minimum: 0,
+  maximum: Number.MAX_SAFE_INTEGER,
+} as const
 
 /** The headers `rateLimit` sets, by the draft of the IETF RateLimit header fields it follows. */
 export function rateLimitHeaders(draft: 'draft-6' | 'draft-8' = 'draft-6'): DescribedHeader[] {
@@ -16,13 +22,17 @@ export function rateLimitHeaders(draft: 'draft-6' | 'draft-8' = 'draft-6'): Desc
     { name: 'RateLimit-Limit', description: 'Requests allowed in the window', schema: integer },
     { name: 'RateLimit-Remaining', description: 'Requests left in the window', schema: integer },
     { name: 'RateLimit-Reset', description: 'Seconds until the window resets', schema: integer },
-    { name: 'RateLimit-Policy', description: 'The quota policy, `<max>;w=<seconds>`' },
+    {
+      name: 'RateLimit-Policy',
+      description: 'The quota policy, `<max>;w=<seconds>`',
+      schema: { type: 'string', pattern: '^[0-9]+;w=[0-9]+$', maxLength: 40 },
+    },
   ]
 }
 
 /**
  * What `rateLimit` adds to an operation: 429 with `Retry-After` and the RateLimit headers, those
- * headers on success, and 503 when a store that can fail is configured without `failOpen`.
+ * headers on every answer given after it counted the request, and 503 when a store that can fail is configured without `failOpen`.
  */
 export function rateLimitDescription(
   store: RateLimitStore | undefined,
@@ -38,7 +48,7 @@ export function rateLimitDescription(
         {
           name: 'Retry-After',
           description: 'Seconds until a retry can succeed',
-          schema: { type: 'integer', minimum: 1 },
+          schema: { ...integer, minimum: 1 },
         },
         ...headers,
       ],
@@ -51,5 +61,10 @@ export function rateLimitDescription(
       codes: ['store_unavailable'],
     })
   }
-  return { middleware: 'rateLimit', responses, headers }
+  // Set before the request goes on: on what passes, and on every later rejection and error too.
+  return {
+    middleware: 'rateLimit',
+    responses,
+    headers: headers.map((h) => ({ ...h, on: 'passed' as const })),
+  }
 }

@@ -8,7 +8,7 @@ import {
   assertNonEmptyString,
   optionError,
 } from '../internal/options'
-import { requestIdDescription } from './description'
+import { REQUEST_ID_PATTERN, REQUEST_ID_SHAPE, requestIdDescription } from './description'
 
 /**
  * Options of {@link requestId}.
@@ -31,7 +31,7 @@ export interface RequestIdOptions {
 const NAME = 'requestId'
 const KNOWN = ['headerName', 'generate', 'trustUpstream', 'contextKey'] as const
 /** What an ID may look like: safe in a header, a log line and a URL, and bounded in size. */
-const VALID_ID = /^[A-Za-z0-9._:=+/-]{1,255}$/
+const VALID_ID = new RegExp(REQUEST_ID_PATTERN)
 
 const defaultGenerate = (): string => crypto.randomUUID()
 
@@ -74,7 +74,7 @@ export function requestId(options?: RequestIdOptions): MiddlewareHandler {
       id = generate()
       // A generator is configuration: a bad one is a bug to surface, not an ID to send.
       if (checkGenerated && (typeof id !== 'string' || !VALID_ID.test(id))) {
-        throw optionError(NAME, 'generate() must return 1-255 characters of [A-Za-z0-9._:=+/-]')
+        throw optionError(NAME, `generate() must return ${REQUEST_ID_SHAPE}`)
       }
     }
     c.set(contextKey as 'requestId', id)

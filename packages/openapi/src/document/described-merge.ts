@@ -127,10 +127,17 @@ export function applyDescriptions(
   // default 200, the validation 400) is shared with the middleware answering the same status.
   const declared = new Set(Object.keys(route.openapi?.responses ?? {}))
   const parts = new Map<string, { descriptions: string[]; answer: OpenAPIResponse }>()
-  for (const d of descriptions) {
+  // Who can answer each status, by the answering middleware's place in the chain; what the
+  // operation already has (the route's own, the validation's) answers after every middleware.
+  const last = Number.POSITIVE_INFINITY
+  const answeredBy = new Map<string, number[]>(
+    Object.keys(operation.responses).map((status) => [status, [last]]),
+  )
+  for (const [place, d] of descriptions.entries()) {
     for (const r of d.responses ?? []) {
       const status = String(r.status)
       if (declared.has(status)) continue
+      answeredBy.set(status, [...(answeredBy.get(status) ?? []), place])
       const content: Record<string, OpenAPIMediaType> = r.content
         ? Object.fromEntries(
             Object.entries(r.content).map(([t, m]) => [t, { schema: { ...(m.schema ?? {}) } }]),
@@ -160,10 +167,23 @@ export function applyDescriptions(
     }
   }
 
-  for (const d of descriptions) {
+  // problemHandler() answers any other error 500 in its body: documented once the app has it.
+  if (ctx.rejectionBody && !operation.responses['500'] && !operation.responses['5XX']) {
+    operation.responses['500'] = {
+      description: 'An unexpected server error (`internal_error`), in the body every rejection has',
+      content: rejectionContent(ctx),
+    }
+    answeredBy.set('500', [last])
+  }
+
+  for (const [place, d] of descriptions.entries()) {
     for (const h of d.headers ?? []) {
       for (const [status, response] of Object.entries(operation.responses)) {
-        if (h.on !== 'always' && !/^[23]/.test(status)) continue
+        const applies =
+          h.on === 'always' ||
+          /^[23]/.test(status) ||
+          (h.on === 'passed' && (answeredBy.get(status) ?? [last]).some((p) => p >= place))
+        if (!applies) continue
         response.headers ??= {}
         response.headers[h.name] ??= headerObject(h)
       }
@@ -176,7 +196,7 @@ export function applyDescriptions(
       content: rejectionContent(ctx),
     }
   }
-  if (parts.size > 0) {
+  if (parts.size > 0 || operation.responses['500']) {
     const sorted = Object.entries(operation.responses).sort(([a], [b]) => a.localeCompare(b))
     operation.responses = Object.fromEntries(sorted)
   }

@@ -24,7 +24,7 @@ export interface Header {
   name: string
   description: string
   schema?: OpenAPISchema
-  on?: 'success' | 'always'
+  on?: 'success' | 'passed' | 'always'
 }
 interface Answer {
   status: number
@@ -57,7 +57,7 @@ function header(v: unknown): Header | undefined {
     name: v.name,
     description: v.description,
     schema: isRecord(v.schema) ? (v.schema as OpenAPISchema) : undefined,
-    on: v.on === 'always' ? 'always' : 'success',
+    on: v.on === 'always' || v.on === 'passed' ? v.on : 'success',
   }
 }
 

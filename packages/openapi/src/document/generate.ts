@@ -134,7 +134,9 @@ function buildOperation(
   const meta = route.openapi
   const operation: Partial<OpenAPIPathItem> = {}
   if (op.operationId !== undefined) operation.operationId = op.operationId
-  if (meta?.summary !== undefined) operation.summary = meta.summary
+  // Every operation has a summary (Redocly's recommended rules require one): without one of its
+  // own, the method and path, which is what the viewers would show in its place.
+  operation.summary = meta?.summary ?? `${op.method.toUpperCase()} ${op.variant.template}`
   if (meta?.description !== undefined) operation.description = meta.description
   if (meta?.tags && meta.tags.length > 0) operation.tags = [...meta.tags]
   if (meta?.deprecated === true) operation.deprecated = true
@@ -177,7 +179,7 @@ function buildOperation(
  * cannot be a parameter list.
  *
  * @param routes - route records, as `OpenAPIApp.routes` holds them
- * @param options - `info` (required) and `servers` (default `[]`)
+ * @param options - `info` (required) and `servers` (default `[]`: the document says `[{ url: '/' }]`)
  * @returns a fresh document; schemas are copied, never shared with the input
  * @example
  * ```ts
@@ -233,7 +235,14 @@ export function generateSpec(
   const doc: OpenAPIDocument = {
     openapi: '3.1.0',
     info: JSON.parse(JSON.stringify(options.info)),
-    servers: (options.servers ?? []).map((s) => ({ ...s })),
+    // No servers means the one at `/` (OpenAPI 3.1 §4.8.1): said outright, as linters ask.
+    servers:
+      options.servers && options.servers.length > 0
+        ? options.servers.map((s) => ({ ...s }))
+        : [{ url: '/' }],
+    // Operations without a requirement of their own need no credentials (what OpenAPI assumes
+    // anyway); said outright. A route public by declaration still says `security: []` itself.
+    security: [],
     paths,
     components: { schemas: registry.schemas },
   }
@@ -251,8 +260,8 @@ export function generateSpec(
 
 /** Puts `tags` after `servers`, the order readers of the JSON expect. */
 function reorder(doc: OpenAPIDocument): OpenAPIDocument {
-  const { openapi, info, servers, tags, paths, components } = doc
+  const { openapi, info, servers, security, tags, paths, components } = doc
   return tags
-    ? { openapi, info, servers, tags, paths, components }
-    : { openapi, info, servers, paths, components }
+    ? { openapi, info, servers, security, tags, paths, components }
+    : { openapi, info, servers, security, paths, components }
 }

@@ -169,6 +169,11 @@ export interface OpenAPIDocument {
   openapi: '3.1.0'
   info: OpenAPIInfo
   servers: OpenAPIServer[]
+  /**
+   * The default requirement of operations without their own: `[]` (no credentials), as OpenAPI
+   * assumes without it. Operations that middleware secure carry their own.
+   */
+  security?: OpenAPISecurityRequirement[]
   /** `options.tags`, then tags used by operations in order of first use; absent when none. */
   tags?: OpenAPITag[]
   /** Path template, then lower-case method, then operation. */

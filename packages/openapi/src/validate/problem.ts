@@ -101,9 +101,10 @@ export function validationProblemSchema(): Record<string, unknown> {
     title: 'ValidationProblem',
     description: 'RFC 9457 problem details listing every part of the request that was rejected.',
     type: 'object',
+    examples: structuredClone(PROBLEM_SCHEMA.examples),
     properties: {
       ...base.properties,
-      status: { type: 'integer', minimum: 400, maximum: 599 },
+      status: { type: 'integer', format: 'int32', minimum: 400, maximum: 599 },
       code: { type: 'string', enum: [...VALIDATION_CODES] },
     },
     required: ['type', 'title', 'status', 'code', 'errors'],
