@@ -232,9 +232,9 @@ describe('mounted with app.route(prefix, api.app)', () => {
     expect(doc.servers).toEqual([{ url: '/docs' }])
     expect(Object.keys(doc.paths)).toEqual(['/users'])
     expect((await root.request('/docs/users')).status).toBe(200)
-    // Served unmounted, the same wrapper still documents no server.
-    expect((await (await api.request('/openapi.json')).json()).servers).toEqual([])
-    expect(api.spec().servers).toEqual([])
+    // Served unmounted, the same wrapper documents the default server, `/`.
+    expect((await (await api.request('/openapi.json')).json()).servers).toEqual([{ url: '/' }])
+    expect(api.spec().servers).toEqual([{ url: '/' }])
   })
 
   it('keeps configured servers as they are', async () => {

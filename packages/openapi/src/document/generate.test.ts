@@ -37,19 +37,28 @@ describe('document shell', () => {
       openapi: '3.1.0',
       info: { ...info, description: 'd', termsOfService: 'https://example.com/tos' },
       servers: [{ url: 'https://api.example.com', description: 'prod' }],
+      security: [],
       paths: {},
       components: { schemas: {} },
     })
   })
 
-  it('defaults servers to an empty list', async () => {
-    expect((await gen([])).servers).toEqual([])
+  it('says the default server (`/`) and the default requirement (none) outright', async () => {
+    // Redocly's recommended rules (no-empty-servers, security-defined) fail a document without.
+    const doc = await gen([])
+    expect(doc.servers).toEqual([{ url: '/' }])
+    expect(doc.security).toEqual([])
   })
 
   it('documents a route without metadata with a default 200 response', async () => {
     const doc = await gen([{ method: 'get', path: '/health' }])
     expect(doc.paths).toEqual({
-      '/health': { get: { responses: { '200': { description: 'Successful response' } } } },
+      '/health': {
+        get: {
+          summary: 'GET /health',
+          responses: { '200': { description: 'Successful response' } },
+        },
+      },
     })
   })
 
