@@ -35,7 +35,12 @@ describe('the example document, from what its middleware describe', () => {
 
   it('lists every scheme: bearer JWT, the API key header and the CSRF token header', () => {
     expect(doc.components.securitySchemes).toEqual({
-      bearerAuth: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' },
+      bearerAuth: {
+        type: 'http',
+        scheme: 'bearer',
+        bearerFormat: 'JWT',
+        description: expect.stringMatching(/RFC8725/),
+      },
       apiKeyHeader: { type: 'apiKey', in: 'header', name: 'X-API-Key' },
       csrfToken: {
         type: 'apiKey',

@@ -58,6 +58,7 @@ describe('the example app issues and verifies access tokens through its JWKS', (
       type: 'http',
       scheme: 'bearer',
       bearerFormat: 'JWT',
+      description: expect.stringMatching(/RFC8725/),
     })
   })
 })
@@ -84,7 +85,12 @@ describe('a JWKS-verified route in the document', () => {
         type: 'openIdConnect',
         openIdConnectUrl: 'https://tenant.auth0.com/.well-known/openid-configuration',
       },
-      bearerAuth: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' },
+      bearerAuth: {
+        type: 'http',
+        scheme: 'bearer',
+        bearerFormat: 'JWT',
+        description: expect.stringMatching(/RFC8725/),
+      },
     })
     expect(spec.paths['/items']?.get?.security).toEqual([
       { openIdConnect: ['read:items'] },
