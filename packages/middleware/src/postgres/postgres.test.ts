@@ -233,6 +233,40 @@ describe('PostgresSessionStore', () => {
     expect(await store.get('s')).toEqual({ fresh: true })
   })
 
+  it('never overwrites a session another instance created between its read (missing) and its write', async () => {
+    const table = freshTable('s_create')
+    const other = new PostgresSessionStore({ client: sql, table })
+    await other.migrate()
+    // A fixed interleaving, no timing: our read finds no row, then the other instance creates
+    // the session, and only then does our insert (for a missing or expired row) run.
+    let created = false
+    const interleaved = {
+      query: async (text: string, values?: unknown[]) => {
+        const result = await pool.query(text, values)
+        if (!created && text.startsWith('SELECT data::text') && result.rows.length === 0) {
+          created = true
+          await other.set('s', { owner: 'other' }, 3600)
+        }
+        return result
+      },
+    }
+    const ours = new PostgresSessionStore({ client: interleaved, table })
+    const seen: unknown[] = []
+    const written = await ours.update(
+      's',
+      (cur) => {
+        seen.push(cur)
+        return { ...cur, mine: true }
+      },
+      3600,
+    )
+    expect(created).toBe(true)
+    // The first write lost (a live row exists now), so the change was applied again on top.
+    expect(seen).toEqual([null, { owner: 'other' }])
+    expect(written).toEqual({ owner: 'other', mine: true })
+    expect(await other.get('s')).toEqual({ owner: 'other', mine: true })
+  })
+
   it('keeps every write when three store instances (both drivers) update one session at once', async () => {
     const table = freshTable('s_cas')
     const stores = [pool, sql, pgPool(DATABASE_URL)].map(

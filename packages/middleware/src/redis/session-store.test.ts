@@ -1,6 +1,6 @@
 import { afterAll, afterEach, describe, expect, it } from 'vitest'
 import { deleteByPrefix, ioredisClient, uniquePrefix } from '../../../../tests/redis/support'
-import { fromIoredis } from './client'
+import { fromIoredis, type RedisCommand } from './client'
 import { RedisSessionStore } from './session-store'
 
 // Real Redis (REDIS_URL or 127.0.0.1:6379); each test writes under its own prefix.
@@ -160,10 +160,40 @@ describe('RedisSessionStore.update (compare-and-set)', () => {
     expect(await s.get('s')).toEqual({ a: 1, other: true, mine: true })
   })
 
-  it('creates a missing session only when apply asks, and never over a concurrent create', async () => {
+  it('creates a missing session when apply asks', async () => {
     const { store: s } = store()
     expect(await s.update('new', () => ({ a: 1 }), 60)).toEqual({ a: 1 })
     expect(await s.get('new')).toEqual({ a: 1 })
+  })
+
+  it('never overwrites a session another instance created between its read (missing) and its write', async () => {
+    const { store: other, prefix } = store()
+    // A fixed interleaving, no timing: our GET finds nothing, then the other instance creates the
+    // session, and only then does our compare-and-set (expecting "missing") run.
+    let created = false
+    const interleaved: RedisCommand = async (args) => {
+      const reply = await redis(args)
+      if (!created && String(args[0]).toUpperCase() === 'GET' && reply == null) {
+        created = true
+        await other.set('s', { owner: 'other' }, 60)
+      }
+      return reply
+    }
+    const ours = new RedisSessionStore({ sendCommand: interleaved, prefix })
+    const seen: unknown[] = []
+    const written = await ours.update(
+      's',
+      (cur) => {
+        seen.push(cur)
+        return { ...cur, mine: true }
+      },
+      60,
+    )
+    expect(created).toBe(true)
+    // The first write lost (the key exists now), so the change was applied again on top.
+    expect(seen).toEqual([null, { owner: 'other' }])
+    expect(written).toEqual({ owner: 'other', mine: true })
+    expect(await other.get('s')).toEqual({ owner: 'other', mine: true })
   })
 
   it('gives up with an error after repeated conflicts instead of looping forever', async () => {
