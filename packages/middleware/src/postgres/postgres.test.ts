@@ -8,6 +8,7 @@ import {
   sleep,
   uniqueTable,
 } from '../../../../tests/postgres/support'
+import { CREATE_RACE_KEPT, raceCreateAgainstUpdate } from '../../../../tests/stores/session-race'
 import { rateLimit } from '../rate-limit'
 import { sessions } from '../sessions'
 import {
@@ -239,32 +240,21 @@ describe('PostgresSessionStore', () => {
     await other.migrate()
     // A fixed interleaving, no timing: our read finds no row, then the other instance creates
     // the session, and only then does our insert (for a missing or expired row) run.
-    let created = false
-    const interleaved = {
-      query: async (text: string, values?: unknown[]) => {
-        const result = await pool.query(text, values)
-        if (!created && text.startsWith('SELECT data::text') && result.rows.length === 0) {
-          created = true
-          await other.set('s', { owner: 'other' }, 3600)
-        }
-        return result
-      },
-    }
-    const ours = new PostgresSessionStore({ client: interleaved, table })
-    const seen: unknown[] = []
-    const written = await ours.update(
-      's',
-      (cur) => {
-        seen.push(cur)
-        return { ...cur, mine: true }
-      },
-      3600,
+    const outcome = await raceCreateAgainstUpdate(
+      (create) =>
+        new PostgresSessionStore({
+          table,
+          client: {
+            query: async (text: string, values?: unknown[]) => {
+              const result = await pool.query(text, values)
+              if (text.startsWith('SELECT data::text') && result.rows.length === 0) await create()
+              return result
+            },
+          },
+        }),
+      other,
     )
-    expect(created).toBe(true)
-    // The first write lost (a live row exists now), so the change was applied again on top.
-    expect(seen).toEqual([null, { owner: 'other' }])
-    expect(written).toEqual({ owner: 'other', mine: true })
-    expect(await other.get('s')).toEqual({ owner: 'other', mine: true })
+    expect(outcome).toEqual(CREATE_RACE_KEPT)
   })
 
   it('keeps every write when three store instances (both drivers) update one session at once', async () => {

@@ -1,6 +1,7 @@
 import { afterAll, afterEach, describe, expect, it } from 'vitest'
 import { deleteByPrefix, ioredisClient, uniquePrefix } from '../../../../tests/redis/support'
-import { fromIoredis, type RedisCommand } from './client'
+import { CREATE_RACE_KEPT, raceCreateAgainstUpdate } from '../../../../tests/stores/session-race'
+import { fromIoredis } from './client'
 import { RedisSessionStore } from './session-store'
 
 // Real Redis (REDIS_URL or 127.0.0.1:6379); each test writes under its own prefix.
@@ -170,30 +171,19 @@ describe('RedisSessionStore.update (compare-and-set)', () => {
     const { store: other, prefix } = store()
     // A fixed interleaving, no timing: our GET finds nothing, then the other instance creates the
     // session, and only then does our compare-and-set (expecting "missing") run.
-    let created = false
-    const interleaved: RedisCommand = async (args) => {
-      const reply = await redis(args)
-      if (!created && String(args[0]).toUpperCase() === 'GET' && reply == null) {
-        created = true
-        await other.set('s', { owner: 'other' }, 60)
-      }
-      return reply
-    }
-    const ours = new RedisSessionStore({ sendCommand: interleaved, prefix })
-    const seen: unknown[] = []
-    const written = await ours.update(
-      's',
-      (cur) => {
-        seen.push(cur)
-        return { ...cur, mine: true }
-      },
-      60,
+    const outcome = await raceCreateAgainstUpdate(
+      (create) =>
+        new RedisSessionStore({
+          prefix,
+          sendCommand: async (args) => {
+            const reply = await redis(args)
+            if (String(args[0]).toUpperCase() === 'GET' && reply == null) await create()
+            return reply
+          },
+        }),
+      other,
     )
-    expect(created).toBe(true)
-    // The first write lost (the key exists now), so the change was applied again on top.
-    expect(seen).toEqual([null, { owner: 'other' }])
-    expect(written).toEqual({ owner: 'other', mine: true })
-    expect(await other.get('s')).toEqual({ owner: 'other', mine: true })
+    expect(outcome).toEqual(CREATE_RACE_KEPT)
   })
 
   it('gives up with an error after repeated conflicts instead of looping forever', async () => {
