@@ -13,6 +13,12 @@ import { isRecord } from '../schema/common'
 import { requestValidator } from '../validate/request'
 import { responseChecked } from '../validate/response'
 import { type DocsRoute, docsGuard, patternMatches } from './docs-routes'
+import {
+  assertKnownErrorHandler,
+  basePathOf,
+  existingMiddleware,
+  type HonoInternals,
+} from './existing'
 import type { BasePathOf, EnvOf, HonoApp } from './hono-types'
 import { WRAPPER_KEY } from './resolve'
 import { middlewareFor, type UseRecord } from './route-middleware'
@@ -40,9 +46,12 @@ interface Cache {
 }
 
 function spec(state: State): Cache {
-  if (!state.cache) {
-    const doc = generateSpec(state.routes, state.options)
-    state.cache = { doc, json: JSON.stringify(doc), mounted: new Map() }
+  // The handler Hono will call, however it was set (`api.onError`, or `app.onError` before or
+  // after wrapping): its description decides how rejections are documented.
+  const errorHandler = (state.app as unknown as HonoInternals).errorHandler
+  if (!state.cache || state.cache.errorHandler !== errorHandler) {
+    const doc = generateSpec(state.routes, { ...state.options, errorHandler })
+    state.cache = { doc, json: JSON.stringify(doc), errorHandler, mounted: new Map() }
   }
   return state.cache
 }
@@ -85,7 +94,14 @@ function register(
   } = normalizeRouteOptions(opts, label)
   const draft: StoredRoute =
     openapi === undefined ? { method, path: full } : { method, path: full, openapi }
-  const running = [...middlewareFor(state.uses, full), ...middlewares]
+  const running = [
+    ...middlewareFor(
+      state.uses,
+      full,
+      mergePath(basePathOf(state.app as unknown as HonoInternals), full),
+    ),
+    ...middlewares,
+  ]
   if (running.length > 0) draft.middleware = running
   const validating = validate ?? state.options.validation
   if (validate !== undefined) draft.validate = validate
@@ -236,6 +252,8 @@ export function openapi<A extends HonoApp>(
   }
   // biome-ignore lint/suspicious/noExplicitAny: checked above; the wrapper registers on any Hono app
   const app = input as unknown as Hono<any, any, any>
+  // What Hono will run for every wrapped route is documented, or refused here, never guessed.
+  assertKnownErrorHandler(app as unknown as HonoInternals)
   const state: State = {
     app,
     options: resolveOptions(options),
@@ -243,7 +261,7 @@ export function openapi<A extends HonoApp>(
     index: undefined as unknown as RouteIndex,
     cache: undefined,
     docs: [],
-    uses: [],
+    uses: existingMiddleware(app as unknown as HonoInternals),
   }
   state.index = new RouteIndex({ converters: state.options.converters })
   const { specPath, explorerPath, referencePath, info } = state.options
@@ -276,10 +294,9 @@ export function openapi<A extends HonoApp>(
     spec: () => spec(state).doc,
     getSpec: () => spec(state).doc,
     onError(handler: ErrorHandler) {
+      // Its description (problemHandler() has one) decides how rejections are documented; the
+      // document reads it from the app when it is built.
       app.onError(handler)
-      // Its description (problemHandler() has one) decides how rejections are documented.
-      state.options.errorHandler = handler
-      state.cache = undefined
       return wrapper
     },
     notFound(handler: NotFoundHandler) {
