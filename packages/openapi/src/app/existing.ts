@@ -34,8 +34,9 @@ export function basePathOf(app: HonoInternals): string {
 
 /** True for Hono's built-in error handler (also across two copies of Hono, by its name). */
 function isHonoDefault(handler: unknown): boolean {
+  honoDefault ??= new HonoBase().errorHandler
   return (
-    handler === (honoDefault ??= new HonoBase().errorHandler) ||
+    handler === honoDefault ||
     (typeof handler === 'function' && handler.name === 'errorHandler' && handler.length === 2)
   )
 }
