@@ -1,6 +1,6 @@
 // openapi() over a Hono app that already has middleware and an error handler (issue 26, finding
 // 5): what Hono runs for the wrapped routes is what the document says, or openapi() refuses.
-import { Hono } from 'hono'
+import { type ErrorHandler, Hono } from 'hono'
 import { HTTPException } from 'hono/http-exception'
 import { describe, expect, it } from 'vitest'
 import {
@@ -82,8 +82,9 @@ describe('openapi() over an app that already has middleware and an error handler
 
   it('accepts a custom error handler that describes its body, and documents that body', () => {
     const hono = new Hono()
+    const render: ErrorHandler = (_err, c) => c.json({ message: 'no' }, 400)
     hono.onError(
-      describeMiddleware((_err, c) => c.json({ message: 'no' }, 400), {
+      describeMiddleware(render, {
         rejectionBody: {
           mediaType: 'application/json',
           schemaName: 'ApiError',

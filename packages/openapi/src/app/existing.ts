@@ -34,7 +34,7 @@ export function basePathOf(app: HonoInternals): string {
 
 /** True for Hono's built-in error handler (also across two copies of Hono, by its name). */
 function isHonoDefault(handler: unknown): boolean {
-  honoDefault ??= new HonoBase().errorHandler
+  honoDefault ??= (new HonoBase() as unknown as HonoInternals).errorHandler
   return (
     handler === honoDefault ||
     (typeof handler === 'function' && handler.name === 'errorHandler' && handler.length === 2)

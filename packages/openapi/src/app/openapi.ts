@@ -41,6 +41,8 @@ interface State {
 interface Cache {
   doc: OpenAPIDocument
   json: string
+  /** The app's error handler the document was built for. */
+  errorHandler: unknown
   /** JSON served under a parent app's mount prefix, by prefix (see `mountPrefix`). */
   mounted: Map<string, string>
 }
@@ -49,11 +51,13 @@ function spec(state: State): Cache {
   // The handler Hono will call, however it was set (`api.onError`, or `app.onError` before or
   // after wrapping): its description decides how rejections are documented.
   const errorHandler = (state.app as unknown as HonoInternals).errorHandler
-  if (!state.cache || state.cache.errorHandler !== errorHandler) {
+  let cache = state.cache
+  if (!cache || cache.errorHandler !== errorHandler) {
     const doc = generateSpec(state.routes, { ...state.options, errorHandler })
-    state.cache = { doc, json: JSON.stringify(doc), errorHandler, mounted: new Map() }
+    cache = { doc, json: JSON.stringify(doc), errorHandler, mounted: new Map() }
+    state.cache = cache
   }
-  return state.cache
+  return cache
 }
 
 /**
