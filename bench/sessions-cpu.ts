@@ -2,6 +2,7 @@
  * CPU per request of `sessions()` against another checkout's `sessions()`, in one process:
  *
  *   node --import tsx sessions-cpu.ts --against=/path/to/other/checkout [--rounds=40] [--batch=2000]
+ *     [--cases=none,read,rolling,write]
  *
  * (from bench/). Cases, each through `app.request()` on a plain Hono app with one route:
  * - no cookie: the handler reads a key of the fresh, empty session;
@@ -89,7 +90,8 @@ const median = (xs: number[]) => {
 }
 
 console.log(`sessions CPU per request, ours vs ${against} (${rounds} rounds × ${batch})`)
-for (const kind of ['none', 'read', 'rolling', 'write'] as const) {
+const kinds = (flag('cases')?.split(',') ?? ['none', 'read', 'rolling', 'write']) as Kind[]
+for (const kind of kinds) {
   const headers: Record<string, string> = kind === 'none' ? {} : { cookie }
   const apps = [await app(ours, kind), await app(theirs, kind), await app(null, kind)]
   for (const a of apps) await run(a, headers, batch)

@@ -75,6 +75,19 @@ describe('createCookieSigner', () => {
     expect(fresh).toBe(await createCookieSigner([S.new], 'sessions').sign('v'))
   })
 
+  it('answers remembered() only for a string it verified without a context', async () => {
+    const signer = createCookieSigner([S.secret], 'sessions')
+    const signed = await signer.sign('v')
+    expect(signer.remembered(signed)).toBeUndefined()
+    expect(await signer.unsign(signed)).toBe('v')
+    expect(signer.remembered(signed)).toBe('v')
+    const bound = await signer.sign('w', 'ctx')
+    expect(await signer.unsign(bound, 'ctx')).toBe('w')
+    expect(signer.remembered(bound)).toBeUndefined()
+    expect(await signer.unsign(`${signed.slice(0, -1)}A`)).toBeNull()
+    expect(signer.remembered(`${signed.slice(0, -1)}A`)).toBeUndefined()
+  })
+
   it('rejects a value signed with another secret', async () => {
     const signed = await createCookieSigner([S.attacker], 'sessions').sign('admin')
     expect(await createCookieSigner([S.secret], 'sessions').unsign(signed)).toBeNull()

@@ -20,6 +20,12 @@ export interface CookieSigner {
   sign(value: string, context?: string): Promise<string>
   /** Returns the value when the signature is valid under any secret (and `context`), else `null`. */
   unsign(signed: string, context?: string): Promise<string | null>
+  /**
+   * The value of a signed string this signer has verified before without a context (and still
+   * remembers), without waiting: `undefined` means "ask {@link CookieSigner.unsign}", never
+   * "invalid".
+   */
+  remembered(signed: string): string | undefined
 }
 
 /**
@@ -70,6 +76,9 @@ export function createCookieSigner(
       if (known !== undefined) return known
       const [first] = await keys()
       return `${value}.${await hmacSign(first as CryptoKey, signingInput(purpose, context, value))}`
+    },
+    remembered(signed) {
+      return verified.get(signed)
     },
     async unsign(signed, context = '') {
       // A cookie value has no NUL, so the cache key cannot be made ambiguous by either part.
