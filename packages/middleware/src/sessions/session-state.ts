@@ -207,22 +207,26 @@ export class SessionState implements Session, SessionBinding {
 
   /** The data as it will be saved: the user's keys plus the middleware's own fields. */
   record(): SessionData {
-    const meta: Meta = {}
-    if (this.#meta.created !== undefined) meta.created = this.#meta.created
-    if (this.#meta.flash !== undefined) meta.flash = this.#meta.flash
-    const hasMeta = meta.created !== undefined || meta.flash !== undefined
-    let out = this.#data
+    const { created, flash } = this.#meta
+    const hasMeta = created !== undefined || flash !== undefined
     let copy = hasMeta
     for (const key in this.#data) {
       // JSON drops undefined values; so does the store, so they are no change either.
-      if (this.#data[key] === undefined) copy = true
-    }
-    if (copy) {
-      out = {}
-      for (const key of Object.keys(this.#data)) {
-        if (this.#data[key] !== undefined) define(out, key, this.#data[key])
+      if (this.#data[key] === undefined) {
+        copy = true
+        break
       }
-      if (hasMeta) define(out, META_KEY, meta)
+    }
+    if (!copy) return this.#data
+    const out: SessionData = {}
+    for (const key of Object.keys(this.#data)) {
+      if (this.#data[key] !== undefined) define(out, key, this.#data[key])
+    }
+    if (hasMeta) {
+      const meta: Meta = {}
+      if (created !== undefined) meta.created = created
+      if (flash !== undefined) meta.flash = flash
+      define(out, META_KEY, meta)
     }
     return out
   }
@@ -234,25 +238,25 @@ export class SessionState implements Session, SessionBinding {
    */
   serialize(): { data: SessionData; changes: SessionChanges; changed: boolean; empty: boolean } {
     const data = this.record()
-    const changes: SessionChanges = { set: {}, delete: [] }
-    let changed = false
+    let changes: SessionChanges | undefined
     // Only keys the request could have changed are compared: the others hold what was loaded.
     if (this.#loaded !== undefined) {
       for (const [key, before] of this.#loaded) {
         const now = jsonOf(data, key)
         if (now === before) continue
+        changes ??= { set: {}, delete: [] }
         if (now === undefined) changes.delete.push(key)
         else define(changes.set, key, data[key])
-        changed = true
       }
     }
     const meta = jsonOf(data, META_KEY)
     if (meta !== this.#loadedMeta) {
+      changes ??= { set: {}, delete: [] }
       if (meta === undefined) changes.delete.push(META_KEY)
       else define(changes.set, META_KEY, data[META_KEY])
-      changed = true
     }
-    return { data, changes, changed, empty: isEmptyData(data) }
+    const changed = changes !== undefined
+    return { data, changes: changes ?? NO_CHANGES, changed, empty: isEmptyData(data) }
   }
 
   /** Records a key's JSON as loaded, unless already recorded: call before it can change. */
@@ -275,6 +279,12 @@ export class SessionState implements Session, SessionBinding {
     return this.boundId() ?? ''
   }
 }
+
+/** What an unchanged session's save merges: nothing (frozen, as it is shared). */
+const NO_CHANGES: SessionChanges = Object.freeze({
+  set: Object.freeze({}) as SessionData,
+  delete: Object.freeze([]) as unknown as string[],
+})
 
 /** The JSON of `data[key]`, or `undefined` when absent or undefined (JSON drops it too). */
 function jsonOf(data: SessionData, key: string): string | undefined {
