@@ -12,6 +12,7 @@ const OPENAPI_FLOORS = [
   'document', // pure: route records + what middleware describe -> OpenAPI document
   'pages', //    explorer and reference HTML + their asset routes (today it imports no other floor)
   'app', //      the wrapper: the only part that knows Hono's router
+  'spec', //     the spec-only entry (@palisade/openapi/spec): the root's API without the pages
   'audit', //    proving an app (later issues): policy findings,
   'fuzz', //     contract fuzzing,
   'cli', //      and the `palisade` command
@@ -83,6 +84,14 @@ module.exports = {
       to: { path: '^packages/$1/src/index\\.ts$' },
     },
     ...openapiFloorRules,
+    {
+      name: 'openapi-spec-entry-without-pages',
+      severity: 'error',
+      comment:
+        '@palisade/openapi/spec exists to keep the pages and their 2 MB of viewer files out of bundles: nothing it reaches may import pages/, except pages/mount.ts (where the pages are mounted, no page).',
+      from: { path: '^packages/openapi/src/spec/index\\.ts$' },
+      to: { path: '^packages/openapi/src/pages/(?!mount\\.ts$)', reachable: true },
+    },
     {
       name: 'middleware-internal-ground-floor',
       severity: 'error',

@@ -4,7 +4,8 @@
 // For each package: every `exports` subpath has its source folder and its built files, the
 // published tarball passes publint (strict, suggestions count too) and "Are the Types Wrong?"
 // (profile `strict`: node10, node16-cjs, node16-esm, bundler), ESM and CJS builds expose the same
-// names, the root barrel re-exports every middleware and no backend (a folder holding stores),
+// names, the root barrel re-exports every middleware, and no backend (a folder holding stores)
+// nor the OpenTelemetry bridge (`otel`, for the apps that trace),
 // and the built code has no static `node:` import and no `Buffer` (web-standard APIs only;
 // ssrfGuard's lazy `import('node:dns/promises')` is the one allowed exception), and the
 // project's public home: `homepage`, `repository` and `bugs` are the ones derived from the root
@@ -35,8 +36,8 @@ const { formatMessage } = await import(pathToFileURL(fromTools.resolve('publint/
 const PACKAGES = [
   // Every src/<folder>/index.ts is a public subpath (folder = subpath). Backends (Redis,
   // Cloudflare, Deno KV, …: see backendSubpaths) are left out of the root barrel: only apps on
-  // that platform need them.
-  { dir: 'packages/middleware', foldersArePublic: true },
+  // that platform need them. So is the OpenTelemetry bridge: only apps that trace need it.
+  { dir: 'packages/middleware', foldersArePublic: true, notInBarrel: new Set(['./otel']) },
   // openapi's src folders are internal, except the subpaths that prove an app (audit, fuzz),
   // which the root entry deliberately never loads.
   { dir: 'packages/openapi', foldersArePublic: false, notInBarrel: new Set(['./audit', './fuzz']) },
@@ -207,7 +208,10 @@ function scanDist(pkgDir, pkg) {
 
 async function checkPackage({ dir, foldersArePublic, notInBarrel: kept }) {
   const pkgDir = join(ROOT, dir)
-  const notInBarrel = foldersArePublic ? backendSubpaths(pkgDir) : (kept ?? new Set())
+  const notInBarrel = new Set([
+    ...(foldersArePublic ? backendSubpaths(pkgDir) : []),
+    ...(kept ?? []),
+  ])
   const pkg = JSON.parse(readFileSync(join(pkgDir, 'package.json'), 'utf8'))
   const result = {
     name: pkg.name,
@@ -324,7 +328,7 @@ async function checkPackage({ dir, foldersArePublic, notInBarrel: kept }) {
   for (const { subpath, names } of perSubpath) {
     if (names.length === 0) s.barrel.push(`${subpath}: exports nothing`)
     if (notInBarrel.has(subpath)) {
-      // Every backend alike (and openapi's audit and fuzz): none is in the root barrel.
+      // Every backend alike (and otel, and openapi's audit and fuzz): none is in the root barrel.
       const leaked = names.filter((n) => rootNames.has(n))
       if (leaked.length)
         s.barrel.push(

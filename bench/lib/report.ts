@@ -31,6 +31,10 @@ const PACKAGES = [
   '@fastify/jwt',
   '@fastify/secure-session',
   '@fastify/csrf-protection',
+  '@hono/zod-openapi',
+  'hono-openapi',
+  'zod',
+  'zod3',
   'mitata',
   'autocannon',
   'jose',
@@ -215,7 +219,7 @@ export async function writeReport(info: RunInfo): Promise<void> {
   }
   if (results.rows.some((r) => r.table === 'openapi')) {
     sections.push(
-      '## @palisade/openapi vs @hono/zod-openapi (validation and types)',
+      '## @palisade/openapi vs @hono/zod-openapi and hono-openapi (validation, response checks, types)',
       '',
       rowsTable('openapi'),
       '',

@@ -428,7 +428,8 @@ export async function runMiddleware(): Promise<void> {
       })
   }
 
-  // sessions: an existing session read from the memory store through a signed cookie.
+  // sessions: an existing session read from the memory store through a signed cookie, the
+  // handler reading one value and changing nothing (the common request).
   {
     const verify = await cookieFloor()
     const cookieValue = fx.sessionCookieValue
@@ -447,9 +448,10 @@ export async function runMiddleware(): Promise<void> {
       ours.use('*', p.sessions({ secret: SESSION_SECRET, store }))
       ours.get('/', (c) => {
         const session = (c.get as (k: string) => unknown)('session') as
-          | Record<string, unknown>
+          | { get?: (k: string) => unknown }
           | undefined
-        return c.text(session ? 'ok' : 'no session', session ? 200 : 500)
+        const user = session?.get?.('user')
+        return c.text(user ? 'ok' : 'no session', user ? 200 : 500)
       })
     }
     const t = await compare(

@@ -49,6 +49,8 @@ export default defineConfig([
       // Subpaths the root entry never imports: proving an app costs nothing at run time.
       'audit/index': 'src/audit/index.ts',
       'fuzz/index': 'src/fuzz/index.ts',
+      // The root's API without the pages: nothing it imports reaches the viewer files.
+      'spec/index': 'src/spec/index.ts',
     },
     format: ['esm', 'cjs'],
     noExternal: inlineShared.noExternal,

@@ -159,7 +159,10 @@ export async function openGuardedPage(
     // chunks (as <link rel="prefetch">, resource type "other", or as module scripts) and drops
     // them when it navigates. A refused connection, a reset or an error status still fails
     // (the last is recorded from 'response' below); so does a cancelled document.
-    if (request.failure()?.errorText === 'net::ERR_ABORTED' && request.resourceType() !== 'document')
+    if (
+      request.failure()?.errorText === 'net::ERR_ABORTED' &&
+      request.resourceType() !== 'document'
+    )
       return
     problems.failedRequests.push(`${request.method()} ${url}: ${request.failure()?.errorText}`)
   })

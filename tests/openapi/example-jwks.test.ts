@@ -98,7 +98,7 @@ describe('a JWKS-verified route in the document', () => {
     ])
     expect(spec.paths['/local']?.get?.security).toEqual([{ bearerAuth: ['a', 'b'] }])
     // The 403 answer of a token without the scope, as problem details.
-    const token = await signJwt({ scope: 'a' }, privateKey)
+    const token = await signJwt({ scope: 'a' }, privateKey, { expiresIn: '5m' })
     const res = await api.request('/local', bearer(token))
     expect(res.status).toBe(403)
     expect(res.headers.get('www-authenticate')).toBe(

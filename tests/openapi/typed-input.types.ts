@@ -8,6 +8,7 @@ import { type } from 'arktype'
 import { Hono } from 'hono'
 import { hc } from 'hono/client'
 import * as v from 'valibot'
+import { expectTypeOf } from 'vitest'
 import { z } from 'zod'
 import { z as z3 } from 'zod3'
 
@@ -148,3 +149,48 @@ const nested = openapi(new Hono().basePath('/api').basePath('/v2'), {
   info: { title: 'N', version: '1' },
 }).post('/x', (c) => c.json({ ok: true }))
 hc<typeof nested.app>('http://localhost').api.v2.x.$post()
+
+// Issue 26, finding 10: literal query, header and path types reach `hc` as literals, not `string`.
+const sorted = openapi(new Hono(), { info: { title: 'S', version: '1' } }).get(
+  '/items/:kind',
+  (c) => c.json({ sort: c.req.valid('query').sort }),
+  {
+    openapi: {
+      request: {
+        params: z.object({ kind: z.enum(['book', 'film']) }),
+        query: z.object({
+          sort: z.enum(['asc', 'desc']),
+          order: z.enum(['new', 'old']).default('new'),
+          tags: z.array(z.enum(['a', 'b'])).optional(),
+          page: z.coerce.number().optional(),
+        }),
+        headers: z.object({ 'x-mode': z.literal('strict').or(z.literal('lax')) }),
+      },
+    },
+  },
+)
+const s = hc<typeof sorted.app>('http://localhost')
+type SortedInput = Parameters<(typeof s.items)[':kind']['$get']>[0]
+expectTypeOf<SortedInput['query']['sort']>().toEqualTypeOf<'asc' | 'desc'>()
+expectTypeOf<SortedInput['query']['order']>().toEqualTypeOf<'new' | 'old' | undefined>()
+expectTypeOf<SortedInput['query']['tags']>().toEqualTypeOf<('a' | 'b')[] | undefined>()
+expectTypeOf<SortedInput['query']['page']>().toEqualTypeOf<string | undefined>()
+expectTypeOf<SortedInput['header']['x-mode']>().toEqualTypeOf<'strict' | 'lax'>()
+expectTypeOf<SortedInput['param']['kind']>().toEqualTypeOf<'book' | 'film'>()
+s.items[':kind'].$get({
+  param: { kind: 'book' },
+  query: { sort: 'asc', tags: ['a'] },
+  header: { 'x-mode': 'lax' },
+})
+s.items[':kind'].$get({
+  param: { kind: 'film' },
+  // @ts-expect-error not one of the sort values
+  query: { sort: 'sideways' },
+  header: { 'x-mode': 'lax' },
+})
+s.items[':kind'].$get({
+  param: { kind: 'book' },
+  query: { sort: 'desc' },
+  // @ts-expect-error not one of the header values
+  header: { 'x-mode': 'loose' },
+})

@@ -122,14 +122,20 @@ export async function runSmoke(custom = {}) {
   for (const c of selected) {
     // The matrix tests the BUILT packages: a specifier resolving to source (Bun applies tsconfig
     // `paths`, for one) would make every check meaningless.
-    let resolved
-    try {
-      resolved = host.resolve(c.from)
-    } catch {}
-    if (resolved && !/\/dist\//.test(resolved)) {
+    const ours = [c.from, ...(c.needs ?? []).filter((s) => s.startsWith('@palisade/'))]
+    const notBuilt = ours
+      .map((s) => {
+        try {
+          return [s, host.resolve(s)]
+        } catch {
+          return [s, undefined]
+        }
+      })
+      .find(([, resolved]) => resolved && !/\/dist\//.test(resolved))
+    if (notBuilt) {
       errored.push(c.name)
       results.push({ name: c.name, label: 'resolves to dist/', pass: false })
-      log(`  FAIL ${c.name}: ${c.from} resolves to ${resolved}, not to the built dist/`)
+      log(`  FAIL ${c.name}: ${notBuilt[0]} resolves to ${notBuilt[1]}, not to the built dist/`)
       continue
     }
     let mod
@@ -152,6 +158,16 @@ export async function runSmoke(custom = {}) {
       log(`  MISS ${c.name}: ${c.from} does not export ${absent.join(', ')} yet`)
       continue
     }
+    // Other modules a case uses (`needs`), loaded through the host so a Worker bundles them too.
+    const needs = {}
+    try {
+      for (const s of c.needs ?? []) needs[s] = await host.load(s)
+    } catch (err) {
+      errored.push(c.name)
+      results.push({ name: c.name, label: 'import of needs', pass: false })
+      log(`  FAIL ${c.name}: importing what it needs threw — ${err?.stack ?? err}`)
+      continue
+    }
     const t = createChecker(c.name, results)
     if (c.barrel !== false) {
       const notInRoot = c.exports.filter((e) => root[e] === undefined)
@@ -162,7 +178,11 @@ export async function runSmoke(custom = {}) {
       )
     }
     try {
-      await withTimeout(c.run({ mod, Hono, t, runtime: info.runtime }), CASE_TIMEOUT_MS, c.name)
+      await withTimeout(
+        c.run({ mod, needs, Hono, t, runtime: info.runtime }),
+        CASE_TIMEOUT_MS,
+        c.name,
+      )
     } catch (err) {
       errored.push(c.name)
       results.push({ name: c.name, label: 'threw', pass: false })

@@ -540,6 +540,81 @@ function rateLimitAlgorithmConformance<S extends RateLimitStore>(
       expect((await bucket('full', HOUR, 2)).count).toBe(3)
     })
 
+    // The conformance test above only refunds a key the store has never seen. Here the key
+    // exists at zero (its only request given back): a second refund must leave it at zero, or
+    // the key lets more than max requests through in its window.
+    refundIt('a refund on an existing fixed-window key at zero keeps it at zero', async () => {
+      const s = store()
+      const hit = { algorithm: 'fixed-window', windowMs: HOUR, max: 3 } as const
+      await s.increment('z', HOUR)
+      for (let i = 0; i < 3; i++) await s.decrement?.('z', hit)
+      const counts: number[] = []
+      for (let i = 0; i < 4; i++) counts.push((await s.increment('z', HOUR)).count)
+      // max (3) requests fit, the fourth is over: a negative count would have let it pass.
+      expect(counts).toEqual([1, 2, 3, 4])
+    })
+
+    when('decrement', 'slidingWindow')(
+      'a refund on an existing sliding-window key at zero keeps it at zero',
+      async () => {
+        const s = store()
+        const hit = { algorithm: 'sliding-window', windowMs: HOUR, max: 3 } as const
+        expect((await sliding('z', HOUR, 3)).count).toBe(1)
+        for (let i = 0; i < 3; i++) await s.decrement?.('z', hit)
+        const counts: number[] = []
+        for (let i = 0; i < 5; i++) counts.push((await sliding('z', HOUR, 3)).count)
+        expect(counts).toEqual([1, 2, 3, 4, 4])
+      },
+    )
+
+    // skipFailedRequests through rateLimit on this store. The deny cache is off: it would hide a
+    // wrong refund from this process, but another process on the same store would see it.
+    const refundAlgorithms: Array<[RateLimitOptions['algorithm'], RateLimitCapability[]]> = [
+      ['fixed-window', ['decrement']],
+      ['sliding-window', ['decrement', 'slidingWindow']],
+      ['token-bucket', ['decrement', 'tokenBucket']],
+    ]
+    const refundingApp = (algorithm: RateLimitOptions['algorithm']) => {
+      const app = new Hono()
+      app.use(
+        rateLimit({
+          store: store(),
+          algorithm,
+          max: 2,
+          windowMs: HOUR,
+          skipFailedRequests: true,
+          denyCache: false,
+          keyGenerator: () => 'refunds',
+        }),
+      )
+      app.get('/ok', (c) => c.text('ok'))
+      app.get('/fail', (c) => c.text('bad', 400))
+      return app
+    }
+    for (const [algorithm, needs] of refundAlgorithms) {
+      when(...needs)(
+        `skipFailedRequests (${algorithm}): a 429 never refunds an earlier success, so requests after the limit all stay refused`,
+        async () => {
+          const app = refundingApp(algorithm)
+          const statuses: number[] = []
+          for (let i = 0; i < 12; i++) statuses.push((await app.request('/ok')).status)
+          // Were each 429 to give a request back, every other request would pass.
+          expect(statuses).toEqual([200, 200, ...Array(10).fill(429)])
+        },
+      )
+      when(...needs)(
+        `skipFailedRequests (${algorithm}): a failed request is given back once, not twice`,
+        async () => {
+          const app = refundingApp(algorithm)
+          const statuses: number[] = []
+          for (const path of ['/ok', '/fail', '/ok', '/ok', '/ok']) {
+            statuses.push((await app.request(path)).status)
+          }
+          expect(statuses).toEqual([200, 400, 200, 429, 429])
+        },
+      )
+    }
+
     if (options?.reset !== false) {
       when('slidingWindow', 'tokenBucket')(
         'reset(key) forgets the key under every algorithm',

@@ -126,3 +126,57 @@ export async function raceLogoutAgainstSaves(
   }
   return out
 }
+
+/** What {@link raceCreateAgainstUpdate} saw. */
+export interface CreateRaceOutcome {
+  /** Whether B's create ran between A's read and A's write (the race happened). */
+  created: boolean
+  /** What A's `apply` was given, call by call. */
+  seen: unknown[]
+  /** What A's `update` resolved with. */
+  written: unknown
+  /** The session as B reads it afterwards. */
+  stored: unknown
+}
+
+/**
+ * The outcome of {@link raceCreateAgainstUpdate} on a correct store: A's first write lost (the
+ * session exists now), so A read again and applied its change on top of B's session.
+ */
+export const CREATE_RACE_KEPT: CreateRaceOutcome = {
+  created: true,
+  seen: [null, { owner: 'b' }],
+  written: { owner: 'b', mine: true },
+  stored: { owner: 'b', mine: true },
+}
+
+/**
+ * The "expected missing" branch of a compare-and-set `update`: A reads a session that does not
+ * exist, B creates it, then A writes. `makeA(create)` returns A's store, whose transport must
+ * await `create()` right after a read that found nothing; only the first call creates. A must
+ * not overwrite B's session: its write fails, and it applies its change again on top.
+ */
+export async function raceCreateAgainstUpdate(
+  makeA: (create: () => Promise<void>) => SessionStore,
+  storeB: SessionStore,
+): Promise<CreateRaceOutcome> {
+  let created = false
+  const storeA = makeA(async () => {
+    if (created) return
+    created = true
+    await storeB.set('s', { owner: 'b' }, 3600)
+  })
+  const seen: unknown[] = []
+  const update = storeA.update
+  if (update === undefined) throw new Error('the store has no update()')
+  const written = await update.call(
+    storeA,
+    's',
+    (current) => {
+      seen.push(current)
+      return { ...current, mine: true }
+    },
+    3600,
+  )
+  return { created, seen, written, stored: await storeB.get('s') }
+}

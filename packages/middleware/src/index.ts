@@ -21,7 +21,6 @@ export { codeForStatus, Rejection, type RejectionCode } from './internal/rejecti
 export * from './ip-guard'
 export * from './jwt-auth'
 export * from './logger'
-export * from './otel'
 export {
   PROBLEM_SCHEMA,
   type ProblemBody,

@@ -5,6 +5,8 @@
  */
 
 export type { BasePathOf, EnvOf, HonoApp } from './app/hono-types'
+// `@palisade/openapi/spec` exports the same list, with a spec-only `openapi` and without the
+// pages' HTML builders; src/spec/spec-entry.test.ts keeps the two lists in step.
 export { openapi } from './app/openapi'
 export type { RejectionProblem } from './app/rejection-types'
 export type {
@@ -15,6 +17,7 @@ export type {
   RouterKind,
   RouterOf,
 } from './app/router-types'
+export type { SpecOnlyOptions } from './app/spec-only'
 export { generateSpec } from './document/generate'
 export type {
   OpenAPIDocument,
@@ -30,6 +33,7 @@ export type {
   OpenAPIServer,
   OpenAPITag,
 } from './model/document'
+export { OPENAPI_VERSION } from './model/document'
 export type { OpenAPIOptions, RouteOptions, RouteOptionsArg, SpecOptions } from './model/options'
 export type {
   OpenAPIRequestMeta,
@@ -67,12 +71,3 @@ export type {
 export type { StandardIssue, StandardResult, StandardSchemaV1 } from './validate/standard'
 export type { RequestInput, SchemaInput, SchemaOutput } from './validate/types'
 export type { JSONSchemaValidator } from './validate/validator'
-
-/**
- * The OpenAPI version every generated document declares.
- *
- * @example
- * const doc = api.spec()
- * doc.openapi === OPENAPI_VERSION // '3.1.0'
- */
-export const OPENAPI_VERSION = '3.1.0' as const

@@ -1,6 +1,7 @@
 // The runtime matrix's cases: one small module per middleware (or package), run in this order.
-// Each default export is `{ name, from, exports, run({ mod, Hono, t, runtime }) }`; `exports` are
-// the names that must exist, `run` builds a Hono app and asserts through `app.request()`.
+// Each default export is `{ name, from, exports, needs?, run({ mod, needs, Hono, t, runtime }) }`;
+// `exports` are the names that must exist, `needs` other specifiers the case loads (handed to
+// `run` by specifier), `run` builds a Hono app and asserts through `app.request()`.
 import apiKey from './api-key.mjs'
 import bodyLimit from './body-limit.mjs'
 import cjs from './cjs.mjs'
@@ -13,6 +14,7 @@ import jwks from './jwks.mjs'
 import jwtAuth from './jwt-auth.mjs'
 import logger from './logger.mjs'
 import openapi from './openapi.mjs'
+import otel from './otel.mjs'
 import rateLimit from './rate-limit.mjs'
 import requestId from './request-id.mjs'
 import requestTimeout from './request-timeout.mjs'
@@ -28,6 +30,7 @@ export const cases = [
   securityHeaders,
   requestId,
   logger,
+  otel,
   bodyLimit,
   contentTypeGuard,
   requestTimeout,

@@ -114,7 +114,14 @@ export default {
       for (const k of keys) {
         await t.status(`${k.alg} token verifies from the JWKS`, await call(app, await sign(k)), 200)
       }
-      const ps = await signJwt({ sub: 'u1' }, { ...rsaPrivate, alg: 'PS256' }, { kid: 'kid-PS256' })
+      const ps = await signJwt(
+        { sub: 'u1' },
+        { ...rsaPrivate, alg: 'PS256' },
+        {
+          kid: 'kid-PS256',
+          expiresIn: '5m',
+        },
+      )
       await t.status('PS256 token verifies from the JWKS', await call(app, ps), 200)
       t.equal('one JWKS fetch for all of them', fetches, 1)
 

@@ -25,7 +25,13 @@ const filter = process.argv.slice(2).filter((a) => !a.startsWith('--'))
 const selected = cases.filter(
   (c) => !NOT_IN_WORKERS.has(c.name) && (filter.length === 0 || filter.includes(c.name)),
 )
-const specifiers = [...new Set(['hono', '@palisade/middleware', ...selected.map((c) => c.from)])]
+const specifiers = [
+  ...new Set([
+    'hono',
+    '@palisade/middleware',
+    ...selected.flatMap((c) => [c.from, ...(c.needs ?? [])]),
+  ]),
+]
 
 const require = (await import('node:module')).createRequire(import.meta.url)
 const workerdVersion = JSON.parse(

@@ -153,6 +153,49 @@ describe.each(platforms)('client IP through %s', (_name, via, platform) => {
   })
 })
 
+/** An API Gateway (v1) or Function URL (v2) event that carries no source IP. */
+function lambdaWithoutSourceIp(app: Hono, version: 1 | 2) {
+  const handler = lambda(app)
+  return async (path: string, headers: Record<string, string>) => {
+    const event =
+      version === 2
+        ? {
+            version: '2.0',
+            rawPath: path,
+            rawQueryString: '',
+            headers: { host: 'abc.lambda-url.eu-west-1.on.aws', ...headers },
+            requestContext: { http: { method: 'GET', path, protocol: 'HTTP/1.1' } },
+            isBase64Encoded: false,
+          }
+        : {
+            httpMethod: 'GET',
+            path,
+            headers: { host: 'api.example.test', ...headers },
+            multiValueHeaders: Object.fromEntries(
+              Object.entries({ host: 'api.example.test', ...headers }).map(([k, v]) => [k, [v]]),
+            ),
+            queryStringParameters: null,
+            requestContext: { domainName: 'api.example.test', identity: {} },
+            isBase64Encoded: false,
+            body: null,
+          }
+    const res = (await handler(event as never, {} as never)) as { statusCode: number; body: string }
+    return { status: res.statusCode, body: res.body }
+  }
+}
+
+describe.each([1, 2] as const)('hono/aws-lambda: a v%s event without a source IP', (version) => {
+  it.each([
+    ['without clientIp()', undefined],
+    ["with clientIp({ platform: 'aws-lambda' })", 'aws-lambda' as const],
+  ])('%s, keeps a client claiming an allow-listed X-Forwarded-For out', async (_, platform) => {
+    const send = lambdaWithoutSourceIp(buildApp(platform), version)
+    const forged = { 'x-forwarded-for': ADMIN }
+    expect((await send('/admin', forged)).status).toBe(403)
+    if (platform) expect((await send('/ip', forged)).body).toBe('none')
+  })
+})
+
 describe('clientIp middleware', () => {
   it("puts the platform's address in c.get('clientIp')", async () => {
     const res = await vercel(buildApp('vercel'))(

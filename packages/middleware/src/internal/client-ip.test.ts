@@ -1,6 +1,6 @@
 import { Hono } from 'hono'
 import { describe, expect, it } from 'vitest'
-import { getClientIP, getClientIPParsed } from './client-ip'
+import { type ClientIpPlatform, declarePlatform, getClientIP, getClientIPParsed } from './client-ip'
 
 type Env = Record<string, unknown>
 
@@ -163,6 +163,62 @@ describe('getClientIP: connection address first', () => {
       },
     }
     expect((await ipOf({ 'x-forwarded-for': '7.7.7.7' }, env)).raw).toBeNull()
+  })
+})
+
+/** `ipOf` with the platform declared for the request, as `clientIp({ platform })` does. */
+async function declaredIpOf(
+  platform: ClientIpPlatform,
+  headers: Record<string, string>,
+  env?: Env,
+) {
+  const app = new Hono()
+  app.use(async (c, next) => {
+    declarePlatform(c, platform)
+    await next()
+  })
+  app.get('/', (c) => c.json({ raw: getClientIP(c) ?? null }))
+  return (await (await app.request('/', { headers }, env)).json()) as { raw: string | null }
+}
+
+// Only an ALB's X-Forwarded-For is the platform's; on API Gateway and Function URLs the header
+// is the client's own, so an event that lacks its source IP has no address at all.
+describe('getClientIP: AWS Lambda events without a source IP', () => {
+  const forged = { 'x-forwarded-for': '10.0.0.1, 10.0.0.2' }
+  const withoutSourceIp: Array<[string, Env]> = [
+    ['API Gateway REST (v1), identity without sourceIp', { identity: {} }],
+    ['API Gateway REST (v1), an empty sourceIp', { identity: { sourceIp: '' } }],
+    ['API Gateway REST (v1), a null sourceIp', { identity: { sourceIp: null } }],
+    ['HTTP API / Function URL (v2), http without sourceIp', { http: {} }],
+    ['HTTP API / Function URL (v2), a numeric sourceIp', { http: { sourceIp: 42 } }],
+  ]
+
+  it.each(withoutSourceIp)('%s: no address, X-Forwarded-For unread', async (_, requestContext) => {
+    expect((await ipOf(forged, { requestContext })).raw).toBeNull()
+  })
+
+  it.each(withoutSourceIp)(
+    "%s, under clientIp({ platform: 'aws-lambda' }): no address, X-Forwarded-For unread",
+    async (_, requestContext) => {
+      expect((await declaredIpOf('aws-lambda', forged, { requestContext })).raw).toBeNull()
+    },
+  )
+
+  it.each<[string, Env | undefined]>([
+    ['no env at all', undefined],
+    ['an env without requestContext', { event: {} }],
+    ['a requestContext of no known shape (no elb)', { requestContext: {} }],
+    ['a requestContext that is not an object', { requestContext: 'ctx' }],
+  ])(
+    "under clientIp({ platform: 'aws-lambda' }), %s: no address, X-Forwarded-For unread",
+    async (_, env) => {
+      expect((await declaredIpOf('aws-lambda', forged, env)).raw).toBeNull()
+    },
+  )
+
+  it("still reads the ALB's entry under clientIp({ platform: 'aws-lambda' })", async () => {
+    const env = { requestContext: { elb: { targetGroupArn: 'arn:aws:…' } } }
+    expect((await declaredIpOf('aws-lambda', forged, env)).raw).toBe('10.0.0.2')
   })
 })
 

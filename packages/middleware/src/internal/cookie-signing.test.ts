@@ -48,6 +48,46 @@ describe('createCookieSigner', () => {
     expect(await oldSigner.unsign(fresh)).toBeNull()
   })
 
+  it('signs a value that arrived signed with the first secret to that same string, without an HMAC', async () => {
+    const signer = createCookieSigner([S.new, S.old], 'sessions')
+    const fresh = await createCookieSigner([S.new], 'sessions').sign('v')
+    expect(await signer.unsign(fresh)).toBe('v')
+    const sign = vi.spyOn(crypto.subtle, 'sign')
+    try {
+      expect(await signer.sign('v')).toBe(fresh)
+      expect(sign).not.toHaveBeenCalled()
+      // Only the exact (context, value) pair is known: another context is signed afresh.
+      expect(await signer.sign('v', 'ctx')).toBe(
+        await createCookieSigner([S.new], 'sessions').sign('v', 'ctx'),
+      )
+      expect(sign).toHaveBeenCalled()
+    } finally {
+      sign.mockRestore()
+    }
+  })
+
+  it('signs a value that arrived under an older secret with the first one', async () => {
+    const signer = createCookieSigner([S.new, S.old], 'sessions')
+    const legacy = await createCookieSigner([S.old], 'sessions').sign('v')
+    expect(await signer.unsign(legacy)).toBe('v')
+    const fresh = await signer.sign('v')
+    expect(fresh).not.toBe(legacy)
+    expect(fresh).toBe(await createCookieSigner([S.new], 'sessions').sign('v'))
+  })
+
+  it('answers remembered() only for a string it verified without a context', async () => {
+    const signer = createCookieSigner([S.secret], 'sessions')
+    const signed = await signer.sign('v')
+    expect(signer.remembered(signed)).toBeUndefined()
+    expect(await signer.unsign(signed)).toBe('v')
+    expect(signer.remembered(signed)).toBe('v')
+    const bound = await signer.sign('w', 'ctx')
+    expect(await signer.unsign(bound, 'ctx')).toBe('w')
+    expect(signer.remembered(bound)).toBeUndefined()
+    expect(await signer.unsign(`${signed.slice(0, -1)}A`)).toBeNull()
+    expect(signer.remembered(`${signed.slice(0, -1)}A`)).toBeUndefined()
+  })
+
   it('rejects a value signed with another secret', async () => {
     const signed = await createCookieSigner([S.attacker], 'sessions').sign('admin')
     expect(await createCookieSigner([S.secret], 'sessions').unsign(signed)).toBeNull()

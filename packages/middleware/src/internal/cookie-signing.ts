@@ -20,6 +20,12 @@ export interface CookieSigner {
   sign(value: string, context?: string): Promise<string>
   /** Returns the value when the signature is valid under any secret (and `context`), else `null`. */
   unsign(signed: string, context?: string): Promise<string | null>
+  /**
+   * The value of a signed string this signer has verified before without a context (and still
+   * remembers), without waiting: `undefined` means "ask {@link CookieSigner.unsign}", never
+   * "invalid".
+   */
+  remembered(signed: string): string | undefined
 }
 
 /**
@@ -60,10 +66,19 @@ export function createCookieSigner(
 ): CookieSigner {
   const keys = lazy(() => Promise.all(secrets.map((s) => importHmacKey(s))))
   const verified = new BoundedCache<string, string>(VERIFIED_COOKIE_CACHE_SIZE)
+  // The signed string of a value that arrived signed with the first secret: signing it again
+  // would give exactly that string (the HMAC is deterministic, and only the canonical encoding of
+  // a signature verifies), so a session saved again under its own ID is not signed again.
+  const signedByFirst = new BoundedCache<string, string>(VERIFIED_COOKIE_CACHE_SIZE)
   return {
     async sign(value, context = '') {
+      const known = signedByFirst.get(context === '' ? value : `${context}\0${value}`)
+      if (known !== undefined) return known
       const [first] = await keys()
       return `${value}.${await hmacSign(first as CryptoKey, signingInput(purpose, context, value))}`
+    },
+    remembered(signed) {
+      return verified.get(signed)
     },
     async unsign(signed, context = '') {
       // A cookie value has no NUL, so the cache key cannot be made ambiguous by either part.
@@ -75,9 +90,11 @@ export function createCookieSigner(
       const value = signed.slice(0, dot)
       const signature = signed.slice(dot + 1)
       const input = signingInput(purpose, context, value)
-      for (const key of await keys()) {
-        if (await hmacVerify(key, input, signature)) {
+      const all = await keys()
+      for (let i = 0; i < all.length; i++) {
+        if (await hmacVerify(all[i] as CryptoKey, input, signature)) {
           verified.set(cacheKey, value)
+          if (i === 0) signedByFirst.set(context === '' ? value : `${context}\0${value}`, signed)
           return value
         }
       }

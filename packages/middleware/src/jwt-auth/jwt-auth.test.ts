@@ -8,6 +8,9 @@ import { VERIFIED_TOKEN_CACHE_SIZE } from './jwt-auth'
 /** 64 bytes: long enough for HS512, the largest hash output (RFC 7518 §3.2). */
 const SECRET = 'a-test-secret-that-is-at-least-64-bytes-long-for-hs512-0123456789'
 const enc = (value: unknown) => joseB64.encode(JSON.stringify(value))
+/** A token as issuers mint them: with an `exp` (a day away unless `options` say otherwise). */
+const sign = (...[payload, key, options]: Parameters<typeof signJwt>) =>
+  signJwt(payload, key, { expiresIn: '1d', ...options })
 
 function appWith(options: Partial<JwtAuthOptions> = {}) {
   const app = new Hono()
@@ -30,7 +33,7 @@ afterEach(() => {
 
 describe('jwtAuth: accepted tokens', () => {
   it('puts the verified payload in the context as jwtPayload', async () => {
-    const token = await signJwt({ sub: 'u1', role: 'admin' }, SECRET, { expiresIn: '2h' })
+    const token = await sign({ sub: 'u1', role: 'admin' }, SECRET, { expiresIn: '2h' })
     const res = await appWith().request('/p/me', bearer(token))
     expect(res.status).toBe(200)
     expect(await res.json()).toMatchObject({ sub: 'u1', role: 'admin' })
@@ -45,19 +48,19 @@ describe('jwtAuth: accepted tokens', () => {
       expectTypeOf(payload.sub).toEqualTypeOf<string | undefined>()
       return c.text(String(payload.sub))
     })
-    const token = await signJwt({ sub: 'u2' }, SECRET)
+    const token = await sign({ sub: 'u2' }, SECRET)
     expect(await (await app.request('/', bearer(token))).text()).toBe('u2')
   })
 
   it.each(['Bearer', 'bearer', 'BEARER', 'bEaReR'])('accepts the scheme spelled %s', async (s) => {
-    const token = await signJwt({ sub: 'u1' }, SECRET)
+    const token = await sign({ sub: 'u1' }, SECRET)
     const res = await appWith().request('/p/me', { headers: { Authorization: `${s} ${token}` } })
     expect(res.status).toBe(200)
   })
 
   it('accepts a Uint8Array secret shared by signer and verifier', async () => {
     const secret = new TextEncoder().encode(SECRET)
-    const token = await signJwt({ sub: 'u1' }, secret)
+    const token = await sign({ sub: 'u1' }, secret)
     const app = new Hono()
     app.use(jwtAuth({ secret }))
     app.get('/', (c) => c.text(String(c.get('jwtPayload').sub)))
@@ -67,7 +70,7 @@ describe('jwtAuth: accepted tokens', () => {
 
   it('copies a Uint8Array secret, so mutating it later changes nothing', async () => {
     const secret = new TextEncoder().encode(SECRET)
-    const token = await signJwt({ sub: 'u1' }, SECRET)
+    const token = await sign({ sub: 'u1' }, SECRET)
     const app = new Hono()
     app.use(jwtAuth({ secret }))
     app.get('/', (c) => c.text('ok'))
@@ -76,13 +79,13 @@ describe('jwtAuth: accepted tokens', () => {
   })
 
   it.each(['HS384', 'HS512'] as const)('accepts %s when it is in algorithms', async (alg) => {
-    const token = await signJwt({ sub: 'u1' }, SECRET, { algorithm: alg })
+    const token = await sign({ sub: 'u1' }, SECRET, { algorithm: alg })
     const app = appWith({ algorithms: ['HS256', 'HS384', 'HS512'] })
     expect((await app.request('/p/me', bearer(token))).status).toBe(200)
   })
 
   it('reads the token from the named cookie when no Authorization header is sent', async () => {
-    const token = await signJwt({ sub: 'cookie-user' }, SECRET)
+    const token = await sign({ sub: 'cookie-user' }, SECRET)
     const res = await appWith({ cookie: 'auth' }).request('/p/me', {
       headers: { Cookie: `other=1; auth=${token}` },
     })
@@ -91,7 +94,7 @@ describe('jwtAuth: accepted tokens', () => {
   })
 
   it('prefers the Authorization header over the cookie', async () => {
-    const good = await signJwt({ sub: 'header' }, SECRET)
+    const good = await sign({ sub: 'header' }, SECRET)
     const res = await appWith({ cookie: 'auth' }).request('/p/me', {
       headers: { Authorization: `Bearer ${good}`, Cookie: 'auth=garbage' },
     })
@@ -99,7 +102,7 @@ describe('jwtAuth: accepted tokens', () => {
   })
 
   it('falls back to the cookie when Authorization uses another scheme', async () => {
-    const token = await signJwt({ sub: 'c' }, SECRET)
+    const token = await sign({ sub: 'c' }, SECRET)
     const res = await appWith({ cookie: 'auth' }).request('/p/me', {
       headers: { Authorization: 'Basic dXNlcjpwYXNz', Cookie: `auth=${token}` },
     })
@@ -107,7 +110,7 @@ describe('jwtAuth: accepted tokens', () => {
   })
 
   it('rejects a tampered cookie token as invalid_token', async () => {
-    const token = await signJwt({ sub: 'user', role: 'user' }, SECRET)
+    const token = await sign({ sub: 'user', role: 'user' }, SECRET)
     const [h, , sig] = token.split('.')
     const forged = `${h}.${enc({ sub: 'user', role: 'admin' })}.${sig}`
     const res = await appWith({ cookie: 'auth' }).request('/p/me', {
@@ -117,20 +120,20 @@ describe('jwtAuth: accepted tokens', () => {
   })
 
   it('ignores the cookie unless the cookie option names it', async () => {
-    const token = await signJwt({ sub: 'c' }, SECRET)
+    const token = await sign({ sub: 'c' }, SECRET)
     const res = await appWith().request('/p/me', { headers: { Cookie: `auth=${token}` } })
     expect(res.status).toBe(401)
   })
 
   it('checks issuer and audience when configured', async () => {
     const app = appWith({ issuer: 'palisade', audience: ['web', 'mobile'] })
-    const ok = await signJwt({ sub: 'u' }, SECRET, { issuer: 'palisade', audience: 'web' })
+    const ok = await sign({ sub: 'u' }, SECRET, { issuer: 'palisade', audience: 'web' })
     expect((await app.request('/p/me', bearer(ok))).status).toBe(200)
-    const wrongIss = await signJwt({ sub: 'u' }, SECRET, { issuer: 'evil', audience: 'web' })
+    const wrongIss = await sign({ sub: 'u' }, SECRET, { issuer: 'evil', audience: 'web' })
     await expectInvalidToken(await app.request('/p/me', bearer(wrongIss)))
-    const wrongAud = await signJwt({ sub: 'u' }, SECRET, { issuer: 'palisade', audience: 'x' })
+    const wrongAud = await sign({ sub: 'u' }, SECRET, { issuer: 'palisade', audience: 'x' })
     await expectInvalidToken(await app.request('/p/me', bearer(wrongAud)))
-    const none = await signJwt({ sub: 'u' }, SECRET)
+    const none = await sign({ sub: 'u' }, SECRET)
     await expectInvalidToken(await app.request('/p/me', bearer(none)))
   })
 
@@ -188,12 +191,12 @@ describe('jwtAuth: attacks and broken tokens', () => {
   )
 
   it('rejects a token signed with HS512 when only HS256 is allowed', async () => {
-    const token = await signJwt({ sub: 'u' }, SECRET, { algorithm: 'HS512' })
+    const token = await sign({ sub: 'u' }, SECRET, { algorithm: 'HS512' })
     await expectInvalidToken(await appWith().request('/p/me', bearer(token)))
   })
 
   it('rejects an HS256 token relabelled as HS512 even when both are allowed', async () => {
-    const token = await signJwt({ sub: 'u' }, SECRET)
+    const token = await sign({ sub: 'u' }, SECRET)
     const [, body, sig] = token.split('.')
     const relabelled = `${header({ alg: 'HS512', typ: 'JWT' })}.${body}.${sig}`
     const res = await appWith({ algorithms: ['HS256', 'HS512'] }).request(
@@ -210,32 +213,32 @@ describe('jwtAuth: attacks and broken tokens', () => {
   })
 
   it('rejects an RS256-labelled token MACed with the secret (algorithm confusion)', async () => {
-    const good = await signJwt({ sub: 'u' }, SECRET)
+    const good = await sign({ sub: 'u' }, SECRET)
     const [, body, sig] = good.split('.')
     const forged = `${header({ alg: 'RS256', typ: 'JWT' })}.${body}.${sig}`
     await expectInvalidToken(await appWith().request('/p/me', bearer(forged)))
   })
 
   it('rejects a token signed with another secret', async () => {
-    const token = await signJwt({ sub: 'u' }, 'another-secret-entirely-of-decent-length-0123456789')
+    const token = await sign({ sub: 'u' }, 'another-secret-entirely-of-decent-length-0123456789')
     await expectInvalidToken(await appWith().request('/p/me', bearer(token)))
   })
 
   it('rejects a tampered payload with the original signature', async () => {
-    const token = await signJwt({ sub: 'user', role: 'user' }, SECRET)
+    const token = await sign({ sub: 'user', role: 'user' }, SECRET)
     const [h, , s] = token.split('.')
     await expectInvalidToken(await appWith().request('/p/me', bearer(`${h}.${payload}.${s}`)))
   })
 
   it('rejects a tampered signature', async () => {
-    const token = await signJwt({ sub: 'user' }, SECRET)
+    const token = await sign({ sub: 'user' }, SECRET)
     const last = token.at(-2) === 'A' ? 'B' : 'A'
     const tampered = `${token.slice(0, -2)}${last}${token.at(-1)}`
     await expectInvalidToken(await appWith().request('/p/me', bearer(tampered)))
   })
 
   it('rejects a token whose signature was stripped', async () => {
-    const token = await signJwt({ sub: 'user' }, SECRET)
+    const token = await sign({ sub: 'user' }, SECRET)
     const stripped = token.slice(0, token.lastIndexOf('.') + 1)
     await expectInvalidToken(await appWith().request('/p/me', bearer(stripped)))
   })
@@ -257,13 +260,13 @@ describe('jwtAuth: attacks and broken tokens', () => {
   })
 
   it('rejects a 10 KB token before parsing it', async () => {
-    const big = await signJwt({ sub: 'u', pad: 'x'.repeat(10 * 1024) }, SECRET)
+    const big = await sign({ sub: 'u', pad: 'x'.repeat(10 * 1024) }, SECRET)
     expect(big.length).toBeGreaterThan(10_000)
     await expectInvalidToken(await appWith().request('/p/me', bearer(big)))
   })
 
   it('accepts a token just under the 8 KB cap', async () => {
-    const token = await signJwt({ sub: 'u', pad: 'x'.repeat(5800) }, SECRET)
+    const token = await sign({ sub: 'u', pad: 'x'.repeat(5800) }, SECRET)
     expect(token.length).toBeLessThanOrEqual(8192)
     expect((await appWith().request('/p/me', bearer(token))).status).toBe(200)
   })
@@ -286,7 +289,7 @@ describe('jwtAuth: attacks and broken tokens', () => {
 
   it('rejects an expired token and honours clockTolerance', async () => {
     vi.useFakeTimers({ now: new Date('2026-01-01T00:00:00Z') })
-    const token = await signJwt({ sub: 'u' }, SECRET, { expiresIn: 60 })
+    const token = await sign({ sub: 'u' }, SECRET, { expiresIn: 60 })
     vi.setSystemTime(new Date('2026-01-01T00:01:05Z'))
     await expectInvalidToken(await appWith().request('/p/me', bearer(token)))
     const tolerant = appWith({ clockTolerance: 10 })
@@ -295,7 +298,7 @@ describe('jwtAuth: attacks and broken tokens', () => {
 
   it('rejects a token that is not valid yet (nbf)', async () => {
     vi.useFakeTimers({ now: new Date('2026-01-01T00:00:00Z') })
-    const token = await signJwt({ sub: 'u' }, SECRET, { notBefore: '1h' })
+    const token = await sign({ sub: 'u' }, SECRET, { notBefore: '1h' })
     await expectInvalidToken(await appWith().request('/p/me', bearer(token)))
     vi.setSystemTime(new Date('2026-01-01T01:00:01Z'))
     expect((await appWith().request('/p/me', bearer(token))).status).toBe(200)
@@ -328,7 +331,7 @@ describe('jwtAuth: cache of verified tokens', () => {
 
   it('verifies a returning token once: later requests run no WebCrypto verify', async () => {
     const app = appWith()
-    const token = await signJwt({ sub: 'u1' }, SECRET, { expiresIn: '1h' })
+    const token = await sign({ sub: 'u1' }, SECRET, { expiresIn: '1h' })
     const verify = vi.spyOn(crypto.subtle, 'verify')
     for (let i = 0; i < 3; i++) {
       const res = await app.request('/p/me', bearer(token))
@@ -340,7 +343,7 @@ describe('jwtAuth: cache of verified tokens', () => {
   it('rejects a remembered token once exp has passed', async () => {
     vi.useFakeTimers({ now: T0 })
     const app = appWith()
-    const token = await signJwt({ sub: 'u' }, SECRET, { expiresIn: 60 })
+    const token = await sign({ sub: 'u' }, SECRET, { expiresIn: 60 })
     expect((await app.request('/p/me', bearer(token))).status).toBe(200)
     vi.setSystemTime(at(59))
     expect((await app.request('/p/me', bearer(token))).status).toBe(200)
@@ -351,7 +354,7 @@ describe('jwtAuth: cache of verified tokens', () => {
   it('applies clockTolerance to a remembered token exactly as jose does', async () => {
     vi.useFakeTimers({ now: T0 })
     const app = appWith({ clockTolerance: 10 })
-    const token = await signJwt({ sub: 'u' }, SECRET, { expiresIn: 60 })
+    const token = await sign({ sub: 'u' }, SECRET, { expiresIn: 60 })
     expect((await app.request('/p/me', bearer(token))).status).toBe(200)
     vi.setSystemTime(at(69))
     expect((await app.request('/p/me', bearer(token))).status).toBe(200)
@@ -383,6 +386,7 @@ describe('jwtAuth: cache of verified tokens', () => {
     const token = await new SignJWT({ sub: 'u' })
       .setProtectedHeader({ alg: 'HS256' })
       .setNotBefore(Math.floor(at(100).getTime() / 1000))
+      .setExpirationTime(Math.floor(at(3600).getTime() / 1000))
       .sign(new TextEncoder().encode(SECRET))
     expect((await app.request('/p/me', bearer(token))).status).toBe(200)
     vi.setSystemTime(at(95))
@@ -393,7 +397,7 @@ describe('jwtAuth: cache of verified tokens', () => {
 
   it('never serves a tampered token from the cache of its valid twin', async () => {
     const app = appWith()
-    const token = await signJwt({ sub: 'u1', role: 'user' }, SECRET, { expiresIn: '1h' })
+    const token = await sign({ sub: 'u1', role: 'user' }, SECRET, { expiresIn: '1h' })
     expect((await app.request('/p/me', bearer(token))).status).toBe(200)
     const [header, payload, signature] = token.split('.') as [string, string, string]
     const claims = JSON.parse(new TextDecoder().decode(joseB64.decode(payload)))
@@ -415,7 +419,7 @@ describe('jwtAuth: cache of verified tokens', () => {
 
   it('never remembers a failure', async () => {
     const app = appWith()
-    const forged = await signJwt({ sub: 'u1' }, 'another-secret-that-is-at-least-32-bytes')
+    const forged = await sign({ sub: 'u1' }, 'another-secret-that-is-at-least-32-bytes')
     const verify = vi.spyOn(crypto.subtle, 'verify')
     await expectInvalidToken(await app.request('/p/me', bearer(forged)))
     await expectInvalidToken(await app.request('/p/me', bearer(forged)))
@@ -431,7 +435,7 @@ describe('jwtAuth: cache of verified tokens', () => {
       payload.role = 'admin'
       return c.text(String(before))
     })
-    const token = await signJwt({ sub: 'u1', role: 'user' }, SECRET)
+    const token = await sign({ sub: 'u1', role: 'user' }, SECRET)
     expect(await (await app.request('/', bearer(token))).text()).toBe('user')
     expect(await (await app.request('/', bearer(token))).text()).toBe('user')
   })
@@ -440,7 +444,7 @@ describe('jwtAuth: cache of verified tokens', () => {
     const app = appWith()
     const tokens: string[] = []
     for (let i = 0; i <= VERIFIED_TOKEN_CACHE_SIZE; i++) {
-      tokens.push(await signJwt({ sub: `u${i}` }, SECRET))
+      tokens.push(await sign({ sub: `u${i}` }, SECRET))
     }
     for (const token of tokens) await app.request('/p/me', bearer(token))
     const verify = vi.spyOn(crypto.subtle, 'verify')
@@ -451,7 +455,7 @@ describe('jwtAuth: cache of verified tokens', () => {
   })
 
   it('keeps the cache per middleware: another secret or audience verifies for itself', async () => {
-    const token = await signJwt({ sub: 'u1', aud: 'a' }, SECRET)
+    const token = await sign({ sub: 'u1', aud: 'a' }, SECRET)
     expect((await appWith().request('/p/me', bearer(token))).status).toBe(200)
     await expectInvalidToken(
       await appWith({ secret: 'x'.repeat(32) }).request('/p/me', bearer(token)),
@@ -464,7 +468,7 @@ describe('jwtAuth: key import', () => {
   it('imports the HMAC key once per factory, not per request', async () => {
     const spy = vi.spyOn(crypto.subtle, 'importKey')
     const app = appWith()
-    const token = await signJwt({ sub: 'u' }, SECRET)
+    const token = await sign({ sub: 'u' }, SECRET)
     spy.mockClear()
     for (let i = 0; i < 5; i++) await app.request('/p/me', bearer(token))
     expect(spy).toHaveBeenCalledTimes(1)
@@ -584,7 +588,7 @@ describe('jwtAuth: iat, requireExp and maxTokenAge', () => {
 
   it('rejects a token issued in the future (iat beyond clockTolerance)', async () => {
     vi.useFakeTimers({ now: T0 })
-    const token = await signRawPayload(`{"sub":"u","iat":${t0 + 60}}`)
+    const token = await signRawPayload(`{"sub":"u","iat":${t0 + 60},"exp":${t0 + 3600}}`)
     await expectInvalidToken(await appWith().request('/p/me', bearer(token)))
     await expectInvalidToken(await appWith({ clockTolerance: 59 }).request('/p/me', bearer(token)))
     expect((await appWith({ clockTolerance: 60 }).request('/p/me', bearer(token))).status).toBe(200)
@@ -593,7 +597,7 @@ describe('jwtAuth: iat, requireExp and maxTokenAge', () => {
   it('accepts iat equal to now and in the past', async () => {
     vi.useFakeTimers({ now: T0 })
     for (const iat of [t0, t0 - 86_400]) {
-      const token = await signRawPayload(`{"sub":"u","iat":${iat}}`)
+      const token = await signRawPayload(`{"sub":"u","iat":${iat},"exp":${t0 + 3600}}`)
       expect((await appWith().request('/p/me', bearer(token))).status).toBe(200)
     }
   })
@@ -601,29 +605,50 @@ describe('jwtAuth: iat, requireExp and maxTokenAge', () => {
   it('re-checks a future iat on a remembered token when the clock moves back', async () => {
     vi.useFakeTimers({ now: T0 })
     const app = appWith()
-    const token = await signJwt({ sub: 'u' }, SECRET)
+    const token = await sign({ sub: 'u' }, SECRET)
     expect((await app.request('/p/me', bearer(token))).status).toBe(200)
     vi.setSystemTime(new Date(T0.getTime() - 10_000))
     await expectInvalidToken(await app.request('/p/me', bearer(token)))
   })
 
-  it('requireExp rejects a token without exp and accepts one with it', async () => {
-    const app = appWith({ requireExp: true })
-    await expectInvalidToken(
-      await app.request('/p/me', bearer(await signJwt({ sub: 'u' }, SECRET))),
-    )
-    const withExp = await signJwt({ sub: 'u' }, SECRET, { expiresIn: '1h' })
-    expect((await app.request('/p/me', bearer(withExp))).status).toBe(200)
-    // default: a token without exp is accepted
-    expect(
-      (await appWith().request('/p/me', bearer(await signJwt({ sub: 'u' }, SECRET)))).status,
-    ).toBe(200)
+  it('refuses a token without exp by default, with a 401 that names the missing claim', async () => {
+    const noExp = await signJwt({ sub: 'u' }, SECRET)
+    for (const app of [appWith(), appWith({ requireExp: true })]) {
+      const res = await app.request('/p/me', bearer(noExp))
+      expect(res.status).toBe(401)
+      expect(await res.text()).toBe(
+        'The token has no exp (expiration time) claim, which is required',
+      )
+      expect(res.headers.get('www-authenticate')).toBe(
+        'Bearer realm="api", error="invalid_token", error_description="The token has no exp (expiration time) claim, which is required"',
+      )
+      const withExp = await signJwt({ sub: 'u' }, SECRET, { expiresIn: '1h' })
+      expect((await app.request('/p/me', bearer(withExp))).status).toBe(200)
+    }
+  })
+
+  it('names the missing exp for a cookie token too, and only for a validly signed one', async () => {
+    const app = new Hono()
+    app.use('/p/*', jwtAuth({ secret: SECRET, cookie: 'jwt' }))
+    app.get('/p/me', (c) => c.text('ok'))
+    const noExp = await signJwt({ sub: 'u' }, SECRET)
+    const res = await app.request('/p/me', { headers: { Cookie: `jwt=${noExp}` } })
+    expect(res.status).toBe(401)
+    expect(await res.text()).toMatch(/no exp/)
+    // Signed with another key: the usual answer, nothing about its claims.
+    const forged = await signJwt({ sub: 'u' }, 'another-secret-that-is-at-least-32-bytes')
+    await expectInvalidToken(await appWith().request('/p/me', bearer(forged)))
+  })
+
+  it('requireExp: false accepts a token that never expires, as before', async () => {
+    const noExp = await signJwt({ sub: 'u' }, SECRET)
+    expect((await appWith({ requireExp: false }).request('/p/me', bearer(noExp))).status).toBe(200)
   })
 
   it('maxTokenAge rejects tokens older than the limit, also when remembered', async () => {
     vi.useFakeTimers({ now: T0 })
     const app = appWith({ maxTokenAge: 600 })
-    const token = await signJwt({ sub: 'u' }, SECRET)
+    const token = await sign({ sub: 'u' }, SECRET)
     expect((await app.request('/p/me', bearer(token))).status).toBe(200)
     vi.setSystemTime(new Date(T0.getTime() + 600_000))
     expect((await app.request('/p/me', bearer(token))).status).toBe(200)
@@ -634,7 +659,8 @@ describe('jwtAuth: iat, requireExp and maxTokenAge', () => {
   })
 
   it('maxTokenAge rejects a token without iat', async () => {
-    const token = await signRawPayload('{"sub":"u"}')
+    const exp = Math.floor(Date.now() / 1000) + 3600
+    const token = await signRawPayload(`{"sub":"u","exp":${exp}}`)
     expect((await appWith().request('/p/me', bearer(token))).status).toBe(200)
     await expectInvalidToken(await appWith({ maxTokenAge: 60 }).request('/p/me', bearer(token)))
   })
@@ -672,7 +698,7 @@ describe('jwtAuth: duplicate token cookies (cookie tossing)', () => {
   const withCookie = (cookie: string) => ({ headers: { Cookie: cookie } })
 
   it('a junk copy placed first does not lock the user out', async () => {
-    const mine = await signJwt({ sub: 'alice' }, SECRET)
+    const mine = await sign({ sub: 'alice' }, SECRET)
     for (const junk of ['junk', 'a.b.c', `${mine.slice(0, -2)}xx`]) {
       const res = await app().request('/p/me', withCookie(`token=${junk}; token=${mine}`))
       expect(res.status).toBe(200)
@@ -681,15 +707,15 @@ describe('jwtAuth: duplicate token cookies (cookie tossing)', () => {
   })
 
   it('a valid foreign token placed first is not adopted over the user own: neither is', async () => {
-    const mine = await signJwt({ sub: 'alice' }, SECRET)
-    const attacker = await signJwt({ sub: 'mallory' }, SECRET, { expiresIn: '1h' })
+    const mine = await sign({ sub: 'alice' }, SECRET)
+    const attacker = await sign({ sub: 'mallory' }, SECRET, { expiresIn: '1h' })
     await expectInvalidToken(
       await app().request('/p/me', withCookie(`token=${attacker}; token=${mine}`)),
     )
   })
 
   it('the same token sent twice is not an ambiguity', async () => {
-    const mine = await signJwt({ sub: 'alice' }, SECRET)
+    const mine = await sign({ sub: 'alice' }, SECRET)
     const res = await app().request('/p/me', withCookie(`token=${mine}; token=${mine}`))
     expect(res.status).toBe(200)
   })
@@ -701,8 +727,8 @@ describe('jwtAuth: duplicate token cookies (cookie tossing)', () => {
   it.each([5, 50, 500])(
     'never accepts an attacker token hidden among %i copies, wherever it sits',
     async (n) => {
-      const mine = await signJwt({ sub: 'alice' }, SECRET)
-      const attacker = await signJwt({ sub: 'mallory' }, SECRET, { expiresIn: '1h' })
+      const mine = await sign({ sub: 'alice' }, SECRET)
+      const attacker = await sign({ sub: 'mallory' }, SECRET, { expiresIn: '1h' })
       for (const at of [0, 1, 3, Math.floor(n / 2), n - 2]) {
         await expectInvalidToken(
           await app().request('/p/me', withCookie(padded(n, at, [attacker, mine]))),
@@ -718,7 +744,7 @@ describe('jwtAuth: duplicate token cookies (cookie tossing)', () => {
   )
 
   it('reads all of up to 8 copies; more is ambiguous (401 invalid_token)', async () => {
-    const mine = await signJwt({ sub: 'alice' }, SECRET)
+    const mine = await sign({ sub: 'alice' }, SECRET)
     expect((await app().request('/p/me', withCookie(padded(5, 4, [mine])))).status).toBe(200)
     expect((await app().request('/p/me', withCookie(padded(8, 7, [mine])))).status).toBe(200)
     await expectInvalidToken(await app().request('/p/me', withCookie(padded(50, 49, [mine]))))

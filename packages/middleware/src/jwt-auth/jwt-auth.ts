@@ -107,7 +107,11 @@ export interface JwtAuthOptions {
   claims?: Record<string, string | string[]>
   /** Seconds of clock skew tolerated on `exp`, `nbf` and `iat` (0–300). Default `0`. */
   clockTolerance?: number
-  /** Reject tokens without an `exp` claim. Default `false` (a token without `exp` never expires). */
+  /**
+   * Reject tokens without an `exp` claim: 401 `token_invalid`, with a message and an
+   * `error_description` naming the missing claim. Default `true`; `false` accepts tokens that
+   * never expire.
+   */
   requireExp?: boolean
   /**
    * Oldest accepted token, in seconds since its `iat`; tokens without `iat` are then rejected.
@@ -167,6 +171,11 @@ export const MAX_CANDIDATE_KEYS = 5
 /** RFC 6749 §3.3 scope-token: printable ASCII without space, quote or backslash. */
 const SCOPE_TOKEN = /^[\x21\x23-\x5b\x5d-\x7e]+$/
 /** Claims with an option of their own: `claims` would check them a second, weaker way. */
+/** A validly signed token without `exp`, refused under `requireExp` (the default). */
+const NO_EXP = Symbol('no exp')
+// No double quote: it also goes into the challenge's quoted error_description (RFC 6750).
+const MISSING_EXP_MESSAGE = 'The token has no exp (expiration time) claim, which is required'
+
 const DEDICATED_CLAIMS = ['iss', 'aud', 'azp', 'exp', 'nbf', 'iat', 'scope', 'scp']
 
 /** The scopes a token grants: `scope` (space-separated) and `scp` (array or space-separated). */
@@ -238,7 +247,8 @@ function keySourceKind(factory: string, options: JwtAuthOptions) {
  * the three, when present, must be a finite number (`1e400` is Infinity, rejected). A secret
  * shorter than the hash output of an allowed algorithm is refused at construction. Every failure
  * is a 401 `Unauthorized` with a `WWW-Authenticate: Bearer realm="…"` challenge, plus
- * `error="invalid_token"` when a token was sent (RFC 6750); missing `scopes` are a 403
+ * `error="invalid_token"` when a token was sent (RFC 6750); a token without `exp` is refused
+ * unless `requireExp: false`, with a message that says so; missing `scopes` are a 403
  * `insufficient_scope`; a JWKS that cannot be fetched (and has no stale keys left) is a 503
  * `jwks_unavailable`. Keys are imported (and a JWKS fetched) on first use, never at
  * construction. Up to 1,000 verified tokens are remembered per middleware (exact string,
@@ -253,7 +263,7 @@ function keySourceKind(factory: string, options: JwtAuthOptions) {
  * @param options.cookie unset: header only
  * @param options.realm default `'api'`
  * @param options.clockTolerance default `0` seconds, at most `300`
- * @param options.requireExp default `false`
+ * @param options.requireExp default `true`
  * @param options.maxTokenAge unset: no age limit
  * @param options.scopes default `[]`
  * @example
@@ -400,11 +410,12 @@ export function jwtAuth(
     )
   }
   if (options.clockTolerance !== undefined) verifyOptions.clockTolerance = tolerance
+  // Checked after jose has verified the signature (not as jose's requiredClaims), so only the
+  // holder of a validly signed token learns that its missing `exp` is why it was refused.
   const requireExp =
     options.requireExp === undefined
-      ? false
+      ? true
       : assertBoolean(factory, 'requireExp', options.requireExp)
-  if (requireExp) verifyOptions.requiredClaims = ['exp']
   const maxTokenAge =
     options.maxTokenAge === undefined
       ? undefined
@@ -446,6 +457,11 @@ export function jwtAuth(
       'WWW-Authenticate': error ? `${challenge}, error="${error}"` : challenge,
     })
   }
+  function expMissing(): never {
+    reject(401, MISSING_EXP_MESSAGE, 'token_invalid', {
+      'WWW-Authenticate': `${challenge}, error="invalid_token", error_description="${MISSING_EXP_MESSAGE}"`,
+    })
+  }
   const scopeChallenge = `${challenge}, error="insufficient_scope", scope="${scopes.join(' ')}"`
 
   /** The payload of the first of several fitting JWKS keys that verifies `token`, or `null`. */
@@ -462,8 +478,11 @@ export function jwtAuth(
     return null
   }
 
-  /** The verified payload of `token`, or `null`: from the cache when it is still valid. */
-  const verify = async (token: string): Promise<JWTPayload | null> => {
+  /**
+   * The verified payload of `token`, or `null`: from the cache when it is still valid.
+   * `NO_EXP` for a validly signed token without the `exp` that `requireExp` asks for.
+   */
+  const verify = async (token: string): Promise<JWTPayload | null | typeof NO_EXP> => {
     // Cap before parsing: base64 decoding and JSON parsing of a huge token is wasted work.
     if (token.length > MAX_TOKEN_LENGTH) return null
     const hit = verified.get(token)
@@ -495,6 +514,7 @@ export function jwtAuth(
     if (payload === null) return null
     const times = timeClaims(payload)
     if (times === null || !timesValid(times) || !claimsValid(payload)) return null
+    if (requireExp && times.exp === undefined) return NO_EXP
     // Verified with stale keys (an outage): not remembered, so every request asks the cache.
     if (generation >= 0) verified.set(token, { json: JSON.stringify(payload), times, generation })
     return payload
@@ -520,7 +540,7 @@ export function jwtAuth(
       copies = all.filter((v) => v !== '')
       if (copies.length === 0) unauthorized()
     }
-    let payload: JWTPayload | null
+    let payload: JWTPayload | null | typeof NO_EXP
     try {
       payload = token !== undefined ? await verify(token) : await fromCookies(copies)
     } catch (err) {
@@ -528,6 +548,7 @@ export function jwtAuth(
       reject(503, 'Service Unavailable', 'jwks_unavailable', { 'Retry-After': retryAfter })
     }
     if (payload === null) unauthorized('invalid_token')
+    if (payload === NO_EXP) expMissing()
     if (scopes.length > 0) {
       const granted = tokenScopes(payload)
       if (!scopes.every((s) => granted.has(s))) {
@@ -544,15 +565,18 @@ export function jwtAuth(
    * sends first. Every copy (up to 8; more is a 401) is verified: junk in front is skipped, and two different
    * valid tokens (one may be the attacker's own) are ambiguous and accept neither.
    */
-  async function fromCookies(copies: string[]): Promise<JWTPayload | null> {
+  async function fromCookies(copies: string[]): Promise<JWTPayload | null | typeof NO_EXP> {
     let found: { token: string; payload: JWTPayload } | null = null
+    let noExp = false
     for (const copy of copies) {
       if (found !== null && copy === found.token) continue
       const payload = await verify(copy)
-      if (payload === null) continue
+      if (payload === NO_EXP) noExp = true
+      if (payload === null || payload === NO_EXP) continue
       if (found !== null) return null
       found = { token: copy, payload }
     }
-    return found === null ? null : found.payload
+    if (found === null) return noExp ? NO_EXP : null
+    return found.payload
   }
 }

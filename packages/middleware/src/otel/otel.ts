@@ -5,9 +5,10 @@ import { assertKnownKeys, optionError } from '../internal/options'
 import { settle } from '../internal/settle'
 
 // The OpenTelemetry API comes from the user (`otel({ api })`), as platform handles do: this file
-// imports nothing from `@opentelemetry/api`, so the root entry can re-export it and every entry
-// loads, and bundles, without the optional peer. The types below are the part of the API it
-// uses, structurally; `import * as api from '@opentelemetry/api'` satisfies them.
+// imports nothing from `@opentelemetry/api`, so it loads, and bundles, without the optional peer.
+// It is published at `@palisade/middleware/otel` only, not from the root entry: only apps that
+// trace pay for it. The types below are the part of the API it uses, structurally;
+// `import * as api from '@opentelemetry/api'` satisfies them.
 
 /** Attribute values as OpenTelemetry takes them. */
 export type OtelAttributes = Record<string, string | number | boolean | undefined>

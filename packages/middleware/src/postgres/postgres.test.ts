@@ -8,6 +8,7 @@ import {
   sleep,
   uniqueTable,
 } from '../../../../tests/postgres/support'
+import { CREATE_RACE_KEPT, raceCreateAgainstUpdate } from '../../../../tests/stores/session-race'
 import { rateLimit } from '../rate-limit'
 import { sessions } from '../sessions'
 import {
@@ -231,6 +232,29 @@ describe('PostgresSessionStore', () => {
       fresh: true,
     })
     expect(await store.get('s')).toEqual({ fresh: true })
+  })
+
+  it('never overwrites a session another instance created between its read (missing) and its write', async () => {
+    const table = freshTable('s_create')
+    const other = new PostgresSessionStore({ client: sql, table })
+    await other.migrate()
+    // A fixed interleaving, no timing: our read finds no row, then the other instance creates
+    // the session, and only then does our insert (for a missing or expired row) run.
+    const outcome = await raceCreateAgainstUpdate(
+      (create) =>
+        new PostgresSessionStore({
+          table,
+          client: {
+            query: async (text: string, values?: unknown[]) => {
+              const result = await pool.query(text, values)
+              if (text.startsWith('SELECT data::text') && result.rows.length === 0) await create()
+              return result
+            },
+          },
+        }),
+      other,
+    )
+    expect(outcome).toEqual(CREATE_RACE_KEPT)
   })
 
   it('keeps every write when three store instances (both drivers) update one session at once', async () => {

@@ -1,5 +1,6 @@
 import { afterAll, afterEach, describe, expect, it } from 'vitest'
 import { deleteByPrefix, ioredisClient, uniquePrefix } from '../../../../tests/redis/support'
+import { CREATE_RACE_KEPT, raceCreateAgainstUpdate } from '../../../../tests/stores/session-race'
 import { fromIoredis } from './client'
 import { RedisSessionStore } from './session-store'
 
@@ -160,10 +161,29 @@ describe('RedisSessionStore.update (compare-and-set)', () => {
     expect(await s.get('s')).toEqual({ a: 1, other: true, mine: true })
   })
 
-  it('creates a missing session only when apply asks, and never over a concurrent create', async () => {
+  it('creates a missing session when apply asks', async () => {
     const { store: s } = store()
     expect(await s.update('new', () => ({ a: 1 }), 60)).toEqual({ a: 1 })
     expect(await s.get('new')).toEqual({ a: 1 })
+  })
+
+  it('never overwrites a session another instance created between its read (missing) and its write', async () => {
+    const { store: other, prefix } = store()
+    // A fixed interleaving, no timing: our GET finds nothing, then the other instance creates the
+    // session, and only then does our compare-and-set (expecting "missing") run.
+    const outcome = await raceCreateAgainstUpdate(
+      (create) =>
+        new RedisSessionStore({
+          prefix,
+          sendCommand: async (args) => {
+            const reply = await redis(args)
+            if (String(args[0]).toUpperCase() === 'GET' && reply == null) await create()
+            return reply
+          },
+        }),
+      other,
+    )
+    expect(outcome).toEqual(CREATE_RACE_KEPT)
   })
 
   it('gives up with an error after repeated conflicts instead of looping forever', async () => {

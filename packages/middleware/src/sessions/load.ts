@@ -23,7 +23,7 @@ export async function loadSession(
   const ids: string[] = []
   for (const raw of copies) {
     if (raw.length > MAX_COOKIE_LENGTH) continue
-    const id = await signer.unsign(raw)
+    const id = signer.remembered(raw) ?? (await signer.unsign(raw))
     if (id !== null && SESSION_ID.test(id) && !ids.includes(id)) ids.push(id)
   }
   if (ids.length === 0) return null

@@ -14,6 +14,19 @@ import { type SessionData, type SessionStore, updateSession } from './store'
 /** What {@link SessionState.serialize} returns: the data, its changes, and whether to store it. */
 export type SerializedSession = ReturnType<SessionState['serialize']>
 
+/**
+ * Whether {@link saveSession} has anything to do: not for a session read and left unchanged
+ * (without `rolling`), nor for a new session that stayed empty.
+ */
+export function needsSave(
+  { rolling }: SessionsConfig,
+  session: SessionState,
+  { changed, empty }: Pick<SerializedSession, 'changed' | 'empty'>,
+): boolean {
+  if (session.loadedId === null) return !empty
+  return changed || rolling || session.replacesId
+}
+
 export async function saveSession(
   c: Context,
   config: SessionsConfig,
@@ -21,39 +34,14 @@ export async function saveSession(
   session: SessionState,
   { data, changes, changed, empty }: SerializedSession,
 ): Promise<void> {
-  const { cookieName, settings, signer, rolling } = config
   const oldId = session.loadedId
+  if (!needsSave(config, session, { changed, empty })) return
   const ttl = sessionLifetime(config, session.created, Date.now())
-  const setCookie = (id: string) =>
-    signer
-      .sign(id)
-      .then((signed) =>
-        appendSetCookie(
-          c,
-          cookieName,
-          signed,
-          cookieOptions(c, cookieName, settings, { httpOnly: true, maxAge: ttl }),
-        ),
-      )
-  const clearCookie = () =>
-    appendDeleteCookie(c, cookieName, cookieOptions(c, cookieName, settings, { httpOnly: true }))
-
-  /** Stores `next` under the session's new ID, or clears the cookie when it is empty. */
-  const renew = async (next: SessionData): Promise<void> => {
-    if (isEmptyData(next)) {
-      clearCookie()
-      return
-    }
-    const newId = session.boundId() ?? randomToken(32)
-    await activeStore.set(newId, next, ttl)
-    await setCookie(newId)
-  }
 
   if (oldId === null) {
-    if (empty) return
     const newId = session.boundId() as string
     await activeStore.set(newId, data, ttl)
-    await setCookie(newId)
+    await setCookie(c, config, newId, ttl)
     return
   }
 
@@ -73,15 +61,15 @@ export async function saveSession(
         ttl,
       )
       if (deleted === null || taken.data === null) {
-        clearCookie()
+        clearCookie(c, config)
         return
       }
-      return renew(applyChanges(taken.data, changes))
+      return renew(c, config, activeStore, session, applyChanges(taken.data, changes), ttl)
     }
     // destroy(), or clear() then regenerate(): nothing of the old session is kept, so the old
     // ID just dies first (if saving the new one then fails, nobody keeps a fixated session).
     await activeStore.destroy(oldId)
-    return renew(data)
+    return renew(c, config, activeStore, session, data, ttl)
   }
 
   if (session.cleared) {
@@ -89,7 +77,7 @@ export async function saveSession(
     if (!changed) return
     if (empty) {
       await activeStore.destroy(oldId)
-      clearCookie()
+      clearCookie(c, config)
       return
     }
     // Written only if the session still exists: a logout landing meanwhile stays a logout.
@@ -99,12 +87,11 @@ export async function saveSession(
       (stored) => (stored === null ? null : data),
       ttl,
     )
-    if (written === null) clearCookie()
-    else await setCookie(oldId)
+    if (written === null) clearCookie(c, config)
+    else await setCookie(c, config, oldId, ttl)
     return
   }
 
-  if (!changed && !rolling) return
   // Per-key merge onto the stored data; a session that expired or was destroyed meanwhile
   // (logout in another tab) stays gone: neither a change nor a touch revives it.
   const written = await updateSession(
@@ -118,6 +105,39 @@ export async function saveSession(
     ttl,
   )
   if (written === null) return
-  if (Object.keys(written).length === 0) clearCookie()
-  else await setCookie(oldId)
+  if (Object.keys(written).length === 0) clearCookie(c, config)
+  else await setCookie(c, config, oldId, ttl)
+}
+
+/** Stores `next` under the session's new ID, or clears the cookie when it is empty. */
+async function renew(
+  c: Context,
+  config: SessionsConfig,
+  activeStore: SessionStore,
+  session: SessionState,
+  next: SessionData,
+  ttl: number,
+): Promise<void> {
+  if (isEmptyData(next)) {
+    clearCookie(c, config)
+    return
+  }
+  const newId = session.boundId() ?? randomToken(32)
+  await activeStore.set(newId, next, ttl)
+  await setCookie(c, config, newId, ttl)
+}
+
+async function setCookie(c: Context, config: SessionsConfig, id: string, ttl: number) {
+  const { cookieName, settings } = config
+  const signed = await config.signer.sign(id)
+  appendSetCookie(
+    c,
+    cookieName,
+    signed,
+    cookieOptions(c, cookieName, settings, { httpOnly: true, maxAge: ttl }),
+  )
+}
+
+function clearCookie(c: Context, { cookieName, settings }: SessionsConfig): void {
+  appendDeleteCookie(c, cookieName, cookieOptions(c, cookieName, settings, { httpOnly: true }))
 }

@@ -60,8 +60,15 @@ export interface Session {
 export class SessionState implements Session, SessionBinding {
   #data: SessionData
   #meta: Meta
-  /** JSON of the data as loaded (user keys and the meta key), to find what changed. */
-  readonly #snapshot: string
+  /**
+   * JSON of each key's value as loaded (`undefined`: absent), taken just before the request could
+   * first change it: before `set`, `delete`, `clear` or `destroy`, and before `get` hands out an
+   * object or array that the handler may change in place. A key not in here still holds the value
+   * it was loaded with, so finding what changed never serialises the whole session.
+   */
+  #loaded: Map<string, string | undefined> | undefined
+  /** JSON of the meta key as loaded (`undefined`: absent). */
+  readonly #loadedMeta: string | undefined
   readonly loadedId: string | null
   #nextId: string | null = null
   readonly #trackCreated: boolean
@@ -72,14 +79,13 @@ export class SessionState implements Session, SessionBinding {
 
   constructor(id: string | null, stored: SessionData, trackCreated = false) {
     this.loadedId = id
-    // One stringify here and one at save time, as before the per-key merge: the key-by-key diff
-    // runs only when the two differ.
-    this.#snapshot = JSON.stringify(stored)
     const meta = stored[META_KEY]
     if (meta === undefined) {
       this.#data = stored
       this.#meta = {}
+      this.#loadedMeta = undefined
     } else {
+      this.#loadedMeta = JSON.stringify(meta)
       const data: SessionData = {}
       for (const key of Object.keys(stored)) if (key !== META_KEY) define(data, key, stored[key])
       this.#data = data
@@ -108,12 +114,17 @@ export class SessionState implements Session, SessionBinding {
   }
 
   get<T = unknown>(key: string): T | undefined {
-    return Object.hasOwn(this.#data, key) ? (this.#data[key] as T) : undefined
+    if (!Object.hasOwn(this.#data, key)) return undefined
+    const value = this.#data[key]
+    // An object or array may be changed in place (`get('cart').push(x)`): remember it as loaded.
+    if (value !== null && typeof value === 'object') this.#remember(key)
+    return value as T
   }
 
   set(key: string, value: unknown): void {
     assertKey('set', key)
     assertStorable(`session.set(${JSON.stringify(key)})`, value)
+    this.#remember(key)
     define(this.#data, key, value)
   }
 
@@ -123,11 +134,13 @@ export class SessionState implements Session, SessionBinding {
 
   delete(key: string): boolean {
     if (!Object.hasOwn(this.#data, key)) return false
+    this.#remember(key)
     delete this.#data[key]
     return true
   }
 
   clear(): void {
+    this.#rememberAll()
     this.#data = {}
     this.#meta.flash = undefined
     this.cleared = true
@@ -152,6 +165,7 @@ export class SessionState implements Session, SessionBinding {
     this.regenerated = false
     this.cleared = true
     this.#nextId = null
+    this.#rememberAll()
     this.#data = {}
     this.#meta = {}
     this.markCreated(Date.now())
@@ -193,22 +207,26 @@ export class SessionState implements Session, SessionBinding {
 
   /** The data as it will be saved: the user's keys plus the middleware's own fields. */
   record(): SessionData {
-    const meta: Meta = {}
-    if (this.#meta.created !== undefined) meta.created = this.#meta.created
-    if (this.#meta.flash !== undefined) meta.flash = this.#meta.flash
-    const hasMeta = meta.created !== undefined || meta.flash !== undefined
-    let out = this.#data
+    const { created, flash } = this.#meta
+    const hasMeta = created !== undefined || flash !== undefined
     let copy = hasMeta
     for (const key in this.#data) {
       // JSON drops undefined values; so does the store, so they are no change either.
-      if (this.#data[key] === undefined) copy = true
-    }
-    if (copy) {
-      out = {}
-      for (const key of Object.keys(this.#data)) {
-        if (this.#data[key] !== undefined) define(out, key, this.#data[key])
+      if (this.#data[key] === undefined) {
+        copy = true
+        break
       }
-      if (hasMeta) define(out, META_KEY, meta)
+    }
+    if (!copy) return this.#data
+    const out: SessionData = {}
+    for (const key of Object.keys(this.#data)) {
+      if (this.#data[key] !== undefined) define(out, key, this.#data[key])
+    }
+    if (hasMeta) {
+      const meta: Meta = {}
+      if (created !== undefined) meta.created = created
+      if (flash !== undefined) meta.flash = flash
+      define(out, META_KEY, meta)
     }
     return out
   }
@@ -216,29 +234,39 @@ export class SessionState implements Session, SessionBinding {
   /**
    * The data as saved, what changed key by key against what was loaded (nested changes such as
    * `get('cart').push(x)` count too), and whether the session holds nothing worth a cookie.
+   * Throws when a value changed in place can no longer be stored as JSON.
    */
   serialize(): { data: SessionData; changes: SessionChanges; changed: boolean; empty: boolean } {
     const data = this.record()
-    const changes: SessionChanges = { set: {}, delete: [] }
-    const empty = isEmptyData(data)
-    // The common case, a session that was only read: one stringify, equal to the snapshot.
-    if (JSON.stringify(data) === this.#snapshot) return { data, changes, changed: false, empty }
-    const loaded = JSON.parse(this.#snapshot) as SessionData
-    let changed = false
-    for (const key of Object.keys(data)) {
-      const json = JSON.stringify(data[key])
-      if (!Object.hasOwn(loaded, key) || JSON.stringify(loaded[key]) !== json) {
-        define(changes.set, key, data[key])
-        changed = true
+    let changes: SessionChanges | undefined
+    // Only keys the request could have changed are compared: the others hold what was loaded.
+    if (this.#loaded !== undefined) {
+      for (const [key, before] of this.#loaded) {
+        const now = jsonOf(data, key)
+        if (now === before) continue
+        changes ??= { set: {}, delete: [] }
+        if (now === undefined) changes.delete.push(key)
+        else define(changes.set, key, data[key])
       }
     }
-    for (const key of Object.keys(loaded)) {
-      if (!Object.hasOwn(data, key)) {
-        changes.delete.push(key)
-        changed = true
-      }
+    const meta = jsonOf(data, META_KEY)
+    if (meta !== this.#loadedMeta) {
+      changes ??= { set: {}, delete: [] }
+      if (meta === undefined) changes.delete.push(META_KEY)
+      else define(changes.set, META_KEY, data[META_KEY])
     }
-    return { data, changes, changed, empty }
+    const changed = changes !== undefined
+    return { data, changes: changes ?? NO_CHANGES, changed, empty: isEmptyData(data) }
+  }
+
+  /** Records a key's JSON as loaded, unless already recorded: call before it can change. */
+  #remember(key: string): void {
+    this.#loaded ??= new Map()
+    if (!this.#loaded.has(key)) this.#loaded.set(key, jsonOf(this.#data, key))
+  }
+
+  #rememberAll(): void {
+    for (const key of Object.keys(this.#data)) this.#remember(key)
   }
 
   /** {@link SessionBinding} for csrf: the ID the request brought. */
@@ -250,6 +278,17 @@ export class SessionState implements Session, SessionBinding {
   next(): string {
     return this.boundId() ?? ''
   }
+}
+
+/** What an unchanged session's save merges: nothing (frozen, as it is shared). */
+const NO_CHANGES: SessionChanges = Object.freeze({
+  set: Object.freeze({}) as SessionData,
+  delete: Object.freeze([]) as unknown as string[],
+})
+
+/** The JSON of `data[key]`, or `undefined` when absent or undefined (JSON drops it too). */
+function jsonOf(data: SessionData, key: string): string | undefined {
+  return Object.hasOwn(data, key) ? JSON.stringify(data[key]) : undefined
 }
 
 function assertKey(method: string, key: string): void {

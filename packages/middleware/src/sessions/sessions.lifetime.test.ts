@@ -1,6 +1,6 @@
 import { Hono } from 'hono'
 import { afterEach, describe, expect, it, vi } from 'vitest'
-import { MemorySessionStore, type SessionsOptions, sessions } from './index'
+import { MemorySessionStore, type SessionStore, type SessionsOptions, sessions } from './index'
 
 const SECRET = 'session-secret-for-tests-0123456789'
 const T0 = new Date('2026-01-01T00:00:00Z').getTime()
@@ -195,6 +195,50 @@ describe('sessions: absoluteTimeout', () => {
     expect(await (await get(after, cookie, '/')).json()).toEqual({ user: 'old' })
     at(5100)
     expect(await (await get(after, cookie, '/')).json()).toEqual({})
+  })
+})
+
+/**
+ * A store over a MemorySessionStore that keeps entries longer than `sessions` asks: KV stores
+ * round a TTL up to their 60 s minimum, and some stores have no TTL at all.
+ */
+function coarseStore(ttl: (maxAge: number) => number) {
+  const inner = new MemorySessionStore()
+  const store: SessionStore = {
+    get: (id) => inner.get(id),
+    set: (id, data, maxAge) => inner.set(id, data, ttl(maxAge)),
+    destroy: (id) => inner.destroy(id),
+  }
+  return { store, inner }
+}
+
+describe.each([
+  ['rounds every TTL up to 60 s (Deno KV, Workers KV)', (maxAge: number) => Math.max(60, maxAge)],
+  ['ignores TTLs (keeps every entry for a year)', () => 365 * 86_400],
+])('sessions: absoluteTimeout on a store that %s', (_label, ttl) => {
+  // The memory store's own TTL ends these sessions on time; here only the middleware's check of
+  // the login time can, so rolling requests must not carry a session past its absolute limit.
+  it.each([
+    ['shorter than the store minimum', 30, [10, 20, 29]],
+    ['longer than the store minimum', 1000, [300, 600, 900, 999]],
+  ])('ends a rolling session at an absoluteTimeout %s', async (_what, limit, times) => {
+    vi.useFakeTimers({ now: T0, toFake: ['Date'] })
+    const { store, inner } = coarseStore(ttl)
+    const app = new Hono()
+    app.use(sessions({ secret: SECRET, store, maxAge: 600, rolling: true, absoluteTimeout: limit }))
+    app.get('/read', (c) => c.json(c.get('session').toJSON()))
+    app.post('/login', (c) => {
+      c.get('session').set('user', 'alice')
+      return c.text('ok')
+    })
+    const cookie = cookieOf(await post(app, '', '/login'))
+    for (const t of times) {
+      at(t)
+      expect(await (await get(app, cookie)).json()).toEqual({ user: 'alice' })
+    }
+    at(limit)
+    expect(await (await get(app, cookie)).json()).toEqual({})
+    expect(inner.size).toBe(0) // deleted from the store, not left for its TTL
   })
 })
 

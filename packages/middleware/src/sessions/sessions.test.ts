@@ -214,6 +214,46 @@ describe('sessions: existing sessions', () => {
     expect(await store.inner.get(id)).toEqual({ cart: ['item'] })
   })
 
+  it('writes nothing when a nested value is changed in place and changed back', async () => {
+    const { app, store } = setup()
+    const cookie = await login(app)
+    const id = cookie.slice(4, 47)
+    await store.inner.set(id, { user: 'alice', prefs: { theme: 'dark' } }, 60)
+    const probe = new Hono()
+    probe.use(sessions({ secret: SECRET, store }))
+    probe.get('/', (c) => {
+      const session = c.get('session')
+      const prefs = session.get<{ theme: string }>('prefs') as { theme: string }
+      prefs.theme = 'light'
+      // A second get hands out the same object, already changed; the comparison is with the
+      // value as loaded, not as first handed out.
+      expect(session.get('prefs')).toEqual({ theme: 'light' })
+      prefs.theme = 'dark'
+      return c.text(String(session.get('user')))
+    })
+    const res = await probe.request('/', withCookie(cookie))
+    expect(await res.text()).toBe('alice')
+    expect(setCookies(res)).toEqual([])
+    expect(store.calls.set).toBe(1)
+  })
+
+  it('compares a key set, deleted and set again with its value as loaded', async () => {
+    const { app, store } = setup()
+    const cookie = await login(app)
+    const probe = new Hono()
+    probe.use(sessions({ secret: SECRET, store }))
+    probe.post('/', (c) => {
+      const session = c.get('session')
+      session.set('user', 'mallory')
+      session.delete('user')
+      session.set('user', 'alice')
+      return c.text('ok')
+    })
+    const res = await probe.request('/', withCookie(cookie, 'POST'))
+    expect(setCookies(res)).toEqual([])
+    expect(store.calls.set).toBe(1)
+  })
+
   it('saves changes when the handler throws', async () => {
     vi.spyOn(console, 'error').mockImplementation(() => {})
     const { app } = setup()

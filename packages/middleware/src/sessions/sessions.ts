@@ -8,7 +8,7 @@ import { sessionsDescription } from './description'
 import { loadSession } from './load'
 import { MemorySessionStore } from './memory-store'
 import { isPastAbsolute, type SessionsOptions, sessionsConfig } from './options'
-import { type SerializedSession, saveSession } from './save'
+import { needsSave, type SerializedSession, saveSession } from './save'
 import { SessionState } from './session-state'
 import type { SessionData } from './store'
 
@@ -103,6 +103,22 @@ export function sessions(options: SessionsOptions): MiddlewareHandler {
       error = e
     }
 
+    let saved: SerializedSession | undefined
+    let unstorable: unknown
+    try {
+      saved = session.serialize()
+    } catch (e) {
+      // A value mutated in place into something JSON cannot store (a BigInt pushed into a stored
+      // array, a cycle). Nothing is written, so the stored session stays as it was.
+      unstorable = e
+    }
+    // The common request, a session read and left alone, has nothing to save: it returns here
+    // without asking about the timeout (c.var builds an object of every context variable).
+    if (saved !== undefined && !needsSave(config, session, saved)) {
+      if (failed) throw error
+      return
+    }
+
     // requestTimeout() has already answered: nobody will see this response's cookie, so saving
     // now (a late regenerate() destroying the old ID) would only log the user out.
     const timeout = (c.var as { timeoutSignal?: AbortSignal }).timeoutSignal
@@ -111,16 +127,11 @@ export function sessions(options: SessionsOptions): MiddlewareHandler {
       return
     }
 
-    let saved: SerializedSession
-    try {
-      saved = session.serialize()
-    } catch (e) {
-      // A value mutated in place into something JSON cannot store (a BigInt pushed into a stored
-      // array, a cycle). Nothing is written, so the stored session stays as it was; the handler's
-      // own error, if any, is the one worth reporting.
+    if (saved === undefined) {
+      // The handler's own error, if any, is the one worth reporting.
       if (failed) throw error
       throw new TypeError(
-        `sessions: the session data is not JSON-serialisable, nothing was saved (${e instanceof Error ? e.message : String(e)})`,
+        `sessions: the session data is not JSON-serialisable, nothing was saved (${unstorable instanceof Error ? unstorable.message : String(unstorable)})`,
       )
     }
     try {

@@ -4,6 +4,11 @@ import { patternMatches } from './docs-routes'
 export interface UseRecord {
   readonly pattern: string
   readonly handlers: readonly unknown[]
+  /**
+   * The pattern is the path Hono matches, base path included (middleware the app had before
+   * `openapi()` wrapped it); otherwise it is relative to the wrapper, as routes are.
+   */
+  readonly served?: boolean
 }
 
 /** A concrete path that a route template matches: each `:param` replaced by a value it accepts. */
@@ -26,7 +31,14 @@ function samplePath(template: string): string {
  * (registered before the route: Hono runs handlers in registration order, and a route's handler
  * ends the chain), outermost first.
  */
-export function middlewareFor(uses: readonly UseRecord[], path: string): unknown[] {
+export function middlewareFor(
+  uses: readonly UseRecord[],
+  path: string,
+  servedPath: string = path,
+): unknown[] {
   const sample = samplePath(path)
-  return uses.filter((use) => patternMatches(use.pattern, sample)).flatMap((use) => use.handlers)
+  const served = samplePath(servedPath)
+  return uses
+    .filter((use) => patternMatches(use.pattern, use.served ? served : sample))
+    .flatMap((use) => use.handlers)
 }

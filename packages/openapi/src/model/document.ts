@@ -184,3 +184,12 @@ export interface OpenAPIDocument {
     securitySchemes?: Record<string, OpenAPISecurityScheme>
   }
 }
+
+/**
+ * The OpenAPI version every generated document declares.
+ *
+ * @example
+ * const doc = api.spec()
+ * doc.openapi === OPENAPI_VERSION // '3.1.0'
+ */
+export const OPENAPI_VERSION = '3.1.0' as const

@@ -1,27 +1,15 @@
-import type { Context, Hono } from 'hono'
-import { mergePath } from 'hono/utils/url'
+import type { Hono } from 'hono'
 import { assetHandler, assetsPathFor } from './assets'
 import { EXPLORER_CSP, explorerAssets, explorerUIHTML } from './explorer'
+import { type DocsPagesOptions, type DocsRegistrar, mountPrefix, underPrefix } from './mount'
 import { createNonce, referenceAssets, referenceCSP, referenceHTML } from './reference'
 
 export type { ExplorerUIHTMLOptions } from './explorer'
 export { EXPLORER_CSP, explorerUIHTML } from './explorer'
+export type { DocsPagesOptions, DocsRegistrar, MountDocsPages } from './mount'
+export { mountPrefix, underPrefix } from './mount'
 export type { ReferenceHTMLOptions } from './reference'
 export { createNonce, referenceCSP, referenceHTML } from './reference'
-
-/** Where the docs pages live; passed by `openapi()`. */
-export interface DocsPagesOptions {
-  /** Path of the JSON document the pages load. */
-  specPath: string
-  /** Path of the explorer page; its assets are served under `<explorerPath>/assets/`. */
-  explorerPath: string
-  /** Path of the reference page; its assets are served under `<referencePath>/assets/`. */
-  referencePath: string
-  /** Page title. */
-  title: string
-  /** Server URLs of the document: "Try it out" may call the origins of the absolute ones. */
-  servers?: readonly { url: string }[]
-}
 
 /**
  * `EXPLORER_CSP` with the origins of absolute `http(s)` server URLs added to `connect-src`, so the
@@ -45,31 +33,6 @@ export function explorerCSPFor(servers: readonly { url: string }[] = []): string
 // Pages are never cached without revalidation: the reference page carries a fresh nonce each time,
 // and a stale page would point at asset hashes a newer deployment no longer serves.
 const PAGE_CACHE = 'no-cache'
-
-/**
- * Registers one GET endpoint and returns its path as served (with the app's base path).
- * `openapi()` passes one that also lets middleware added later guard the endpoint.
- */
-export type DocsRegistrar = (
-  path: string,
-  respond: (c: Context) => Response | Promise<Response>,
-) => string
-
-/**
- * The prefix under which a parent app serves this route (`parent.route('/docs', app)`), from the
- * route path Hono matched and the path the route was registered at; `''` when not mounted.
- * Both are registered paths, never request data, so the set of prefixes is fixed by the app.
- */
-export function mountPrefix(routePath: string, servedPath: string): string {
-  if (routePath === servedPath) return ''
-  // mergePath('/docs', '/') is '/docs': a root route mounted at a prefix is the prefix itself.
-  if (servedPath === '/') return routePath
-  return routePath.endsWith(servedPath) ? routePath.slice(0, -servedPath.length) : ''
-}
-
-/** `path` as served under a mount `prefix` (see {@link mountPrefix}). */
-export const underPrefix = (prefix: string, path: string): string =>
-  prefix === '' ? path : mergePath(prefix, path)
 
 /**
  * Registers the explorer page at `explorerPath`, the reference page at `referencePath`, and the

@@ -129,6 +129,36 @@ describe.each(Object.entries(libraries))('response validation with %s', (_name, 
   })
 })
 
+describe('response validation with a jsonSchemaValidator that fails with no issues', () => {
+  // Failure without a reason is still failure: the body must not go out as valid.
+  it.each<[ResponseValidationMode, number]>([
+    ['strip', 500],
+    ['strict', 500],
+    ['report', 200],
+  ])("'%s' treats it as an invalid body", async (mode, status) => {
+    const issues: ResponseValidationIssue[] = []
+    const api = openapi(new Hono(), {
+      info,
+      jsonSchemaValidator: () => () => ({ issues: [] }),
+      responseValidation: mode,
+      onResponseValidationError: (issue) => {
+        issues.push(issue)
+      },
+    })
+    api.get('/user', (c) => c.json(user, 200), {
+      openapi: {
+        responses: { 200: { description: 'The user', schema: libraries['raw JSON Schema'] } },
+      },
+    })
+    const res = await api.request('/user')
+    expect(res.status).toBe(status)
+    if (status === 500) expect((await res.json()).code).toBe('response_invalid')
+    expect(issues.map((i) => [i.kind, i.errors])).toEqual([
+      ['invalid_body', [{ path: '', message: 'Invalid value' }]],
+    ])
+  })
+})
+
 describe('response validation', () => {
   const make = (options: Partial<OpenAPIOptions> = {}) => {
     const issues: ResponseValidationIssue[] = []

@@ -45,8 +45,19 @@ interface Targets {
   headers: 'header'
 }
 
-/** What a client sends for a string-typed part (query, path, headers). */
-type Strings<T> = { [K in keyof T]: T[K] extends readonly unknown[] ? string[] : string }
+/** One value a client sends: a string literal the schema accepts stays that literal. */
+type Sent<V> = V extends string ? V : string
+
+/**
+ * What a client sends for a string-typed part (query, path, headers): strings, keeping the
+ * literals the schema accepts (`z.enum(['asc', 'desc'])` stays `'asc' | 'desc'`), and anything
+ * else (a number the schema coerces, say) as `string`.
+ */
+type Strings<T> = {
+  [K in keyof T]: NonNullable<T[K]> extends readonly (infer E)[]
+    ? Sent<E>[] | Extract<T[K], undefined>
+    : Sent<NonNullable<T[K]>> | Extract<T[K], undefined>
+}
 
 type InputOf<K, T> = K extends 'body' | 'form' ? SchemaInput<T> : Strings<SchemaInput<T>>
 

@@ -3,7 +3,7 @@
 import { toJsonSchema } from '@valibot/to-json-schema'
 import Ajv2020 from 'ajv/dist/2020'
 import { type } from 'arktype'
-import { Hono } from 'hono'
+import { type Context, Hono } from 'hono'
 import * as v from 'valibot'
 import { describe, expect, it } from 'vitest'
 import { z } from 'zod'
@@ -284,6 +284,34 @@ describe('where validation runs and how to turn it off', () => {
     const p = await problem(await api.request('/x', post('{"n":"no"}')))
     expect(p.errors).toEqual([{ in: 'body', path: '/n', message: 'must be integer' }])
     expect(await (await api.request('/x', post('{"n":2}'))).json()).toEqual({ n: 2 })
+  })
+
+  // A validator that says "failed" without saying why still failed: an empty issue list is a
+  // rejection, never a pass with an undefined value.
+  it.each([
+    ['synchronously', () => ({ issues: [] })],
+    ['asynchronously', async () => ({ issues: [] })],
+  ])('rejects with 400 when jsonSchemaValidator fails %s with no issues', async (_how, fail) => {
+    const raw = { type: 'object', properties: { n: { type: 'string' } } }
+    let reached = 0
+    const api = make({ jsonSchemaValidator: () => fail })
+    const handler = (c: Context) => {
+      reached++
+      return c.text('reached')
+    }
+    api.post('/body', handler, { openapi: { request: { body: raw } } })
+    api.get('/query', handler, { openapi: { request: { query: raw } } })
+    const body = await problem(await api.request('/body', post('{"n":"1"}')))
+    const query = await problem(await api.request('/query?n=1'))
+    expect([body.code, body.errors]).toEqual([
+      'validation_failed',
+      [{ in: 'body', path: '', message: 'Invalid value' }],
+    ])
+    expect([query.code, query.errors]).toEqual([
+      'validation_failed',
+      [{ in: 'query', path: '', message: 'Invalid value' }],
+    ])
+    expect(reached).toBe(0)
   })
 
   it('lets onValidationError reshape failures, per route over app-wide', async () => {

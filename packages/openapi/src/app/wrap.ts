@@ -1,0 +1,308 @@
+import type { ErrorHandler, Handler, Hono, MiddlewareHandler, NotFoundHandler } from 'hono'
+import { mergePath } from 'hono/utils/url'
+import { assertKnownSecurity, readDescription } from '../document/described-read'
+import { generateSpec } from '../document/generate'
+import type { OpenAPIDocument } from '../model/document'
+import type { OpenAPIOptions } from '../model/options'
+import type { RouteMethod, StoredRoute } from '../model/route'
+import { type DocsRegistrar, type MountDocsPages, mountPrefix } from '../pages/mount'
+import { type ResolvedOptions, resolveOptions } from '../rules/options'
+import { RouteIndex } from '../rules/route-index'
+import { normalizeRouteOptions } from '../rules/route-options'
+import { isRecord } from '../schema/common'
+import { requestValidator } from '../validate/request'
+import { responseChecked } from '../validate/response'
+import { type DocsRoute, docsGuard, patternMatches } from './docs-routes'
+import {
+  assertKnownErrorHandler,
+  basePathOf,
+  existingMiddleware,
+  type HonoInternals,
+} from './existing'
+import type { BasePathOf, EnvOf, HonoApp } from './hono-types'
+import { WRAPPER_KEY } from './resolve'
+import { middlewareFor, type UseRecord } from './route-middleware'
+import type { OpenAPIApp } from './router-types'
+
+/** The options that name a docs page (with the deprecated names), refused without the pages. */
+const PAGE_OPTIONS = ['explorerPath', 'referencePath', 'docsPath', 'redocPath'] as const
+
+/** Shared by the wrapper and all its groups. */
+interface State {
+  // biome-ignore lint/suspicious/noExplicitAny: internal: the wrapper registers on any Hono app
+  app: Hono<any, any, any>
+  options: ResolvedOptions
+  routes: StoredRoute[]
+  index: RouteIndex
+  cache: Cache | undefined
+  /** The endpoints `openapi()` serves itself, which `use()` must still be able to guard. */
+  docs: DocsRoute[]
+  /** Middleware added through `use()`, in order: what routes registered later run behind. */
+  uses: UseRecord[]
+}
+
+interface Cache {
+  doc: OpenAPIDocument
+  json: string
+  /** The app's error handler the document was built for. */
+  errorHandler: unknown
+  /** JSON served under a parent app's mount prefix, by prefix (see `mountPrefix`). */
+  mounted: Map<string, string>
+}
+
+function spec(state: State): Cache {
+  // The handler Hono will call, however it was set (`api.onError`, or `app.onError` before or
+  // after wrapping): its description decides how rejections are documented.
+  const errorHandler = (state.app as unknown as HonoInternals).errorHandler
+  let cache = state.cache
+  if (!cache || cache.errorHandler !== errorHandler) {
+    const doc = generateSpec(state.routes, { ...state.options, errorHandler })
+    cache = { doc, json: JSON.stringify(doc), errorHandler, mounted: new Map() }
+    state.cache = cache
+  }
+  return cache
+}
+
+/**
+ * The JSON served under a mount prefix. Its paths are relative to the mounted app, so unless the
+ * user configured servers, the prefix becomes the server, and "Try it out" reaches the routes.
+ */
+function specJSON(state: State, prefix: string): string {
+  const cache = spec(state)
+  if (prefix === '' || state.options.servers.length > 0) return cache.json
+  let json = cache.mounted.get(prefix)
+  if (json === undefined) {
+    json = JSON.stringify({ ...cache.doc, servers: [{ url: prefix }] })
+    cache.mounted.set(prefix, json)
+  }
+  return json
+}
+
+function register(
+  state: State,
+  prefix: string,
+  method: RouteMethod,
+  path: unknown,
+  handler: unknown,
+  opts: unknown,
+) {
+  if (typeof path !== 'string') throw new TypeError(`openapi: ${method}() path must be a string`)
+  const full = prefix === '' ? path : mergePath(prefix, path)
+  const label = `${method.toUpperCase()} ${full}`
+  if (typeof handler !== 'function')
+    throw new TypeError(`openapi: ${label}: handler must be a function`)
+  const {
+    middlewares,
+    openapi,
+    validate,
+    onValidationError,
+    responseValidation,
+    onResponseValidationError,
+  } = normalizeRouteOptions(opts, label)
+  const draft: StoredRoute =
+    openapi === undefined ? { method, path: full } : { method, path: full, openapi }
+  const running = [
+    ...middlewareFor(
+      state.uses,
+      full,
+      mergePath(basePathOf(state.app as unknown as HonoInternals), full),
+    ),
+    ...middlewares,
+  ]
+  if (running.length > 0) draft.middleware = running
+  const validating = validate ?? state.options.validation
+  if (validate !== undefined) draft.validate = validate
+  // The route rules (shape, schemas, parameters, statuses, conflicts with earlier routes) throw
+  // before Hono sees the route, so a rejected route is neither served nor documented.
+  const plan = state.index.check(draft)
+  assertKnownSecurity(draft, state.routes, state.options.securitySchemes)
+  const before = state.app.routes.length
+  const validator = validating
+    ? requestValidator(draft.openapi?.request, {
+        jsonSchemaValidator: state.options.jsonSchemaValidator,
+        onValidationError: onValidationError ?? state.options.onValidationError,
+      })
+    : undefined
+  const checked = responseChecked(handler as Handler, draft.openapi?.responses, {
+    mode: responseValidation ?? state.options.responseValidation,
+    path: full,
+    alsoDeclared: answeredBefore(running, validator !== undefined, draft.openapi?.request),
+    jsonSchemaValidator: state.options.jsonSchemaValidator,
+    converters: state.options.converters,
+    onResponseValidationError: onResponseValidationError ?? state.options.onResponseValidationError,
+  })
+  const handlers = validator ? [...middlewares, validator, checked] : [...middlewares, checked]
+  // Hono's overloads type handler chains by arity; the wrapper passes a checked list.
+  const on = state.app.on as (method: string, path: string, ...handlers: Handler[]) => unknown
+  const all = state.app.all as (path: string, ...handlers: Handler[]) => unknown
+  if (method === 'all') all.call(state.app, full, ...handlers)
+  else on.call(state.app, method.toUpperCase(), full, ...handlers)
+  // Hono prefixes its base path; its own record has the path as served.
+  const served = state.app.routes.length > before ? (state.app.routes.at(-1)?.path ?? full) : full
+  // Recorded only once Hono has accepted the route (Hono refuses routes added after its router
+  // has been built by a first request).
+  state.index.record(draft, plan)
+  state.routes.push({ ...draft, path: served })
+  state.cache = undefined
+}
+
+/**
+ * Statuses the operation documents besides the route's own responses: what its middleware
+ * answer, and the 400 (and 415 for a body) of request validation. A handler answering one of
+ * them is not answering an undeclared status.
+ */
+function answeredBefore(
+  middleware: readonly unknown[],
+  validating: boolean,
+  request: { body?: unknown; form?: unknown } | undefined,
+): number[] {
+  const statuses: number[] = []
+  for (const mw of middleware) {
+    for (const answer of readDescription(mw)?.responses ?? []) statuses.push(answer.status)
+  }
+  if (validating) statuses.push(400)
+  if (validating && (request?.body !== undefined || request?.form !== undefined)) statuses.push(415)
+  return statuses
+}
+
+function router<T extends object>(state: State, prefix: string, self: T) {
+  const method =
+    (m: RouteMethod) =>
+    (path: unknown, handler: unknown, opts?: unknown): T => {
+      register(state, prefix, m, path, handler, opts)
+      return self
+    }
+  return {
+    get: method('get'),
+    post: method('post'),
+    put: method('put'),
+    patch: method('patch'),
+    delete: method('delete'),
+    all: method('all'),
+    use(...args: unknown[]): T {
+      const [first, ...rest] = args
+      const explicit = typeof first === 'string'
+      const handlers = explicit ? rest : args
+      if (handlers.length === 0 || !handlers.every((h) => typeof h === 'function')) {
+        throw new TypeError(
+          'openapi: use() takes an optional path and at least one middleware function',
+        )
+      }
+      const at = explicit
+        ? prefix === ''
+          ? first
+          : mergePath(prefix, first)
+        : prefix === ''
+          ? '*'
+          : mergePath(prefix, '*')
+      state.app.use(at, ...(handlers as MiddlewareHandler[]))
+      // Hono would run this after the docs endpoints (registered by openapi()), which answer
+      // without calling next(); they run it themselves instead, once, before answering.
+      const pattern = state.app.routes.at(-1)?.path ?? at
+      state.uses.push({ pattern: at, handlers })
+      for (const docs of state.docs) {
+        if (patternMatches(pattern, docs.path))
+          docs.chain.push(...(handlers as MiddlewareHandler[]))
+      }
+      return self
+    },
+    group(sub: unknown, build: unknown): T {
+      if (typeof sub !== 'string') throw new TypeError('openapi: group() prefix must be a string')
+      if (typeof build !== 'function')
+        throw new TypeError('openapi: group() build must be a function')
+      const full = prefix === '' ? mergePath('/', sub) : mergePath(prefix, sub)
+      const g = { prefix: full } as Record<string, unknown>
+      Object.assign(g, router(state, full, g))
+      ;(build as (g: unknown) => void)(g)
+      return self
+    },
+  }
+}
+
+/**
+ * The wrapper behind both entries: `openapi()` from `@palisade/openapi` passes `mountDocsPages`,
+ * `openapi()` from `@palisade/openapi/spec` passes nothing, and then no page is served and nothing
+ * of the pages is imported (so no bundler takes in their 2 MB of viewer files).
+ */
+export function wrap<A extends HonoApp>(
+  input: A,
+  options: OpenAPIOptions,
+  mountPages: MountDocsPages | undefined,
+): OpenAPIApp<EnvOf<A>, BasePathOf<A>> {
+  if (
+    !isRecord(input) ||
+    typeof (input as { fetch?: unknown }).fetch !== 'function' ||
+    !Array.isArray(input.routes)
+  ) {
+    throw new TypeError('openapi: the first argument must be a Hono app')
+  }
+  if (mountPages === undefined) {
+    for (const key of PAGE_OPTIONS) {
+      if ((options as unknown as Record<string, unknown>)?.[key] !== undefined) {
+        throw new TypeError(
+          `openapi: ${key} is the path of a docs page, and @palisade/openapi/spec serves no page; import openapi from @palisade/openapi for the explorer and reference pages`,
+        )
+      }
+    }
+  }
+  // biome-ignore lint/suspicious/noExplicitAny: checked above; the wrapper registers on any Hono app
+  const app = input as unknown as Hono<any, any, any>
+  // What Hono will run for every wrapped route is documented, or refused here, never guessed.
+  assertKnownErrorHandler(app as unknown as HonoInternals)
+  const state: State = {
+    app,
+    options: resolveOptions(options),
+    routes: [],
+    index: undefined as unknown as RouteIndex,
+    cache: undefined,
+    docs: [],
+    uses: existingMiddleware(app as unknown as HonoInternals),
+  }
+  state.index = new RouteIndex({ converters: state.options.converters })
+  const { specPath, explorerPath, referencePath, info } = state.options
+  const register: DocsRegistrar = (path, respond) => {
+    const chain: MiddlewareHandler[] = []
+    app.get(path, docsGuard(chain), respond)
+    const served = app.routes.at(-1)?.path ?? path
+    state.docs.push({ path: served, chain })
+    return served
+  }
+  const servedSpecPath = register(specPath, function openapiDocument(c) {
+    const json = specJSON(state, mountPrefix(c.req.routePath, servedSpecPath))
+    return c.body(json, 200, { 'Content-Type': 'application/json; charset=UTF-8' })
+  })
+  // The pages fetch the document by URL, so they need the path as served (with any base path).
+  mountPages?.(
+    app,
+    {
+      specPath: servedSpecPath,
+      explorerPath,
+      referencePath,
+      title: info.title,
+      servers: state.options.servers,
+    },
+    register,
+  )
+  const wrapper = {} as Record<string, unknown>
+  Object.assign(wrapper, router(state, '', wrapper), {
+    app,
+    spec: () => spec(state).doc,
+    getSpec: () => spec(state).doc,
+    onError(handler: ErrorHandler) {
+      // Its description (problemHandler() has one) decides how rejections are documented; the
+      // document reads it from the app when it is built.
+      app.onError(handler)
+      return wrapper
+    },
+    notFound(handler: NotFoundHandler) {
+      app.notFound(handler)
+      return wrapper
+    },
+    fetch: app.fetch,
+    request: app.request,
+  })
+  Object.defineProperty(wrapper, 'routes', { get: () => state.routes, enumerable: true })
+  // Lets `palisade audit|fuzz|export` start from the Hono app as well as from the wrapper.
+  Object.defineProperty(app, WRAPPER_KEY, { value: wrapper, configurable: true })
+  return wrapper as unknown as OpenAPIApp<EnvOf<A>, BasePathOf<A>>
+}
