@@ -1,4 +1,4 @@
-import { sha256Hex } from './crypto'
+import { digestHex } from './crypto'
 
 /** Longest key kept as it is; longer keys are held as their SHA-256. */
 export const MAX_VERBATIM_KEY = 128
@@ -30,5 +30,5 @@ export function boundKey(key: string): string | Promise<string> {
   ) {
     return key
   }
-  return sha256Hex(key).then((hex) => HASHED_PREFIX + hex)
+  return digestHex('SHA-256', key).then((hex) => HASHED_PREFIX + hex)
 }

@@ -499,7 +499,7 @@ describe('jwtAuth with a JWKS: hostile or broken providers stay bounded', () => 
     })
     vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] })
     let answered: Response | undefined
-    const pending = call(app, token).then((res) => {
+    const pending = Promise.resolve(call(app, token)).then((res) => {
       answered = res
       return res
     })

@@ -1,5 +1,5 @@
 import { BoundedCache } from '../internal/bounded-cache'
-import { randomToken, sha256HexSync } from '../internal/crypto'
+import { digestHex } from '../internal/crypto'
 
 /**
  * Which IETF RateLimit header draft `rateLimit` speaks: `'draft-6'` sends `RateLimit-Limit`,
@@ -57,17 +57,18 @@ export function draft6(quota: Quota, windowSeconds: number): Record<string, stri
  * one outside this limiter knows, the pk identifies a client's partition and nothing more. The
  * salt is drawn on first use, never at construction (Workers forbid randomness at module scope),
  * so each limiter (and each process) has its own: a pk is stable for as long as the limiter
- * lives. `key` must already be bounded (see `boundKey`): the hash is synchronous. Cached, since
- * most requests come from clients seen before.
+ * lives. Cached by `key`, which must already be bounded (see `boundKey`), since most requests
+ * come from clients seen before.
  */
-export function partitionKeys(): (key: string) => string {
+export function partitionKeys(): (key: string) => Promise<string> {
   const cache = new BoundedCache<string, string>(10_000)
   let salt: string | undefined
-  return (key) => {
+  return async (key) => {
     let pk = cache.get(key)
     if (pk === undefined) {
-      salt ??= randomToken(16)
-      pk = btoa(sha256HexSync(salt + key).slice(0, 12))
+      // 122 random bits, and no base64 code in the bundle for them.
+      salt ??= crypto.randomUUID()
+      pk = btoa((await digestHex('SHA-256', salt + key)).slice(0, 12))
       cache.set(key, pk)
     }
     return pk

@@ -416,7 +416,7 @@ export function rateLimit(
       }
       return headers
     }
-    const pk = (pkOf as (key: string) => string)(key)
+    const pk = await (pkOf as (key: string) => Promise<string>)(key)
     const name = (q: Quota & { windowMs: number }) =>
       identifier ?? defaultPolicyName(q.max, q.windowMs)
     const headers = draft8(first, Math.ceil(first.windowMs / 1000), name(first), pk)

@@ -650,7 +650,7 @@ describe('ssrfGuard middleware', () => {
     vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] })
     try {
       let answered: Response | undefined
-      const pending = post(app, '{"url":"http://hang.example/"}').then((res) => {
+      const pending = Promise.resolve(post(app, '{"url":"http://hang.example/"}')).then((res) => {
         answered = res
         return res
       })
