@@ -1,7 +1,10 @@
 // The reference page (ReDoc) in headless Chromium: every operation and every component schema is
 // rendered, search (a blob: worker) works, and nothing is blocked, fails or leaves the origin —
-// with and without securityHeaders().
+// with and without securityHeaders(). Markup in descriptions is rendered sanitized, by ReDoc as by
+// Swagger UI: a document cannot navigate the page away or run script in it.
 import { mkdir } from 'node:fs/promises'
+import { openapi } from '@palisade/openapi'
+import { Hono } from 'hono'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { createAppUnderTest, paths, specUnderTest } from './app-under-test'
 import {
@@ -124,4 +127,99 @@ describe.each([
       .click()
     expect(await guarded.collect()).toEqual(NO_PROBLEMS)
   })
+})
+
+// What a description can carry when its text comes from somewhere else (a generated document, a
+// contributor, a database): a refresh that navigates the page away, and two ways to run script.
+const HOSTILE = [
+  'Before the markup.',
+  '<meta http-equiv="refresh" content="0;url=/elsewhere">',
+  // An image that fails without a request: its onerror would run at once.
+  '<img src="data:," onerror="window.__pwned = (window.__pwned || 0) + 1">',
+  '<script>window.__pwned = (window.__pwned || 0) + 1</script>',
+  'After the markup.',
+].join('\n\n')
+
+/** An app whose document carries {@link HOSTILE} in its info and operation descriptions. */
+function hostileApp() {
+  const api = openapi(new Hono(), {
+    info: { title: 'Hostile descriptions', version: '1.0.0', description: HOSTILE },
+  })
+  api.get('/pets', (c) => c.json([]), {
+    openapi: {
+      summary: 'List pets',
+      description: HOSTILE,
+      responses: { 200: { description: 'The pets' } },
+    },
+  })
+  // Where the refresh would go: served, so a navigation would show up as a request.
+  api.get('/elsewhere', (c) => c.text('navigated away'))
+  return { fetch: (request: Request) => api.fetch(request) }
+}
+
+describe('markup in descriptions', () => {
+  let server: RunningServer
+  beforeAll(async () => {
+    server = await startServer(hostileApp(), { securityHeaders: false })
+  })
+  afterAll(async () => {
+    await server?.close()
+  })
+
+  test.each([
+    // ReDoc shows every description at once; Swagger UI shows an operation's when it is opened.
+    { page: 'reference', path: '/reference', expand: undefined },
+    { page: 'explorer', path: '/explorer', expand: '.opblock-summary' },
+  ])(
+    'the $page page renders it inert: no refresh, no script, the page stays put',
+    async ({ path, expand }) => {
+      const guarded = await openGuardedPage(browser, server.origin)
+      const { page } = guarded
+      // Documents the main frame loaded (Swagger UI's deep links change only the fragment).
+      const withoutFragment = (href: string) => href.replace(/#.*$/, '')
+      const navigations: string[] = []
+      page.on('framenavigated', (frame) => {
+        if (frame === page.mainFrame()) navigations.push(withoutFragment(frame.url()))
+      })
+      const servedBefore = server.served.length
+      try {
+        const url = `${server.origin}${path}`
+        expect((await page.goto(url))?.status()).toBe(200)
+        if (expand) await page.locator(expand).first().click()
+        // Both descriptions are rendered: the text after the markup shows twice.
+        await expect
+          .poll(() => page.getByText('After the markup.').count(), { timeout: 20_000 })
+          .toBe(2)
+        const found = await page.evaluate(() => ({
+          meta: document.querySelectorAll('body meta[http-equiv]').length,
+          scripts: [...document.querySelectorAll('body script')].filter((s) =>
+            s.textContent?.includes('__pwned'),
+          ).length,
+          handlers: document.querySelectorAll('[onerror]').length,
+          pwned: (window as unknown as { __pwned?: number }).__pwned ?? 0,
+        }))
+        // Not in the document at all, so nothing could fire later either.
+        expect(found).toEqual({ meta: 0, scripts: 0, handlers: 0, pwned: 0 })
+        expect(withoutFragment(page.url())).toBe(url)
+        expect(new Set(navigations)).toEqual(new Set([url]))
+        expect(server.served.slice(servedBefore).map((r) => r.path)).not.toContain('/elsewhere')
+        // Both viewers sanitize with DOMPurify, which first parses the markup in an inert
+        // document; Chromium reports the onerror handler it meets there as a CSP violation of
+        // the page, though nothing can run in that document. Those reports are the only ones
+        // allowed: a <script> reaching the page would be a script-src-elem report, a failed or
+        // off-origin load its own entry.
+        const problems = await guarded.collect()
+        const inertHandler = (text: string) =>
+          text.startsWith('Executing inline event handler violates') ||
+          text.startsWith('script-src-attr blocked inline')
+        expect({
+          ...problems,
+          consoleErrors: problems.consoleErrors.filter((e) => !inertHandler(e)),
+          cspViolations: problems.cspViolations.filter((v) => !inertHandler(v)),
+        }).toEqual(NO_PROBLEMS)
+      } finally {
+        await page.close()
+      }
+    },
+  )
 })

@@ -5,7 +5,8 @@ import { digestHex } from '../internal/crypto'
  * Which IETF RateLimit header draft `rateLimit` speaks: `'draft-6'` sends `RateLimit-Limit`,
  * `RateLimit-Remaining`, `RateLimit-Reset` and `RateLimit-Policy: <max>;w=<s>`; `'draft-8'`
  * sends the structured fields `RateLimit-Policy: "<name>"; q=<max>; w=<s>; pk=:<key hash>:` and
- * `RateLimit: "<name>"; r=<remaining>; t=<reset>` (as express-rate-limit does).
+ * `RateLimit: "<name>"; r=<remaining>; t=<reset>` (as express-rate-limit does, except that the
+ * key hash is salted per limiter).
  *
  * @example
  * const standardHeaders: RateLimitHeaders = 'draft-8'
@@ -48,20 +49,30 @@ export function draft6(quota: Quota, windowSeconds: number): Record<string, stri
   }
 }
 
-const partitionKeys = new BoundedCache<string, string>(10_000)
-
 /**
- * The draft-8 partition key of a rate-limit key, as express-rate-limit computes it: the first 12
- * hex digits of its SHA-256, base64-encoded (16 characters). Cached, since most requests come
- * from clients seen before.
+ * The draft-8 partition keys of one limiter: `key` → the first 12 hex digits of the SHA-256 of a
+ * random salt followed by the key, base64-encoded (16 characters, the shape express-rate-limit
+ * sends). express-rate-limit hashes the key unsalted, so a client's IPv4 address is found again by
+ * hashing all 2³² candidates (or the few hundred of a known network) in moments; with a salt no
+ * one outside this limiter knows, the pk identifies a client's partition and nothing more. The
+ * salt is drawn on first use, never at construction (Workers forbid randomness at module scope),
+ * so each limiter (and each process) has its own: a pk is stable for as long as the limiter
+ * lives. Cached by `key`, which must already be bounded (see `boundKey`), since most requests
+ * come from clients seen before.
  */
-export async function partitionKey(key: string): Promise<string> {
-  let pk = partitionKeys.get(key)
-  if (pk === undefined) {
-    pk = btoa((await digestHex('SHA-256', key)).slice(0, 12))
-    partitionKeys.set(key, pk)
+export function partitionKeys(): (key: string) => Promise<string> {
+  const cache = new BoundedCache<string, string>(10_000)
+  let salt: string | undefined
+  return async (key) => {
+    let pk = cache.get(key)
+    if (pk === undefined) {
+      // 122 random bits, and no base64 code in the bundle for them.
+      salt ??= crypto.randomUUID()
+      pk = btoa((await digestHex('SHA-256', salt + key)).slice(0, 12))
+      cache.set(key, pk)
+    }
+    return pk
   }
-  return pk
 }
 
 /** The draft-8 header pair. */

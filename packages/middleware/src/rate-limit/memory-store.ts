@@ -1,3 +1,4 @@
+import { boundKey } from '../internal/bounded-key'
 import { unrefInterval } from '../internal/timers'
 import {
   type BucketState,
@@ -115,6 +116,8 @@ export class MemoryRateLimitStore implements RateLimitStore {
   /** Fixed window: counts one request for `key`; starts a window of `windowMs` if none runs. */
   async increment(key: string, windowMs: number): Promise<RateLimitInfo> {
     checkWindow('increment', windowMs)
+    const bound = boundKey(key)
+    if (typeof bound !== 'string') key = await bound
     const now = this.#now()
     const slot = this.#slot(this.#fixed, key, now, windowMs)
     let window = this.#fixed.get(slot)
@@ -130,6 +133,8 @@ export class MemoryRateLimitStore implements RateLimitStore {
   async slidingWindow(key: string, windowMs: number, max: number): Promise<RateLimitInfo> {
     checkWindow('slidingWindow', windowMs)
     checkMax('slidingWindow', max)
+    const bound = boundKey(key)
+    if (typeof bound !== 'string') key = await bound
     const now = this.#now()
     const slot = this.#slot(this.#sliding, key, now, windowMs)
     let state = this.#sliding.get(slot)
@@ -146,6 +151,8 @@ export class MemoryRateLimitStore implements RateLimitStore {
   async tokenBucket(key: string, windowMs: number, max: number): Promise<RateLimitInfo> {
     checkWindow('tokenBucket', windowMs)
     checkMax('tokenBucket', max, windowMs)
+    const bound = boundKey(key)
+    if (typeof bound !== 'string') key = await bound
     const now = this.#now()
     const slot = this.#slot(this.#buckets, key, now, windowMs)
     let state = this.#buckets.get(slot)
@@ -165,6 +172,8 @@ export class MemoryRateLimitStore implements RateLimitStore {
    */
   async consume(key: string, request: RateLimitRequest): Promise<RateLimitVerdict> {
     const checked = checkRateLimitRequest(NAME, request)
+    const bound = boundKey(key)
+    if (typeof bound !== 'string') key = await bound
     const now = this.#now()
     const slot = this.#slot(this.#consumed, key, now, checked.limits[0]?.windowMs ?? 1_000)
     const { verdict, next } = consumeEvaluate(this.#consumed.get(slot), now, checked)
@@ -178,6 +187,8 @@ export class MemoryRateLimitStore implements RateLimitStore {
    * above `max`). A key that was counted in the overflow counter is not refunded.
    */
   async decrement(key: string, hit: RateLimitHit): Promise<void> {
+    const bound = boundKey(key)
+    if (typeof bound !== 'string') key = await bound
     const now = this.#now()
     if (hit.algorithm === 'fixed-window') {
       const window = this.#fixed.get(key)
@@ -198,6 +209,8 @@ export class MemoryRateLimitStore implements RateLimitStore {
 
   /** Forgets `key` under every algorithm, so its next request starts fresh. */
   async reset(key: string): Promise<void> {
+    const bound = boundKey(key)
+    if (typeof bound !== 'string') key = await bound
     this.#fixed.delete(key)
     this.#sliding.delete(key)
     this.#buckets.delete(key)

@@ -1,10 +1,19 @@
 import { afterEach, describe, expect, it, vi } from 'vitest'
-import { limitedApp as appWith, fromSocket, hitFrom as hit } from '../../test/rate-limit-app'
-import { rateLimit } from './index'
+import { heapOccurrences, longKey, newMarker } from '../../test/heap'
+import {
+  limitedApp as appWith,
+  fromSocket,
+  hitFrom as hit,
+  withPkHidden,
+} from '../../test/rate-limit-app'
+import { digestHex } from '../internal/crypto'
+import { MemoryRateLimitStore, type RateLimitStore, rateLimit } from './index'
 
 const rateLimitHeaders = (res: Response) =>
   Object.fromEntries(
-    [...res.headers].filter(([k]) => k.startsWith('ratelimit') || k === 'retry-after'),
+    [...res.headers]
+      .filter(([k]) => k.startsWith('ratelimit') || k === 'retry-after')
+      .map(([k, v]) => [k, k === 'ratelimit-policy' ? withPkHidden(v) : v]),
   )
 
 afterEach(() => {
@@ -21,7 +30,7 @@ describe('rateLimit: standardHeaders draft-8', () => {
       keyGenerator: () => 'foo',
     })
     expect(rateLimitHeaders(await hit(app))).toEqual({
-      'ratelimit-policy': '"5-in-1min"; q=5; w=60; pk=:MmMyNmI0NmI2OGZm:',
+      'ratelimit-policy': '"5-in-1min"; q=5; w=60; pk=:<pk>:',
       ratelimit: '"5-in-1min"; r=4; t=60',
     })
   })
@@ -55,6 +64,50 @@ describe('rateLimit: standardHeaders draft-8', () => {
     expect(await pk('198.51.100.2')).not.toBe(a)
   })
 
+  it('salts the partition key per limiter: hashing the IP does not find it, another limiter differs', async () => {
+    const pkOf = async (app: ReturnType<typeof appWith>, ip: string) =>
+      /pk=:([^:]+):/.exec((await hit(app, ip)).headers.get('ratelimit-policy') ?? '')?.[1]
+    const one = appWith({ standardHeaders: 'draft-8' })
+    const other = appWith({ standardHeaders: 'draft-8' })
+    const ip = '198.51.100.77'
+    const pk = await pkOf(one, ip)
+    expect(pk).toMatch(/^[A-Za-z0-9+/]{16}$/)
+    expect(await pkOf(one, ip)).toBe(pk)
+    expect(await pkOf(other, ip)).not.toBe(pk)
+    // The attack on an unsalted key (express-rate-limit's: the first 12 hex digits of the key's
+    // SHA-256, base64): hash every candidate address and compare. Here the whole /24 finds nothing.
+    const unsalted = async (key: string) => btoa((await digestHex('SHA-256', key)).slice(0, 12))
+    expect(await unsalted('foo')).toBe('MmMyNmI0NmI2OGZm') // express-rate-limit's pk for 'foo'
+    const candidates = await Promise.all(
+      Array.from({ length: 256 }, (_, i) => unsalted(`198.51.100.${i}`)),
+    )
+    expect(candidates).not.toContain(pk)
+    expect(candidates).not.toContain(await pkOf(other, ip))
+  })
+
+  it('holds no long key of a keyGenerator in its caches (partition keys, deny cache)', async () => {
+    const marker = newMarker()
+    const memory = new MemoryRateLimitStore()
+    // Not a MemoryRateLimitStore, so the deny cache is on; the memory store bounds its own keys.
+    const store: RateLimitStore = { increment: (key, windowMs) => memory.increment(key, windowMs) }
+    const app = appWith({
+      max: 1,
+      store,
+      standardHeaders: 'draft-8',
+      keyGenerator: (c) => longKey(marker, c.req.query('i') ?? ''),
+    })
+    const statuses: number[] = []
+    for (let i = 0; i < 300; i++) {
+      for (let round = 0; round < 3; round++)
+        statuses.push((await hit(app, '203.0.113.1', `/?i=${i}`)).status)
+    }
+    // Each long key is limited on its own: one pass, then refused (the third from the deny cache).
+    expect(statuses.filter((s) => s === 200)).toHaveLength(300)
+    expect(statuses.filter((s) => s === 429)).toHaveLength(600)
+    expect(await heapOccurrences(() => marker + marker)).toBe(0)
+    memory.destroy()
+  })
+
   it('lists every quota of stacked limiters, the outer one first', async () => {
     const app = appWith(
       {
@@ -74,8 +127,8 @@ describe('rateLimit: standardHeaders draft-8', () => {
     )
     const res = await hit(app)
     expect(res.headers.get('ratelimit')).toBe('"minute"; r=9; t=60, "hour"; r=99; t=3600')
-    expect(res.headers.get('ratelimit-policy')).toBe(
-      '"minute"; q=10; w=60; pk=:MmMyNmI0NmI2OGZm:, "hour"; q=100; w=3600; pk=:MmMyNmI0NmI2OGZm:',
+    expect(withPkHidden(res.headers.get('ratelimit-policy'))).toBe(
+      '"minute"; q=10; w=60; pk=:<pk>:, "hour"; q=100; w=3600; pk=:<pk>:',
     )
   })
 

@@ -6,6 +6,7 @@
 import type { Rejects } from '@palisade/shared/describe'
 import type { Context, MiddlewareHandler } from 'hono'
 import { BoundedCache } from '../internal/bounded-cache'
+import { boundKey } from '../internal/bounded-key'
 import { begin, clock, decide, type Pending, storeTime } from '../internal/decisions'
 import { described } from '../internal/described'
 import { editResponseHeaders } from '../internal/headers'
@@ -28,7 +29,7 @@ import {
   draft6,
   draft8,
   POLICY_NAME,
-  partitionKey,
+  partitionKeys,
   type Quota,
   type RateLimitHeaders,
 } from './headers'
@@ -396,7 +397,11 @@ export function rateLimit(
     }
   }
 
-  /** Header values for the limits of one response; the first quota is the one to report. */
+  const pkOf = standardHeaders === 'draft-8' ? partitionKeys() : undefined
+  /**
+   * Header values for the limits of one response; the first quota is the one to report. `key` is
+   * the bounded key (see `boundKey`), as the partition keys are cached by it.
+   */
   const headersFor = async (
     quotas: readonly (Quota & { windowMs: number })[],
     key: string,
@@ -411,7 +416,7 @@ export function rateLimit(
       }
       return headers
     }
-    const pk = await partitionKey(key)
+    const pk = await (pkOf as (key: string) => Promise<string>)(key)
     const name = (q: Quota & { windowMs: number }) =>
       identifier ?? defaultPolicyName(q.max, q.windowMs)
     const headers = draft8(first, Math.ceil(first.windowMs / 1000), name(first), pk)
@@ -430,6 +435,9 @@ export function rateLimit(
       ? new BoundedCache<string, Denied>(10_000)
       : undefined
   if (options.denyCache !== undefined) assertBoolean(factory, 'denyCache', options.denyCache)
+  // What this process keeps by key (deny cache, partition keys) is keyed by the bounded key: a
+  // keyGenerator may return long client-chosen text (a username, a body field).
+  const keepsKeys = denyCache !== undefined || pkOf !== undefined
 
   const refuse = async (
     quotas: (Quota & { windowMs: number })[],
@@ -454,20 +462,25 @@ export function rateLimit(
       return next()
     }
     const key = await keyGenerator(c)
+    let local = key
+    if (keepsKeys) {
+      const bound = boundKey(key)
+      local = typeof bound === 'string' ? bound : await bound
+    }
     if (denyCache) {
-      const denied = denyCache.get(key)
+      const denied = denyCache.get(local)
       if (denied !== undefined) {
         const left = denied.until - Date.now()
         if (left > 0) {
           const reset = Math.ceil(left / 1000)
           await refuse(
             denied.quotas.map((q) => ({ ...q, remaining: 0, reset: Math.max(q.reset, reset) })),
-            key,
+            local,
             left,
             d,
           )
         }
-        denyCache.delete(key)
+        denyCache.delete(local)
       }
     }
     const max = maxFn ? checkMax(await maxFn(c), 'max(c)') : staticMax
@@ -552,13 +565,13 @@ export function rateLimit(
         if (blocked)
           for (const q of reported) q.reset = Math.max(q.reset, Math.ceil(retryMs / 1000))
         if (denyCache && until > 0) {
-          denyCache.set(key, { until: Date.now() + until, quotas: reported })
+          denyCache.set(local, { until: Date.now() + until, quotas: reported })
         }
-        await refuse(reported, key, retryMs, d)
+        await refuse(reported, local, retryMs, d)
       }
       // The tightest limit first: least room left, then the longest wait.
       const reported = [...quotas].sort((a, b) => a.remaining - b.remaining || b.ttl - a.ttl)
-      const headers = await headersFor(reported, key)
+      const headers = await headersFor(reported, local)
       decide(d, 'allow')
       await next()
       setHeaders(c, headers)
@@ -568,14 +581,14 @@ export function rateLimit(
     const counted = info as RateLimitInfo
     const reset = Math.max(0, Math.ceil(counted.ttl / 1000))
     const quota = { max, windowMs, remaining: Math.max(0, max - counted.count), reset }
-    const headers = await headersFor([quota], key)
+    const headers = await headersFor([quota], local)
     const refunds = skipFailed || skipSuccessful
     const deadline = refunds ? Date.now() + counted.ttl : 0
     const hit: RateLimitHit = { algorithm, windowMs, max }
     if (counted.count > max) {
       if (skipFailed && countsRejected && !dryRun) await refund(s, key, hit, deadline, c)
       if (denyCache && algorithm !== 'sliding-window') {
-        denyCache.set(key, { until: Date.now() + counted.ttl, quotas: [quota] })
+        denyCache.set(local, { until: Date.now() + counted.ttl, quotas: [quota] })
       }
       decide(d, dryRun ? 'dry-run' : 'reject', 'rate_limited', 429)
       if (!dryRun) {

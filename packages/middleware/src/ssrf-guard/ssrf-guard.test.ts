@@ -635,13 +635,37 @@ describe('ssrfGuard middleware', () => {
   it('answers 403 instead of hanging when the resolver never answers', async () => {
     const handler = vi.fn((c) => c.text('ok'))
     const app = new Hono()
-    const never: SsrfResolver = () => new Promise(() => {})
+    // The resolver is asked, then never answers; `asked` is the barrier the clock waits for.
+    let markAsked = () => {}
+    const asked = new Promise<void>((resolve) => {
+      markAsked = resolve
+    })
+    const never: SsrfResolver = () => {
+      markAsked()
+      return new Promise(() => {})
+    }
     app.post('/fetch', ssrfGuard({ resolve: never, resolveTimeout: 20 }), handler)
-    const started = performance.now()
-    const res = await post(app, '{"url":"http://hang.example/"}')
-    expect(res.status).toBe(403)
-    expect(await res.text()).toBe('Forbidden URL')
-    expect(performance.now() - started).toBeLessThan(2000)
+    // A fake clock instead of a stopwatch: the answer comes when resolveTimeout has passed, and
+    // not a millisecond before, however loaded the machine is.
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] })
+    try {
+      let answered: Response | undefined
+      const pending = Promise.resolve(post(app, '{"url":"http://hang.example/"}')).then((res) => {
+        answered = res
+        return res
+      })
+      await asked
+      expect(vi.getTimerCount()).toBe(1) // the lookup's deadline, started with the lookup
+      await vi.advanceTimersByTimeAsync(19)
+      expect(answered).toBeUndefined()
+      await vi.advanceTimersByTimeAsync(1)
+      const res = await pending
+      expect(res.status).toBe(403)
+      expect(await res.text()).toBe('Forbidden URL')
+      expect(vi.getTimerCount()).toBe(0) // the race's timer is cleared, nothing left behind
+    } finally {
+      vi.useRealTimers()
+    }
     expect(handler).not.toHaveBeenCalled()
   })
 

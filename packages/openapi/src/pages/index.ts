@@ -1,5 +1,6 @@
 import type { Hono } from 'hono'
 import { assetHandler, assetsPathFor } from './assets'
+import { cspSource } from './csp-source'
 import { EXPLORER_CSP, explorerAssets, explorerUIHTML } from './explorer'
 import { type DocsPagesOptions, type DocsRegistrar, mountPrefix, underPrefix } from './mount'
 import { createNonce, referenceAssets, referenceCSP, referenceHTML } from './reference'
@@ -12,19 +13,17 @@ export type { ReferenceHTMLOptions } from './reference'
 export { createNonce, referenceCSP, referenceHTML } from './reference'
 
 /**
- * `EXPLORER_CSP` with the origins of absolute `http(s)` server URLs added to `connect-src`, so the
- * explorer's "Try it out" can call the servers the document names. Templated URLs
- * (`https://{region}.example.com`) are skipped: a CSP source cannot express them.
+ * `EXPLORER_CSP` with the origins of absolute `http(s)`/`ws(s)` server URLs added to
+ * `connect-src`, so the explorer's "Try it out" can call the servers the document names. Each
+ * origin goes through {@link cspSource}: a URL that cannot be written as a plain CSP source
+ * (templated, IPv6, or carrying `;`, `,`, quotes, whitespace) is left out rather than let into
+ * the policy, where it could add directives.
  */
 export function explorerCSPFor(servers: readonly { url: string }[] = []): string {
   const origins = new Set<string>()
   for (const { url } of servers) {
-    if (!/^https?:\/\//i.test(url) || /[{}]/.test(url)) continue
-    try {
-      origins.add(new URL(url).origin)
-    } catch {
-      // Not a URL a browser could call either.
-    }
+    const source = cspSource(url)
+    if (source !== null) origins.add(source)
   }
   if (origins.size === 0) return EXPLORER_CSP
   return EXPLORER_CSP.replace("connect-src 'self'", `connect-src 'self' ${[...origins].join(' ')}`)

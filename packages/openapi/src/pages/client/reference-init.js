@@ -26,6 +26,12 @@
       nonce: nonce,
       // Lists every components.schemas entry in its own section, not only those used inline.
       schemaDefinitionsTagName: 'Schemas',
+      // Descriptions are Markdown that may carry HTML, and a document's text can come from
+      // anywhere (generated, contributed, read from a database). ReDoc renders that HTML as it is
+      // unless told the document is untrusted; then it passes it through DOMPurify, as Swagger UI
+      // does. Without this a <meta http-equiv="refresh"> in a description navigates the page away
+      // (the CSP blocks script, but not a refresh).
+      untrustedSpec: true,
     }
     const start = (spec) => window.Redoc.init(spec, options, document.getElementById('redoc'))
     // ReDoc 2 lists the security schemes only where the description asks for them; ask, so the
