@@ -32,7 +32,17 @@ describe('jwtAuth', () => {
   it('is a bearer JWT scheme with 401 and its WWW-Authenticate challenge', () => {
     const d = describeOf(jwtAuth({ secret }))
     expect(d?.security).toEqual([
-      [{ name: 'bearerAuth', scheme: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' } }],
+      [
+        {
+          name: 'bearerAuth',
+          scheme: {
+            type: 'http',
+            scheme: 'bearer',
+            bearerFormat: 'JWT',
+            description: expect.stringMatching(/RFC8725/),
+          },
+        },
+      ],
     ])
     expect(d?.responses).toEqual([
       expect.objectContaining({
@@ -46,7 +56,14 @@ describe('jwtAuth', () => {
   it('adds its cookie as a second alternative when `cookie` is set', () => {
     const d = describeOf(jwtAuth({ secret, cookie: 'token' }))
     expect(d?.security?.map((alt) => alt.map((s) => s.scheme))).toEqual([
-      [{ type: 'http', scheme: 'bearer', bearerFormat: 'JWT' }],
+      [
+        {
+          type: 'http',
+          scheme: 'bearer',
+          bearerFormat: 'JWT',
+          description: expect.stringMatching(/RFC8725/),
+        },
+      ],
       [{ type: 'apiKey', in: 'cookie', name: 'token', description: 'The JWT in a cookie' }],
     ])
   })
