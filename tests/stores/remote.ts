@@ -54,6 +54,7 @@ export const REMOTE_METHODS = {
   rateLimit: ['increment', 'slidingWindow', 'tokenBucket', 'decrement', 'consume', 'reset'],
   session: ['get', 'set', 'destroy', 'update'],
   apiKey: ['add', 'remove', 'validate'],
+  concurrency: ['acquire', 'renew', 'release'],
 } as const
 
 /** Rounds of a remote `update` before the client gives up (each is a value `apply` had not seen). */
