@@ -294,6 +294,21 @@ describe('PalisadeStoreObject request handling', () => {
       setAlarm: async () => {},
     }
   }
+  /** In-memory storage that remembers the last alarm set. */
+  const recordingStorage = () => {
+    const map = new Map<string, unknown>()
+    let last = 0
+    const storage = {
+      get: async (k: string) => map.get(k) as never,
+      put: async (k: string, v: unknown) => void map.set(k, v),
+      delete: async (k: string) => map.delete(k),
+      deleteAll: async () => map.clear(),
+      setAlarm: async (t: number) => {
+        last = t
+      },
+    }
+    return { map, storage, alarm: () => last }
+  }
   const post = (op: string, body: string) =>
     new Request(`https://palisade-store.invalid/${op}`, { method: 'POST', body })
 
@@ -327,17 +342,7 @@ describe('PalisadeStoreObject request handling', () => {
     expect((await object.fetch(request)).status).toBe(status)
   })
   it("alarm deletes a key's rate-limit state once all of it has expired, not before", async () => {
-    const map = new Map<string, unknown>()
-    let alarm = 0
-    const storage = {
-      get: async (k: string) => map.get(k) as never,
-      put: async (k: string, v: unknown) => void map.set(k, v),
-      delete: async (k: string) => map.delete(k),
-      deleteAll: async () => map.clear(),
-      setAlarm: async (t: number) => {
-        alarm = t
-      },
-    }
+    const { map, storage, alarm } = recordingStorage()
     const object = new PalisadeStoreObject({ storage })
     const consume = { algorithm: 'sliding-window', limits: [{ max: 5, windowMs: 400 }], cost: 1 }
     expect((await object.fetch(post('increment', '{"windowMs":50}'))).status).toBe(200)
@@ -346,24 +351,14 @@ describe('PalisadeStoreObject request handling', () => {
     // The fixed window is over, the sliding window of consume still counts: kept, alarm moved on.
     await object.alarm()
     expect([...map.keys()].sort()).toEqual(['consumed', 'record'])
-    expect(alarm).toBeGreaterThan(Date.now())
-    await new Promise((resolve) => setTimeout(resolve, alarm - Date.now() + 20))
+    expect(alarm()).toBeGreaterThan(Date.now())
+    await new Promise((resolve) => setTimeout(resolve, alarm() - Date.now() + 20))
     await object.alarm()
     expect(map.size).toBe(0)
   })
 
   it("keeps a key's leases in one record, a lease id like __proto__ included, and deletes it when empty", async () => {
-    const map = new Map<string, unknown>()
-    let alarm = 0
-    const storage = {
-      get: async (k: string) => map.get(k) as never,
-      put: async (k: string, v: unknown) => void map.set(k, v),
-      delete: async (k: string) => map.delete(k),
-      deleteAll: async () => map.clear(),
-      setAlarm: async (t: number) => {
-        alarm = t
-      },
-    }
+    const { map, storage, alarm } = recordingStorage()
     const object = new PalisadeStoreObject({ storage })
     const call = async (op: string, body: object) =>
       (await object.fetch(post(op, JSON.stringify(body)))).json()
@@ -380,7 +375,7 @@ describe('PalisadeStoreObject request handling', () => {
       inFlight: 2,
     })
     // The alarm is set for the last expiry, so a dead key's storage is deleted after it.
-    expect(alarm).toBeGreaterThan(Date.now() + 8000)
+    expect(alarm()).toBeGreaterThan(Date.now() + 8000)
     expect(await call('lease/renew', { lease: '__proto__', leaseMs: 5000 })).toEqual({
       renewed: true,
     })
