@@ -6,7 +6,7 @@ import {
   checkLease,
   checkLeaseMs,
 } from '../concurrency-limit/store'
-import type { ContextBinding } from '../internal/store-context'
+import type { ContextBinding } from '../internal/context-binding'
 import {
   type DurableObjectNamespaceLike,
   type DurableObjectStoreOptions,

@@ -1,6 +1,6 @@
 import type { Context } from 'hono'
+import type { ContextBinding } from '../internal/context-binding'
 import { checkMax, checkWindowMs } from '../internal/store-args'
-import type { ContextBinding } from '../internal/store-context'
 import {
   checkRateLimitRequest,
   type RateLimitHit,

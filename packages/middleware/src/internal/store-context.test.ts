@@ -7,7 +7,8 @@ import { rateLimit } from '../rate-limit/rate-limit'
 import type { RateLimitStore } from '../rate-limit/store'
 import { sessions } from '../sessions/sessions'
 import type { SessionStore } from '../sessions/store'
-import { ContextBinding, storeFor } from './store-context'
+import { ContextBinding } from './context-binding'
+import { storeFor } from './store-context'
 
 type Env = { TENANT: string }
 
