@@ -112,9 +112,10 @@ export function leaseCases(
         ['k', '', 1, 1000],
         ['k', 'x'.repeat(129), 1, 1000],
       ]) {
+        await expect(store.acquire?.(...args)).rejects.toThrow(TypeError)
         await expect(store.acquire?.(...args)).rejects.toThrow(/lease|max|leaseMs/)
       }
-      await expect(store.renew?.('k', 'a', -1)).rejects.toThrow(/leaseMs/)
+      await expect(store.renew?.('k', 'a', -1)).rejects.toThrow(TypeError)
     })
   })
 }
