@@ -1,10 +1,13 @@
 /**
  * The Durable Object stores inside workerd (miniflare), with a real Durable Object binding:
- * the conformance suite for all three stores (each method runs in the Worker), exactness of the
- * rate limit through the Worker's own app, and the stores' option checks.
+ * the conformance suite for all three stores (each method runs in the Worker), concurrency
+ * leases, exactness of the rate limit through the Worker's own app, middleware built at module
+ * scope on stores given a resolver (and their openapi document), and the stores' option checks.
  */
 import type { ManagedApiKeyStore } from '@palisade/middleware/api-key'
 import {
+  DurableObjectApiKeyStore,
+  DurableObjectConcurrencyStore,
   type DurableObjectNamespaceLike,
   DurableObjectRateLimitStore,
   DurableObjectSessionStore,
@@ -12,7 +15,9 @@ import {
 } from '@palisade/middleware/cloudflare'
 import type { RateLimitStore } from '@palisade/middleware/rate-limit'
 import type { SessionStore } from '@palisade/middleware/sessions'
+import type { Context } from 'hono'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import type { ConcurrencyStore } from '../../packages/middleware/src/concurrency-limit/store'
 import {
   apiKeyStoreConformance,
   logoutRaceConformance,
@@ -20,6 +25,7 @@ import {
   sessionStoreConformance,
 } from '../stores/conformance'
 import { raceConsume } from '../stores/consume-race'
+import { leaseCases } from '../stores/lease-cases'
 import { remoteStore } from '../stores/remote'
 import { startWorker, type TestWorker } from './support'
 
@@ -51,6 +57,80 @@ logoutRaceConformance('DurableObjectSessionStore (workerd), two instances', asyn
 apiKeyStoreConformance('DurableObjectApiKeyStore (workerd)', () =>
   remoteStore<ManagedApiKeyStore>(worker, 'apiKey', fresh()),
 )
+leaseCases('DurableObjectConcurrencyStore (workerd)', () =>
+  remoteStore<ConcurrencyStore>(worker, 'concurrency', fresh()),
+)
+
+describe('middleware built once at module scope, stores given a resolver (workerd)', () => {
+  const get = (path: string, headers: Record<string, string> = {}) =>
+    worker.fetch(path, { headers })
+
+  it('keeps a session across requests through the resolved binding', async () => {
+    const first = await get('/module/visits', { 'x-client': 'visits' })
+    expect(first.status).toBe(200)
+    expect(await first.json()).toEqual({ visits: 1 })
+    const cookie = (first.headers.get('set-cookie') ?? '').split(';')[0] as string
+    expect(cookie).toMatch(/^sid=/)
+    const second = await get('/module/visits', { 'x-client': 'visits', cookie })
+    expect(await second.json()).toEqual({ visits: 2 })
+  })
+
+  it('counts one client over requests: max 3, the fourth is refused', async () => {
+    const statuses: number[] = []
+    for (let i = 0; i < 4; i++) {
+      statuses.push((await get('/module/visits', { 'x-client': 'counted' })).status)
+    }
+    expect(statuses).toEqual([200, 200, 200, 429])
+  })
+
+  it('validates API keys added through forContext(c) in a handler', async () => {
+    const key = `pk-${crypto.randomUUID()}`
+    const added = await worker.fetch('/module-admin/keys', { method: 'POST', body: key })
+    const { id } = (await added.json()) as { id: string }
+    const ok = await get('/module/partner', { 'x-client': 'partner', 'x-api-key': key })
+    expect(ok.status).toBe(200)
+    expect(await ok.json()).toEqual({ id })
+    const bad = await get('/module/partner', { 'x-client': 'partner', 'x-api-key': `${key}x` })
+    expect(bad.status).toBe(401)
+  })
+
+  it('takes concurrency leases through forContext(c)', async () => {
+    const acquire = async (lease: string) =>
+      (
+        await worker.fetch('/module-admin/lease', {
+          method: 'POST',
+          body: JSON.stringify({ key: 'module', lease, max: 1 }),
+        })
+      ).json()
+    expect(await acquire('a')).toEqual({ acquired: true, inFlight: 1 })
+    expect(await acquire('b')).toEqual({ acquired: false, inFlight: 1 })
+  })
+
+  it('answers 503 when the resolver finds no binding (the store failed), never a crash', async () => {
+    const res = await get('/module-broken')
+    expect(res.status).toBe(503)
+    expect(await res.text()).toBe('Rate limit store unavailable')
+  })
+
+  it("documents the module-scope middleware's answers in the openapi document", async () => {
+    const doc = (await (await get('/openapi.json')).json()) as {
+      paths: Record<
+        string,
+        Record<string, { responses: Record<string, unknown>; security?: unknown }>
+      >
+    }
+    const visits = doc.paths['/module/visits']?.get
+    const partner = doc.paths['/module/partner']?.get
+    // rateLimit: 429, and 503 because a Durable Object store can fail; sessions: 503 likewise.
+    expect(Object.keys(visits?.responses ?? {})).toEqual(
+      expect.arrayContaining(['200', '429', '503']),
+    )
+    expect(Object.keys(partner?.responses ?? {})).toEqual(
+      expect.arrayContaining(['200', '401', '429', '503']),
+    )
+    expect(partner?.security).toEqual([{ apiKeyHeader: [] }])
+  })
+})
 
 describe('rateLimit on Durable Objects inside workerd', () => {
   it.each([
@@ -148,6 +228,51 @@ describe('Durable Object store options', () => {
     )
   })
 
+  it('accepts a resolver: forContext(c) gives the store on the binding, once per binding', async () => {
+    const names: string[] = []
+    const recording: DurableObjectNamespaceLike = {
+      idFromName: (name) => {
+        names.push(name)
+        return name
+      },
+      get: () => ({ fetch: async () => Response.json({ count: 1, ttl: 1000 }) }),
+    }
+    const store = new DurableObjectRateLimitStore({
+      namespace: (c: Context) => c.env.PALISADE,
+      prefix: 'p:',
+    })
+    const c = { env: { PALISADE: recording } } as unknown as Context
+    const bound = store.forContext(c)
+    expect(bound).toBeInstanceOf(DurableObjectRateLimitStore)
+    expect(store.forContext({ env: { PALISADE: recording } } as unknown as Context)).toBe(bound)
+    expect(await bound.increment('k', 1000)).toEqual({ count: 1, ttl: 1000 })
+    // The prefix carries over to the bound store.
+    expect(names).toEqual(['p:k'])
+    // Built with a binding, forContext is the store itself.
+    const direct = new DurableObjectSessionStore({ namespace: recording })
+    expect(direct.forContext(c)).toBe(direct)
+  })
+
+  it('refuses to run a resolver-built store without the request, with a clear message', async () => {
+    const store = new DurableObjectConcurrencyStore({ namespace: () => namespace })
+    await expect(store.acquire('k', 'a', 1, 1000)).rejects.toThrow(
+      /^DurableObjectConcurrencyStore: built with a resolver, so it needs the request: use store\.forContext\(c\)/,
+    )
+    const keys = new DurableObjectApiKeyStore({ namespace: () => namespace })
+    await expect(keys.validate('k')).rejects.toThrow(/forContext/)
+  })
+
+  it.each([
+    ['undefined', undefined],
+    ['null', null],
+    ['a string', 'PALISADE'],
+  ])('throws a TypeError from forContext when the resolver returns %s', (_label, value) => {
+    const store = new DurableObjectRateLimitStore({ namespace: () => value as never })
+    expect(() => store.forContext({ env: {} } as unknown as Context)).toThrow(
+      /^DurableObjectRateLimitStore: the resolver returned \w+, not a Durable Object namespace binding$/,
+    )
+  })
+
   it('turns a failed object call into a rejection (so failOpen decides)', async () => {
     const failing: DurableObjectNamespaceLike = {
       idFromName: () => 'id',
@@ -164,9 +289,25 @@ describe('PalisadeStoreObject request handling', () => {
     return {
       get: async (k: string) => map.get(k) as never,
       put: async (k: string, v: unknown) => void map.set(k, v),
+      delete: async (k: string) => map.delete(k),
       deleteAll: async () => map.clear(),
       setAlarm: async () => {},
     }
+  }
+  /** In-memory storage that remembers the last alarm set. */
+  const recordingStorage = () => {
+    const map = new Map<string, unknown>()
+    let last = 0
+    const storage = {
+      get: async (k: string) => map.get(k) as never,
+      put: async (k: string, v: unknown) => void map.set(k, v),
+      delete: async (k: string) => map.delete(k),
+      deleteAll: async () => map.clear(),
+      setAlarm: async (t: number) => {
+        last = t
+      },
+    }
+    return { map, storage, alarm: () => last }
   }
   const post = (op: string, body: string) =>
     new Request(`https://palisade-store.invalid/${op}`, { method: 'POST', body })
@@ -192,21 +333,16 @@ describe('PalisadeStoreObject request handling', () => {
       post('rate/consume', '{"algorithm":"fixed-window","cost":1}'),
       400,
     ],
+    ['a lease acquire without max', post('lease/acquire', '{"lease":"a","leaseMs":1000}'), 400],
+    ['an empty lease id', post('lease/acquire', '{"lease":"","max":1,"leaseMs":1000}'), 400],
+    ['a renew without leaseMs', post('lease/renew', '{"lease":"a"}'), 400],
+    ['a release of a non-string lease', post('lease/release', '{"lease":7}'), 400],
   ])('answers %s with a 4xx, never a crash', async (_label, request, status) => {
     const object = new PalisadeStoreObject({ storage: memoryStorage() })
     expect((await object.fetch(request)).status).toBe(status)
   })
   it("alarm deletes a key's rate-limit state once all of it has expired, not before", async () => {
-    const map = new Map<string, unknown>()
-    let alarm = 0
-    const storage = {
-      get: async (k: string) => map.get(k) as never,
-      put: async (k: string, v: unknown) => void map.set(k, v),
-      deleteAll: async () => map.clear(),
-      setAlarm: async (t: number) => {
-        alarm = t
-      },
-    }
+    const { map, storage, alarm } = recordingStorage()
     const object = new PalisadeStoreObject({ storage })
     const consume = { algorithm: 'sliding-window', limits: [{ max: 5, windowMs: 400 }], cost: 1 }
     expect((await object.fetch(post('increment', '{"windowMs":50}'))).status).toBe(200)
@@ -215,9 +351,36 @@ describe('PalisadeStoreObject request handling', () => {
     // The fixed window is over, the sliding window of consume still counts: kept, alarm moved on.
     await object.alarm()
     expect([...map.keys()].sort()).toEqual(['consumed', 'record'])
-    expect(alarm).toBeGreaterThan(Date.now())
-    await new Promise((resolve) => setTimeout(resolve, alarm - Date.now() + 20))
+    expect(alarm()).toBeGreaterThan(Date.now())
+    await new Promise((resolve) => setTimeout(resolve, alarm() - Date.now() + 20))
     await object.alarm()
+    expect(map.size).toBe(0)
+  })
+
+  it("keeps a key's leases in one record, a lease id like __proto__ included, and deletes it when empty", async () => {
+    const { map, storage, alarm } = recordingStorage()
+    const object = new PalisadeStoreObject({ storage })
+    const call = async (op: string, body: object) =>
+      (await object.fetch(post(op, JSON.stringify(body)))).json()
+    expect(await call('lease/acquire', { lease: '__proto__', max: 2, leaseMs: 5000 })).toEqual({
+      acquired: true,
+      inFlight: 1,
+    })
+    expect(await call('lease/acquire', { lease: 'constructor', max: 2, leaseMs: 9000 })).toEqual({
+      acquired: true,
+      inFlight: 2,
+    })
+    expect(await call('lease/acquire', { lease: 'x', max: 2, leaseMs: 5000 })).toEqual({
+      acquired: false,
+      inFlight: 2,
+    })
+    // The alarm is set for the last expiry, so a dead key's storage is deleted after it.
+    expect(alarm()).toBeGreaterThan(Date.now() + 8000)
+    expect(await call('lease/renew', { lease: '__proto__', leaseMs: 5000 })).toEqual({
+      renewed: true,
+    })
+    await call('lease/release', { lease: '__proto__' })
+    await call('lease/release', { lease: 'constructor' })
     expect(map.size).toBe(0)
   })
 })

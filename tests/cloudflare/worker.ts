@@ -6,14 +6,21 @@
  *   `max` query, key from `x-client`), for the exactness check.
  * - `POST /race/session?prefix=` races a logout against saves (tests/stores/session-race.ts): two
  *   store instances on the one binding, the first with a gate on its writes.
+ * - `/module/*`: the Workers recipe's shape (finding 6 of #26). rateLimit, sessions and apiKey
+ *   are built once at module scope on stores given a resolver (`(c) => c.env.PALISADE`), under
+ *   the openapi wrapper, whose document (`GET /openapi.json`) lists what they describe.
  */
+import { apiKey } from '@palisade/middleware/api-key'
 import {
   DurableObjectApiKeyStore,
+  DurableObjectConcurrencyStore,
   type DurableObjectNamespaceLike,
   DurableObjectRateLimitStore,
   DurableObjectSessionStore,
 } from '@palisade/middleware/cloudflare'
 import { rateLimit } from '@palisade/middleware/rate-limit'
+import { sessions } from '@palisade/middleware/sessions'
+import { openapi } from '@palisade/openapi'
 import { Hono } from 'hono'
 import { benchStore } from '../../bench/lib/store-bench'
 import { rpcHandler } from '../stores/rpc-handler'
@@ -27,6 +34,7 @@ const stores = {
   rateLimit: DurableObjectRateLimitStore,
   session: DurableObjectSessionStore,
   apiKey: DurableObjectApiKeyStore,
+  concurrency: DurableObjectConcurrencyStore,
 } as const
 
 const app = new Hono<{ Bindings: Env }>()
@@ -90,5 +98,61 @@ app.post('/race/session', async (c) => {
     ),
   )
 })
+
+// Module scope, as the Workers recipe has it: no binding exists here, the resolver reads it from
+// each request. Everything below is built once per isolate.
+const binding = (c: { env: Env }) => c.env.PALISADE
+const moduleKeys = new DurableObjectApiKeyStore({ namespace: binding, prefix: 'module:key:' })
+const moduleLeases = new DurableObjectConcurrencyStore({ namespace: binding, prefix: 'module:cc:' })
+const api = openapi(app, { info: { title: 'Workers at module scope', version: '1.0.0' } })
+api.use(
+  '/module/*',
+  rateLimit({
+    max: 3,
+    windowMs: 60_000,
+    keyGenerator: (c) => c.req.header('x-client') ?? 'anonymous',
+    store: new DurableObjectRateLimitStore({ namespace: binding, prefix: 'module:rl:' }),
+  }),
+)
+api.use(
+  '/module/*',
+  sessions({
+    secret: 'module-scope-test-secret-0123456789abcdef',
+    store: new DurableObjectSessionStore({ namespace: binding, prefix: 'module:sess:' }),
+  }),
+)
+api.get(
+  '/module/visits',
+  (c) => {
+    const session = c.get('session')
+    const visits = Number(session.get('visits') ?? 0) + 1
+    session.set('visits', visits)
+    return c.json({ visits })
+  },
+  { openapi: { summary: 'Counts visits in the session' } },
+)
+api.get('/module/partner', (c) => c.json({ id: c.get('apiKey').id }), {
+  middlewares: [apiKey({ store: moduleKeys })],
+  openapi: { summary: 'Who the API key belongs to' },
+})
+// A handler that uses a resolver-built store itself binds it to the request first.
+app.post('/module-admin/keys', async (c) => {
+  const id = await moduleKeys.forContext(c).add(await c.req.text(), { via: 'module' })
+  return c.json({ id })
+})
+app.post('/module-admin/lease', async (c) => {
+  const { key, lease, max } = await c.req.json<{ key: string; lease: string; max: number }>()
+  return c.json(await moduleLeases.forContext(c).acquire(key, lease, max, 60_000))
+})
+// A resolver that finds no binding: the store fails, so rateLimit's failure policy answers.
+app.use(
+  '/module-broken',
+  rateLimit({
+    store: new DurableObjectRateLimitStore({
+      namespace: (c) => (c.env as { MISSING?: DurableObjectNamespaceLike }).MISSING as never,
+    }),
+  }),
+)
+app.get('/module-broken', (c) => c.text('unreachable'))
 
 export default app

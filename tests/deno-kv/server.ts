@@ -6,10 +6,13 @@
  *   query, key from `x-client`), for the exactness check.
  * - `POST /race/session?prefix=` races a logout against saves (tests/stores/session-race.ts): two
  *   store instances on the one KV, the first with a gate on its writes.
+ * - A `prefix` starting with `resolved/` on `/rpc` builds the store with a resolver that returns
+ *   the promise of the handle, and runs the method on `store.forContext(c)`.
  * It prints `listening <port>` once it serves on 127.0.0.1.
  */
 import {
   DenoKvApiKeyStore,
+  DenoKvConcurrencyStore,
   type DenoKvLike,
   DenoKvRateLimitStore,
   DenoKvSessionStore,
@@ -29,18 +32,25 @@ declare const Deno: {
   ): unknown
 }
 
-const kv = await Deno.openKv(Deno.args[0] ?? ':memory:')
+const opening = Deno.openKv(Deno.args[0] ?? ':memory:')
+const kv = await opening
 const stores = {
   rateLimit: DenoKvRateLimitStore,
   session: DenoKvSessionStore,
   apiKey: DenoKvApiKeyStore,
+  concurrency: DenoKvConcurrencyStore,
 } as const
 
 const app = new Hono()
 
 app.post(
   '/rpc',
-  rpcHandler((store, prefix) => new stores[store as keyof typeof stores]({ kv, prefix })),
+  rpcHandler((store, prefix, c) => {
+    const Store = stores[store as keyof typeof stores]
+    if (!prefix.startsWith('resolved/')) return new Store({ kv, prefix })
+    // The resolver hands out the promise of the handle (as `() => Deno.openKv()` once would).
+    return new Store({ kv: () => opening, prefix }).forContext(c)
+  }),
 )
 
 const limiters = new Map<number, ReturnType<typeof rateLimit>>()

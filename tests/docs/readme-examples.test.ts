@@ -81,8 +81,13 @@ const checked = blocks.filter((b) => !b.skipped)
 // `app` (a Hono app) and `api` (an `openapi()` wrapper) are the names examples may use without
 // declaring them; a block's own `const app` shadows the global.
 const ambientFile = join(root, 'tests/docs/__readme__/ambient.d.ts')
+// The Workers runtime's own module, as @cloudflare/workers-types declares it (bindings and secrets
+// at module scope), for the Workers recipe; its Env is whatever the Worker binds.
 const ambient = `declare const app: import('hono').Hono
 declare const api: import('@palisade/openapi').OpenAPIApp
+declare module 'cloudflare:workers' {
+  export const env: Record<string, unknown>
+}
 `
 
 const configPath = join(root, 'tsconfig.json')

@@ -54,6 +54,7 @@ export const REMOTE_METHODS = {
   rateLimit: ['increment', 'slidingWindow', 'tokenBucket', 'decrement', 'consume', 'reset'],
   session: ['get', 'set', 'destroy', 'update'],
   apiKey: ['add', 'remove', 'validate'],
+  concurrency: ['acquire', 'renew', 'release'],
 } as const
 
 /** Rounds of a remote `update` before the client gives up (each is a value `apply` had not seen). */
@@ -82,8 +83,15 @@ export function remoteStore<S>(
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify({ store, prefix, method, args }),
     })
-    const reply = (await res.json()) as { result?: unknown; error?: string; need?: unknown }
-    if (reply.error !== undefined) throw new Error(reply.error)
+    const reply = (await res.json()) as {
+      result?: unknown
+      error?: string
+      name?: string
+      need?: unknown
+    }
+    if (reply.error !== undefined) {
+      throw reply.name === 'TypeError' ? new TypeError(reply.error) : new Error(reply.error)
+    }
     return reply
   }
   const call =

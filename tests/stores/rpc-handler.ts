@@ -1,6 +1,6 @@
 /**
  * The `/rpc` route of the remote test servers (tests/cloudflare/worker.ts, tests/deno-kv/server.ts):
- * `{ store, prefix, method, args }` in, `{ result }` or `{ error }` out. Bundled into each server;
+ * `{ store, prefix, method, args }` in, `{ result }` or `{ error, name }` out. Bundled into each server;
  * `remoteStore` (./remote.ts) is its client.
  */
 import type { Context } from 'hono'
@@ -43,7 +43,9 @@ export function rpcHandler(make: (store: string, prefix: string, c: Context) => 
       return c.json({ result: result === undefined ? null : result })
     } catch (error) {
       if (error instanceof NeedAnswer) return c.json({ need: error.current })
-      return c.json({ error: error instanceof Error ? error.message : String(error) }, 500)
+      // The class travels too, so an argument check's TypeError stays one on the client.
+      const name = error instanceof TypeError ? 'TypeError' : 'Error'
+      return c.json({ error: error instanceof Error ? error.message : String(error), name }, 500)
     }
   }
 }

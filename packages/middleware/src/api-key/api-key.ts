@@ -11,6 +11,7 @@ import {
 } from '../internal/options'
 import { assertNoDryRun } from '../internal/refuse'
 import { reject } from '../internal/reject'
+import { storeFor } from '../internal/store-context'
 import { apiKeyDescription } from './description'
 import type { ApiKeyInfo, ApiKeyStore } from './store'
 
@@ -95,7 +96,7 @@ export function apiKey(
     let info: ApiKeyInfo | null
     try {
       const t = clock(d)
-      info = await store.validate(key)
+      info = await storeFor(store, c).validate(key)
       storeTime(d, 'validate', t)
     } catch {
       // The store's error may quote the key; it is not passed on.

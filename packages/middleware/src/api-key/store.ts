@@ -1,3 +1,5 @@
+import type { Context } from 'hono'
+
 /**
  * What a valid key resolves to; stored in the context under `contextKey`.
  *
@@ -27,6 +29,12 @@ export interface ApiKeyInfo {
  */
 export interface ApiKeyStore {
   validate(key: string): Promise<ApiKeyInfo | null>
+  /**
+   * For a store whose handle arrives with the request (a Workers binding on `c.env`): the store
+   * to use for the request `c`. `apiKey` calls it once per request, before any other method, so the
+   * store and the middleware can be built once at module scope. Optional.
+   */
+  forContext?(c: Context): ApiKeyStore
 }
 
 /**

@@ -1,7 +1,10 @@
+import type { Context } from 'hono'
 import { hashApiKey } from '../api-key/hash-key'
 import type { ApiKeyInfo, ManagedApiKeyStore } from '../api-key/store'
+import type { ContextBinding } from '../internal/context-binding'
 import { checkApiKey, checkMetadata } from '../internal/store-args'
 import {
+  type DurableObjectNamespaceLike,
   type DurableObjectStoreOptions,
   durableObjectStoreOptions,
   type ObjectCall,
@@ -26,22 +29,45 @@ export interface DurableObjectApiKeyStoreOptions extends DurableObjectStoreOptio
  * revocation: with KV, a removed key would keep working for up to a minute in other locations.
  * Adding a key again keeps its id and replaces its metadata, as in the other stores.
  *
- * @param options.namespace - The `PalisadeStoreObject` binding, e.g. `env.PALISADE`. Required.
+ * @param options.namespace - The `PalisadeStoreObject` binding (`env.PALISADE`), or a resolver
+ *   `(c) => c.env.PALISADE` so the store and its middleware are built once at module scope.
+ *   Required.
  * @param options.prefix - Object-name prefix. Default `'palisade:key:'`.
  * @example
  * import { DurableObjectApiKeyStore } from '@palisade/middleware/cloudflare'
  *
- * const keys = new DurableObjectApiKeyStore({ namespace: env.PALISADE })
- * const id = await keys.add(newKey, { owner: 'billing' })
+ * const keys = new DurableObjectApiKeyStore({ namespace: (c) => c.env.PALISADE })
+ * app.use('/partner/*', apiKey({ store: keys }))
+ * // In a handler (an admin route), bind the store to the request first:
+ * const id = await keys.forContext(c).add(newKey, { owner: 'billing' })
  */
 export class DurableObjectApiKeyStore implements ManagedApiKeyStore {
   readonly #call: ObjectCall
   readonly #prefix: string
+  readonly #binding: ContextBinding<DurableObjectNamespaceLike, DurableObjectApiKeyStore>
 
   constructor(options: DurableObjectApiKeyStoreOptions) {
-    const { call, prefix } = durableObjectStoreOptions(NAME, options, 'palisade:key:')
-    this.#call = call
-    this.#prefix = prefix
+    const target = durableObjectStoreOptions<DurableObjectApiKeyStore>(
+      NAME,
+      options,
+      'palisade:key:',
+    )
+    this.#call = target.call
+    this.#prefix = target.prefix
+    this.#binding = target.binding
+  }
+
+  /**
+   * The store for the request `c`: this one when it was built with a binding; built with a
+   * resolver, the store on the binding the resolver returns (made once per binding). `apiKey`
+   * calls it once per request; call it yourself before using the store in a handler.
+   */
+  forContext(c: Context): DurableObjectApiKeyStore {
+    return this.#binding.bind(
+      c,
+      this,
+      (namespace) => new DurableObjectApiKeyStore({ namespace, prefix: this.#prefix }),
+    )
   }
 
   async #name(key: string): Promise<string> {

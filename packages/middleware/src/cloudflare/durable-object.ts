@@ -1,12 +1,13 @@
 /**
  * The Durable Object class behind the Cloudflare stores. One object holds the state of one key,
- * named by the store (prefix + key): a session, an API key, or a rate-limit key's counters (the
- * fixed window, the sliding window, the token bucket and the limits and block of `consume`, each
- * under its own storage key). A Durable Object runs one event at a time and its storage calls are
+ * named by the store (prefix + key): a session, an API key, a concurrency key's leases, or a
+ * rate-limit key's counters (the fixed window, the sliding window, the token bucket and the limits
+ * and block of `consume`, each under its own storage key). A Durable Object runs one event at a time and its storage calls are
  * atomic with respect to other events (input gates), so read-modify-write of a record needs no
  * lock and no retry: increments are exact, and a `consume` of several limits is all or nothing.
  */
 
+import { checkAcquire, checkLease, checkLeaseMs } from '../concurrency-limit/store'
 import { checkMax, checkWindowMs } from '../internal/store-args'
 import {
   algorithmHit,
@@ -28,6 +29,7 @@ import { checkRateLimitRequest } from '../rate-limit/store'
 export interface DurableObjectStorageLike {
   get<T = unknown>(key: string): Promise<T | undefined>
   put<T>(key: string, value: T): Promise<void>
+  delete(key: string): Promise<unknown>
   deleteAll(): Promise<unknown>
   setAlarm(scheduledTime: number): Promise<void>
 }
@@ -56,7 +58,14 @@ const RECORD = 'record'
 const SLIDING = 'sliding'
 const BUCKET = 'bucket'
 const CONSUMED = 'consumed'
-const RECORDS = [RECORD, SLIDING, BUCKET, CONSUMED]
+/** A concurrency key's leases: lease id → expiry (epoch ms); `expiresAt` is the latest one. */
+const LEASES = 'leases'
+const RECORDS = [RECORD, SLIDING, BUCKET, CONSUMED, LEASES]
+
+interface StoredLeases {
+  expiresAt: number
+  leases: Map<string, number>
+}
 
 /** The URL origin stubs are called with; `.invalid` can never resolve to a real host. */
 export const OBJECT_ORIGIN = 'https://palisade-store.invalid'
@@ -65,9 +74,10 @@ const json = (body: unknown, status = 200) =>
   new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } })
 
 /**
- * Durable Object class for `DurableObjectRateLimitStore`, `DurableObjectSessionStore` and
- * `DurableObjectApiKeyStore`. Export it from your Worker's entry module and bind it; the three
- * stores can share one binding (their names never collide: each store has its own prefix).
+ * Durable Object class for `DurableObjectRateLimitStore`, `DurableObjectSessionStore`,
+ * `DurableObjectApiKeyStore` and `DurableObjectConcurrencyStore`. Export it from your Worker's
+ * entry module and bind it; the stores can share one binding (their names never collide: each
+ * store has its own prefix).
  * Stubs talk to it with `fetch` (no RPC types needed). Expired counters and sessions delete
  * themselves with an alarm, so storage does not grow with past clients.
  *
@@ -170,6 +180,35 @@ export class PalisadeStoreObject {
     return info
   }
 
+  /**
+   * The leases that have not expired (expired ones are dropped here) and the stored record.
+   * A Map, so no lease id (`__proto__`) can touch a prototype.
+   */
+  async #leases(): Promise<{ current: StoredLeases | undefined; live: Map<string, number> }> {
+    const current = await this.#storage.get<StoredLeases>(LEASES)
+    const now = Date.now()
+    const live = new Map<string, number>()
+    for (const [id, expiresAt] of current?.leases ?? [])
+      if (expiresAt > now) live.set(id, expiresAt)
+    return { current, live }
+  }
+
+  /** Stores `live` (deletes the record once no lease is left); skipped when nothing changed. */
+  async #saveLeases(
+    live: Map<string, number>,
+    current: StoredLeases | undefined,
+    changed: boolean,
+  ): Promise<void> {
+    if (!changed && live.size === (current?.leases.size ?? 0)) return
+    if (live.size === 0) {
+      if (current !== undefined) await this.#storage.delete(LEASES)
+      return
+    }
+    let expiresAt = 0
+    for (const at of live.values()) expiresAt = Math.max(expiresAt, at)
+    await this.#write<StoredLeases>({ expiresAt, leases: live }, current, LEASES)
+  }
+
   // Each operation returns its JSON result, or a string: the reason its input was rejected.
   readonly #operations: Record<
     string,
@@ -240,6 +279,41 @@ export class PalisadeStoreObject {
       else await this.#write({ expiresAt: Date.now() + ms, data }, current)
       return { ok: true }
     },
+    // Concurrency leases of one key: one event each, so `max` is exact under any concurrency.
+    // An acquire of a lease already held renews it (idempotent: a retried acquire takes no
+    // second slot).
+    'lease/acquire': async ({ lease, max, leaseMs }) => {
+      const bad = reason(() => checkAcquire('PalisadeStoreObject', '', lease, max, leaseMs))
+      if (bad !== undefined) return bad
+      const { current, live } = await this.#leases()
+      const id = lease as string
+      if (!live.has(id) && live.size >= (max as number)) {
+        await this.#saveLeases(live, current, false)
+        return { acquired: false, inFlight: live.size }
+      }
+      live.set(id, Date.now() + (leaseMs as number))
+      await this.#saveLeases(live, current, true)
+      return { acquired: true, inFlight: live.size }
+    },
+    'lease/renew': async ({ lease, leaseMs }) => {
+      const bad = reason(() => {
+        checkLease('PalisadeStoreObject', lease)
+        checkLeaseMs('PalisadeStoreObject', leaseMs)
+      })
+      if (bad !== undefined) return bad
+      const { current, live } = await this.#leases()
+      const renewed = live.has(lease as string)
+      if (renewed) live.set(lease as string, Date.now() + (leaseMs as number))
+      await this.#saveLeases(live, current, renewed)
+      return { renewed }
+    },
+    'lease/release': async ({ lease }) => {
+      const bad = reason(() => checkLease('PalisadeStoreObject', lease))
+      if (bad !== undefined) return bad
+      const { current, live } = await this.#leases()
+      await this.#saveLeases(live, current, live.delete(lease as string))
+      return {}
+    },
     'key/add': async ({ id, metadata }) => {
       if (typeof id !== 'string' || (metadata !== undefined && typeof metadata !== 'object')) {
         return 'key/add needs an id and optional metadata'
@@ -261,6 +335,16 @@ export class PalisadeStoreObject {
       }
     },
   }
+}
+
+/** The message of what `check` throws, or undefined when it passes. */
+function reason(check: () => void): string | undefined {
+  try {
+    check()
+  } catch (error) {
+    return (error as Error).message
+  }
+  return undefined
 }
 
 /** The arguments of a `rate/hit` (or, with `refund`, `rate/refund`) call, or why they are wrong. */

@@ -1,14 +1,18 @@
 /**
- * Cloudflare Workers stores for `rateLimit`, `sessions` and `apiKey`, on Durable Objects (strongly
- * consistent, one object per key). Export `PalisadeStoreObject` from the Worker, bind it, and give
- * the binding to the stores. Web-standard code only: no platform global, no Cloudflare import.
+ * Cloudflare Workers stores for `rateLimit`, `sessions`, `apiKey` and `concurrencyLimit`, on
+ * Durable Objects (strongly consistent, one object per key). Export `PalisadeStoreObject` from the
+ * Worker, bind it, and give the stores the binding or a resolver (`(c) => c.env.PALISADE`).
+ * Web-standard code only: no platform global, no Cloudflare import.
  */
 export type { DurableObjectApiKeyStoreOptions } from './api-key-store'
 export { DurableObjectApiKeyStore } from './api-key-store'
+export type { DurableObjectConcurrencyStoreOptions } from './concurrency-store'
+export { DurableObjectConcurrencyStore } from './concurrency-store'
 export type { DurableObjectStateLike, DurableObjectStorageLike } from './durable-object'
 export { PalisadeStoreObject } from './durable-object'
 export type {
   DurableObjectNamespaceLike,
+  DurableObjectNamespaceResolver,
   DurableObjectStoreOptions,
   DurableObjectStubLike,
 } from './namespace'

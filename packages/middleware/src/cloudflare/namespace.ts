@@ -1,3 +1,5 @@
+import type { Context } from 'hono'
+import { ContextBinding, unboundStoreError } from '../internal/context-binding'
 import { optionError } from '../internal/options'
 import { storeOptions } from '../internal/store-args'
 import { OBJECT_ORIGIN } from './durable-object'
@@ -25,14 +27,30 @@ export interface DurableObjectNamespaceLike {
 }
 
 /**
+ * Reads the `PalisadeStoreObject` binding from the request's context, so a store (and the
+ * middleware using it) can be built once at module scope, where bindings do not exist yet.
+ *
+ * @example
+ * const resolve: DurableObjectNamespaceResolver = (c) => c.env.PALISADE
+ * const store = new DurableObjectRateLimitStore({ namespace: resolve })
+ */
+// biome-ignore lint/suspicious/noExplicitAny: c.env is typed by the app's Bindings, unknown here
+export type DurableObjectNamespaceResolver = (c: Context<any>) => DurableObjectNamespaceLike
+
+/**
  * Options every Durable Object store takes.
  *
  * @example
- * const options: DurableObjectStoreOptions = { namespace: env.PALISADE, prefix: 'shop:rl:' }
+ * // At module scope: the binding is read from each request's context.
+ * const options: DurableObjectStoreOptions = { namespace: (c) => c.env.PALISADE, prefix: 'shop:rl:' }
  */
 export interface DurableObjectStoreOptions {
-  /** The binding of {@link PalisadeStoreObject}, e.g. `env.PALISADE`. Required. */
-  namespace: DurableObjectNamespaceLike
+  /**
+   * The binding of {@link PalisadeStoreObject} (`env.PALISADE`), or a resolver that reads it from
+   * the request's context (`(c) => c.env.PALISADE`), so the store can be built at module scope.
+   * Required.
+   */
+  namespace: DurableObjectNamespaceLike | DurableObjectNamespaceResolver
   /** Prepended to every object name, so several apps or stores can share one binding. */
   prefix?: string
 }
@@ -40,13 +58,36 @@ export interface DurableObjectStoreOptions {
 /** Calls one operation on the object named `name`; resolves its JSON result. */
 export type ObjectCall = (name: string, operation: string, body?: object) => Promise<unknown>
 
-/** Validates a Durable Object store's options; returns its call function and prefix. */
-export function durableObjectStoreOptions(
+/** What a Durable Object store is built on: its call function, prefix and context binding. */
+export interface DurableObjectTarget<S> {
+  /** Calls the object; rejects when the store was built with a resolver (see `binding`). */
+  call: ObjectCall
+  prefix: string
+  /** For `forContext(c)`: the store itself, or (resolver) the store on the resolved binding. */
+  binding: ContextBinding<DurableObjectNamespaceLike, S>
+}
+
+/**
+ * Validates a Durable Object store's options; returns its call function, prefix and context
+ * binding. A `namespace` resolver is called only by `forContext(c)`, never here.
+ */
+export function durableObjectStoreOptions<S>(
   store: string,
   options: DurableObjectStoreOptions | undefined,
   defaultPrefix: string,
-): { call: ObjectCall; prefix: string } {
+): DurableObjectTarget<S> {
   const prefix = storeOptions(store, options, 'namespace', defaultPrefix)
+  const binding = new ContextBinding<DurableObjectNamespaceLike, S>(
+    store,
+    'a Durable Object namespace binding',
+    options?.namespace,
+  )
+  if (binding.resolves) {
+    const call: ObjectCall = async () => {
+      throw unboundStoreError(store)
+    }
+    return { call, prefix, binding }
+  }
   const namespace = options?.namespace as Partial<DurableObjectNamespaceLike> | undefined
   if (
     namespace === null ||
@@ -56,7 +97,7 @@ export function durableObjectStoreOptions(
   ) {
     throw optionError(
       store,
-      '"namespace" must be a Durable Object namespace binding (with idFromName and get)',
+      '"namespace" must be a Durable Object namespace binding (with idFromName and get), or a resolver (c) => c.env.BINDING',
     )
   }
   const ns = namespace as DurableObjectNamespaceLike
@@ -72,5 +113,5 @@ export function durableObjectStoreOptions(
     }
     return response.json()
   }
-  return { call, prefix }
+  return { call, prefix, binding }
 }

@@ -1,3 +1,5 @@
+import type { Context } from 'hono'
+import type { ContextBinding } from '../internal/context-binding'
 import { checkMax, checkWindowMs } from '../internal/store-args'
 import {
   checkRateLimitRequest,
@@ -8,6 +10,7 @@ import {
   type RateLimitVerdict,
 } from '../rate-limit/store'
 import {
+  type DurableObjectNamespaceLike,
   type DurableObjectStoreOptions,
   durableObjectStoreOptions,
   type ObjectCall,
@@ -35,26 +38,45 @@ export interface DurableObjectRateLimitStoreOptions extends DurableObjectStoreOp
  * object, so it is atomic. An alarm deletes a key's state once all of it has expired. A failed
  * call rejects, so `rateLimit`'s `failOpen` decides what the request gets.
  *
- * @param options.namespace - The `PalisadeStoreObject` binding, e.g. `env.PALISADE`. Required.
+ * @param options.namespace - The `PalisadeStoreObject` binding (`env.PALISADE`), or a resolver
+ *   `(c) => c.env.PALISADE` so the store and its middleware are built once at module scope.
+ *   Required.
  * @param options.prefix - Object-name prefix. Default `'palisade:rl:'`.
  * @example
  * import { DurableObjectRateLimitStore } from '@palisade/middleware/cloudflare'
  * export { PalisadeStoreObject } from '@palisade/middleware/cloudflare'
  *
  * const app = new Hono<{ Bindings: { PALISADE: DurableObjectNamespaceLike } }>()
- * app.use('/api/*', (c, next) => {
- *   const store = new DurableObjectRateLimitStore({ namespace: c.env.PALISADE })
- *   return rateLimit({ max: 100, store })(c, next)
- * })
+ * const store = new DurableObjectRateLimitStore({ namespace: (c) => c.env.PALISADE })
+ * app.use('/api/*', rateLimit({ max: 100, store }))
  */
 export class DurableObjectRateLimitStore implements RateLimitStore {
   readonly #call: ObjectCall
   readonly #prefix: string
+  readonly #binding: ContextBinding<DurableObjectNamespaceLike, DurableObjectRateLimitStore>
 
   constructor(options: DurableObjectRateLimitStoreOptions) {
-    const { call, prefix } = durableObjectStoreOptions(NAME, options, 'palisade:rl:')
-    this.#call = call
-    this.#prefix = prefix
+    const target = durableObjectStoreOptions<DurableObjectRateLimitStore>(
+      NAME,
+      options,
+      'palisade:rl:',
+    )
+    this.#call = target.call
+    this.#prefix = target.prefix
+    this.#binding = target.binding
+  }
+
+  /**
+   * The store for the request `c`: this one when it was built with a binding; built with a
+   * resolver, the store on the binding the resolver returns (made once per binding). `rateLimit`
+   * calls it once per request; call it yourself before using the store in a handler.
+   */
+  forContext(c: Context): DurableObjectRateLimitStore {
+    return this.#binding.bind(
+      c,
+      this,
+      (namespace) => new DurableObjectRateLimitStore({ namespace, prefix: this.#prefix }),
+    )
   }
 
   /** Counts one request for `key`; starts a window of `windowMs` when none is running. */

@@ -1,6 +1,9 @@
+import type { Context } from 'hono'
+import type { ContextBinding } from '../internal/context-binding'
 import { parseStoredObject, sessionLifetimeMs, sessionWrite } from '../internal/store-args'
 import type { SessionData, SessionStore, SessionUpdate } from '../sessions/store'
 import {
+  type DurableObjectNamespaceLike,
   type DurableObjectStoreOptions,
   durableObjectStoreOptions,
   type ObjectCall,
@@ -31,26 +34,44 @@ export interface DurableObjectSessionStoreOptions extends DurableObjectStoreOpti
  * `update` is a compare-and-set inside the object (retried on conflict), so a save from one
  * Worker instance never undoes a logout on another.
  *
- * @param options.namespace - The `PalisadeStoreObject` binding, e.g. `env.PALISADE`. Required.
+ * @param options.namespace - The `PalisadeStoreObject` binding (`env.PALISADE`), or a resolver
+ *   `(c) => c.env.PALISADE` so the store and its middleware are built once at module scope.
+ *   Required.
  * @param options.prefix - Object-name prefix. Default `'palisade:sess:'`.
  * @example
  * import { DurableObjectSessionStore } from '@palisade/middleware/cloudflare'
  *
- * type Env = { PALISADE: DurableObjectNamespaceLike; SESSION_SECRET: string }
- * const app = new Hono<{ Bindings: Env }>()
- * app.use((c, next) => {
- *   const store = new DurableObjectSessionStore({ namespace: c.env.PALISADE })
- *   return sessions({ secret: c.env.SESSION_SECRET, store })(c, next)
- * })
+ * const app = new Hono<{ Bindings: { PALISADE: DurableObjectNamespaceLike } }>()
+ * const store = new DurableObjectSessionStore({ namespace: (c) => c.env.PALISADE })
+ * app.use(sessions({ secret: sessionSecret, store }))
  */
 export class DurableObjectSessionStore implements SessionStore {
   readonly #call: ObjectCall
   readonly #prefix: string
+  readonly #binding: ContextBinding<DurableObjectNamespaceLike, DurableObjectSessionStore>
 
   constructor(options: DurableObjectSessionStoreOptions) {
-    const { call, prefix } = durableObjectStoreOptions(NAME, options, 'palisade:sess:')
-    this.#call = call
-    this.#prefix = prefix
+    const target = durableObjectStoreOptions<DurableObjectSessionStore>(
+      NAME,
+      options,
+      'palisade:sess:',
+    )
+    this.#call = target.call
+    this.#prefix = target.prefix
+    this.#binding = target.binding
+  }
+
+  /**
+   * The store for the request `c`: this one when it was built with a binding; built with a
+   * resolver, the store on the binding the resolver returns (made once per binding). `sessions`
+   * calls it once per request; call it yourself before using the store in a handler.
+   */
+  forContext(c: Context): DurableObjectSessionStore {
+    return this.#binding.bind(
+      c,
+      this,
+      (namespace) => new DurableObjectSessionStore({ namespace, prefix: this.#prefix }),
+    )
   }
 
   /** The session's data, or `null` when it is unknown, expired or unreadable. */

@@ -1,7 +1,14 @@
+import type { Context } from 'hono'
 import { hashApiKey } from '../api-key/hash-key'
 import type { ApiKeyInfo, ManagedApiKeyStore } from '../api-key/store'
 import { checkApiKey, checkMetadata } from '../internal/store-args'
-import { checkAndSet, type DenoKvLike, type DenoKvStoreOptions, denoKvStoreOptions } from './kv'
+import {
+  checkAndSet,
+  type DenoKvLike,
+  type DenoKvStoreOptions,
+  type DenoKvTarget,
+  denoKvStoreOptions,
+} from './kv'
 
 const NAME = 'DenoKvApiKeyStore'
 
@@ -21,7 +28,8 @@ export interface DenoKvApiKeyStoreOptions extends DenoKvStoreOptions {
  * `add` and `remove` are check-and-set operations, so two instances adding the same key at once
  * agree on one id, and `remove` reports `true` to exactly one caller.
  *
- * @param options.kv - An open Deno KV handle (`await Deno.openKv()`). Required.
+ * @param options.kv - An open Deno KV handle (`await Deno.openKv()`), or a resolver returning it
+ *   (or the promise of it) for a request. Required.
  * @param options.prefix - Key prefix. Default `'palisade:key'`.
  * @example
  * import { DenoKvApiKeyStore } from '@palisade/middleware/deno-kv'
@@ -32,11 +40,25 @@ export interface DenoKvApiKeyStoreOptions extends DenoKvStoreOptions {
 export class DenoKvApiKeyStore implements ManagedApiKeyStore {
   readonly #kv: DenoKvLike
   readonly #prefix: string
+  readonly #target: DenoKvTarget<DenoKvApiKeyStore>
 
   constructor(options: DenoKvApiKeyStoreOptions) {
-    const { kv, prefix } = denoKvStoreOptions(NAME, options, 'palisade:key')
-    this.#kv = kv
-    this.#prefix = prefix
+    this.#target = denoKvStoreOptions<DenoKvApiKeyStore>(NAME, options, 'palisade:key')
+    this.#kv = this.#target.kv
+    this.#prefix = this.#target.prefix
+  }
+
+  /**
+   * The store for the request `c`: this one when it was built with a handle; built with a
+   * resolver, the store on the handle the resolver returns (made once per handle). `apiKey` calls
+   * it once per request; call it yourself before using the store in a handler.
+   */
+  forContext(c: Context): DenoKvApiKeyStore {
+    return this.#target.forContext(
+      c,
+      this,
+      (kv) => new DenoKvApiKeyStore({ kv, prefix: this.#prefix }),
+    )
   }
 
   async #key(key: string): Promise<string[]> {

@@ -1,15 +1,19 @@
 /**
- * Deno KV stores for `rateLimit`, `sessions` and `apiKey`, for Deno Deploy and Deno apps with
- * several instances. Give each store an open handle (`await Deno.openKv()`); the package reads no
- * `Deno` global.
+ * Deno KV stores for `rateLimit`, `sessions`, `apiKey` and `concurrencyLimit`, for Deno Deploy
+ * and Deno apps with several instances. Give each store an open handle (`await Deno.openKv()`)
+ * or a resolver that returns it (or the promise of it); the package reads no `Deno` global.
  */
 export type { DenoKvApiKeyStoreOptions } from './api-key-store'
 export { DenoKvApiKeyStore } from './api-key-store'
+export type { DenoKvConcurrencyStoreOptions } from './concurrency-store'
+export { DenoKvConcurrencyStore } from './concurrency-store'
 export type {
   DenoKvAtomicLike,
   DenoKvEntryLike,
   DenoKvKey,
   DenoKvLike,
+  DenoKvListLike,
+  DenoKvResolver,
   DenoKvStoreOptions,
 } from './kv'
 export type { DenoKvRateLimitStoreOptions } from './rate-limit-store'

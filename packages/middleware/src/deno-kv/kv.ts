@@ -1,3 +1,5 @@
+import type { Context } from 'hono'
+import { ContextBinding, unboundStoreError } from '../internal/context-binding'
 import { optionError } from '../internal/options'
 import { storeOptions } from '../internal/store-args'
 
@@ -43,35 +45,152 @@ export interface DenoKvLike {
 }
 
 /**
+ * Reads the Deno KV handle from the request's context, or opens it on first use: the handle or
+ * the promise of one (`Deno.openKv()`). Return the same handle or promise on every call (it is
+ * what the store is kept for), e.g. `const opening = Deno.openKv(); … kv: () => opening`.
+ *
+ * @example
+ * let opening: Promise<DenoKvLike> | undefined
+ * const resolve: DenoKvResolver = () => (opening ??= Deno.openKv())
+ */
+// biome-ignore lint/suspicious/noExplicitAny: c.env is typed by the app's Bindings, unknown here
+export type DenoKvResolver = (c: Context<any>) => DenoKvLike | Promise<DenoKvLike>
+
+/**
  * Options every Deno KV store takes.
  *
  * @example
  * const options: DenoKvStoreOptions = { kv: await Deno.openKv(), prefix: 'shop:rl' }
  */
 export interface DenoKvStoreOptions {
-  /** An open Deno KV handle (`await Deno.openKv()`). Required. */
-  kv: DenoKvLike
+  /**
+   * An open Deno KV handle (`await Deno.openKv()`), or a resolver that returns it (or the
+   * promise of it) for a request, so the store can be built before the handle is open. Required.
+   */
+  kv: DenoKvLike | DenoKvResolver
   /** First part of every key the store writes, so several apps or stores can share one KV. */
   prefix?: string
 }
 
-/** Validates a Deno KV store's options; returns the handle and prefix. */
-export function denoKvStoreOptions(
+/** What a Deno KV store is built on: its handle, prefix and context binding. */
+export interface DenoKvTarget<S> {
+  /** The handle; with a resolver, one whose every call rejects until `forContext(c)`. */
+  kv: DenoKvLike
+  prefix: string
+  /** For `forContext(c)`: the store itself, or (resolver) the store on the resolved handle. */
+  forContext(c: Context, self: S, make: (kv: DenoKvLike) => S): S
+}
+
+/** Validates a Deno KV store's options; returns the handle, prefix and context binding. */
+export function denoKvStoreOptions<S>(
   store: string,
   options: DenoKvStoreOptions | undefined,
   defaultPrefix: string,
-): { kv: DenoKvLike; prefix: string } {
+  needs: readonly (keyof DenoKvLike | 'list')[] = ['get', 'atomic'],
+): DenoKvTarget<S> {
   const prefix = storeOptions(store, options, 'kv', defaultPrefix)
-  const kv = options?.kv as Partial<DenoKvLike> | undefined
-  if (
-    kv === null ||
-    typeof kv !== 'object' ||
-    typeof kv.get !== 'function' ||
-    typeof kv.atomic !== 'function'
-  ) {
-    throw optionError(store, '"kv" must be an open Deno KV handle (await Deno.openKv())')
+  const binding = new ContextBinding<object, S>(store, 'a Deno KV handle', options?.kv)
+  const forContext = (c: Context, self: S, make: (kv: DenoKvLike) => S): S =>
+    binding.bind(c, self, (handle) =>
+      make(
+        'then' in handle
+          ? openingKv(store, handle as Promise<unknown>, needs)
+          : (handle as DenoKvLike),
+      ),
+    )
+  if (binding.resolves) return { kv: unboundKv(store), prefix, forContext }
+  const kv = options?.kv
+  if (!isKv(kv, needs)) {
+    throw optionError(
+      store,
+      `"kv" must be an open Deno KV handle (await Deno.openKv()) with ${needs.join(', ')}, or a resolver`,
+    )
   }
-  return { kv: kv as DenoKvLike, prefix }
+  return { kv, prefix, forContext }
+}
+
+function isKv(kv: unknown, needs: readonly string[]): kv is DenoKvLike {
+  return (
+    kv !== null &&
+    typeof kv === 'object' &&
+    needs.every((m) => typeof (kv as Record<string, unknown>)[m] === 'function')
+  )
+}
+
+/** The handle of a store built with a resolver, used without `forContext(c)`: every call fails. */
+function unboundKv(store: string): DenoKvLike {
+  const fail = (): never => {
+    throw unboundStoreError(store)
+  }
+  return {
+    get: async () => fail(),
+    set: async () => fail(),
+    delete: async () => fail(),
+    atomic: fail,
+  }
+}
+
+/**
+ * A handle over the promise a resolver returned: each call waits for the promise (KV calls are
+ * I/O anyway); an atomic operation is recorded and replayed on the real handle at `commit()`.
+ */
+function openingKv(store: string, opening: Promise<unknown>, needs: readonly string[]): DenoKvLike {
+  const open = async (): Promise<DenoKvLike & { list?: DenoKvListLike['list'] }> => {
+    const kv = await opening
+    if (!isKv(kv, needs))
+      throw new TypeError(`${store}: the resolver's promise gave no Deno KV handle`)
+    return kv
+  }
+  const handle: DenoKvLike & DenoKvListLike = {
+    get: async (key) => (await open()).get(key),
+    set: async (key, value, options) => (await open()).set(key, value, options),
+    delete: async (key) => (await open()).delete(key),
+    async *list<T>(selector: { prefix: DenoKvKey }) {
+      const kv = await open()
+      if (kv.list) yield* kv.list<T>(selector)
+    },
+    atomic() {
+      const steps: ((op: DenoKvAtomicLike) => unknown)[] = []
+      const recorder: DenoKvAtomicLike = {
+        check(...checks) {
+          steps.push((op) => op.check(...checks))
+          return recorder
+        },
+        set(key, value, options) {
+          steps.push((op) => op.set(key, value, options))
+          return recorder
+        },
+        delete(key) {
+          steps.push((op) => op.delete(key))
+          return recorder
+        },
+        async commit() {
+          const op = (await open()).atomic()
+          for (const step of steps) step(op)
+          return op.commit()
+        },
+      }
+      return recorder
+    },
+  }
+  return handle
+}
+
+/**
+ * The `list` of a `Deno.Kv` handle, which the concurrency store needs beyond {@link DenoKvLike}:
+ * the entries whose key starts with `prefix` (not the prefix key itself).
+ *
+ * @example
+ * const kv: DenoKvLike & DenoKvListLike = await Deno.openKv()
+ */
+export interface DenoKvListLike {
+  list<T = unknown>(selector: {
+    prefix: DenoKvKey
+  }): AsyncIterable<{
+    key: DenoKvKey
+    value: T
+    versionstamp: string
+  }>
 }
 
 /** How many times a check-and-set is retried after losing a race before the call fails. */

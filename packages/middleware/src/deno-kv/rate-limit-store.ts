@@ -1,3 +1,4 @@
+import type { Context } from 'hono'
 import { checkMax, checkWindowMs } from '../internal/store-args'
 import {
   algorithmHit,
@@ -20,6 +21,7 @@ import {
   type DenoKvKey,
   type DenoKvLike,
   type DenoKvStoreOptions,
+  type DenoKvTarget,
   denoKvStoreOptions,
 } from './kv'
 
@@ -60,7 +62,8 @@ export interface DenoKvRateLimitStoreOptions extends DenoKvStoreOptions {
  * Entries carry `expireIn` so they are cleaned up, and their expiry is also kept in the value
  * (KV deletes expired keys lazily).
  *
- * @param options.kv - An open Deno KV handle (`await Deno.openKv()`). Required.
+ * @param options.kv - An open Deno KV handle (`await Deno.openKv()`), or a resolver returning it
+ *   (or the promise of it) for a request. Required.
  * @param options.prefix - Key prefix. Default `'palisade:rl'`.
  * @example
  * import { DenoKvRateLimitStore } from '@palisade/middleware/deno-kv'
@@ -71,11 +74,25 @@ export interface DenoKvRateLimitStoreOptions extends DenoKvStoreOptions {
 export class DenoKvRateLimitStore implements RateLimitStore {
   readonly #kv: DenoKvLike
   readonly #prefix: string
+  readonly #target: DenoKvTarget<DenoKvRateLimitStore>
 
   constructor(options: DenoKvRateLimitStoreOptions) {
-    const { kv, prefix } = denoKvStoreOptions(NAME, options, 'palisade:rl')
-    this.#kv = kv
-    this.#prefix = prefix
+    this.#target = denoKvStoreOptions<DenoKvRateLimitStore>(NAME, options, 'palisade:rl')
+    this.#kv = this.#target.kv
+    this.#prefix = this.#target.prefix
+  }
+
+  /**
+   * The store for the request `c`: this one when it was built with a handle; built with a
+   * resolver, the store on the handle the resolver returns (made once per handle). `rateLimit` calls
+   * it once per request; call it yourself before using the store in a handler.
+   */
+  forContext(c: Context): DenoKvRateLimitStore {
+    return this.#target.forContext(
+      c,
+      this,
+      (kv) => new DenoKvRateLimitStore({ kv, prefix: this.#prefix }),
+    )
   }
 
   /** Counts one request for `key`; starts a window of `windowMs` when none is running. */

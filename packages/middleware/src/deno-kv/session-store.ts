@@ -1,6 +1,13 @@
+import type { Context } from 'hono'
 import { parseStoredObject, sessionLifetimeMs, sessionWrite } from '../internal/store-args'
 import type { SessionData, SessionStore, SessionUpdate } from '../sessions/store'
-import { checkAndSet, type DenoKvLike, type DenoKvStoreOptions, denoKvStoreOptions } from './kv'
+import {
+  checkAndSet,
+  type DenoKvLike,
+  type DenoKvStoreOptions,
+  type DenoKvTarget,
+  denoKvStoreOptions,
+} from './kv'
 
 const NAME = 'DenoKvSessionStore'
 
@@ -27,7 +34,8 @@ export interface DenoKvSessionStoreOptions extends DenoKvStoreOptions {
  * the versionstamp it read (retried on conflict), so concurrent requests on several instances keep
  * each other's writes and a logout is never undone by a save that read before it.
  *
- * @param options.kv - An open Deno KV handle (`await Deno.openKv()`). Required.
+ * @param options.kv - An open Deno KV handle (`await Deno.openKv()`), or a resolver returning it
+ *   (or the promise of it) for a request. Required.
  * @param options.prefix - Key prefix. Default `'palisade:sess'`.
  * @example
  * import { DenoKvSessionStore } from '@palisade/middleware/deno-kv'
@@ -38,11 +46,25 @@ export interface DenoKvSessionStoreOptions extends DenoKvStoreOptions {
 export class DenoKvSessionStore implements SessionStore {
   readonly #kv: DenoKvLike
   readonly #prefix: string
+  readonly #target: DenoKvTarget<DenoKvSessionStore>
 
   constructor(options: DenoKvSessionStoreOptions) {
-    const { kv, prefix } = denoKvStoreOptions(NAME, options, 'palisade:sess')
-    this.#kv = kv
-    this.#prefix = prefix
+    this.#target = denoKvStoreOptions<DenoKvSessionStore>(NAME, options, 'palisade:sess')
+    this.#kv = this.#target.kv
+    this.#prefix = this.#target.prefix
+  }
+
+  /**
+   * The store for the request `c`: this one when it was built with a handle; built with a
+   * resolver, the store on the handle the resolver returns (made once per handle). `sessions` calls
+   * it once per request; call it yourself before using the store in a handler.
+   */
+  forContext(c: Context): DenoKvSessionStore {
+    return this.#target.forContext(
+      c,
+      this,
+      (kv) => new DenoKvSessionStore({ kv, prefix: this.#prefix }),
+    )
   }
 
   /** The session's data, or `null` when it is unknown, expired or unreadable. */

@@ -22,6 +22,7 @@ import {
   optionError,
 } from '../internal/options'
 import { reject } from '../internal/reject'
+import { storeFor } from '../internal/store-context'
 import { clientIpKey, isIPv6Subnet } from './client-ip-key'
 import { rateLimitDescription, rateLimitHeaders } from './description'
 import {
@@ -492,7 +493,8 @@ export function rateLimit(
     let verdict: RateLimitVerdict | undefined
     let s: RateLimitStore
     try {
-      s = store ??= new MemoryRateLimitStore()
+      store ??= new MemoryRateLimitStore()
+      s = storeFor(store, c)
       const t = clock(d)
       if (consumes) {
         verdict = await (s.consume as NonNullable<RateLimitStore['consume']>)(key, {

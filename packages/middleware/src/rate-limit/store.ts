@@ -1,3 +1,4 @@
+import type { Context } from 'hono'
 import { checkMax, checkWindowMs } from '../internal/store-args'
 
 /**
@@ -156,6 +157,12 @@ export interface RateLimitStore {
    * `rateLimit`'s `cost`, `limits` and `blockDurationMs` need. Optional.
    */
   consume?(key: string, request: RateLimitRequest): Promise<RateLimitVerdict>
+  /**
+   * For a store whose handle arrives with the request (a Workers binding on `c.env`): the store
+   * to use for the request `c`. `rateLimit` calls it once per request, before any other method, so the
+   * store and the middleware can be built once at module scope. Optional.
+   */
+  forContext?(c: Context): RateLimitStore
 }
 
 const ALGORITHMS = new Set(['fixed-window', 'sliding-window', 'token-bucket'])

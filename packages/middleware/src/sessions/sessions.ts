@@ -4,13 +4,14 @@ import { SESSION_BINDING } from '../internal/cookie-signing'
 import { begin, clock, decide, storeTime } from '../internal/decisions'
 import { described } from '../internal/described'
 import { reject } from '../internal/reject'
+import { storeFor } from '../internal/store-context'
 import { sessionsDescription } from './description'
 import { loadSession } from './load'
 import { MemorySessionStore } from './memory-store'
 import { isPastAbsolute, type SessionsOptions, sessionsConfig } from './options'
 import { needsSave, type SerializedSession, saveSession } from './save'
 import { SessionState } from './session-state'
-import type { SessionData } from './store'
+import type { SessionData, SessionStore } from './store'
 
 const unavailable = (): never => reject(503, 'Session store unavailable', 'store_unavailable')
 
@@ -58,7 +59,12 @@ export function sessions(options: SessionsOptions): MiddlewareHandler {
   return described(description, async function sessions(c, next) {
     const d = begin(c, 'sessions')
     config.store ??= new MemorySessionStore()
-    const activeStore = config.store
+    let activeStore: SessionStore
+    try {
+      activeStore = storeFor(config.store, c)
+    } catch {
+      return unavailable()
+    }
     const now = Date.now()
 
     let id: string | null = null

@@ -1,3 +1,4 @@
+import type { Context } from 'hono'
 import { KeyedQueue } from '../internal/key-queue'
 
 /**
@@ -41,6 +42,12 @@ export interface SessionStore {
    * store that retries on conflict).
    */
   update?(id: string, apply: SessionUpdate, maxAge: number): Promise<SessionData | null>
+  /**
+   * For a store whose handle arrives with the request (a Workers binding on `c.env`): the store
+   * to use for the request `c`. `sessions` calls it once per request, before any other method, so the
+   * store and the middleware can be built once at module scope. Optional.
+   */
+  forContext?(c: Context): SessionStore
 }
 
 /**
