@@ -1,0 +1,309 @@
+import type { Rejects } from '@palisade/shared/describe'
+import type { Context, MiddlewareHandler } from 'hono'
+import { clientIpKey, isIPv6Subnet } from '../internal/client-ip-key'
+import { begin, clock, decide, storeTime } from '../internal/decisions'
+import { described } from '../internal/described'
+import {
+  assertBoolean,
+  assertFunction,
+  assertKnownKeys,
+  assertNonEmptyString,
+  assertPositiveInteger,
+  formatValue,
+  optionError,
+} from '../internal/options'
+import { refuse } from '../internal/refuse'
+import { reject } from '../internal/reject'
+import { unrefInterval } from '../internal/timers'
+import { concurrencyLimitDescription } from './description'
+import { MemoryConcurrencyStore } from './memory-store'
+import type { ConcurrencyStore } from './store'
+
+/**
+ * Options of {@link concurrencyLimit}.
+ *
+ * @example
+ * const options: ConcurrencyLimitOptions = { max: 2, leaseMs: 30_000 }
+ * app.post('/chat', concurrencyLimit(options), chat)
+ */
+export interface ConcurrencyLimitOptions {
+  /** Requests in flight at once per key. Required: a positive integer. */
+  max: number
+  /** Derives the slot key. Default: the client IP, as rateLimit's default key (`clientIpKey`). */
+  key?: (c: Context) => string | Promise<string>
+  /**
+   * Prefix length by which the default key groups IPv6 clients (32–128), or `false` for the full
+   * address. Default `56`. Only for the default key.
+   */
+  ipv6Subnet?: number | false
+  /** Where slots are held. Default: a `MemoryConcurrencyStore` per middleware (per process). */
+  store?: ConcurrencyStore
+  /**
+   * How long a slot's lease lasts without renewal, in milliseconds. Requests in flight renew
+   * theirs every `leaseMs / 2`, so a long stream keeps its slot; the leases of an instance that
+   * crashed expire after at most `leaseMs`. Default `60000`.
+   */
+  leaseMs?: number
+  /** `Retry-After` of the 429, in seconds. Default `1`. */
+  retryAfter?: number
+  /** Body of the 429 response. Default `'Too many concurrent requests'`. */
+  message?: string
+  /** Requests for which this returns true take no slot and are never refused. */
+  skip?: (c: Context) => boolean | Promise<boolean>
+  /** When the store fails: `false` (default) rejects with 503, `true` lets the request through. */
+  failOpen?: boolean
+  /**
+   * Called when the store throws. Default: one `console.warn` per outage (the first failure after
+   * a success).
+   */
+  onStoreError?: (error: unknown, c: Context) => void
+  /**
+   * Report instead of refuse: a request over the limit passes (without a slot) with a `dry-run`
+   * decision (`concurrency_limited`). Default `false`.
+   */
+  dryRun?: boolean
+}
+
+const NAME = 'concurrencyLimit'
+const KNOWN = [
+  'max',
+  'key',
+  'ipv6Subnet',
+  'store',
+  'leaseMs',
+  'retryAfter',
+  'message',
+  'skip',
+  'failOpen',
+  'onStoreError',
+  'dryRun',
+] as const
+
+type Get = (key: string) => unknown
+
+/**
+ * Limits the requests in flight at once per key (default: client IP). A request that finds `max`
+ * requests of its key in flight gets 429 `concurrency_limited` with `Retry-After`. Its slot is
+ * freed exactly once: when the response body has been sent (a streamed body: when the stream
+ * ends or is cancelled), when the client aborts, when the handler throws, or when an enclosing
+ * `requestTimeout` answers 408. On a shared store slots are leases of `leaseMs`, renewed while
+ * the request runs, so a crashed instance's slots come back on their own.
+ *
+ * @param options.max required
+ * @param options.key default: the client IP (`clientIpKey`)
+ * @param options.store default `new MemoryConcurrencyStore()` (created lazily)
+ * @param options.leaseMs default `60000`
+ * @param options.retryAfter default `1` (seconds)
+ * @param options.message default `'Too many concurrent requests'`
+ * @param options.failOpen default `false`
+ * @example
+ * ```ts
+ * // Two LLM streams at a time per client; the third waits for one to finish.
+ * app.post('/chat', concurrencyLimit({ max: 2 }), (c) => streamSSE(c, chat))
+ * // Per user, across instances:
+ * app.use('/export/*', concurrencyLimit({ max: 1, store, key: (c) => c.get('jwtPayload').sub }))
+ * ```
+ */
+export function concurrencyLimit(
+  options: ConcurrencyLimitOptions,
+): MiddlewareHandler & Rejects<{ 429: 'concurrency_limited' }> {
+  if (options === undefined) throw optionError(NAME, 'options with "max" must be given')
+  assertKnownKeys(NAME, options, KNOWN)
+  if (options.max === undefined) throw optionError(NAME, '"max" is required')
+  const max = assertPositiveInteger(NAME, 'max', options.max)
+  const leaseMs = assertPositiveInteger(NAME, 'leaseMs', options.leaseMs ?? 60_000)
+  if (leaseMs < 2 || leaseMs > 2_147_483_647) {
+    throw optionError(NAME, `"leaseMs" must be from 2 to 2147483647, got ${leaseMs}`)
+  }
+  const retryAfter = String(assertPositiveInteger(NAME, 'retryAfter', options.retryAfter ?? 1))
+  const message = assertNonEmptyString(
+    NAME,
+    'message',
+    options.message ?? 'Too many concurrent requests',
+  )
+  const ipv6Subnet = options.ipv6Subnet === undefined ? 56 : options.ipv6Subnet
+  if (!isIPv6Subnet(ipv6Subnet)) {
+    throw optionError(
+      NAME,
+      `"ipv6Subnet" must be an integer from 32 to 128 or false, got ${formatValue(ipv6Subnet)}`,
+    )
+  }
+  let keyOf: (c: Context) => string | Promise<string>
+  if (options.key === undefined) {
+    keyOf = (c) => clientIpKey(c, ipv6Subnet)
+  } else {
+    keyOf = assertFunction(NAME, 'key', options.key)
+    if (options.ipv6Subnet !== undefined) {
+      throw optionError(
+        NAME,
+        '"ipv6Subnet" applies to the default key only; with a key function, call clientIpKey(c, subnet) in it',
+      )
+    }
+  }
+  const skip =
+    options.skip === undefined
+      ? undefined
+      : assertFunction<(c: Context) => boolean | Promise<boolean>>(NAME, 'skip', options.skip)
+  const failOpen = assertBoolean(NAME, 'failOpen', options.failOpen ?? false)
+  const dryRun = assertBoolean(NAME, 'dryRun', options.dryRun ?? false)
+  const onStoreError =
+    options.onStoreError === undefined
+      ? undefined
+      : assertFunction<(error: unknown, c: Context) => void>(
+          NAME,
+          'onStoreError',
+          options.onStoreError,
+        )
+  let store = options.store
+  if (
+    store !== undefined &&
+    (store === null ||
+      typeof store !== 'object' ||
+      typeof store.acquire !== 'function' ||
+      typeof store.renew !== 'function' ||
+      typeof store.release !== 'function')
+  ) {
+    throw optionError(NAME, '"store" must be a ConcurrencyStore with acquire, renew and release')
+  }
+  const renewMs = Math.floor(leaseMs / 2)
+  let failing = false
+
+  const report = (error: unknown, c: Context): void => {
+    const firstOfOutage = !failing
+    failing = true
+    try {
+      if (onStoreError) onStoreError(error, c)
+      else if (firstOfOutage) {
+        const reason = error instanceof Error ? error.message : String(error)
+        console.warn(
+          `concurrencyLimit: store failed, ${failOpen ? 'letting requests through' : 'rejecting with 503'} until it recovers: ${reason}`,
+        )
+      }
+    } catch {
+      // A broken error hook must not turn a store outage into a crash.
+    }
+  }
+
+  /** Calls a store method that may throw synchronously or reject; failures are reported. */
+  const attempt = async <T>(c: Context, call: () => Promise<T>): Promise<T | undefined> => {
+    try {
+      return await call()
+    } catch (error) {
+      report(error, c)
+      return undefined
+    }
+  }
+
+  /**
+   * Holds the slot of one admitted request until the first of: free() after the chain (or its
+   * body), the client's abort, an enclosing requestTimeout's deadline. Renews the lease meanwhile.
+   */
+  const hold = (c: Context, s: ConcurrencyStore, key: string, lease: string): (() => void) => {
+    let held = true
+    let renewing = false
+    const signal = c.req.raw.signal
+    // Set by an enclosing requestTimeout (aborted when it answers 408); undefined otherwise.
+    const deadline = (c.get as Get)('timeoutSignal') as AbortSignal | undefined
+    const stopRenewing = unrefInterval(() => {
+      if (renewing || !held) return
+      renewing = true
+      void attempt(c, () => s.renew(key, lease, leaseMs)).then(() => {
+        renewing = false
+      })
+    }, renewMs)
+    const free = (): void => {
+      if (!held) return
+      held = false
+      stopRenewing()
+      signal.removeEventListener('abort', free)
+      deadline?.removeEventListener('abort', free)
+      void attempt(c, () => s.release(key, lease))
+    }
+    signal.addEventListener('abort', free)
+    deadline?.addEventListener('abort', free)
+    if (signal.aborted || deadline?.aborted) free()
+    return free
+  }
+
+  const sharedStore = store !== undefined && !(store instanceof MemoryConcurrencyStore)
+  const description = concurrencyLimitDescription(sharedStore, failOpen)
+  return described(description, async function concurrencyLimit(c, next) {
+    const d = begin(c, NAME)
+    if (skip && (await skip(c))) {
+      decide(d, 'skip')
+      return next()
+    }
+    const key = await keyOf(c)
+    store ??= new MemoryConcurrencyStore()
+    const s = store
+    const lease = crypto.randomUUID()
+    let acquired: boolean
+    try {
+      const t = clock(d)
+      const result = await s.acquire(key, lease, max, leaseMs)
+      if (typeof result?.acquired !== 'boolean') {
+        throw new TypeError('store returned an invalid { acquired, inFlight }')
+      }
+      storeTime(d, 'acquire', t)
+      acquired = result.acquired
+      failing = false
+    } catch (error) {
+      report(error, c)
+      // The lease may have been taken before the failure (a lost reply): give it back, or let
+      // it expire if the store stays down.
+      void attempt(c, () => s.release(key, lease))
+      if (failOpen) {
+        decide(d, 'skip', 'store_unavailable')
+        return next()
+      }
+      return reject(503, 'Concurrency store unavailable', 'store_unavailable')
+    }
+    if (!acquired) {
+      refuse(d, dryRun, 429, message, 'concurrency_limited', { 'Retry-After': retryAfter })
+      return next()
+    }
+    decide(d, 'allow')
+    const free = hold(c, s, key, lease)
+    try {
+      await next()
+    } catch (error) {
+      free()
+      throw error
+    }
+    releaseWithBody(c, free)
+  })
+}
+
+/**
+ * Frees the slot now when the response has no body, or else once its body has been read to the
+ * end, failed or been cancelled: a streamed body (SSE, an LLM answer) holds its slot until the
+ * last chunk is out.
+ */
+function releaseWithBody(c: Context, free: () => void): void {
+  const res = c.res
+  const body = res.body
+  if (body === null || body.locked) {
+    free()
+    return
+  }
+  const reader = body.getReader()
+  const wrapped = new ReadableStream<Uint8Array>({
+    async pull(controller) {
+      try {
+        const { done, value } = await reader.read()
+        if (done) {
+          controller.close()
+          free()
+        } else controller.enqueue(value)
+      } catch (error) {
+        free()
+        controller.error(error)
+      }
+    },
+    cancel(reason) {
+      free()
+      return reader.cancel(reason)
+    },
+  })
+  c.res = new Response(wrapped, res)
+}
