@@ -1,6 +1,6 @@
 import type { Rejects } from '@palisade/shared/describe'
 import type { Context, MiddlewareHandler } from 'hono'
-import { clientIpKey, isIPv6Subnet } from '../internal/client-ip-key'
+import { keyOption } from '../internal/client-ip-key'
 import { begin, clock, decide, storeTime } from '../internal/decisions'
 import { described } from '../internal/described'
 import {
@@ -9,11 +9,11 @@ import {
   assertKnownKeys,
   assertNonEmptyString,
   assertPositiveInteger,
-  formatValue,
   optionError,
 } from '../internal/options'
 import { refuse } from '../internal/refuse'
 import { reject } from '../internal/reject'
+import { storeFailures } from '../internal/store-failure'
 import { unrefInterval } from '../internal/timers'
 import { concurrencyLimitDescription } from './description'
 import { MemoryConcurrencyStore } from './memory-store'
@@ -121,25 +121,7 @@ export function concurrencyLimit(
     'message',
     options.message ?? 'Too many concurrent requests',
   )
-  const ipv6Subnet = options.ipv6Subnet === undefined ? 56 : options.ipv6Subnet
-  if (!isIPv6Subnet(ipv6Subnet)) {
-    throw optionError(
-      NAME,
-      `"ipv6Subnet" must be an integer from 32 to 128 or false, got ${formatValue(ipv6Subnet)}`,
-    )
-  }
-  let keyOf: (c: Context) => string | Promise<string>
-  if (options.key === undefined) {
-    keyOf = (c) => clientIpKey(c, ipv6Subnet)
-  } else {
-    keyOf = assertFunction(NAME, 'key', options.key)
-    if (options.ipv6Subnet !== undefined) {
-      throw optionError(
-        NAME,
-        '"ipv6Subnet" applies to the default key only; with a key function, call clientIpKey(c, subnet) in it',
-      )
-    }
-  }
+  const keyOf = keyOption(NAME, 'key', options.key, options.ipv6Subnet)
   const skip =
     options.skip === undefined
       ? undefined
@@ -166,23 +148,8 @@ export function concurrencyLimit(
     throw optionError(NAME, '"store" must be a ConcurrencyStore with acquire, renew and release')
   }
   const renewMs = Math.floor(leaseMs / 2)
-  let failing = false
-
-  const report = (error: unknown, c: Context): void => {
-    const firstOfOutage = !failing
-    failing = true
-    try {
-      if (onStoreError) onStoreError(error, c)
-      else if (firstOfOutage) {
-        const reason = error instanceof Error ? error.message : String(error)
-        console.warn(
-          `concurrencyLimit: store failed, ${failOpen ? 'letting requests through' : 'rejecting with 503'} until it recovers: ${reason}`,
-        )
-      }
-    } catch {
-      // A broken error hook must not turn a store outage into a crash.
-    }
-  }
+  const failures = storeFailures(NAME, failOpen, onStoreError)
+  const report = failures.report
 
   /** Calls a store method that may throw synchronously or reject; failures are reported. */
   const attempt = async <T>(c: Context, call: () => Promise<T>): Promise<T | undefined> => {
@@ -246,7 +213,7 @@ export function concurrencyLimit(
       }
       storeTime(d, 'acquire', t)
       acquired = result.acquired
-      failing = false
+      failures.recovered()
     } catch (error) {
       report(error, c)
       // The lease may have been taken before the failure (a lost reply): give it back, or let

@@ -1,6 +1,7 @@
 import type { Context } from 'hono'
 import { getClientIPParsed } from './client-ip'
 import { formatIPv4, formatIPv6, ipv6Network } from './ip'
+import { assertFunction, formatValue, optionError } from './options'
 
 /**
  * The default rate-limit key: the client address from the shared client-IP rule (the runtime's
@@ -33,4 +34,33 @@ export function isIPv6Subnet(value: unknown): value is number | false {
     value === false ||
     (Number.isInteger(value) && (value as number) >= 32 && (value as number) <= 128)
   )
+}
+
+/**
+ * The key option of a per-client limit (rateLimit's `keyGenerator`, concurrencyLimit's `key`)
+ * and its `ipv6Subnet`, checked: the user's function, or the client IP grouped by `ipv6Subnet`
+ * (default /56). `ipv6Subnet` beside a key function is refused, since it would do nothing.
+ */
+export function keyOption(
+  factory: string,
+  name: string,
+  key: unknown,
+  subnet: unknown,
+): (c: Context) => string | Promise<string> {
+  const ipv6Subnet = subnet === undefined ? 56 : subnet
+  if (!isIPv6Subnet(ipv6Subnet)) {
+    throw optionError(
+      factory,
+      `"ipv6Subnet" must be an integer from 32 to 128 or false, got ${formatValue(ipv6Subnet)}`,
+    )
+  }
+  if (key === undefined) return (c) => clientIpKey(c, ipv6Subnet)
+  const fn = assertFunction<(c: Context) => string | Promise<string>>(factory, name, key)
+  if (subnet !== undefined) {
+    throw optionError(
+      factory,
+      `"ipv6Subnet" applies to the default key only; with a ${name}, call clientIpKey(c, subnet) in it`,
+    )
+  }
+  return fn
 }
