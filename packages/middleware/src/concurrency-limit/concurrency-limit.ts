@@ -154,7 +154,9 @@ export function concurrencyLimit(
   /** Calls a store method that may throw synchronously or reject; failures are reported. */
   const attempt = async <T>(c: Context, call: () => Promise<T>): Promise<T | undefined> => {
     try {
-      return await call()
+      const result = await call()
+      failures.recovered()
+      return result
     } catch (error) {
       report(error, c)
       return undefined
@@ -162,34 +164,42 @@ export function concurrencyLimit(
   }
 
   /**
-   * Holds the slot of one admitted request until the first of: free() after the chain (or its
-   * body), the client's abort, an enclosing requestTimeout's deadline. Renews the lease meanwhile.
+   * Holds the slot of one admitted request until the first of: `free()` (the chain threw, or the
+   * response body ended or was cancelled), the client's abort, an enclosing requestTimeout's
+   * deadline. Renews the lease every `leaseMs / 2` meanwhile.
    */
-  const hold = (c: Context, s: ConcurrencyStore, key: string, lease: string): (() => void) => {
-    let held = true
-    let renewing = false
+  const hold = (c: Context, s: ConcurrencyStore, key: string, lease: string): Slot => {
     const signal = c.req.raw.signal
     // Set by an enclosing requestTimeout (aborted when it answers 408); undefined otherwise.
     const deadline = (c.get as Get)('timeoutSignal') as AbortSignal | undefined
+    let renewing = false
+    const slot: Slot = {
+      held: true,
+      // Ticks since the body was handed on without being read (-1: not waiting for a first read).
+      unread: -1,
+      free() {
+        if (!slot.held) return
+        slot.held = false
+        stopRenewing()
+        signal.removeEventListener('abort', slot.free)
+        deadline?.removeEventListener('abort', slot.free)
+        void attempt(c, () => s.release(key, lease))
+      },
+    }
     const stopRenewing = unrefInterval(() => {
-      if (renewing || !held) return
+      // A body nobody started reading within a lease (an outer middleware replaced the
+      // response, a server that drops HEAD bodies) will never end: its slot goes back.
+      if (slot.unread >= 0 && ++slot.unread >= 2) return slot.free()
+      if (renewing || !slot.held) return
       renewing = true
       void attempt(c, () => s.renew(key, lease, leaseMs)).then(() => {
         renewing = false
       })
     }, renewMs)
-    const free = (): void => {
-      if (!held) return
-      held = false
-      stopRenewing()
-      signal.removeEventListener('abort', free)
-      deadline?.removeEventListener('abort', free)
-      void attempt(c, () => s.release(key, lease))
-    }
-    signal.addEventListener('abort', free)
-    deadline?.addEventListener('abort', free)
-    if (signal.aborted || deadline?.aborted) free()
-    return free
+    signal.addEventListener('abort', slot.free)
+    deadline?.addEventListener('abort', slot.free)
+    if (signal.aborted || deadline?.aborted) slot.free()
+    return slot
   }
 
   const sharedStore = store !== undefined && !(store instanceof MemoryConcurrencyStore)
@@ -230,47 +240,68 @@ export function concurrencyLimit(
       return next()
     }
     decide(d, 'allow')
-    const free = hold(c, s, key, lease)
+    const slot = hold(c, s, key, lease)
     try {
       await next()
     } catch (error) {
-      free()
+      slot.free()
       throw error
     }
-    releaseWithBody(c, free)
+    releaseWithBody(c, slot)
   })
 }
 
+/** One admitted request's slot. */
+interface Slot {
+  held: boolean
+  unread: number
+  free(): void
+}
+
 /**
- * Frees the slot now when the response has no body, or else once its body has been read to the
- * end, failed or been cancelled: a streamed body (SSE, an LLM answer) holds its slot until the
- * last chunk is out.
+ * Frees the slot now when the handler's work is over with the chain (it threw: the error page is
+ * not the handler's work) or the response has no body to send (none, a HEAD request, a 1xx
+ * upgrade), or else once its body has been read to the end, failed or been cancelled: a streamed
+ * body (SSE, an LLM answer) holds its slot until its last chunk is out.
  */
-function releaseWithBody(c: Context, free: () => void): void {
+function releaseWithBody(c: Context, slot: Slot): void {
   const res = c.res
   const body = res.body
-  if (body === null || body.locked) {
-    free()
+  if (
+    !slot.held ||
+    c.error !== undefined ||
+    body === null ||
+    body.locked ||
+    c.req.method === 'HEAD' ||
+    res.status < 200
+  ) {
+    slot.free()
     return
   }
   const reader = body.getReader()
-  const wrapped = new ReadableStream<Uint8Array>({
-    async pull(controller) {
-      try {
-        const { done, value } = await reader.read()
-        if (done) {
-          controller.close()
-          free()
-        } else controller.enqueue(value)
-      } catch (error) {
-        free()
-        controller.error(error)
-      }
+  slot.unread = 0
+  const wrapped = new ReadableStream<Uint8Array>(
+    {
+      async pull(controller) {
+        slot.unread = -1
+        try {
+          const { done, value } = await reader.read()
+          if (done) {
+            controller.close()
+            slot.free()
+          } else controller.enqueue(value)
+        } catch (error) {
+          slot.free()
+          controller.error(error)
+        }
+      },
+      cancel(reason) {
+        slot.free()
+        return reader.cancel(reason)
+      },
     },
-    cancel(reason) {
-      free()
-      return reader.cancel(reason)
-    },
-  })
+    // Nothing is read ahead: the first pull is the server's first read.
+    { highWaterMark: 0 },
+  )
   c.res = new Response(wrapped, res)
 }
