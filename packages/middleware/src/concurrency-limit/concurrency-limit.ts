@@ -101,7 +101,7 @@ type Get = (key: string) => unknown
  * // Two LLM streams at a time per client; the third waits for one to finish.
  * app.post('/chat', concurrencyLimit({ max: 2 }), (c) => streamSSE(c, chat))
  * // Per user, across instances:
- * app.use('/export/*', concurrencyLimit({ max: 1, store, key: (c) => c.get('jwtPayload').sub }))
+ * app.use('/export/*', concurrencyLimit({ max: 1, store, key: (c) => c.req.header('x-account') ?? '' }))
  * ```
  */
 export function concurrencyLimit(
