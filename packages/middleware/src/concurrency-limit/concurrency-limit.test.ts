@@ -109,8 +109,8 @@ describe('concurrencyLimit: slow handlers', () => {
     })
     let refusedCount = 0
     const allRefused = deferred()
-    const requests = Array.from({ length: 10 }, () =>
-      app.request('/', {}, fromSocket('1.2.3.4')).then((r) => {
+    const requests = Array.from({ length: 10 }, async () =>
+      Promise.resolve(app.request('/', {}, fromSocket('1.2.3.4'))).then((r: Response) => {
         if (r.status === 429 && ++refusedCount === 7) allRefused.resolve()
         return r
       }),

@@ -148,14 +148,13 @@ export function concurrencyLimit(
     throw optionError(NAME, '"store" must be a ConcurrencyStore with acquire, renew and release')
   }
   const renewMs = Math.floor(leaseMs / 2)
-  const failures = storeFailures(NAME, failOpen, onStoreError)
-  const report = failures.report
+  const [report, recovered] = storeFailures(NAME, failOpen, onStoreError)
 
   /** Calls a store method that may throw synchronously or reject; failures are reported. */
   const attempt = async <T>(c: Context, call: () => Promise<T>): Promise<T | undefined> => {
     try {
       const result = await call()
-      failures.recovered()
+      recovered()
       return result
     } catch (error) {
       report(error, c)
@@ -223,7 +222,7 @@ export function concurrencyLimit(
       }
       storeTime(d, 'acquire', t)
       acquired = result.acquired
-      failures.recovered()
+      recovered()
     } catch (error) {
       report(error, c)
       // The lease may have been taken before the failure (a lost reply): give it back, or let

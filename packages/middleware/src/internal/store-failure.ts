@@ -3,17 +3,18 @@ import type { Context } from 'hono'
 /**
  * What a guard does when its store throws, shared by rateLimit and concurrencyLimit: hand the
  * error to `onStoreError`, or by default `console.warn` once per outage (the first failure after
- * a success), so a dead store does not flood the log. `recovered()` after each successful call
- * ends the outage.
+ * a success), so a dead store does not flood the log. Returns `[report, recovered]`: call
+ * `recovered()` after each successful call to end the outage. (A pair, not an object: property
+ * names survive minification, and both limits' entries are on a size budget.)
  */
 export function storeFailures(
   factory: string,
   failOpen: boolean,
   onStoreError: ((error: unknown, c: Context) => void) | undefined,
-): { report(error: unknown, c: Context): void; recovered(): void } {
+): [report: (error: unknown, c: Context) => void, recovered: () => void] {
   let failing = false
-  return {
-    report(error, c) {
+  return [
+    (error, c) => {
       const firstOfOutage = !failing
       failing = true
       try {
@@ -28,8 +29,8 @@ export function storeFailures(
         // A broken error hook must not turn a store outage into a crash.
       }
     },
-    recovered() {
+    () => {
       failing = false
     },
-  }
+  ]
 }

@@ -346,8 +346,7 @@ export function rateLimit(
   // The sliding window and the token bucket record nothing for a rejected request; the fixed
   // window counts it, so only there does skipFailedRequests give a 429 back.
   const countsRejected = algorithm === 'fixed-window'
-  const failures = storeFailures(factory, failOpen, onStoreError)
-  const report = failures.report
+  const [report, recovered] = storeFailures(factory, failOpen, onStoreError)
 
   const refund = async (
     s: RateLimitStore,
@@ -487,7 +486,7 @@ export function rateLimit(
         }
       }
       storeTime(d, consumes ? 'consume' : METHOD[algorithm], t)
-      failures.recovered()
+      recovered()
     } catch (error) {
       report(error, c)
       if (failOpen) {
