@@ -411,6 +411,21 @@ describe('concurrencyLimit: leases', () => {
     expect(releases).toHaveLength(1)
   })
 
+  it('fails the request with a TypeError when key(c) returns no string, taking no slot', async () => {
+    const { store, inner } = spyStore()
+    const errors: unknown[] = []
+    const app = new Hono()
+    app.onError((err, c) => {
+      errors.push(err)
+      return c.text('bug', 500)
+    })
+    app.use(concurrencyLimit({ max: 1, store, key: () => 42 as unknown as string }))
+    app.get('/', (c) => c.text('ok'))
+    expect((await app.request('/')).status).toBe(500)
+    expect(String(errors[0])).toMatch(/^TypeError: concurrencyLimit: key\(c\) must return a string/)
+    expect(inner.size).toBe(0)
+  })
+
   it('draws a fresh lease id per request', async () => {
     const leases: string[] = []
     const inner = new MemoryConcurrencyStore()

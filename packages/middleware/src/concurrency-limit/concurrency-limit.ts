@@ -210,6 +210,10 @@ export function concurrencyLimit(
       return next()
     }
     const key = await keyOf(c)
+    if (typeof key !== 'string') {
+      // A bug in the key function, not a store outage: it fails the request (500).
+      throw new TypeError(`concurrencyLimit: key(c) must return a string, got ${typeof key}`)
+    }
     store ??= new MemoryConcurrencyStore()
     const s = store
     const lease = crypto.randomUUID()
