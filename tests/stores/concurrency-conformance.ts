@@ -21,7 +21,7 @@ export interface ConcurrencyConformanceOptions<S> {
   /** Called after each test with the store the factory returned (stop timers, delete keys). */
   release?: (store: S) => unknown
   /**
-   * Lease length, in milliseconds, of the expiry checks. Default `300`. A store whose clock is
+   * Lease length, in milliseconds, of the expiry checks. Default `500`. A store whose clock is
    * coarse (a remote round trip of tens of milliseconds) may ask for more.
    */
   leaseMs?: number
@@ -46,7 +46,7 @@ export function concurrencyStoreConformance<S extends ConcurrencyStore>(
   makeStore: Factory<S>,
   options?: ConcurrencyConformanceOptions<S>,
 ): void {
-  const leaseMs = options?.leaseMs ?? 300
+  const leaseMs = options?.leaseMs ?? 500
   describe(`ConcurrencyStore conformance: ${name}`, () => {
     let current: S | undefined
     beforeEach(async () => {
@@ -149,9 +149,9 @@ export function concurrencyStoreConformance<S extends ConcurrencyStore>(
     it('keeps a renewed lease past its first expiry', async () => {
       const key = freshKey('renew')
       await store().acquire(key, 'long', 1, leaseMs)
-      await sleep(leaseMs * 0.6)
+      await sleep(leaseMs * 0.5)
       expect(await store().renew(key, 'long', leaseMs)).toBe(true)
-      await sleep(leaseMs * 0.6)
+      await sleep(leaseMs * 0.7)
       // 1.2 × leaseMs after the acquire: held only thanks to the renewal.
       expect(await store().acquire(key, 'other', 1, leaseMs)).toEqual({
         acquired: false,

@@ -28,8 +28,8 @@ function deferred<T = void>() {
  * A memory store that records every call; `released(n)` resolves once n releases have finished,
  * so tests wait for the slot to come back instead of sleeping.
  */
-function spyStore() {
-  const inner = new MemoryConcurrencyStore()
+function spyStore(options: { now?: () => number; beforeRenew?: () => void } = {}) {
+  const inner = new MemoryConcurrencyStore({ now: options.now })
   const releases: string[] = []
   const renews: string[] = []
   const waiters: Array<{ n: number; resolve: () => void }> = []
@@ -37,6 +37,7 @@ function spyStore() {
   const store: ConcurrencyStore = {
     acquire: (...args) => inner.acquire(...args),
     async renew(key, lease, ms) {
+      options.beforeRenew?.()
       const ok = await inner.renew(key, lease, ms)
       renews.push(lease)
       for (const w of renewWaiters) if (renews.length >= w.n) w.resolve()
@@ -389,7 +390,15 @@ describe('concurrencyLimit: the slot is freed exactly once', () => {
 
 describe('concurrencyLimit: leases', () => {
   it('renews the lease of a long request, which keeps its slot past leaseMs', async () => {
-    const { store, inner, renewed, releases } = spyStore()
+    // The store's clock moves 50 ms (less than a lease) before each renewal, whatever the real
+    // timers do: three renewals take it to 150 ms, well past the first lease's end at 60 ms.
+    let now = 0
+    const { store, inner, renewed, releases } = spyStore({
+      now: () => now,
+      beforeRenew: () => {
+        now += 50
+      },
+    })
     const gate = deferred()
     const entered = deferred()
     const app = new Hono()
@@ -399,12 +408,10 @@ describe('concurrencyLimit: leases', () => {
       await gate.promise
       return c.text('ok')
     })
-    const started = Date.now()
     const res = app.request('/')
     await entered.promise
     await renewed(3)
-    // Three renewals at leaseMs / 2: well past the first lease, and the slot is still held.
-    expect(Date.now() - started).toBeGreaterThanOrEqual(60)
+    expect(now).toBeGreaterThanOrEqual(150)
     expect(await inner.acquire('k', 'other', 1, 60)).toEqual({ acquired: false, inFlight: 1 })
     gate.resolve()
     await (await res).text()
