@@ -2,9 +2,8 @@ import {
   type ConcurrencyAcquired,
   type ConcurrencyStore,
   checkAcquire,
-  checkKey,
-  checkLease,
-  checkLeaseMs,
+  checkRelease,
+  checkRenew,
 } from './store'
 
 const NAME = 'MemoryConcurrencyStore'
@@ -74,9 +73,7 @@ export class MemoryConcurrencyStore implements ConcurrencyStore {
   }
 
   async renew(key: string, lease: string, leaseMs: number): Promise<boolean> {
-    checkKey(`${NAME}.renew`, key)
-    checkLease(`${NAME}.renew`, lease)
-    checkLeaseMs(`${NAME}.renew`, leaseMs)
+    checkRenew(`${NAME}.renew`, key, lease, leaseMs)
     const leases = this.#keys.get(key)
     const expiresAt = leases?.get(lease)
     if (leases === undefined || expiresAt === undefined) return false
@@ -91,8 +88,7 @@ export class MemoryConcurrencyStore implements ConcurrencyStore {
   }
 
   async release(key: string, lease: string): Promise<void> {
-    checkKey(`${NAME}.release`, key)
-    checkLease(`${NAME}.release`, lease)
+    checkRelease(`${NAME}.release`, key, lease)
     const leases = this.#keys.get(key)
     if (leases === undefined) return
     leases.delete(lease)

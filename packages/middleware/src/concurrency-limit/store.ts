@@ -64,6 +64,19 @@ export function checkAcquire(
   checkLeaseMs(where, leaseMs)
 }
 
+/** The arguments of `renew`, checked once for every store. */
+export function checkRenew(where: string, key: unknown, lease: unknown, leaseMs: unknown): void {
+  checkKey(where, key)
+  checkLease(where, lease)
+  checkLeaseMs(where, leaseMs)
+}
+
+/** The arguments of `release`, checked once for every store. */
+export function checkRelease(where: string, key: unknown, lease: unknown): void {
+  checkKey(where, key)
+  checkLease(where, lease)
+}
+
 /** `leaseMs`: a positive integer number of milliseconds. */
 export function checkLeaseMs(where: string, leaseMs: unknown): number {
   if (typeof leaseMs !== 'number' || !Number.isSafeInteger(leaseMs) || leaseMs <= 0) {

@@ -1,5 +1,5 @@
 import type { ConcurrencyStore } from '../concurrency-limit/store'
-import { checkAcquire, checkKey, checkLease, checkLeaseMs } from '../concurrency-limit/store'
+import { checkAcquire, checkRelease, checkRenew } from '../concurrency-limit/store'
 import {
   columnNumber,
   expiryIndexSql,
@@ -143,9 +143,7 @@ export class PostgresConcurrencyStore implements ConcurrencyStore {
   }
 
   async renew(key: string, lease: string, leaseMs: number): Promise<boolean> {
-    checkKey(`${NAME}.renew`, key)
-    checkLease(`${NAME}.renew`, lease)
-    checkLeaseMs(`${NAME}.renew`, leaseMs)
+    checkRenew(`${NAME}.renew`, key, lease, leaseMs)
     const rows = await this.#query(
       `UPDATE ${this.#table} SET expires_at = ${NOW_MS} + $3::bigint
 WHERE key = $1 AND lease = $2 AND expires_at > ${NOW_MS}
@@ -156,8 +154,7 @@ RETURNING 1`,
   }
 
   async release(key: string, lease: string): Promise<void> {
-    checkKey(`${NAME}.release`, key)
-    checkLease(`${NAME}.release`, lease)
+    checkRelease(`${NAME}.release`, key, lease)
     await this.#query(`DELETE FROM ${this.#table} WHERE key = $1 AND lease = $2`, [key, lease])
   }
 }

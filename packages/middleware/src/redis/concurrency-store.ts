@@ -1,5 +1,5 @@
 import type { ConcurrencyStore } from '../concurrency-limit/store'
-import { checkAcquire, checkKey, checkLease, checkLeaseMs } from '../concurrency-limit/store'
+import { checkAcquire, checkRelease, checkRenew } from '../concurrency-limit/store'
 import {
   type RedisStoreOptions,
   redisScript,
@@ -109,9 +109,7 @@ export class RedisConcurrencyStore implements ConcurrencyStore {
   }
 
   async renew(key: string, lease: string, leaseMs: number): Promise<boolean> {
-    checkKey(`${NAME}.renew`, key)
-    checkLease(`${NAME}.renew`, lease)
-    checkLeaseMs(`${NAME}.renew`, leaseMs)
+    checkRenew(`${NAME}.renew`, key, lease, leaseMs)
     const reply = replyInteger(
       await runScript(
         this.#send,
@@ -125,8 +123,7 @@ export class RedisConcurrencyStore implements ConcurrencyStore {
   }
 
   async release(key: string, lease: string): Promise<void> {
-    checkKey(`${NAME}.release`, key)
-    checkLease(`${NAME}.release`, lease)
+    checkRelease(`${NAME}.release`, key, lease)
     await this.#send(['ZREM', this.#prefix + key + SUFFIX, lease])
   }
 }
