@@ -498,6 +498,28 @@ describe('concurrencyLimit: store failures', () => {
     expect(errors.length).toBeGreaterThanOrEqual(1)
   })
 
+  it('asks a store with forContext for the store of each request, and 503s when that fails', async () => {
+    const bound = new MemoryConcurrencyStore()
+    const seen: unknown[] = []
+    const resolving: ConcurrencyStore = {
+      ...failing,
+      forContext: (c) => {
+        seen.push(c.req.header('x-tenant'))
+        if (c.req.header('x-tenant') === 'none') throw new Error('no binding')
+        return bound
+      },
+    }
+    const app = new Hono()
+    app.use(concurrencyLimit({ max: 1, store: resolving, key: () => 'k', onStoreError: () => {} }))
+    app.get('/', (c) => c.text('ok'))
+    const ok = await app.request('/', { headers: { 'x-tenant': 'a' } })
+    expect(ok.status).toBe(200)
+    await ok.text()
+    expect((await app.request('/', { headers: { 'x-tenant': 'none' } })).status).toBe(503)
+    expect(seen).toEqual(['a', 'none'])
+    expect(bound.size).toBe(0)
+  })
+
   it('treats a malformed store answer as a failure', async () => {
     const app = new Hono()
     const store = { ...failing, acquire: async () => ({}) } as unknown as ConcurrencyStore

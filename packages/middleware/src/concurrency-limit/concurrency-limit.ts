@@ -13,6 +13,7 @@ import {
 } from '../internal/options'
 import { refuse } from '../internal/refuse'
 import { reject } from '../internal/reject'
+import { storeFor } from '../internal/store-context'
 import { storeFailures } from '../internal/store-failure'
 import { unrefInterval } from '../internal/timers'
 import { concurrencyLimitDescription } from './description'
@@ -215,12 +216,15 @@ export function concurrencyLimit(
       throw new TypeError(`concurrencyLimit: key(c) must return a string, got ${typeof key}`)
     }
     store ??= new MemoryConcurrencyStore()
-    const s = store
+    let s: ConcurrencyStore | undefined
     const lease = crypto.randomUUID()
     let acquired: boolean
     try {
+      // A store built with a resolver finds its handle on the request; a failing resolver is a
+      // failing store.
+      s = storeFor(store, c)
       const t = clock(d)
-      const result = await s.acquire(key, lease, max, leaseMs)
+      const result = await (s as ConcurrencyStore).acquire(key, lease, max, leaseMs)
       if (typeof result?.acquired !== 'boolean') {
         throw new TypeError('store returned an invalid { acquired, inFlight }')
       }
@@ -231,7 +235,8 @@ export function concurrencyLimit(
       report(error, c)
       // The lease may have been taken before the failure (a lost reply): give it back, or let
       // it expire if the store stays down.
-      void attempt(c, () => s.release(key, lease))
+      const asked = s
+      if (asked) void attempt(c, () => asked.release(key, lease))
       if (failOpen) {
         decide(d, 'skip', 'store_unavailable')
         return next()
@@ -243,7 +248,7 @@ export function concurrencyLimit(
       return next()
     }
     decide(d, 'allow')
-    const slot = hold(c, s, key, lease)
+    const slot = hold(c, s as ConcurrencyStore, key, lease)
     try {
       await next()
     } catch (error) {
