@@ -30,6 +30,7 @@ export interface Palisade {
   cors?: Factory
   securityHeaders?: Factory
   rateLimit?: Factory
+  concurrencyLimit?: Factory
   jwtAuth?: Factory
   signJwt?: (payload: Loose, secret: Uint8Array, options?: Loose) => Promise<string>
   logger?: Factory
@@ -45,6 +46,7 @@ export interface Palisade {
   ssrfGuard?: Factory
   sessions?: Factory
   MemoryRateLimitStore?: Ctor
+  MemoryConcurrencyStore?: Ctor
   MemorySessionStore?: Ctor
   MemoryApiKeyStore?: Ctor
 }
@@ -73,6 +75,7 @@ const SUBPATHS = [
   'cors',
   'security-headers',
   'rate-limit',
+  'concurrency-limit',
   'jwt-auth',
   'logger',
   'body-limit',

@@ -78,6 +78,11 @@ interface Side {
   app: Fetcher | null
   /** Status the request must get; a side that answers otherwise is reported, not measured. */
   status?: number
+  /**
+   * Read the response body to its end in the measured call: concurrencyLimit holds its slot
+   * until the body is out, so its row (and the sides it is compared with) read it.
+   */
+  read?: boolean
 }
 
 /**
@@ -107,7 +112,13 @@ async function compare(
       )
       continue
     }
-    cases.push([side.name, () => app.fetch(req()) as Promise<Response>])
+    if (side.read) await res.text()
+    cases.push([
+      side.name,
+      side.read
+        ? async () => (await (app.fetch(req()) as Promise<Response>)).text()
+        : () => app.fetch(req()) as Promise<Response>,
+    ])
   }
   const timings = await measureAll(cases)
   const byName = new Map(timings.map((t) => [t.name, t]))
@@ -540,6 +551,24 @@ export async function runMiddleware(): Promise<void> {
           app: p.logger ? appWith(p.logger(quietLoggerOptions())) : null,
         },
         { name: 'palisade apiKey', app: apiKeyApp },
+      ],
+    )
+    await compare(
+      T,
+      'concurrencyLimit beside rateLimit (GET, memory store, response body read)',
+      get(ipHeader),
+      [
+        { name: 'bare route (body read)', app: bare, read: true },
+        {
+          name: 'palisade rateLimit (body read)',
+          app: p.rateLimit ? appWith(p.rateLimit({ max: 1_000_000_000 })) : null,
+          read: true,
+        },
+        {
+          name: 'palisade concurrencyLimit (body read)',
+          app: p.concurrencyLimit ? appWith(p.concurrencyLimit({ max: 1_000 })) : null,
+          read: true,
+        },
       ],
     )
     const jsonApp = (mw?: MiddlewareHandler) => {

@@ -18,6 +18,7 @@ const middleware: [string, string][] = [
   ['cors', 'cors'],
   ['securityHeaders', 'security-headers'],
   ['rateLimit', 'rate-limit'],
+  ['concurrencyLimit', 'concurrency-limit'],
   ['jwtAuth and signJwt', 'jwt-auth'],
   ['logger', 'logger'],
   ['bodyLimit', 'body-limit'],

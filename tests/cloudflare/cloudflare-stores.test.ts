@@ -18,6 +18,7 @@ import type { SessionStore } from '@palisade/middleware/sessions'
 import type { Context } from 'hono'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { ConcurrencyStore } from '../../packages/middleware/src/concurrency-limit/store'
+import { concurrencyStoreConformance } from '../stores/concurrency-conformance'
 import {
   apiKeyStoreConformance,
   logoutRaceConformance,
@@ -58,6 +59,9 @@ apiKeyStoreConformance('DurableObjectApiKeyStore (workerd)', () =>
   remoteStore<ManagedApiKeyStore>(worker, 'apiKey', fresh()),
 )
 leaseCases('DurableObjectConcurrencyStore (workerd)', () =>
+  remoteStore<ConcurrencyStore>(worker, 'concurrency', fresh()),
+)
+concurrencyStoreConformance('DurableObjectConcurrencyStore (workerd)', () =>
   remoteStore<ConcurrencyStore>(worker, 'concurrency', fresh()),
 )
 

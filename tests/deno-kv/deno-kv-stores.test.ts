@@ -20,6 +20,7 @@ import type { SessionStore } from '@palisade/middleware/sessions'
 import type { Context } from 'hono'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { ConcurrencyStore } from '../../packages/middleware/src/concurrency-limit/store'
+import { concurrencyStoreConformance } from '../stores/concurrency-conformance'
 import {
   apiKeyStoreConformance,
   logoutRaceConformance,
@@ -65,6 +66,9 @@ apiKeyStoreConformance('DenoKvApiKeyStore (deno)', () =>
   remoteStore<ManagedApiKeyStore>(memory, 'apiKey', fresh()),
 )
 leaseCases('DenoKvConcurrencyStore (deno)', () =>
+  remoteStore<ConcurrencyStore>(memory, 'concurrency', fresh()),
+)
+concurrencyStoreConformance('DenoKvConcurrencyStore (deno)', () =>
   remoteStore<ConcurrencyStore>(memory, 'concurrency', fresh()),
 )
 leaseCases('DenoKvConcurrencyStore (deno), built with a resolver of the opening handle', () =>

@@ -9,12 +9,14 @@ import {
   fromNodeRedisCluster,
   RedisApiKeyStore,
   type RedisCommand,
+  RedisConcurrencyStore,
   RedisRateLimitStore,
   RedisSessionStore,
 } from '@palisade/middleware/redis'
 import type { Cluster } from 'ioredis'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { uniquePrefix } from '../redis/support'
+import { concurrencyStoreConformance } from '../stores/concurrency-conformance'
 import {
   apiKeyStoreConformance,
   rateLimitStoreConformance,
@@ -110,6 +112,11 @@ for (const [client, send] of clients) {
   sessionStoreConformance(
     `RedisSessionStore on Redis Cluster via ${client}`,
     () => withPrefix((o) => new RedisSessionStore(o), send()),
+    { release },
+  )
+  concurrencyStoreConformance(
+    `RedisConcurrencyStore on Redis Cluster via ${client}`,
+    () => withPrefix((o) => new RedisConcurrencyStore(o), send()),
     { release },
   )
   apiKeyStoreConformance(

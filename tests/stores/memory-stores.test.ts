@@ -3,8 +3,10 @@
  * private field, so its hashes-only property is proven in its own unit tests, not by a dump here.
  */
 import { MemoryApiKeyStore } from '@palisade/middleware/api-key'
+import { MemoryConcurrencyStore } from '@palisade/middleware/concurrency-limit'
 import { MemoryRateLimitStore } from '@palisade/middleware/rate-limit'
 import { MemorySessionStore } from '@palisade/middleware/sessions'
+import { concurrencyStoreConformance } from './concurrency-conformance'
 import {
   apiKeyStoreConformance,
   rateLimitStoreConformance,
@@ -38,5 +40,9 @@ sessionStoreConformance('MemorySessionStore', () => new MemorySessionStore(), {
 })
 
 apiKeyStoreConformance('MemoryApiKeyStore', () => new MemoryApiKeyStore(), {
+  release: (store) => store.destroy(),
+})
+
+concurrencyStoreConformance('MemoryConcurrencyStore', () => new MemoryConcurrencyStore(), {
   release: (store) => store.destroy(),
 })

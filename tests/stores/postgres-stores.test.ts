@@ -6,6 +6,7 @@
 import {
   PostgresApiKeyStore,
   type PostgresClient,
+  PostgresConcurrencyStore,
   PostgresRateLimitStore,
   PostgresSessionStore,
 } from '@palisade/middleware/postgres'
@@ -17,6 +18,7 @@ import {
   tablesWithPrefix,
   uniqueTable,
 } from '../postgres/support'
+import { concurrencyStoreConformance } from './concurrency-conformance'
 import {
   apiKeyStoreConformance,
   rateLimitStoreConformance,
@@ -65,6 +67,11 @@ for (const [driver, client] of clients) {
     `PostgresSessionStore via ${driver}`,
     () => onFreshTable((o) => new PostgresSessionStore(o), client),
     { release, update: true },
+  )
+  concurrencyStoreConformance(
+    `PostgresConcurrencyStore via ${driver}`,
+    () => onFreshTable((o) => new PostgresConcurrencyStore(o), client),
+    { release },
   )
   apiKeyStoreConformance(
     `PostgresApiKeyStore via ${driver}`,

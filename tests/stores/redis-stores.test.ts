@@ -8,6 +8,7 @@ import {
   fromNodeRedis,
   RedisApiKeyStore,
   type RedisCommand,
+  RedisConcurrencyStore,
   RedisRateLimitStore,
   RedisSessionStore,
 } from '@palisade/middleware/redis'
@@ -20,6 +21,7 @@ import {
   nodeRedisClient,
   uniquePrefix,
 } from '../redis/support'
+import { concurrencyStoreConformance } from './concurrency-conformance'
 import {
   apiKeyStoreConformance,
   logoutRaceConformance,
@@ -99,6 +101,11 @@ for (const [client, send] of clients) {
       await release(a)
     }
   })
+  concurrencyStoreConformance(
+    `RedisConcurrencyStore via ${client}`,
+    () => withPrefix((o) => new RedisConcurrencyStore(o), send()),
+    { release },
+  )
   apiKeyStoreConformance(
     `RedisApiKeyStore via ${client}`,
     () => withPrefix((o) => new RedisApiKeyStore(o), send()),

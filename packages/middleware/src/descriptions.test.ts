@@ -4,6 +4,7 @@ import { getMiddlewareDescription as describeOf } from '@palisade/shared/describ
 import { describe, expect, it } from 'vitest'
 import { apiKey, MemoryApiKeyStore } from './api-key'
 import { bodyLimit } from './body-limit'
+import { concurrencyLimit, MemoryConcurrencyStore } from './concurrency-limit'
 import { contentTypeGuard } from './content-type-guard'
 import { cors } from './cors'
 import { csrf } from './csrf'
@@ -178,6 +179,29 @@ describe('rateLimit', () => {
     expect(statuses(rateLimit({ store: failingStore }))).toEqual([429, 503])
     expect(statuses(rateLimit({ store: failingStore, failOpen: true }))).toEqual([429])
     expect(statuses(rateLimit({ store: new MemoryRateLimitStore() }))).toEqual([429])
+  })
+})
+
+describe('concurrencyLimit', () => {
+  it('is 429 with Retry-After, and 503 for a store that can fail, unless failOpen', () => {
+    const d = describeOf(concurrencyLimit({ max: 1 }))
+    expect(d?.responses).toEqual([
+      expect.objectContaining({
+        status: 429,
+        codes: ['concurrency_limited'],
+        headers: [expect.objectContaining({ name: 'Retry-After' })],
+      }),
+    ])
+    const shared = {
+      acquire: async () => ({ acquired: true, inFlight: 1 }),
+      renew: async () => true,
+      release: async () => {},
+    }
+    expect(statuses(concurrencyLimit({ max: 1, store: shared }))).toEqual([429, 503])
+    expect(statuses(concurrencyLimit({ max: 1, store: shared, failOpen: true }))).toEqual([429])
+    expect(statuses(concurrencyLimit({ max: 1, store: new MemoryConcurrencyStore() }))).toEqual([
+      429,
+    ])
   })
 })
 

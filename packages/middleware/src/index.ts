@@ -14,6 +14,7 @@ export {
 export * from './api-key'
 export * from './body-limit'
 export * from './client-ip'
+export * from './concurrency-limit'
 export * from './content-type-guard'
 export * from './cors'
 export * from './csrf'

@@ -7,6 +7,7 @@
  */
 export type RejectionCode =
   | 'rate_limited'
+  | 'concurrency_limited'
   | 'ip_denied'
   | 'body_too_large'
   | 'body_unreadable'

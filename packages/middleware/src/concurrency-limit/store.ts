@@ -1,3 +1,5 @@
+import type { Context } from 'hono'
+
 /**
  * Where `concurrencyLimit` keeps its slots. A slot is a lease: an id the middleware draws per
  * request (`crypto.randomUUID()`), held under a key until it is released or expires. A shared
@@ -35,6 +37,12 @@ export interface ConcurrencyStore {
   renew(key: string, lease: string, leaseMs: number): Promise<boolean>
   /** Frees the slot; an unknown or already released lease is a no-op. */
   release(key: string, lease: string): Promise<void>
+  /**
+   * For a store whose handle arrives with the request (a Workers binding on `c.env`): the store
+   * to use for the request `c`. `concurrencyLimit` calls it once per request, before any other
+   * method, so the store and the middleware can be built once at module scope. Optional.
+   */
+  forContext?(c: Context): ConcurrencyStore
 }
 
 /** The answer of {@link ConcurrencyStore.acquire}. */
@@ -62,6 +70,19 @@ export function checkAcquire(
     throw new TypeError(`${where}: max must be a positive integer, got ${String(max)}`)
   }
   checkLeaseMs(where, leaseMs)
+}
+
+/** The arguments of `renew`, checked once for every store. */
+export function checkRenew(where: string, key: unknown, lease: unknown, leaseMs: unknown): void {
+  checkKey(where, key)
+  checkLease(where, lease)
+  checkLeaseMs(where, leaseMs)
+}
+
+/** The arguments of `release`, checked once for every store. */
+export function checkRelease(where: string, key: unknown, lease: unknown): void {
+  checkKey(where, key)
+  checkLease(where, lease)
 }
 
 /** `leaseMs`: a positive integer number of milliseconds. */

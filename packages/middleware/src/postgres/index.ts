@@ -1,8 +1,9 @@
 /**
- * PostgreSQL-backed stores for `rateLimit`, `sessions` and `apiKey`, for apps that run more than
- * one instance and have PostgreSQL but no Redis. No driver is a dependency: each store takes the
- * app's own client, a `pg` Pool or Client or a postgres.js `sql`, told apart by its shape. Tables
- * are created by each store's `migrate()` (or its `schema` SQL), never on a request.
+ * PostgreSQL-backed stores for `rateLimit`, `concurrencyLimit`, `sessions` and `apiKey`, for
+ * apps that run more than one instance and have PostgreSQL but no Redis. No driver is a
+ * dependency: each store takes the app's own client, a `pg` Pool or Client or a postgres.js
+ * `sql`, told apart by its shape. Tables are created by each store's `migrate()` (or its `schema`
+ * SQL), never on a request.
  */
 
 export { PostgresApiKeyStore, type PostgresApiKeyStoreOptions } from './api-key-store'
@@ -12,5 +13,9 @@ export type {
   PostgresJsLike,
   PostgresStoreOptions,
 } from './client'
+export {
+  PostgresConcurrencyStore,
+  type PostgresConcurrencyStoreOptions,
+} from './concurrency-store'
 export { PostgresRateLimitStore, type PostgresRateLimitStoreOptions } from './rate-limit-store'
 export { PostgresSessionStore, type PostgresSessionStoreOptions } from './session-store'

@@ -6,6 +6,7 @@ import { Hono, type MiddlewareHandler } from 'hono'
 import { describe, expect, it } from 'vitest'
 import { apiKey, MemoryApiKeyStore } from '../api-key'
 import { bodyLimit } from '../body-limit'
+import { concurrencyLimit } from '../concurrency-limit'
 import { contentTypeGuard } from '../content-type-guard'
 import { csrf } from '../csrf'
 import { Rejection } from '../internal/rejection'
@@ -47,9 +48,19 @@ describe('rejection codes', () => {
     get: async () => Promise.reject(new Error('down')),
     set: async () => Promise.reject(new Error('down')),
     destroy: async () => {},
+    acquire: async () => Promise.reject(new Error('down')),
+    renew: async () => Promise.reject(new Error('down')),
+    release: async () => Promise.reject(new Error('down')),
   }
   const cases: [string, MiddlewareHandler, RequestInit & { path?: string }, number, string][] = [
     ['rateLimit store', rateLimit({ store: failing }), {}, 503, 'store_unavailable'],
+    [
+      'concurrencyLimit store',
+      concurrencyLimit({ max: 1, store: failing, onStoreError: () => {} }),
+      {},
+      503,
+      'store_unavailable',
+    ],
     ['ipGuard', ipGuard({ mode: 'allow', list: ['10.0.0.1'] }), {}, 403, 'ip_denied'],
     [
       'bodyLimit',
@@ -165,6 +176,34 @@ describe('rejection codes', () => {
     await app.request('/')
     await app.request('/')
     expect(codes).toEqual(['rate_limited'])
+  })
+
+  it('concurrencyLimit rejects with concurrency_limited while max requests are in flight', async () => {
+    const app = new Hono()
+    const codes: unknown[] = []
+    app.onError((err, c) => {
+      codes.push((err as Rejection).code)
+      return c.text('handled', 500)
+    })
+    let open!: () => void
+    const gate = new Promise<void>((resolve) => {
+      open = resolve
+    })
+    let entered!: () => void
+    const inside = new Promise<void>((resolve) => {
+      entered = resolve
+    })
+    app.get('/', concurrencyLimit({ max: 1, key: () => 'k' }), async (c) => {
+      entered()
+      await gate
+      return c.text('ok')
+    })
+    const first = app.request('/')
+    await inside
+    await app.request('/')
+    open()
+    await (await first).text()
+    expect(codes).toEqual(['concurrency_limited'])
   })
 
   it('requestTimeout rejects with request_timeout', async () => {

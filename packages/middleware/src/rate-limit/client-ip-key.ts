@@ -1,36 +1,3 @@
-import type { Context } from 'hono'
-import { getClientIPParsed } from '../internal/client-ip'
-import { formatIPv4, formatIPv6, ipv6Network } from '../internal/ip'
-
-/**
- * The default rate-limit key: the client address from the shared client-IP rule (the runtime's
- * connection address; `X-Forwarded-For` only when the runtime exposes none, and then its
- * right-most entry). IPv4-mapped IPv6 counts as IPv4. IPv6 clients are keyed by their
- * `/ipv6Subnet` network (default /56: providers hand a customer a /56 or a /48, so anything
- * narrower lets one customer rotate through 256 or more buckets), written as RFC 5952 text with
- * its prefix length, e.g. `2001:db8:1200::/56`; `false` keys by the full address. Requests
- * without a usable address share the single key `unknown`: they are limited together, never
- * exempted.
- *
- * @param ipv6Subnet - prefix length 32–128, or `false`. Default `56`.
- * @example
- * // Separate buckets per route on one shared store: prefix the default key.
- * const store = new MemoryRateLimitStore()
- * app.post('/login', rateLimit({ max: 5, store, keyGenerator: (c) => `login:${clientIpKey(c)}` }))
- * app.use('/api/*', rateLimit({ max: 100, store, keyGenerator: (c) => `api:${clientIpKey(c, 48)}` }))
- */
-export function clientIpKey(c: Context, ipv6Subnet: number | false = 56): string {
-  const ip = getClientIPParsed(c)
-  if (ip === null) return 'unknown'
-  if (ip.version === 4) return formatIPv4(ip.value)
-  if (ipv6Subnet === false) return formatIPv6(ip.value)
-  return `${formatIPv6(ipv6Network(ip.value, ipv6Subnet))}/${ipv6Subnet}`
-}
-
-/** Whether `value` is a valid `ipv6Subnet`: an integer prefix length 32–128, or `false`. */
-export function isIPv6Subnet(value: unknown): value is number | false {
-  return (
-    value === false ||
-    (Number.isInteger(value) && (value as number) >= 32 && (value as number) <= 128)
-  )
-}
+// The default key of rateLimit and concurrencyLimit lives in internal/ (both use it); its public
+// home stays here, where users import it from.
+export { clientIpKey, isIPv6Subnet } from '../internal/client-ip-key'

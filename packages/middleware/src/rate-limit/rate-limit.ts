@@ -7,6 +7,7 @@ import type { Rejects } from '@palisade/shared/describe'
 import type { Context, MiddlewareHandler } from 'hono'
 import { BoundedCache } from '../internal/bounded-cache'
 import { boundKey } from '../internal/bounded-key'
+import { keyOption } from '../internal/client-ip-key'
 import { begin, clock, decide, type Pending, storeTime } from '../internal/decisions'
 import { described } from '../internal/described'
 import { editResponseHeaders } from '../internal/headers'
@@ -23,7 +24,7 @@ import {
 } from '../internal/options'
 import { reject } from '../internal/reject'
 import { storeFor } from '../internal/store-context'
-import { clientIpKey, isIPv6Subnet } from './client-ip-key'
+import { storeFailures } from '../internal/store-failure'
 import { rateLimitDescription, rateLimitHeaders } from './description'
 import {
   defaultPolicyName,
@@ -228,25 +229,7 @@ export function rateLimit(
     }
   }
   const message = assertNonEmptyString(factory, 'message', options.message ?? 'Too many requests')
-  const ipv6Subnet = options.ipv6Subnet === undefined ? 56 : options.ipv6Subnet
-  if (!isIPv6Subnet(ipv6Subnet)) {
-    throw optionError(
-      factory,
-      `"ipv6Subnet" must be an integer from 32 to 128 or false, got ${formatValue(ipv6Subnet)}`,
-    )
-  }
-  let keyGenerator: (c: Context) => string | Promise<string>
-  if (options.keyGenerator === undefined) {
-    keyGenerator = (c) => clientIpKey(c, ipv6Subnet)
-  } else {
-    keyGenerator = assertFunction(factory, 'keyGenerator', options.keyGenerator)
-    if (options.ipv6Subnet !== undefined) {
-      throw optionError(
-        factory,
-        '"ipv6Subnet" applies to the default key only; with a keyGenerator, call clientIpKey(c, subnet) in it',
-      )
-    }
-  }
+  const keyGenerator = keyOption(factory, 'keyGenerator', options.keyGenerator, options.ipv6Subnet)
   const skip =
     options.skip === undefined
       ? undefined
@@ -363,23 +346,7 @@ export function rateLimit(
   // The sliding window and the token bucket record nothing for a rejected request; the fixed
   // window counts it, so only there does skipFailedRequests give a 429 back.
   const countsRejected = algorithm === 'fixed-window'
-  let failing = false
-
-  const report = (error: unknown, c: Context): void => {
-    const firstOfOutage = !failing
-    failing = true
-    try {
-      if (onStoreError) onStoreError(error, c)
-      else if (firstOfOutage) {
-        const reason = error instanceof Error ? error.message : String(error)
-        console.warn(
-          `rateLimit: store failed, ${failOpen ? 'letting requests through' : 'rejecting with 503'} until it recovers: ${reason}`,
-        )
-      }
-    } catch {
-      // A broken error hook must not turn a store outage into a crash.
-    }
-  }
+  const [report, recovered] = storeFailures(factory, failOpen, onStoreError)
 
   const refund = async (
     s: RateLimitStore,
@@ -519,7 +486,7 @@ export function rateLimit(
         }
       }
       storeTime(d, consumes ? 'consume' : METHOD[algorithm], t)
-      failing = false
+      recovered()
     } catch (error) {
       report(error, c)
       if (failOpen) {
