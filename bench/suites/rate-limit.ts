@@ -48,12 +48,13 @@ export async function runRateLimit(): Promise<void> {
   await compareAlgorithms('memory', settings.quick ? 2_000 : 5_000, (algorithm) =>
     app(rateLimit({ max: MAX, algorithm, store: memory })),
   )
-  memory.destroy?.()
 
   let redis: Awaited<ReturnType<typeof privateRedis>> | undefined
   try {
     redis = await privateRedis()
   } catch (error) {
+    await compareCapabilities(rateLimit as (options: object) => MiddlewareHandler, memory)
+    memory.destroy?.()
     return skip(`rateLimit on Redis: ${(error as Error).message}`)
   }
   try {
@@ -64,7 +65,14 @@ export async function runRateLimit(): Promise<void> {
       (algorithm) => app(rateLimit({ max: MAX, algorithm, store })),
       redis.serverUsec,
     )
+    const counted = redis
+    await compareCapabilities(rateLimit as (options: object) => MiddlewareHandler, memory, {
+      store: new redis.RedisRateLimitStore({ sendCommand: redis.send, prefix: 'bench-cap:' }),
+      calls: () => counted.commands,
+      serverUsec: redis.serverUsec,
+    })
   } finally {
+    memory.destroy?.()
     await redis.close()
   }
   results.notes.push(
@@ -79,17 +87,63 @@ async function compareAlgorithms(
   serverUsec?: () => Promise<{ calls: number; usec: number }>,
 ): Promise<void> {
   heading(`rateLimit algorithms, ${storeName} store`)
-  const apps = new Map<Algorithm, Hono>()
-  for (const algorithm of ALGORITHMS) {
-    const a = make(algorithm)
-    const res = await a.fetch(request())
-    if (res.status !== 200) {
-      return skip(`rateLimit ${algorithm} (${storeName}): answered ${res.status}`)
-    }
-    apps.set(algorithm, a)
+  const cases = ALGORITHMS.map((algorithm) => ({ name: algorithm, app: make(algorithm) }))
+  const measured = await compareCases(`${storeName} store`, batch, cases, 200, serverUsec)
+  if (!measured) return
+  for (const algorithm of ALGORITHMS.slice(1)) {
+    addRowsAndTarget(
+      measured,
+      algorithm,
+      `rateLimit ${algorithm}, ${storeName} store`,
+      'fixed window',
+      (cpu, wall) => ({
+        goal: `rateLimit ${algorithm} within ${TARGET}x of fixed window (${storeName} store)`,
+        measured: `${fmtRatio(cpu)} CPU per request (wall ${fmtRatio(wall)})`,
+        met: cpu <= TARGET,
+      }),
+    )
   }
-  const run = async (algorithm: Algorithm): Promise<Sample> => {
-    const a = apps.get(algorithm) as Hono
+}
+
+interface Case {
+  name: string
+  app: Hono
+}
+
+interface Measured {
+  samples: Map<string, Sample[]>
+  baseline: Sample[]
+  describe: (list: Sample[]) => string
+}
+
+const median = (xs: number[]) => {
+  const s = [...xs].sort((a, b) => a - b)
+  const n = s.length
+  return n % 2 ? (s[n >> 1] as number) : ((s[n / 2 - 1] as number) + (s[n / 2] as number)) / 2
+}
+const cost = (s: Sample) => s.cpuNs + s.serverNs
+
+/**
+ * Runs the cases (the first is the baseline) in batches, interleaved and rotated round by round,
+ * after checking that each answers `status`; adds the baseline's row.
+ */
+async function compareCases(
+  storeName: string,
+  batch: number,
+  cases: readonly Case[],
+  status: number,
+  serverUsec?: () => Promise<{ calls: number; usec: number }>,
+): Promise<Measured | undefined> {
+  for (const { name, app: a } of cases) {
+    // Twice: the first request of a limit of one passes; from the second on, the case is settled.
+    await a.fetch(request())
+    const res = await a.fetch(request())
+    if (res.status !== status) {
+      skip(`rateLimit ${name} (${storeName}): answered ${res.status}, expected ${status}`)
+      return undefined
+    }
+  }
+  const run = async ({ app: a }: Case): Promise<Sample> => {
     const before = serverUsec ? await serverUsec() : undefined
     const cpu = process.cpuUsage()
     const t0 = performance.now()
@@ -105,50 +159,137 @@ async function compareAlgorithms(
     return { wallNs, cpuNs, serverNs }
   }
   // Warm every side alike first, so the one measured first does not pay for the JIT.
-  for (const algorithm of ALGORITHMS) await run(algorithm)
+  for (const c of cases) await run(c)
   const rounds = settings.quick ? 6 : 16
-  const samples = new Map<Algorithm, Sample[]>(ALGORITHMS.map((a) => [a, []]))
+  const samples = new Map<string, Sample[]>(cases.map((c) => [c.name, []]))
   for (let round = 0; round < rounds; round++) {
-    for (let k = 0; k < ALGORITHMS.length; k++) {
-      const algorithm = ALGORITHMS[(k + round) % ALGORITHMS.length] as Algorithm
-      samples.get(algorithm)?.push(await run(algorithm))
+    for (let k = 0; k < cases.length; k++) {
+      const c = cases[(k + round) % cases.length] as Case
+      samples.get(c.name)?.push(await run(c))
     }
   }
-  const cost = (s: Sample) => s.cpuNs + s.serverNs
-  const fixed = samples.get('fixed-window') as Sample[]
-  const median = (xs: number[]) => {
-    const s = [...xs].sort((a, b) => a - b)
-    const n = s.length
-    return n % 2 ? (s[n >> 1] as number) : ((s[n / 2 - 1] as number) + (s[n / 2] as number)) / 2
-  }
+  const baselineCase = cases[0] as Case
+  const baseline = samples.get(baselineCase.name) as Sample[]
   const describe = (list: Sample[]) => {
     const server = serverUsec ? ` + Redis ${fmtNs(median(list.map((s) => s.serverNs)))}` : ''
     return `CPU ${fmtNs(median(list.map((s) => s.cpuNs)))}${server}; wall ${fmtNs(median(list.map((s) => s.wallNs)))}`
   }
   addRow({
     table: 'components',
-    name: `rateLimit fixed-window, ${storeName} store`,
-    ns: median(fixed.map(cost)),
-    value: describe(fixed),
+    name: `rateLimit ${baselineCase.name}, ${storeName}`,
+    ns: median(baseline.map(cost)),
+    value: describe(baseline),
   })
-  for (const algorithm of ALGORITHMS.slice(1)) {
-    const list = samples.get(algorithm) as Sample[]
-    const cpuRatio = median(list.map((s, i) => cost(s) / cost(fixed[i] as Sample)))
-    const wallRatio = median(list.map((s, i) => s.wallNs / (fixed[i] as Sample).wallNs))
-    addRow({
-      table: 'components',
-      name: `rateLimit ${algorithm}, ${storeName} store`,
-      ns: median(list.map(cost)),
-      value: describe(list),
-      ratio: cpuRatio,
-      vs: 'fixed window (CPU)',
-      note: `wall ${fmtRatio(wallRatio)} of fixed window`,
-    })
-    addTarget({
-      goal: `rateLimit ${algorithm} within ${TARGET}x of fixed window (${storeName} store)`,
-      measured: `${fmtRatio(cpuRatio)} CPU per request (wall ${fmtRatio(wallRatio)})`,
-      met: cpuRatio <= TARGET,
-    })
+  return { samples, baseline, describe }
+}
+
+/** The row of one case against the baseline (CPU ratio, wall beside it) and its target. */
+function addRowsAndTarget(
+  m: Measured,
+  name: string,
+  rowName: string,
+  vs: string,
+  target: (cpuRatio: number, wallRatio: number) => { goal: string; measured: string; met: boolean },
+): void {
+  const list = m.samples.get(name) as Sample[]
+  const cpuRatio = median(list.map((s, i) => cost(s) / cost(m.baseline[i] as Sample)))
+  const wallRatio = median(list.map((s, i) => s.wallNs / (m.baseline[i] as Sample).wallNs))
+  addRow({
+    table: 'components',
+    name: rowName,
+    ns: median(list.map(cost)),
+    value: m.describe(list),
+    ratio: cpuRatio,
+    vs: `${vs} (CPU)`,
+    note: `wall ${fmtRatio(wallRatio)} of ${vs}`,
+  })
+  addTarget(target(cpuRatio, wallRatio))
+}
+
+/**
+ * Issue 24's capabilities against a single fixed window: `cost` and two `limits` (checked and
+ * consumed in one store call) within 1.2x on the memory store, and one round trip per request on
+ * Redis; and a refusal the deny cache answers on Redis within 1.1x of a memory-store refusal,
+ * with no round trip at all.
+ */
+async function compareCapabilities(
+  rateLimit: (options: object) => MiddlewareHandler,
+  memory: object,
+  redis?: {
+    store: object
+    calls: () => number
+    serverUsec: () => Promise<{ calls: number; usec: number }>
+  },
+): Promise<void> {
+  const CAP = 1.2
+  const DENY = 1.1
+  const limits = [
+    { max: MAX, windowMs: 1_000 },
+    { max: MAX, windowMs: 3_600_000 },
+  ]
+  const shapes = (store: object): Case[] => [
+    { name: 'single fixed window', app: app(rateLimit({ max: MAX, store })) },
+    { name: 'cost 3', app: app(rateLimit({ max: MAX, cost: 3, store })) },
+    { name: 'two limits', app: app(rateLimit({ limits, store })) },
+  ]
+  heading('rateLimit cost and limits, memory store')
+  const m = await compareCases('memory store', settings.quick ? 2_000 : 5_000, shapes(memory), 200)
+  if (m) {
+    for (const name of ['cost 3', 'two limits']) {
+      addRowsAndTarget(
+        m,
+        name,
+        `rateLimit ${name}, memory store`,
+        'single fixed window',
+        (cpu, wall) => ({
+          goal: `rateLimit ${name} within ${CAP}x of a single fixed window (memory store)`,
+          measured: `${fmtRatio(cpu)} CPU per request (wall ${fmtRatio(wall)})`,
+          met: cpu <= CAP,
+        }),
+      )
+    }
+  }
+  if (!redis) return
+  heading('rateLimit cost and limits, Redis store')
+  const batch = settings.quick ? 500 : 1_500
+  const r = await compareCases('Redis store', batch, shapes(redis.store), 200, redis.serverUsec)
+  if (r) {
+    for (const { name, app: a } of shapes(redis.store)) {
+      const before = redis.calls()
+      for (let i = 0; i < 100; i++) await a.fetch(request())
+      const trips = (redis.calls() - before) / 100
+      addTarget({
+        goal: `rateLimit ${name} (Redis store): at most one round trip per request`,
+        measured: `${trips} round trips per request (store commands over 100 requests)`,
+        met: trips <= 1,
+      })
+    }
+  }
+  // Refusals: a limit of one, so every request after the first is a 429.
+  heading('rateLimit refusals: memory store vs the deny cache in front of Redis')
+  const refusals: Case[] = [
+    { name: 'refusal', app: app(rateLimit({ max: 1, windowMs: 3_600_000, store: memory })) },
+    {
+      name: 'deny-cached refusal',
+      app: app(rateLimit({ max: 1, windowMs: 3_600_000, store: redis.store })),
+    },
+  ]
+  const d = await compareCases('memory store', settings.quick ? 2_000 : 5_000, refusals, 429)
+  if (d) {
+    const before = redis.calls()
+    for (let i = 0; i < 100; i++) await (refusals[1] as Case).app.fetch(request())
+    const trips = (redis.calls() - before) / 100
+    addRowsAndTarget(
+      d,
+      'deny-cached refusal',
+      'rateLimit refusal from the deny cache, Redis store',
+      'memory refusal',
+      (cpu, wall) => ({
+        goal: `a key refused from the deny cache (Redis store) within ${DENY}x of a memory-store refusal, with no round trip`,
+        measured: `${fmtRatio(cpu)} CPU per request (wall ${fmtRatio(wall)}); ${trips} round trips per refusal`,
+        met: cpu <= DENY && trips === 0,
+      }),
+    )
   }
 }
 
@@ -164,12 +305,21 @@ async function privateRedis() {
   }
   const server = await support.startRedisServer(await support.freePort())
   const client = support.ioredisClient(server.url)
-  const send = mod.fromIoredis(client)
+  const raw = mod.fromIoredis(client)
+  // Counts the store's commands (round trips); the bench's own INFO calls go to `raw`.
+  const counter = { commands: 0 }
+  const send = (args: string[]) => {
+    counter.commands++
+    return raw(args)
+  }
   return {
     RedisRateLimitStore: mod.RedisRateLimitStore,
     send,
+    get commands() {
+      return counter.commands
+    },
     async serverUsec(): Promise<{ calls: number; usec: number }> {
-      const info = String(await send(['INFO', 'commandstats']))
+      const info = String(await raw(['INFO', 'commandstats']))
       const line = /cmdstat_evalsha:calls=(\d+),usec=(\d+)/.exec(info)
       return { calls: Number(line?.[1] ?? 0), usec: Number(line?.[2] ?? 0) }
     },
