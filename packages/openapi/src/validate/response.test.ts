@@ -221,6 +221,37 @@ describe('response validation', () => {
     }
   })
 
+  it('checks the status of a route whose responses declare no schema (sync and async handlers)', async () => {
+    const { api, issues } = make()
+    api.get('/sync', (c) => untyped(c)({ ...leaky }, 201), {
+      openapi: { responses: { 200: { description: 'no schema' } } },
+    })
+    api.get(
+      '/async',
+      async (c) => {
+        await Promise.resolve()
+        return untyped(c)({ ...leaky }, 202)
+      },
+      { openapi: { responses: { 200: { description: 'no schema' } } } },
+    )
+    api.get('/fine', (c) => untyped(c)({ ...leaky }), {
+      openapi: { responses: { 200: { description: 'no schema' } } },
+    })
+    for (const [path, status] of [
+      ['/sync', 201],
+      ['/async', 202],
+      ['/fine', 200],
+    ] as const) {
+      const res = await api.request(path)
+      // Nothing to strip without a schema: the body goes out as built.
+      expect([res.status, await res.json()]).toEqual([status, leaky])
+    }
+    expect(issues.map((i) => [i.kind, i.path, i.status])).toEqual([
+      ['undeclared_status', '/sync', 201],
+      ['undeclared_status', '/async', 202],
+    ])
+  })
+
   it('counts what middleware and request validation answer as declared', async () => {
     const { api, issues } = make()
     api.post('/v', (c) => untyped(c)({ error: 'handler said no' }, 400), {

@@ -183,6 +183,19 @@ export function responseChecked(
       : finish(r as StandardResult)
   }
 
+  // No declared status has a body to check: only the status is looked at, and c.json is left
+  // alone (giving a Context an own `json` per request changes its shape, which costs every later
+  // access to it far more than the check itself).
+  if (checks.size === 0) {
+    return function checkStatus(c, next) {
+      const out = handler(c, next)
+      if (out instanceof Promise) {
+        return out.then((res) => check(c, res, undefined, undefined)) as ReturnType<Handler>
+      }
+      return check(c, out, undefined, undefined) as ReturnType<Handler>
+    }
+  }
+
   // Not async: a handler that answers synchronously, with a synchronous schema, is checked
   // without a microtask in between.
   return function checkResponse(c, next) {
