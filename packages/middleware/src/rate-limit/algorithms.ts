@@ -190,6 +190,24 @@ export interface ConsumeState {
   expiresAt: number
 }
 
+// The state key of one limit, `<algorithm>:<windowMs>`, made once per window length: a consume
+// would otherwise build the same strings on every request. Windows come from configuration, so
+// the cache stays small; past 64 lengths the ids are built each time.
+const LIMIT_IDS = new Map<string, Map<number, string>>()
+function limitId(algorithm: string, windowMs: number): string {
+  let byWindow = LIMIT_IDS.get(algorithm)
+  if (byWindow === undefined) {
+    byWindow = new Map()
+    LIMIT_IDS.set(algorithm, byWindow)
+  }
+  let id = byWindow.get(windowMs)
+  if (id === undefined) {
+    id = `${algorithm}:${windowMs}`
+    if (byWindow.size < 64) byWindow.set(windowMs, id)
+  }
+  return id
+}
+
 /**
  * One `consume` call on a key's state at `now`: the verdict, and the state to store (`undefined`:
  * nothing changes: a read with cost 0, or a refusal that sets no block). Every limit is evaluated
@@ -211,33 +229,45 @@ export function consumeEvaluate(
         ? slidingEvaluate
         : bucketEvaluate
   ) as (...a: unknown[]) => LimitEvaluation<object>
-  const ids = limits.map((l) => `${algorithm}:${l.windowMs}`)
-  const results = limits.map((l, i) =>
-    evaluate(state?.limits[ids[i] as string], now, l.windowMs, l.max, cost),
-  )
-  const allowed = blockedMs === 0 && results.every((r) => r.next !== undefined)
+  const n = limits.length
+  const ids: string[] = new Array(n)
+  const results: LimitEvaluation<object>[] = new Array(n)
+  let allowed = blockedMs === 0
+  for (let i = 0; i < n; i++) {
+    const l = limits[i] as RateLimitRequest['limits'][number]
+    const id = limitId(algorithm, l.windowMs)
+    ids[i] = id
+    const r = evaluate(state?.limits[id], now, l.windowMs, l.max, cost)
+    results[i] = r
+    if (r.next === undefined) allowed = false
+  }
   let next: ConsumeState | undefined
   if (cost > 0 && (allowed || (blockMs > 0 && blockedMs === 0))) {
     const kept: Record<string, LimitState> = {}
-    for (const [id, s] of Object.entries(state?.limits ?? {})) if (s.expiresAt > now) kept[id] = s
+    const previous = state?.limits
+    if (previous !== undefined) {
+      for (const id in previous) {
+        const s = previous[id] as LimitState
+        if (s.expiresAt > now) kept[id] = s
+      }
+    }
     let blockedUntil = state?.blockedUntil ?? 0
     if (allowed) {
-      results.forEach((r, i) => {
-        kept[ids[i] as string] = r.next as LimitState
-      })
+      for (let i = 0; i < n; i++) kept[ids[i] as string] = results[i]?.next as LimitState
     } else {
       blockedUntil = now + blockMs
       blockedMs = blockMs
     }
     let expiresAt = blockedUntil
-    for (const s of Object.values(kept)) expiresAt = Math.max(expiresAt, s.expiresAt)
+    for (const id in kept) expiresAt = Math.max(expiresAt, (kept[id] as LimitState).expiresAt)
     next = { limits: kept, blockedUntil, expiresAt }
   }
-  const verdict = {
-    allowed,
-    limits: results.map((r) => ({ count: r.count, ttl: r.ttl })),
-    blockedMs,
+  const counted: { count: number; ttl: number }[] = new Array(n)
+  for (let i = 0; i < n; i++) {
+    const r = results[i] as LimitEvaluation<object>
+    counted[i] = { count: r.count, ttl: r.ttl }
   }
+  const verdict = { allowed, limits: counted, blockedMs }
   return { verdict, next }
 }
 
