@@ -415,6 +415,101 @@ describe('response validation', () => {
     expect(issues).toHaveLength(1)
   })
 
+  it('strips by the status the answer really has (no argument, a number, an init, c.status()) and serialises the body once', async () => {
+    const { api, issues } = make()
+    // 200 and 201 declare different fields, so stripping by the wrong status shows in the body.
+    const responses = {
+      200: { description: 'a', schema: z.object({ id: z.string(), a: z.string() }) },
+      201: { description: 'b', schema: z.object({ id: z.string(), b: z.string() }) },
+    }
+    const body = { id: 'x', a: 'A', b: 'B', secret: 's' }
+    const routes: [string, (c: Context) => Response][] = [
+      ['/none', (c) => untyped(c)(body)],
+      ['/number', (c) => untyped(c)(body, 201)],
+      [
+        '/init',
+        (c) =>
+          (c.json as unknown as (b: unknown, init: ResponseInit) => Response)(body, {
+            status: 201,
+            headers: { 'x-init': '1' },
+          }),
+      ],
+      [
+        '/status',
+        (c) => {
+          c.status(201)
+          return untyped(c)(body)
+        },
+      ],
+      [
+        '/status-nothing-removed',
+        (c) => {
+          c.status(201)
+          return untyped(c)({ id: 'x', b: 'B' })
+        },
+      ],
+    ]
+    for (const [path, handler] of routes) api.get(path, handler, { openapi: { responses } })
+    // No schema for the guessed 200: serialised as given, then stripped by 201 and serialised.
+    api.get(
+      '/status-undeclared-guess',
+      (c) => {
+        c.status(201)
+        return untyped(c)(body)
+      },
+      { openapi: { responses: { 200: { description: 'a' }, 201: responses[201] } } },
+    )
+    const stringify = JSON.stringify
+    let calls = 0
+    JSON.stringify = ((...args: Parameters<typeof stringify>) => {
+      // Only the body's serialisations (zod also stringifies when it compiles a schema).
+      if ((args[0] as { id?: unknown } | null)?.id === 'x') calls++
+      return stringify(...args)
+    }) as typeof JSON.stringify
+    const seen: [string, number, unknown, number][] = []
+    try {
+      for (const path of [...routes.map(([p]) => p), '/status-undeclared-guess']) {
+        calls = 0
+        const res = await api.request(path)
+        const served = calls
+        seen.push([path, res.status, await res.json(), served])
+      }
+    } finally {
+      JSON.stringify = stringify
+    }
+    expect(seen).toEqual([
+      ['/none', 200, { id: 'x', a: 'A' }, 1],
+      ['/number', 201, { id: 'x', b: 'B' }, 1],
+      ['/init', 201, { id: 'x', b: 'B' }, 1],
+      // c.status() is not visible to the guess (200): stripped by 200 first, then by 201.
+      ['/status', 201, { id: 'x', b: 'B' }, 2],
+      ['/status-nothing-removed', 201, { id: 'x', b: 'B' }, 2],
+      ['/status-undeclared-guess', 201, { id: 'x', b: 'B' }, 2],
+    ])
+    expect(issues).toEqual([])
+  })
+
+  it("'strict' fails an undeclared property stripped before serialising, by the real status", async () => {
+    const { api, issues } = make({ responseValidation: 'strict' })
+    api.get('/s', (c) => untyped(c)({ id: 'x', name: 'n', extra: 1 }, 200), {
+      openapi: { responses: { 200: { description: 'u', schema: User } } },
+    })
+    api.get(
+      '/s2',
+      (c) => {
+        c.status(201)
+        return untyped(c)({ id: 'x', name: 'n', extra: 1 })
+      },
+      { openapi: { responses: { 201: { description: 'u', schema: User } } } },
+    )
+    expect((await api.request('/s')).status).toBe(500)
+    expect((await api.request('/s2')).status).toBe(500)
+    expect(issues.map((i) => [i.status, i.errors])).toEqual([
+      [200, [{ path: '/extra', message: 'Undeclared property' }]],
+      [201, [{ path: '/extra', message: 'Undeclared property' }]],
+    ])
+  })
+
   it('rejects bad response validation options at construction and registration', () => {
     expect(() => make({ responseValidation: 'loose' as never })).toThrow(
       /^openapi: responseValidation must be one of strip, strict, report, off/,

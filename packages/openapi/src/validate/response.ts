@@ -92,6 +92,16 @@ interface StatusCheck {
   validate: ValidateFn | undefined
 }
 
+/** What `c.json()` stripped before serialising, for the status it expected. */
+interface EarlyStrip {
+  status: number
+  stripped: unknown
+  removed: Removed | undefined
+}
+
+/** The status `c.json()` answers without one given (and without an earlier `c.status()`). */
+const DEFAULT_STATUS = 200
+
 const JSON_MEDIA = /^application\/(?:[\w.-]+\+)?json\s*(?:;|$)/i
 const UNDECLARED = 'Undeclared property'
 
@@ -143,12 +153,17 @@ export function responseChecked(
     errors,
   })
 
-  /** What to send instead of `res` (or `res` itself); a promise only when something awaits. */
+  /**
+   * What to send instead of `res` (or `res` itself); a promise only when something awaits.
+   * `early` is what `c.json()` already stripped before serialising (see `checkResponse`): the
+   * response then carries the stripped body, and only the validation is left.
+   */
   const check = (
     c: Context,
     res: unknown,
     built: Response | undefined,
     body: unknown,
+    early?: EarlyStrip,
   ): unknown | Promise<unknown> => {
     if (!(res instanceof Response) || res.status === 304 || c.req.method === 'HEAD') return res
     const status = res.status
@@ -157,8 +172,13 @@ export function responseChecked(
     }
     const declaredCheck = checks.get(status)
     if (declaredCheck === undefined || res !== built) return res
-    const removed: Removed | undefined = mode === 'strip' ? undefined : []
-    const stripped = declaredCheck.strip(body, removed)
+    const sentStripped = early !== undefined && early.status === status
+    const removed: Removed | undefined = sentStripped
+      ? early.removed
+      : mode === 'strip'
+        ? undefined
+        : []
+    const stripped = sentStripped ? early.stripped : declaredCheck.strip(body, removed)
     const finish = (r: StandardResult | undefined): unknown | Promise<unknown> => {
       const errors: ResponseValidationIssue['errors'] = []
       if (removed) for (const path of removed) errors.push({ path, message: UNDECLARED })
@@ -173,7 +193,7 @@ export function responseChecked(
           mode === 'report' ? res : invalidResponse(res),
         )
       }
-      if (mode === 'report' || stripped === body) return res
+      if (mode === 'report' || stripped === body || sentStripped) return res
       return new Response(JSON.stringify(stripped), res)
     }
     if (!declaredCheck.validate) return finish(undefined)
@@ -198,37 +218,73 @@ export function responseChecked(
 
   // Not async: a handler that answers synchronously, with a synchronous schema, is checked
   // without a microtask in between.
+  //
+  // 'strip' and 'strict' strip inside c.json(), before the value is serialised, so a body with
+  // something undeclared is serialised once, stripped, rather than serialised, stripped and
+  // serialised again into a copied Response. The status is read from c.json()'s arguments (200
+  // without them); a status set earlier with c.status() shows on the built response, and when it
+  // is not the one guessed the value is serialised as given and stripped afterwards as before.
+  const stripsEarly = mode === 'strip' || mode === 'strict'
+  const stripFor = (status: number, object: unknown): EarlyStrip | undefined => {
+    const declaredCheck = checks.get(status)
+    if (declaredCheck === undefined) return undefined
+    const removed: Removed | undefined = mode === 'strip' ? undefined : []
+    return { status, stripped: declaredCheck.strip(object, removed), removed }
+  }
   return function checkResponse(c, next) {
-    const json = c.json
+    const json = c.json as (o: unknown, a?: unknown, h?: unknown) => Response
     let built: Response | undefined
     let body: unknown
+    let early: EarlyStrip | undefined
     c.json = ((object: unknown, arg?: unknown, headers?: unknown) => {
-      const res = (json as (o: unknown, a?: unknown, h?: unknown) => Response)(object, arg, headers)
-      built = res
       body = object
-      return res
+      early = undefined
+      const guess =
+        typeof arg === 'number'
+          ? arg
+          : ((arg as { status?: number } | undefined)?.status ?? DEFAULT_STATUS)
+      const first = stripsEarly ? stripFor(guess, object) : undefined
+      if (first === undefined) {
+        built = json(object, arg, headers)
+        return built
+      }
+      built = json(first.stripped, arg, headers)
+      const status = built.status
+      if (status === guess) {
+        early = first
+        return built
+      }
+      // c.status() chose another status: strip by its schema, if it declares one.
+      const second = stripFor(status, object)
+      if (second === undefined) {
+        if (first.stripped !== object) built = json(object, arg, headers)
+        return built
+      }
+      if (second.stripped !== first.stripped) built = json(second.stripped, arg, headers)
+      early = second
+      return built
     }) as typeof c.json
     let out: unknown
     try {
       out = handler(c, next)
     } catch (error) {
-      c.json = json
+      c.json = json as typeof c.json
       throw error
     }
     if (out instanceof Promise) {
       return out.then(
         (res) => {
-          c.json = json
-          return check(c, res, built, body)
+          c.json = json as typeof c.json
+          return check(c, res, built, body, early)
         },
         (error) => {
-          c.json = json
+          c.json = json as typeof c.json
           throw error
         },
       ) as ReturnType<Handler>
     }
-    c.json = json
-    return check(c, out, built, body) as ReturnType<Handler>
+    c.json = json as typeof c.json
+    return check(c, out, built, body, early) as ReturnType<Handler>
   }
 }
 
