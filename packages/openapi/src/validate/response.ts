@@ -236,7 +236,7 @@ export function responseChecked(
     let built: Response | undefined
     let body: unknown
     let early: EarlyStrip | undefined
-    c.json = ((object: unknown, arg?: unknown, headers?: unknown) => {
+    setJson(c, (object: unknown, arg?: unknown, headers?: unknown) => {
       body = object
       early = undefined
       const guess =
@@ -263,29 +263,45 @@ export function responseChecked(
       if (second.stripped !== first.stripped) built = json(second.stripped, arg, headers)
       early = second
       return built
-    }) as typeof c.json
+    })
     let out: unknown
     try {
       out = handler(c, next)
     } catch (error) {
-      c.json = json as typeof c.json
+      setJson(c, json)
       throw error
     }
     if (out instanceof Promise) {
       return out.then(
         (res) => {
-          c.json = json as typeof c.json
+          setJson(c, json)
           return check(c, res, built, body, early)
         },
         (error) => {
-          c.json = json as typeof c.json
+          setJson(c, json)
           throw error
         },
       ) as ReturnType<Handler>
     }
-    c.json = json as typeof c.json
+    setJson(c, json)
     return check(c, out, built, body, early) as ReturnType<Handler>
   }
+}
+
+/**
+ * Gives `c` its `json` function. Defined, not assigned: on V8, assigning over the function a Hono
+ * Context holds as its own field made the objects of every request outlive the young generation
+ * (a whole request promoted to the old generation per scavenge, then left to a full GC), which
+ * cost a server more CPU per request than the response check itself; a defined property does
+ * not (bench/FINDINGS.md, "Garbage").
+ */
+function setJson(c: Context, json: (o: unknown, a?: unknown, h?: unknown) => Response): void {
+  Object.defineProperty(c, 'json', {
+    value: json,
+    writable: true,
+    enumerable: true,
+    configurable: true,
+  })
 }
 
 /** 500 `response_invalid`, without any detail, keeping the headers the handler's answer had. */
