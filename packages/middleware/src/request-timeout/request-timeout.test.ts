@@ -157,7 +157,7 @@ describe('requestTimeout: with fake timers', () => {
   })
 })
 
-describe('requestTimeout: the signal', () => {
+describe('requestTimeout: the signal is created on first read', () => {
   beforeEach(() => {
     vi.useFakeTimers()
   })
@@ -190,30 +190,22 @@ describe('requestTimeout: the signal', () => {
     expect(await (await app.request('/')).json()).toEqual({ same: true })
   })
 
-  it('leaves the context’s own functions alone (c.get and c.set are the ones Hono made)', async () => {
-    // Writing over them per request made V8 promote every object of the request (see
-    // bench/FINDINGS.md, "Garbage"); the signal is an ordinary context variable.
+  it('defines its c.get instead of assigning it, so a read-only c.get still gets the signal', async () => {
+    // Assigning over the context's own c.get made V8 promote every object of the request (see
+    // bench/FINDINGS.md, "Garbage"). A read-only property tells the two apart: an assignment
+    // throws in strict code, a definition does not.
     const app = new Hono()
-    const seen: Record<string, unknown>[] = []
-    const own = (c: object) => ({
-      get: Object.getOwnPropertyDescriptor(c, 'get')?.value,
-      set: Object.getOwnPropertyDescriptor(c, 'set')?.value,
-    })
     app.use('*', async (c, next) => {
-      seen.push(own(c))
+      Object.defineProperty(c, 'get', { value: c.get, writable: false, configurable: true })
       await next()
     })
     app.use('*', requestTimeout({ ms: 100 }))
-    app.get('/', (c) => {
-      seen.push(own(c))
-      return c.json({ signal: c.get('timeoutSignal') instanceof AbortSignal })
-    })
-    expect(await (await app.request('/')).json()).toEqual({ signal: true })
-    expect(seen[1]).toEqual(seen[0])
-    expect(typeof seen[0]?.get).toBe('function')
+    app.get('/', (c) => c.json({ signal: c.get('timeoutSignal') instanceof AbortSignal }))
+    const res = await app.request('/')
+    expect([res.status, await res.json()]).toEqual([200, { signal: true }])
   })
 
-  it('lists the signal in c.var', async () => {
+  it('lists the signal in c.var once it has been read', async () => {
     const app = setup({ ms: 100 })
     app.get('/', (c) => {
       const signal = c.get('timeoutSignal')

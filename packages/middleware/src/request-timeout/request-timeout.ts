@@ -33,8 +33,10 @@ const MAX_DELAY = 2_147_483_647
 /**
  * Races the rest of the chain against a timer of `ms` milliseconds and rejects with 408 when the
  * timer wins. Handlers get an `AbortSignal` as `c.get('timeoutSignal')`, aborted at the timeout,
- * to stop their own work (pass it to `fetch`, database drivers, …); `c.var.timeoutSignal` is the
- * same signal. The timer is cleared as soon as the handler finishes, and a handler's error
+ * to stop their own work (pass it to `fetch`, database drivers, …). The signal is created on the
+ * first `c.get('timeoutSignal')` of a request (read after the timeout, it is already aborted), so
+ * requests that never ask for it cost no AbortController; `c.var.timeoutSignal` is filled in by
+ * that first `c.get`. The timer is cleared as soon as the handler finishes, and a handler's error
  * propagates to `app.onError` unchanged.
  *
  * @param options.ms required, milliseconds
@@ -59,21 +61,34 @@ export function requestTimeout(
     // Decided on entry (a deadline set); a timeout overturns it below.
     const d = begin(c, NAME)
     decide(d, 'allow')
-    // The signal is made up front and set like any other variable. An earlier version made it on
-    // the first c.get('timeoutSignal') by giving the context its own c.get per request; writing
-    // over the context's own functions made every object of the request outlive the young
-    // generation on V8 (the whole request was promoted, then swept by a full GC), which cost a
-    // server far more than the AbortController it saved (bench/FINDINGS.md, "Garbage").
-    const controller = new AbortController()
-    c.set('timeoutSignal', controller.signal)
+    // The AbortController behind c.get('timeoutSignal') is made on first read: most handlers
+    // never read it. c.get is defined, not assigned: on V8, assigning over a function the
+    // context holds as its own field made every object of the request outlive the young
+    // generation (bench/FINDINGS.md, "Garbage").
+    let controller: AbortController | undefined
+    const get = c.get
+    const signal = (): AbortSignal => {
+      if (controller === undefined) {
+        controller = new AbortController()
+        c.set('timeoutSignal', controller.signal)
+      }
+      return controller.signal
+    }
+    Object.defineProperty(c, 'get', {
+      value: (key: string) => (key === 'timeoutSignal' ? signal() : get(key as never)),
+      writable: true,
+      enumerable: true,
+      configurable: true,
+    })
     // One promise settled by whichever comes first, rather than Promise.race over two: the
     // chain keeps running after a timeout, and its late failure lands in an already settled
     // promise instead of becoming an unhandled rejection.
     return new Promise<void>((resolve, fail) => {
       const timer = setTimeout(() => {
-        // Code reading c.var.timeoutSignal (sessions does, to skip saving a request that already
-        // got its 408) sees it aborted from here on.
-        controller.abort(new DOMException(message, 'TimeoutError'))
+        // Materialised at the timeout, so code reading c.var.timeoutSignal (sessions does, to
+        // skip saving a request that already got its 408) sees an aborted signal.
+        signal()
+        controller?.abort(new DOMException(message, 'TimeoutError'))
         overrule(d, 'request_timeout', 408)
         fail(timeoutError(message))
       }, ms)

@@ -510,6 +510,21 @@ describe('response validation', () => {
     ])
   })
 
+  it('defines its c.json instead of assigning it, so a read-only c.json is still checked', async () => {
+    // Assigning over the context's own c.json made V8 promote every object of the request (see
+    // bench/FINDINGS.md, "Garbage"); a read-only property makes an assignment throw.
+    const { api } = make()
+    api.use('*', async (c, next) => {
+      Object.defineProperty(c, 'json', { value: c.json, writable: false, configurable: true })
+      await next()
+    })
+    api.get('/u', (c) => c.json(leaky, 200), {
+      openapi: { responses: { 200: { description: 'u', schema: User } } },
+    })
+    const res = await api.request('/u')
+    expect([res.status, await res.json()]).toEqual([200, user])
+  })
+
   it('rejects bad response validation options at construction and registration', () => {
     expect(() => make({ responseValidation: 'loose' as never })).toThrow(
       /^openapi: responseValidation must be one of strip, strict, report, off/,
