@@ -370,10 +370,10 @@ export function rateLimit(
    * Header values for the limits of one response; the first quota is the one to report. `key` is
    * the bounded key (see `boundKey`), as the partition keys are cached by it.
    */
-  const headersFor = async (
+  const headersFor = (
     quotas: readonly (Quota & { windowMs: number })[],
     key: string,
-  ): Promise<Record<string, string>> => {
+  ): Record<string, string> | Promise<Record<string, string>> => {
     const first = quotas[0] as Quota & { windowMs: number }
     if (standardHeaders === 'draft-6') {
       const headers = draft6(first, Math.ceil(first.windowMs / 1000))
@@ -384,16 +384,17 @@ export function rateLimit(
       }
       return headers
     }
-    const pk = await (pkOf as (key: string) => Promise<string>)(key)
-    const name = (q: Quota & { windowMs: number }) =>
-      identifier ?? defaultPolicyName(q.max, q.windowMs)
-    const headers = draft8(first, Math.ceil(first.windowMs / 1000), name(first), pk)
-    if (quotas.length > 1) {
-      headers['RateLimit-Policy'] = quotas
-        .map((q) => draft8(q, Math.ceil(q.windowMs / 1000), name(q), pk)['RateLimit-Policy'])
-        .join(', ')
-    }
-    return headers
+    return (pkOf as (key: string) => Promise<string>)(key).then((pk) => {
+      const name = (q: Quota & { windowMs: number }) =>
+        identifier ?? defaultPolicyName(q.max, q.windowMs)
+      const headers = draft8(first, Math.ceil(first.windowMs / 1000), name(first), pk)
+      if (quotas.length > 1) {
+        headers['RateLimit-Policy'] = quotas
+          .map((q) => draft8(q, Math.ceil(q.windowMs / 1000), name(q), pk)['RateLimit-Policy'])
+          .join(', ')
+      }
+      return headers
+    })
   }
 
   // Refused keys this process answers alone until `until` (ms), with the quotas last reported.
@@ -415,7 +416,8 @@ export function rateLimit(
   ): Promise<void> => {
     decide(d, dryRun ? 'dry-run' : 'reject', 'rate_limited', 429)
     if (dryRun) return
-    const headers = await headersFor(quotas, key)
+    const h = headersFor(quotas, key)
+    const headers = h instanceof Promise ? await h : h
     return reject(429, message, 'rate_limited', {
       ...headers,
       'Retry-After': String(Math.max(1, Math.ceil(retryMs / 1000))),
@@ -429,7 +431,10 @@ export function rateLimit(
       decide(d, 'skip')
       return next()
     }
-    const key = await keyGenerator(c)
+    // A synchronous value is used as it is: an await costs every request a turn of the
+    // microtask queue and an allocation, which adds up in a stack of middleware.
+    const k = keyGenerator(c)
+    const key = typeof k === 'string' ? k : await k
     let local = key
     if (keepsKeys) {
       const bound = boundKey(key)
@@ -540,7 +545,8 @@ export function rateLimit(
       }
       // The tightest limit first: least room left, then the longest wait.
       const reported = [...quotas].sort((a, b) => a.remaining - b.remaining || b.ttl - a.ttl)
-      const headers = await headersFor(reported, local)
+      const h = headersFor(reported, local)
+      const headers = h instanceof Promise ? await h : h
       decide(d, 'allow')
       await next()
       setHeaders(c, headers)
@@ -550,7 +556,8 @@ export function rateLimit(
     const counted = info as RateLimitInfo
     const reset = Math.max(0, Math.ceil(counted.ttl / 1000))
     const quota = { max, windowMs, remaining: Math.max(0, max - counted.count), reset }
-    const headers = await headersFor([quota], local)
+    const h = headersFor([quota], local)
+    const headers = h instanceof Promise ? await h : h
     const refunds = skipFailed || skipSuccessful
     const deadline = refunds ? Date.now() + counted.ttl : 0
     const hit: RateLimitHit = { algorithm, windowMs, max }
