@@ -179,28 +179,43 @@ export function responseChecked(
         ? undefined
         : []
     const stripped = sentStripped ? early.stripped : declaredCheck.strip(body, removed)
-    const finish = (r: StandardResult | undefined): unknown | Promise<unknown> => {
-      const errors: ResponseValidationIssue['errors'] = []
-      if (removed) for (const path of removed) errors.push({ path, message: UNDECLARED })
-      const issues = r?.issues
-      if (issues) {
-        for (const issue of issues)
-          errors.push({ path: toPointer(issue.path), message: issue.message })
-        if (issues.length === 0) errors.push({ path: '', message: 'Invalid value' })
-      }
-      if (errors.length > 0) {
-        return report(c, issueOf(c, 'invalid_body', status, errors)).then(() =>
-          mode === 'report' ? res : invalidResponse(res),
+    if (!declaredCheck.validate) {
+      return finish(c, res, body, stripped, removed, status, sentStripped, undefined)
+    }
+    const r = declaredCheck.validate(mode === 'report' ? body : stripped)
+    return typeof (r as Promise<StandardResult>).then === 'function'
+      ? (r as Promise<StandardResult>).then((v) =>
+          finish(c, res, body, stripped, removed, status, sentStripped, v),
         )
-      }
+      : finish(c, res, body, stripped, removed, status, sentStripped, r as StandardResult)
+  }
+
+  /** The answer once the body is validated: `res`, a stripped copy, or the 500. */
+  function finish(
+    c: Context,
+    res: Response,
+    body: unknown,
+    stripped: unknown,
+    removed: Removed | undefined,
+    status: number,
+    sentStripped: boolean,
+    r: StandardResult | undefined,
+  ): unknown | Promise<unknown> {
+    const issues = r?.issues
+    if ((removed === undefined || removed.length === 0) && issues === undefined) {
       if (mode === 'report' || stripped === body || sentStripped) return res
       return new Response(JSON.stringify(stripped), res)
     }
-    if (!declaredCheck.validate) return finish(undefined)
-    const r = declaredCheck.validate(mode === 'report' ? body : stripped)
-    return typeof (r as Promise<StandardResult>).then === 'function'
-      ? (r as Promise<StandardResult>).then(finish)
-      : finish(r as StandardResult)
+    const errors: ResponseValidationIssue['errors'] = []
+    if (removed) for (const path of removed) errors.push({ path, message: UNDECLARED })
+    if (issues) {
+      for (const issue of issues)
+        errors.push({ path: toPointer(issue.path), message: issue.message })
+      if (issues.length === 0) errors.push({ path: '', message: 'Invalid value' })
+    }
+    return report(c, issueOf(c, 'invalid_body', status, errors)).then(() =>
+      mode === 'report' ? res : invalidResponse(res),
+    )
   }
 
   // No declared status has a body to check: only the status is looked at, and c.json is left
