@@ -29,14 +29,19 @@ interface Command {
   path: string
 }
 
-/** The start script's command, resolved to `node <package bin> <args>` (no shell, no shim). */
-function startScript(): { script: string; bin: string; args: string[] } {
+/**
+ * The start script's command, as this Node runs it: `node <args>` as it is, `<bin> <args>` as
+ * `node <the package's bin file> <args>` (no shell, no shim).
+ */
+function startScript(): { script: string; bin: string | undefined; args: string[] } {
   const pkg = JSON.parse(readFileSync(`${EXAMPLES}package.json`, 'utf8')) as {
     scripts: { start: string }
   }
   const script = pkg.scripts.start
   const [name, ...args] = script.split(/\s+/)
   if (!name) throw new Error(`examples/package.json: empty start script`)
+  // `node …`: spawned as this Node with the same arguments.
+  if (name === 'node') return { script, bin: undefined, args }
   const dir = `${EXAMPLES}node_modules/${name}/`
   const meta = JSON.parse(readFileSync(`${dir}package.json`, 'utf8')) as {
     bin: string | Record<string, string>
@@ -144,10 +149,10 @@ export async function runStart(): Promise<void> {
     {
       label: 'loader',
       // The start script's flags with the one-line server in place of server.ts.
-      args: [start.bin, ...start.args.slice(0, -1), FLOOR_TS],
+      args: [...(start.bin ? [start.bin] : []), ...start.args.slice(0, -1), FLOOR_TS],
       path: '/',
     },
-    { label: 'example', args: [start.bin, ...start.args], path: '/health' },
+    { label: 'example', args: [...(start.bin ? [start.bin] : []), ...start.args], path: '/health' },
   ]
   const rounds = settings.quick ? 3 : 7
   const times: Record<string, number[]> = { node: [], loader: [], example: [] }
