@@ -1,6 +1,6 @@
 /**
  * `pnpm bench` entry. Flags: `--quick` (shorter measurements, for a smoke run), `--only=<list>`
- * with any of middleware, components, rate-limit, openapi, http, ablation, stores (ablation and stores only
+ * with any of middleware, components, rate-limit, openapi, http, start, ablation, stores (ablation and stores only
  * run when named; ablation writes ABLATION.md, stores writes its section of RESULTS.md);
  * `--filter=<regex>` to run only the in-process
  * comparisons whose title matches; `--no-report` to leave RESULTS.md alone (a partial run with
@@ -17,6 +17,7 @@ import { runMiddleware } from './suites/middleware'
 import { runObservability } from './suites/observability'
 import { runOpenAPI } from './suites/openapi'
 import { runRateLimit } from './suites/rate-limit'
+import { runStart } from './suites/start'
 import { runStores } from './suites/stores'
 
 const args = process.argv.slice(2)
@@ -43,6 +44,7 @@ if (wants('components')) await runComponents()
 if (wants('rate-limit')) await runRateLimit()
 if (wants('openapi')) await runOpenAPI()
 if (wants('http')) await runHttp()
+if (wants('start')) await runStart()
 // Not part of the default run: `--only=ablation`.
 if (only?.includes('ablation')) await runAblation()
 // Not part of the default run either (needs Redis, starts a cluster, workerd and Deno):

@@ -225,6 +225,16 @@ export async function writeReport(info: RunInfo): Promise<void> {
       '',
     )
   }
+  if (results.rows.some((r) => r.table === 'start')) {
+    sections.push(
+      '## Start: spawn to first answered request',
+      '',
+      "The example's start command on a warm install, beside plain Node and the same command serving a one-line server; medians and ranges of interleaved runs (method in the notes below).",
+      '',
+      rowsTable('start'),
+      '',
+    )
+  }
   if (results.notes.length)
     sections.push('## Method notes', '', ...results.notes.map((n) => `- ${n}`), '')
   const skipped = [...results.skipped, ...[...loadProblems].map(([k, v]) => `${k}: ${v}`)]

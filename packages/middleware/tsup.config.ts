@@ -20,12 +20,14 @@ const joseDir = dirname(createRequire(import.meta.url).resolve('jose/package.jso
 const joseLicense = readFileSync(join(joseDir, 'LICENSE.md'), 'utf8')
 const joseVersion = JSON.parse(readFileSync(join(joseDir, 'package.json'), 'utf8')).version
 
-// Puts jose's licence on jose's entry module as a legal comment (`/*! … */`): esbuild keeps legal
+// Puts jose's licence on jose's errors module as a legal comment (`/*! … */`): esbuild keeps legal
 // comments in the output files that contain the code, so it lands in the CJS chunk holding jose.
+// The sources import jose by subpath (jwt/verify, jwt/sign, jwks/local, key/import), so the barrel
+// is never bundled; every one of those imports util/errors.js, which therefore carries it once.
 const joseLicenseComment: Plugin = {
   name: 'jose-license',
   setup(build) {
-    build.onLoad({ filter: /[\\/]jose[\\/]dist[\\/]webapi[\\/]index\.js$/ }, (args) => ({
+    build.onLoad({ filter: /[\\/]jose[\\/]dist[\\/]webapi[\\/]util[\\/]errors\.js$/ }, (args) => ({
       contents: `/*! jose ${joseVersion}, bundled into the CommonJS build.\n${joseLicense.replaceAll('*/', '* /')}*/\n${readFileSync(args.path, 'utf8')}`,
       loader: 'js',
     }))

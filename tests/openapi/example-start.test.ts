@@ -37,10 +37,10 @@ describe('stopping the example server', () => {
   it.each(['SIGINT', 'SIGTERM'] as const)(
     'closes and exits 0 on %s',
     async (signal) => {
-      const tsx = resolve(root, 'examples/node_modules/.bin/tsx')
+      // The start script's command (examples/package.json), without pnpm in front of it.
       const run = await startAndStop(
-        tsx,
-        ['--tsconfig', '../tsconfig.json', 'server.ts'],
+        process.execPath,
+        ['--import', 'tsx', 'server.ts'],
         resolve(root, 'examples'),
         signal,
       )

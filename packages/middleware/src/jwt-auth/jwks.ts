@@ -1,4 +1,5 @@
-import { createLocalJWKSet, type JSONWebKeySet } from 'jose'
+import type { JSONWebKeySet } from 'jose'
+import { createLocalJWKSet } from 'jose/jwks/local'
 import { BoundedCache } from '../internal/bounded-cache'
 import { parseIPv4 } from '../internal/ip'
 import {

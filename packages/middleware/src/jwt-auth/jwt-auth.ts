@@ -1,6 +1,7 @@
 import type { Rejects } from '@palisade/shared/describe'
 import type { MiddlewareHandler } from 'hono'
-import { type JWTVerifyOptions, jwtVerify } from 'jose'
+import type { JWTVerifyOptions } from 'jose'
+import { jwtVerify } from 'jose/jwt/verify'
 import { BoundedCache } from '../internal/bounded-cache'
 import { getCookieCopies } from '../internal/cookie'
 import { assertCookieName } from '../internal/cookie-settings'

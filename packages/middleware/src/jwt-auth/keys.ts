@@ -1,4 +1,6 @@
-import { createLocalJWKSet, importJWK, type JWK } from 'jose'
+import type { JWK } from 'jose'
+import { createLocalJWKSet } from 'jose/jwks/local'
+import { importJWK } from 'jose/key/import'
 import { lazy } from '../internal/crypto'
 import { formatValue, optionError } from '../internal/options'
 

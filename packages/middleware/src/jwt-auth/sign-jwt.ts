@@ -1,4 +1,6 @@
-import { importJWK, type JWK as JoseJWK, SignJWT } from 'jose'
+import type { JWK as JoseJWK } from 'jose'
+import { SignJWT } from 'jose/jwt/sign'
+import { importJWK } from 'jose/key/import'
 import {
   assertKnownKeys,
   assertNonEmptyString,
