@@ -24,6 +24,21 @@ interface ExpressRes {
 }
 const HIGH_LIMIT = 1_000_000_000
 
+/** What the six-middleware stack answers GET /api/me with, besides Content-Type. */
+const SIX_RESPONSE_HEADERS: [string, string][] = [
+  ['content-security-policy', "default-src 'self'"],
+  ['x-content-type-options', 'nosniff'],
+  ['x-frame-options', 'DENY'],
+  ['strict-transport-security', 'max-age=63072000; includeSubDomains'],
+  ['access-control-allow-origin', ORIGIN],
+  ['access-control-allow-credentials', 'true'],
+  ['vary', 'Origin'],
+  ['ratelimit-policy', `${HIGH_LIMIT};w=60`],
+  ['ratelimit-limit', String(HIGH_LIMIT)],
+  ['ratelimit-remaining', String(HIGH_LIMIT - 1)],
+  ['ratelimit-reset', '60'],
+]
+
 interface Ready {
   port: number
   headers: Record<string, string>
@@ -81,6 +96,27 @@ async function main(): Promise<Ready> {
         return app
       })
       return { port, headers: auth }
+    }
+    case 'hono-headers': {
+      // The header floor of the six-middleware stack: bare Hono doing the stack's header work by
+      // hand and nothing else. It reads the request headers the six read (Origin, Authorization,
+      // Cookie) and answers with the response headers they set, same names and values.
+      const { Hono } = await import('hono')
+      const port = await honoServer(async () => {
+        const app = new Hono()
+        app.get('/api/me', (c) => {
+          const read = [
+            c.req.header('origin'),
+            c.req.header('authorization'),
+            c.req.header('cookie'),
+          ]
+          for (const [name, value] of SIX_RESPONSE_HEADERS) c.header(name, value)
+          return c.json({ sub: 'user-1', ok: read.length === 3 })
+        })
+        return app
+      })
+      const cookie = `sid=${fx.sessionCookieValue}; XSRF-TOKEN=${CSRF_TOKEN}`
+      return { port, headers: { ...auth, cookie } }
     }
     case 'palisade':
     case 'palisade-full': {

@@ -39,6 +39,12 @@ const SERVERS: ServerSpec[] = [
   },
   { kind: 'hono-bare', name: 'bare Hono', stack: 'no middleware (@hono/node-server)' },
   {
+    kind: 'hono-headers',
+    name: 'bare Hono, the six’s headers by hand',
+    stack:
+      'no middleware; the handler reads Origin, Authorization and Cookie and sets the 11 response headers the six-middleware stack sets',
+  },
+  {
     kind: 'fastify',
     name: 'Fastify 5',
     stack:
@@ -306,6 +312,22 @@ function httpTargets(
       ratio,
     ),
   )
+  // What the six-middleware stack's header work alone costs a bare Hono app (the headers it reads
+  // and writes, by hand), and what the six cost beyond that floor: shown, not a target.
+  for (const [kind, other, goal] of [
+    [
+      'hono-headers',
+      'hono-bare',
+      'HTTP: bare Hono doing the six’s header work by hand, against bare Hono (shown)',
+    ],
+    [
+      'palisade',
+      'hono-headers',
+      'HTTP: the six-middleware stack against bare Hono doing its header work by hand (shown)',
+    ],
+  ] as const) {
+    addTarget({ goal, ...everyRound(perRound, rounds, kind, other, () => true, ratio), met: null })
+  }
   // The ≤1 µs target is judged in process (middleware suite), where a microsecond is resolved;
   // over HTTP the difference is shown for each round.
   const wrapped = everyRound(
