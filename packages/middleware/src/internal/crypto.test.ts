@@ -49,6 +49,24 @@ describe('base64url / fromBase64url', () => {
   ])('rejects %s', (_, value) => {
     expect(fromBase64url(value)).toBeNull()
   })
+
+  it('accepts exactly the canonical spelling of every tail (2 and 3 characters, all of them)', () => {
+    const alphabet = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_'
+    for (const a of alphabet) {
+      for (const b of alphabet) {
+        for (const tail of [`${a}${b}`, ...Array.from(alphabet, (c) => `${a}${b}${c}`)]) {
+          const value = `AAAA${tail}`
+          const decoded = fromBase64url(value)
+          // Canonical: the bytes it stands for encode back to the very same text.
+          const lenient = Uint8Array.from(atob(value.replace(/-/g, '+').replace(/_/g, '/')), (ch) =>
+            ch.charCodeAt(0),
+          )
+          if (base64url(lenient) === value) expect(decoded).toEqual(lenient)
+          else expect(decoded).toBeNull()
+        }
+      }
+    }
+  })
 })
 
 describe('randomToken', () => {

@@ -1,7 +1,5 @@
 import type { Rejects } from '@palisade/shared/describe'
 import type { MiddlewareHandler } from 'hono'
-import type { JWTVerifyOptions } from 'jose'
-import { jwtVerify } from 'jose/jwt/verify'
 import { BoundedCache } from '../internal/bounded-cache'
 import { getCookieCopies } from '../internal/cookie'
 import { assertCookieName } from '../internal/cookie-settings'
@@ -38,6 +36,14 @@ import {
   remoteKeySource,
   remoteUrl,
 } from './jwks'
+import {
+  type CompactJws,
+  jsonObject,
+  normalizeTyp,
+  parseCompact,
+  signatureValid,
+  utf8,
+} from './jws'
 import {
   ASYMMETRIC_ALGORITHMS,
   type AsymmetricAlgorithm,
@@ -132,7 +138,7 @@ export const VERIFIED_TOKEN_CACHE_SIZE = 1000
 /** Largest accepted `clockTolerance`, in seconds: beyond five minutes skew is a broken clock. */
 export const MAX_CLOCK_TOLERANCE = 300
 
-/** A token that passed jose: its payload as JSON (a fresh object per request) and its times. */
+/** A token that passed: its payload as JSON (a fresh object per request) and its times. */
 interface VerifiedToken {
   json: string
   times: TimeClaims
@@ -237,7 +243,8 @@ function keySourceKind(factory: string, options: JwtAuthOptions) {
 }
 
 /**
- * Verifies a JWT with jose and puts its payload in the context as `jwtPayload`. The key comes
+ * Verifies a JWT and puts its payload in the context as `jwtPayload`: one pass over the compact
+ * token and one WebCrypto verify (jose imports the keys and picks JWKS members). The key comes
  * from exactly one source: an HMAC `secret`, one `publicKey`, a `jwks` (URL or object), or the
  * `issuer`'s OpenID discovery document (`discovery: true`).
  *
@@ -316,7 +323,7 @@ export function jwtAuth(
     source = {
       key: (header) => {
         const key = header.alg === undefined ? undefined : keys.get(header.alg as JwtAlgorithm)
-        // jose checks `algorithms` first; this is the second lock on the same door.
+        // parseCompact checks `algorithms` first; this is the second lock on the same door.
         return key ? key() : Promise.reject(new Error('algorithm not allowed'))
       },
       generation: () => 0,
@@ -378,15 +385,19 @@ export function jwtAuth(
     throw optionError(factory, '"realm" must be printable ASCII without quotes or backslashes')
   }
 
-  const verifyOptions: JWTVerifyOptions = { algorithms: [...algorithms] }
-  if (options.issuer !== undefined) {
-    verifyOptions.issuer = stringOrList(factory, 'issuer', options.issuer)
-  }
-  if (options.audience !== undefined) {
-    verifyOptions.audience = stringOrList(factory, 'audience', options.audience)
-  }
-  if (options.typ !== undefined)
-    verifyOptions.typ = assertNonEmptyString(factory, 'typ', options.typ)
+  const allowed: ReadonlySet<string> = new Set(algorithms)
+  const issuers =
+    options.issuer === undefined
+      ? undefined
+      : [stringOrList(factory, 'issuer', options.issuer)].flat()
+  const audiences =
+    options.audience === undefined
+      ? undefined
+      : [stringOrList(factory, 'audience', options.audience)].flat()
+  const typ =
+    options.typ === undefined
+      ? undefined
+      : normalizeTyp(assertNonEmptyString(factory, 'typ', options.typ))
   const azp =
     options.azp === undefined ? undefined : [stringOrList(factory, 'azp', options.azp)].flat()
   const claimChecks = claimRules(factory, options.claims)
@@ -410,9 +421,8 @@ export function jwtAuth(
       `"clockTolerance" must be at most ${MAX_CLOCK_TOLERANCE} seconds, got ${tolerance}`,
     )
   }
-  if (options.clockTolerance !== undefined) verifyOptions.clockTolerance = tolerance
-  // Checked after jose has verified the signature (not as jose's requiredClaims), so only the
-  // holder of a validly signed token learns that its missing `exp` is why it was refused.
+  // Checked after the signature and every other claim, so only the holder of a validly signed
+  // token learns that its missing `exp` is why it was refused.
   const requireExp =
     options.requireExp === undefined
       ? true
@@ -421,22 +431,21 @@ export function jwtAuth(
     options.maxTokenAge === undefined
       ? undefined
       : assertPositiveInteger(factory, 'maxTokenAge', options.maxTokenAge)
-  if (maxTokenAge !== undefined) verifyOptions.maxTokenAge = maxTokenAge
   const retryAfter = String(
     Math.ceil(jwksCacheSettings(factory, options.jwksCache).cooldownMs / 1000),
   )
 
   // Returning tokens skip the WebCrypto verify (a thread-pool job on Node). Only tokens that
-  // passed jwtVerify are stored, under their exact compact form; issuer, audience, algorithms
-  // and claim rules are this factory's constants, so only the time claims and the key set can
-  // change their verdict: times are checked again on every hit exactly as jose checks them, and
-  // an entry counts only while the key set it was verified with is current.
+  // passed are stored, under their exact compact form; issuer, audience, algorithms and claim
+  // rules are this factory's constants, so only the time claims and the key set can change their
+  // verdict: times are checked again on every hit, and an entry counts only while the key set it
+  // was verified with is current.
   const verified = new BoundedCache<string, VerifiedToken>(VERIFIED_TOKEN_CACHE_SIZE)
-  // Our own time checks, on fresh and remembered tokens alike, on top of jose's: `iat` in the
-  // future (jose checks that only with maxTokenAge), and exp / nbf / maxTokenAge as jose does.
+  // The time checks of fresh and remembered tokens alike: exp, nbf, maxTokenAge and an `iat` in
+  // the future (jose checks that one only with maxTokenAge).
   const timesValid = (t: TimeClaims): boolean => {
     // The real time, not floored as jose floors it: a fractional exp that passed 90 ms ago has
-    // passed (jose's check runs first, so integer claims answer exactly as before).
+    // passed (jose's floored checks run first on a fresh token, see registeredClaimsValid).
     const now = Date.now() / 1000
     return (
       (t.nbf === undefined || t.nbf <= now + tolerance) &&
@@ -444,6 +453,36 @@ export function jwtAuth(
       (t.iat === undefined || t.iat <= now + tolerance) &&
       (maxTokenAge === undefined || (t.iat !== undefined && now - t.iat - tolerance <= maxTokenAge))
     )
+  }
+  /**
+   * jose's `jwtVerify` claim checks, with the same answers: `typ` (`at+jwt` equals
+   * `application/at+jwt`), `iss` one of the issuers, `aud` (or one member of an `aud` array) one
+   * of the audiences, and nbf / exp / maxTokenAge against the time floored to the second.
+   */
+  const registeredClaimsValid = (jws: CompactJws, p: JWTPayload, t: TimeClaims): boolean => {
+    const headerTyp = jws.header.typ
+    if (typ !== undefined && (typeof headerTyp !== 'string' || normalizeTyp(headerTyp) !== typ)) {
+      return false
+    }
+    if (issuers !== undefined && !issuers.includes(p.iss as string)) return false
+    const aud = p.aud
+    if (
+      audiences !== undefined &&
+      !(typeof aud === 'string'
+        ? audiences.includes(aud)
+        : Array.isArray(aud) && audiences.some((a) => aud.includes(a)))
+    ) {
+      return false
+    }
+    const now = Math.floor(Date.now() / 1000)
+    if (t.nbf !== undefined && t.nbf > now + tolerance) return false
+    if (t.exp !== undefined && t.exp <= now - tolerance) return false
+    if (maxTokenAge !== undefined) {
+      if (t.iat === undefined) return false
+      const age = now - t.iat
+      if (age - tolerance > maxTokenAge || age < -tolerance) return false
+    }
+    return true
   }
   const claimsValid = (p: JWTPayload): boolean =>
     (azp === undefined || (typeof p.azp === 'string' && azp.includes(p.azp))) &&
@@ -465,18 +504,14 @@ export function jwtAuth(
   }
   const scopeChallenge = `${challenge}, error="insufficient_scope", scope="${scopes.join(' ')}"`
 
-  /** The payload of the first of several fitting JWKS keys that verifies `token`, or `null`. */
-  async function verifyWithEach(token: string, keys: AsyncIterable<CryptoKey>) {
+  /** Whether one of several fitting JWKS keys (the first few) verifies `jws`. */
+  async function validWithAny(jws: CompactJws, keys: AsyncIterable<CryptoKey>): Promise<boolean> {
     let tried = 0
     for await (const key of keys) {
       if (++tried > MAX_CANDIDATE_KEYS) break
-      try {
-        return (await jwtVerify(token, key, verifyOptions)).payload
-      } catch {
-        // the next key
-      }
+      if (await signatureValid(jws, key)) return true
     }
-    return null
+    return false
   }
 
   /**
@@ -488,36 +523,42 @@ export function jwtAuth(
     if (token.length > MAX_TOKEN_LENGTH) return null
     const hit = verified.get(token)
     if (hit !== undefined && hit.generation === source.generation() && timesValid(hit.times)) {
-      // Parsed again per request, as jose does: a handler that mutates its payload cannot
-      // change what the next request with this token sees.
+      // Parsed again per request: a handler that mutates its payload cannot change what the
+      // next request with this token sees.
       return JSON.parse(hit.json) as JWTPayload
     }
-    // A remembered token whose time or key set ran out goes back through jose.
+    // A remembered token whose time or key set ran out is verified again.
     if (hit !== undefined) verified.delete(token)
+    // One parse: form, header, allowed alg and crit, before any key is looked up.
+    const jws = parseCompact(token, allowed)
+    if (jws === null) return null
     let generation = -1
-    // jwtVerify never reads `jku`, `x5u` or `jwk` from the header: the key comes from here only.
-    const getKey = async (header: { alg?: string; kid?: string }, jws: unknown) => {
-      const key = await source.key(header, jws)
-      generation = source.generation()
-      return key
-    }
-    let payload: JWTPayload | null
+    let valid: boolean
     try {
-      payload = (await jwtVerify(token, getKey, verifyOptions)).payload
+      // The key comes from the key source only: `jku`, `x5u` and `jwk` in the header are never
+      // read. A key source answers only for the header's alg (and kid); signatureValid checks
+      // again that the key is of that algorithm before it verifies anything.
+      const key = await source.key(jws.header as { alg: string; kid?: string }, undefined)
+      generation = source.generation()
+      valid = await signatureValid(jws, key)
     } catch (err) {
       if (err instanceof JwksUnavailableError) throw err
-      // Every other jose error (malformed, bad signature, expired, alg not allowed…) looks the
-      // same to the client: details would only help an attacker probe.
+      // Every other failure (no such key, alg not allowed…) looks the same to the client:
+      // details would only help an attacker probe.
       if (!isJoseError(err, 'ERR_JWKS_MULTIPLE_MATCHING_KEYS')) return null
-      payload = await verifyWithEach(token, err as unknown as AsyncIterable<CryptoKey>)
+      valid = await validWithAny(jws, err as unknown as AsyncIterable<CryptoKey>)
       generation = source.generation()
     }
+    if (!valid) return null
+    const text = utf8(jws.payload)
+    const payload = jsonObject(text) as JWTPayload | null
     if (payload === null) return null
     const times = timeClaims(payload)
-    if (times === null || !timesValid(times) || !claimsValid(payload)) return null
+    if (times === null || !registeredClaimsValid(jws, payload, times)) return null
+    if (!timesValid(times) || !claimsValid(payload)) return null
     if (requireExp && times.exp === undefined) return NO_EXP
     // Verified with stale keys (an outage): not remembered, so every request asks the cache.
-    if (generation >= 0) verified.set(token, { json: JSON.stringify(payload), times, generation })
+    if (generation >= 0) verified.set(token, { json: text as string, times, generation })
     return payload
   }
 
