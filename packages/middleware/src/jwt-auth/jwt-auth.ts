@@ -518,17 +518,27 @@ export function jwtAuth(
    * The verified payload of `token`, or `null`: from the cache when it is still valid.
    * `NO_EXP` for a validly signed token without the `exp` that `requireExp` asks for.
    */
-  const verify = async (token: string): Promise<JWTPayload | null | typeof NO_EXP> => {
-    // Cap before parsing: base64 decoding and JSON parsing of a huge token is wasted work.
-    if (token.length > MAX_TOKEN_LENGTH) return null
+  /**
+   * The payload of a token verified before and still valid (its times and key set), without a
+   * turn of the microtask queue; `undefined` sends it to `verify`.
+   */
+  const remembered = (token: string): JWTPayload | undefined => {
     const hit = verified.get(token)
     if (hit !== undefined && hit.generation === source.generation() && timesValid(hit.times)) {
       // Parsed again per request: a handler that mutates its payload cannot change what the
       // next request with this token sees.
       return JSON.parse(hit.json) as JWTPayload
     }
+    return undefined
+  }
+
+  const verify = async (token: string): Promise<JWTPayload | null | typeof NO_EXP> => {
+    // Cap before parsing: base64 decoding and JSON parsing of a huge token is wasted work.
+    if (token.length > MAX_TOKEN_LENGTH) return null
+    const known = remembered(token)
+    if (known !== undefined) return known
     // A remembered token whose time or key set ran out is verified again.
-    if (hit !== undefined) verified.delete(token)
+    verified.delete(token)
     // One parse: form, header, allowed alg and crit, before any key is looked up.
     const jws = parseCompact(token, allowed)
     if (jws === null) return null
@@ -584,7 +594,9 @@ export function jwtAuth(
     }
     let payload: JWTPayload | null | typeof NO_EXP
     try {
-      payload = token !== undefined ? await verify(token) : await fromCookies(copies)
+      if (token === undefined) payload = await fromCookies(copies)
+      else if (token.length > MAX_TOKEN_LENGTH) payload = null
+      else payload = remembered(token) ?? (await verify(token))
     } catch (err) {
       if (!(err instanceof JwksUnavailableError)) throw err
       reject(503, 'Service Unavailable', 'jwks_unavailable', { 'Retry-After': retryAfter })
@@ -599,7 +611,8 @@ export function jwtAuth(
     }
     c.set('jwtPayload', payload)
     decide(d, 'allow')
-    await next()
+    // Nothing to do after the handler: the chain's promise is this middleware's.
+    return next()
   })
 
   /**
