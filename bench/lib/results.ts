@@ -49,6 +49,8 @@ export const results = {
   notes: [] as string[],
   /** 1-minute load average at the start of each HTTP round. */
   httpLoad: [] as number[],
+  /** How the HTTP suite placed the server and the load generator on CPUs, when it pinned them. */
+  httpPinned: undefined as string | undefined,
   /** Name of the HTTP row the ratios are relative to. */
   oursHttp: undefined as string | undefined,
 }

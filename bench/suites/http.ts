@@ -3,7 +3,7 @@
  * comes from this process with autocannon, same duration and connection count for all. Requests
  * per second and p99 latency are reported as ratios to the Palisade stack.
  */
-import { type ChildProcess, spawn } from 'node:child_process'
+import { type ChildProcess, spawn, spawnSync } from 'node:child_process'
 import { existsSync } from 'node:fs'
 import os from 'node:os'
 import { fileURLToPath } from 'node:url'
@@ -72,11 +72,32 @@ export interface Started {
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url))
 
+/**
+ * On Linux with two or more CPUs and `taskset`, the server under load gets the last CPU to itself
+ * and this process (autocannon) the first, for the length of the HTTP suite. Unpinned on a 2-CPU
+ * machine, the scheduler now and then put both on one CPU, and the same server's CPU per request
+ * moved by up to half between runs a minute apart; pinned, the runs agree.
+ */
+const PIN: { server: string; client: string; all: string } | undefined = (() => {
+  const cpus = os.availableParallelism?.() ?? os.cpus().length
+  if (process.platform !== 'linux' || cpus < 2) return undefined
+  const found = ['/usr/bin/taskset', '/bin/taskset'].find((p) => existsSync(p))
+  if (!found) return undefined
+  return { server: String(cpus - 1), client: '0', all: `0-${cpus - 1}` }
+})()
+
+function pinSelf(cpus: string): void {
+  if (!PIN) return
+  spawnSync('taskset', ['-a', '-cp', cpus, String(process.pid)], { stdio: 'ignore' })
+}
+
 export function start(spec: ServerSpec): Promise<Started> {
   const { kind } = spec
   return new Promise((resolve, reject) => {
     const example = kind === 'palisade-example'
-    const child = spawn(process.execPath, ['--import', 'tsx', SERVE, kind], {
+    const node = [process.execPath, '--import', 'tsx', SERVE, kind]
+    const [command, ...args] = PIN ? ['taskset', '-c', PIN.server, ...node] : node
+    const child = spawn(command as string, args, {
       // The example imports @palisade/* by name: the root tsconfig maps those to source.
       cwd: example ? ROOT : fileURLToPath(new URL('..', import.meta.url)),
       env: example
@@ -134,6 +155,18 @@ export function load(port: number, headers: Record<string, string>, seconds: num
 
 export async function runHttp(): Promise<void> {
   heading('HTTP on loopback (autocannon)')
+  pinSelf(PIN?.client ?? '')
+  try {
+    await runHttpPinned()
+  } finally {
+    pinSelf(PIN?.all ?? '')
+  }
+}
+
+async function runHttpPinned(): Promise<void> {
+  results.httpPinned = PIN
+    ? `server on CPU ${PIN.server}, autocannon on CPU ${PIN.client}`
+    : undefined
   const duration = settings.quick ? 3 : 8
   const warmup = settings.quick ? 1 : 2
   // Three rounds, so every target is judged on three independent measurements of each server.
