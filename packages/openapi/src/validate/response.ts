@@ -202,7 +202,7 @@ export function responseChecked(
     r: StandardResult | undefined,
   ): unknown | Promise<unknown> {
     const issues = r?.issues
-    if ((removed === undefined || removed.length === 0) && issues === undefined) {
+    if ((removed === undefined || removed.length === 0) && !issues) {
       if (mode === 'report' || stripped === body || sentStripped) return res
       return new Response(JSON.stringify(stripped), res)
     }
@@ -238,7 +238,7 @@ export function responseChecked(
   // something undeclared is serialised once, stripped, rather than serialised, stripped and
   // serialised again into a copied Response. The status is read from c.json()'s arguments (200
   // without them); a status set earlier with c.status() shows on the built response, and when it
-  // is not the one guessed the value is serialised as given and stripped afterwards as before.
+  // is not the one guessed the value is stripped by that status's schema and serialised again.
   const stripsEarly = mode === 'strip' || mode === 'strict'
   const stripFor = (status: number, object: unknown): EarlyStrip | undefined => {
     const declaredCheck = checks.get(status)
