@@ -408,20 +408,24 @@ export function rateLimit(
   // keyGenerator may return long client-chosen text (a username, a body field).
   const keepsKeys = denyCache !== undefined || pkOf !== undefined
 
-  const refuse = async (
+  // Throws the 429 (synchronously when the headers are: draft-6), or returns nothing in dry
+  // run; a promise only for draft-8, whose partition key is awaited.
+  const refuse = (
     quotas: (Quota & { windowMs: number })[],
     key: string,
     retryMs: number,
     d: Pending | undefined,
-  ): Promise<void> => {
+  ): undefined | Promise<void> => {
     decide(d, dryRun ? 'dry-run' : 'reject', 'rate_limited', 429)
-    if (dryRun) return
+    if (dryRun) return undefined
+    const retryAfter = String(Math.max(1, Math.ceil(retryMs / 1000)))
     const h = headersFor(quotas, key)
-    const headers = h instanceof Promise ? await h : h
-    return reject(429, message, 'rate_limited', {
-      ...headers,
-      'Retry-After': String(Math.max(1, Math.ceil(retryMs / 1000))),
-    })
+    if (h instanceof Promise) {
+      return h.then((headers) =>
+        reject(429, message, 'rate_limited', { ...headers, 'Retry-After': retryAfter }),
+      )
+    }
+    return reject(429, message, 'rate_limited', { ...h, 'Retry-After': retryAfter })
   }
 
   const description = rateLimitDescription(store, failOpen, rateLimitHeaders(standardHeaders))
@@ -446,12 +450,13 @@ export function rateLimit(
         const left = denied.until - Date.now()
         if (left > 0) {
           const reset = Math.ceil(left / 1000)
-          await refuse(
+          const refused = refuse(
             denied.quotas.map((q) => ({ ...q, remaining: 0, reset: Math.max(q.reset, reset) })),
             local,
             left,
             d,
           )
+          if (refused) await refused
         }
         denyCache.delete(local)
       }
@@ -541,7 +546,8 @@ export function rateLimit(
         if (denyCache && until > 0) {
           denyCache.set(local, { until: Date.now() + until, quotas: reported })
         }
-        await refuse(reported, local, retryMs, d)
+        const refused = refuse(reported, local, retryMs, d)
+        if (refused) await refused
       }
       // The tightest limit first: least room left, then the longest wait.
       const reported = [...quotas].sort((a, b) => a.remaining - b.remaining || b.ttl - a.ttl)
