@@ -535,9 +535,11 @@ export function jwtAuth(
   const verify = async (token: string): Promise<JWTPayload | null | typeof NO_EXP> => {
     // Cap before parsing: base64 decoding and JSON parsing of a huge token is wasted work.
     if (token.length > MAX_TOKEN_LENGTH) return null
-    const known = remembered(token)
-    if (known !== undefined) return known
-    // A remembered token whose time or key set ran out is verified again.
+    return remembered(token) ?? verifyAnew(token)
+  }
+
+  /** `verify` for a token not remembered (or whose time or key set ran out): checked in full. */
+  const verifyAnew = async (token: string): Promise<JWTPayload | null | typeof NO_EXP> => {
     verified.delete(token)
     // One parse: form, header, allowed alg and crit, before any key is looked up.
     const jws = parseCompact(token, allowed)
@@ -596,7 +598,7 @@ export function jwtAuth(
     try {
       if (token === undefined) payload = await fromCookies(copies)
       else if (token.length > MAX_TOKEN_LENGTH) payload = null
-      else payload = remembered(token) ?? (await verify(token))
+      else payload = remembered(token) ?? (await verifyAnew(token))
     } catch (err) {
       if (!(err instanceof JwksUnavailableError)) throw err
       reject(503, 'Service Unavailable', 'jwks_unavailable', { 'Retry-After': retryAfter })
