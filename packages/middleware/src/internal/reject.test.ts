@@ -84,4 +84,29 @@ describe('reject', () => {
     expect(err.getResponse().headers.get('x-a')).toBe('1')
     expect((caught(() => reject(418 as never, 'teapot')) as Rejection).code).toBe('http_418')
   })
+
+  it('still offers HTTPException.res, built when read, with the same answer each time', async () => {
+    const err = caught(() => reject(429, 'Slow down', 'rate_limited', { 'Retry-After': '9' }))
+    const res = err.res as Response
+    expect(res).toBeInstanceOf(Response)
+    expect(res.status).toBe(429)
+    expect(res.headers.get('retry-after')).toBe('9')
+    expect(res.headers.get('content-type')).toBe('text/plain; charset=UTF-8')
+    // Each read and each getResponse() is a fresh, unread response.
+    expect(await res.text()).toBe('Slow down')
+    expect(await (err.res as Response).text()).toBe('Slow down')
+    expect(await err.getResponse().text()).toBe('Slow down')
+    expect(Object.keys(err)).toContain('res')
+  })
+
+  it('captures no stack frames, and leaves Error.stackTraceLimit as it found it', () => {
+    const before = Error.stackTraceLimit
+    const err = caught(() => reject(401, 'Unauthorized', 'token_missing'))
+    expect(Error.stackTraceLimit).toBe(before)
+    // The name and message line only: no "    at …" frames.
+    expect(String(err.stack)).not.toMatch(/\n\s+at /)
+    expect(String(err.stack)).toContain('Unauthorized')
+    // Other errors keep their frames.
+    expect(String(new Error('x').stack)).toMatch(/\n\s+at /)
+  })
 })

@@ -52,6 +52,7 @@ export function codeForStatus(status: number): string {
 export class Rejection extends HTTPException {
   /** Stable snake_case code, e.g. `rate_limited`. */
   readonly code: RejectionCode
+  readonly #headers: Record<string, string> | undefined
 
   constructor(
     status: ContentfulStatusCode,
@@ -59,12 +60,36 @@ export class Rejection extends HTTPException {
     code: RejectionCode,
     headers?: Record<string, string>,
   ) {
-    const res = new Response(message, {
-      status,
-      headers: { 'content-type': 'text/plain; charset=UTF-8', ...headers },
-    })
-    super(status, { message, res })
+    // No stack trace: a rejection is an answer, not a fault, and capturing one made up about a
+    // fifth of a refusal's cost under a flood (bench/FINDINGS.md, "Rejections").
+    const limit = (Error as { stackTraceLimit?: number }).stackTraceLimit
+    if (limit !== undefined) (Error as { stackTraceLimit?: number }).stackTraceLimit = 0
+    try {
+      super(status, { message })
+    } finally {
+      if (limit !== undefined) (Error as { stackTraceLimit?: number }).stackTraceLimit = limit
+    }
     this.name = 'Rejection'
     this.code = code
+    this.#headers = headers
+    // `res` (HTTPException's) is built when read, not for every rejection: most are answered
+    // through getResponse() once, or reshaped by an error handler that never reads it.
+    Object.defineProperty(this, 'res', LAZY_RES)
   }
+
+  /** The message as `text/plain` with the rejection's status and headers, built on each call. */
+  override getResponse(): Response {
+    return new Response(this.message, {
+      status: this.status,
+      headers: { 'content-type': 'text/plain; charset=UTF-8', ...this.#headers },
+    })
+  }
+}
+
+const LAZY_RES: PropertyDescriptor = {
+  get(this: Rejection): Response {
+    return this.getResponse()
+  },
+  enumerable: true,
+  configurable: true,
 }
