@@ -451,7 +451,12 @@ export function rateLimit(
         if (left > 0) {
           const reset = Math.ceil(left / 1000)
           const refused = refuse(
-            denied.quotas.map((q) => ({ ...q, remaining: 0, reset: Math.max(q.reset, reset) })),
+            denied.quotas.map((q) => ({
+              max: q.max,
+              windowMs: q.windowMs,
+              remaining: 0,
+              reset: Math.max(q.reset, reset),
+            })),
             local,
             left,
             d,
