@@ -67,19 +67,16 @@ export function requestTimeout(
     // generation (bench/FINDINGS.md, "Garbage").
     let controller: AbortController | undefined
     const get = c.get
-    const signal = (): AbortSignal => {
+    LAZY_GET.value = (key: string) => {
+      if (key !== 'timeoutSignal') return get(key as never)
       if (controller === undefined) {
         controller = new AbortController()
         c.set('timeoutSignal', controller.signal)
       }
       return controller.signal
     }
-    Object.defineProperty(c, 'get', {
-      value: (key: string) => (key === 'timeoutSignal' ? signal() : get(key as never)),
-      writable: true,
-      enumerable: true,
-      configurable: true,
-    })
+    Object.defineProperty(c, 'get', LAZY_GET)
+    LAZY_GET.value = undefined
     // One promise settled by whichever comes first, rather than Promise.race over two: the
     // chain keeps running after a timeout, and its late failure lands in an already settled
     // promise instead of becoming an unhandled rejection.
@@ -87,8 +84,11 @@ export function requestTimeout(
       const timer = setTimeout(() => {
         // Materialised at the timeout, so code reading c.var.timeoutSignal (sessions does, to
         // skip saving a request that already got its 408) sees an aborted signal.
-        signal()
-        controller?.abort(new DOMException(message, 'TimeoutError'))
+        if (controller === undefined) {
+          controller = new AbortController()
+          c.set('timeoutSignal', controller.signal)
+        }
+        controller.abort(new DOMException(message, 'TimeoutError'))
         overrule(d, 'request_timeout', 408)
         fail(timeoutError(message))
       }, ms)
@@ -104,6 +104,14 @@ export function requestTimeout(
       )
     })
   })
+}
+
+/** The descriptor c.get is defined with, its value set for the one call (no object per request). */
+const LAZY_GET: PropertyDescriptor = {
+  value: undefined,
+  writable: true,
+  enumerable: true,
+  configurable: true,
 }
 
 /** The 408 rejection every timed-out request gets, as a value to settle a promise with. */
