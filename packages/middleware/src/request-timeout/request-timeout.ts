@@ -67,16 +67,19 @@ export function requestTimeout(
     // generation (bench/FINDINGS.md, "Garbage").
     let controller: AbortController | undefined
     const get = c.get
-    LAZY_GET.value = (key: string) => {
-      if (key !== 'timeoutSignal') return get(key as never)
-      if (controller === undefined) {
-        controller = new AbortController()
-        c.set('timeoutSignal', controller.signal)
-      }
-      return controller.signal
-    }
-    Object.defineProperty(c, 'get', LAZY_GET)
-    LAZY_GET.value = undefined
+    Object.defineProperty(c, 'get', {
+      value: (key: string) => {
+        if (key !== 'timeoutSignal') return get(key as never)
+        if (controller === undefined) {
+          controller = new AbortController()
+          c.set('timeoutSignal', controller.signal)
+        }
+        return controller.signal
+      },
+      writable: true,
+      enumerable: true,
+      configurable: true,
+    })
     // One promise settled by whichever comes first, rather than Promise.race over two: the
     // chain keeps running after a timeout, and its late failure lands in an already settled
     // promise instead of becoming an unhandled rejection.
@@ -104,14 +107,6 @@ export function requestTimeout(
       )
     })
   })
-}
-
-/** The descriptor c.get is defined with, its value set for the one call (no object per request). */
-const LAZY_GET: PropertyDescriptor = {
-  value: undefined,
-  writable: true,
-  enumerable: true,
-  configurable: true,
 }
 
 /** The 408 rejection every timed-out request gets, as a value to settle a promise with. */
