@@ -96,12 +96,12 @@ function range(r: [number, number] | undefined, digits: number, unit: string): s
 
 function httpTable(): string {
   const lines = [
-    '| Server | Stack | req/s | p50 | p99 | server CPU per request | req/s, all rounds | CPU per request, all rounds | req/s vs ours | p99 vs ours | CPU/request vs ours | non-2xx / errors |',
-    '|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
+    '| Server | Stack | req/s | p50 | p99 | server CPU per request | req/s, all rounds | CPU per request, all rounds | of it in GC pauses, all rounds | req/s vs ours | p99 vs ours | CPU/request vs ours | non-2xx / errors |',
+    '|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
   ]
   for (const r of results.http) {
     lines.push(
-      `| ${esc(r.name)} | ${esc(r.stack)} | ${r.rps.toFixed(0)} | ${r.p50} ms | ${r.p99} ms | ${r.cpuPerRequest.toFixed(1)} µs | ${range(r.rpsRange, 0, '')} | ${range(r.cpuRange, 1, ' µs')} | ${r.ratioRps ? fmtRatio(r.ratioRps) : ''} | ${r.ratioP99 ? fmtRatio(r.ratioP99) : ''} | ${r.ratioCpu ? fmtRatio(r.ratioCpu) : ''} | ${r.non2xx} / ${r.errors} |`,
+      `| ${esc(r.name)} | ${esc(r.stack)} | ${r.rps.toFixed(0)} | ${r.p50} ms | ${r.p99} ms | ${r.cpuPerRequest.toFixed(1)} µs | ${range(r.rpsRange, 0, '')} | ${range(r.cpuRange, 1, ' µs')} | ${r.gcShareRange ? range([100 * r.gcShareRange[0], 100 * r.gcShareRange[1]], 1, '%') : ''} | ${r.ratioRps ? fmtRatio(r.ratioRps) : ''} | ${r.ratioP99 ? fmtRatio(r.ratioP99) : ''} | ${r.ratioCpu ? fmtRatio(r.ratioCpu) : ''} | ${r.non2xx} / ${r.errors} |`,
     )
   }
   return lines.join('\n')

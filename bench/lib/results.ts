@@ -33,12 +33,16 @@ export interface HttpResult {
   errors: number
   /** Server CPU time (user + system) per request served, in microseconds. */
   cpuPerRequest: number
+  /** The server's time in garbage-collection pauses per request served, in microseconds. */
+  gcPerRequest?: number
   ratioRps?: number
   ratioP99?: number
   ratioCpu?: number
   /** Lowest and highest of the rounds: req/s and CPU per request. */
   rpsRange?: [number, number]
   cpuRange?: [number, number]
+  /** Lowest and highest share of CPU per request spent in GC pauses, over the rounds. */
+  gcShareRange?: [number, number]
 }
 
 export const results = {

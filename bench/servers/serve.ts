@@ -10,6 +10,7 @@
  * through a signed cookie, CSRF protection (a GET passes it) and HS256 JWT verification.
  */
 import type { AddressInfo } from 'node:net'
+import { PerformanceObserver } from 'node:perf_hooks'
 import { CSRF_TOKEN, fixtures, JWT_SECRET_TEXT, ORIGIN, SESSION_SECRET } from '../lib/fixtures'
 
 const kind = process.argv[2] ?? ''
@@ -296,15 +297,20 @@ process.on('SIGTERM', () => process.exit(0))
 // without one (a manual run) they are JSON lines on stdout.
 const say = (message: unknown) =>
   process.send ? process.send(message) : console.log(JSON.stringify(message))
-process.on('SIGUSR2', () => {
+// Time spent in garbage-collection pauses so far (µs), reported beside the CPU time: a server
+// whose requests outlive the young generation shows it here long before anything else does
+// (bench/FINDINGS.md, "Garbage").
+let gcMs = 0
+new PerformanceObserver((list) => {
+  for (const entry of list.getEntries()) gcMs += entry.duration
+}).observe({ entryTypes: ['gc'] })
+const usage = () => {
   const { user, system } = process.cpuUsage()
-  say({ cpu: user + system })
-})
+  return { cpu: user + system, gc: Math.round(gcMs * 1000) }
+}
+process.on('SIGUSR2', () => say(usage()))
 process.on('message', (message) => {
-  if (message === 'cpu') {
-    const { user, system } = process.cpuUsage()
-    say({ cpu: user + system })
-  }
+  if (message === 'cpu') say(usage())
 })
 
 main().then(
