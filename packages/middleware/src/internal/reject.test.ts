@@ -109,4 +109,25 @@ describe('reject', () => {
     // Other errors keep their frames.
     expect(String(new Error('x').stack)).toMatch(/\n\s+at /)
   })
+
+  it('still rejects where Error.stackTraceLimit cannot be written (a frozen Error)', async () => {
+    const own = Object.getOwnPropertyDescriptor(Error, 'stackTraceLimit')
+    Object.defineProperty(Error, 'stackTraceLimit', {
+      value: 7,
+      writable: false,
+      configurable: true,
+    })
+    try {
+      const err = caught(() => reject(429, 'Too many requests', 'rate_limited'))
+      expect(err).toBeInstanceOf(Rejection)
+      expect(err.getResponse().status).toBe(429)
+      expect(Error.stackTraceLimit).toBe(7)
+      const app = new Hono()
+      app.get('/', () => reject(403, 'Access denied', 'forbidden'))
+      const res = await app.request('/')
+      expect([res.status, await res.text()]).toEqual([403, 'Access denied'])
+    } finally {
+      if (own) Object.defineProperty(Error, 'stackTraceLimit', own)
+    }
+  })
 })

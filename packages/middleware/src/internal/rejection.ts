@@ -62,12 +62,20 @@ export class Rejection extends HTTPException {
   ) {
     // No stack trace: a rejection is an answer, not a fault, and capturing one made up about a
     // fifth of a refusal's cost under a flood (bench/FINDINGS.md, "Rejections").
-    const limit = (Error as { stackTraceLimit?: number }).stackTraceLimit
-    if (limit !== undefined) (Error as { stackTraceLimit?: number }).stackTraceLimit = 0
+    const limit = (Error as { stackTraceLimit?: unknown }).stackTraceLimit
+    let trimmed = false
+    if (typeof limit === 'number') {
+      try {
+        ;(Error as { stackTraceLimit?: unknown }).stackTraceLimit = 0
+        trimmed = true
+      } catch {
+        // A frozen Error (hardened JavaScript): the stack is captured as usual.
+      }
+    }
     try {
       super(status, { message })
     } finally {
-      if (limit !== undefined) (Error as { stackTraceLimit?: number }).stackTraceLimit = limit
+      if (trimmed) (Error as { stackTraceLimit?: unknown }).stackTraceLimit = limit
     }
     this.name = 'Rejection'
     this.code = code
