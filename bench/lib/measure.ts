@@ -94,6 +94,52 @@ export function pairedRatio(a: Timing, b: Timing): number {
     : ((ratios[n / 2 - 1] as number) + (ratios[n / 2] as number)) / 2
 }
 
+function median(xs: number[]): number {
+  const s = [...xs].sort((a, b) => a - b)
+  const n = s.length
+  return n % 2 ? (s[n >> 1] as number) : ((s[n / 2 - 1] as number) + (s[n / 2] as number)) / 2
+}
+
+export interface CpuBatches {
+  /** Case i's CPU time per call (ns): the median over the rounds. */
+  cpu: (i: number) => number
+  /** The median of the per-round ratios of case i to case j. */
+  ratio: (i: number, j: number) => number
+  /** Per-round differences of case i minus case j (ns), sorted. */
+  diffs: (i: number, j: number) => number[]
+}
+
+/**
+ * CPU time per call, in rotated batches (A B, then B A, …): unlike wall time it does not grow
+ * while the process waits for a core on a loaded machine. Each round times a whole batch of each
+ * case with `process.cpuUsage()`; a figure is the median over the rounds. Used where a ratio or
+ * a difference must resolve about a microsecond on a request of tens of them.
+ */
+export async function cpuBatches(
+  cases: Array<() => unknown>,
+  options: { batch?: number; rounds?: number } = {},
+): Promise<CpuBatches> {
+  const batch = options.batch ?? (settings.quick ? 500 : 2000)
+  const rounds: number[][] = []
+  for (let round = 0; round < (options.rounds ?? settings.rounds); round++) {
+    const row: number[] = cases.map(() => 0)
+    for (let k = 0; k < cases.length; k++) {
+      const i = (k + round) % cases.length
+      const fn = cases[i] as () => unknown
+      const cpu = process.cpuUsage()
+      for (let n = 0; n < batch; n++) await fn()
+      const used = process.cpuUsage(cpu)
+      row[i] = ((used.user + used.system) * 1000) / batch
+    }
+    rounds.push(row)
+  }
+  return {
+    cpu: (i) => median(rounds.map((r) => r[i] as number)),
+    ratio: (i, j) => median(rounds.map((r) => (r[i] as number) / (r[j] as number))),
+    diffs: (i, j) => rounds.map((r) => (r[i] as number) - (r[j] as number)).sort((a, b) => a - b),
+  }
+}
+
 /** Formats nanoseconds with a unit that keeps three significant digits. */
 export function fmtNs(ns: number): string {
   if (ns < 1e3) return `${ns.toFixed(0)} ns`
