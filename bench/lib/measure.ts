@@ -101,6 +101,8 @@ function median(xs: number[]): number {
 }
 
 export interface CpuBatches {
+  /** Case i's CPU time per call (ns) in each round, in round order. */
+  perRound: (i: number) => number[]
   /** Case i's CPU time per call (ns): the median over the rounds. */
   cpu: (i: number) => number
   /** The median of the per-round ratios of case i to case j. */
@@ -134,10 +136,25 @@ export async function cpuBatches(
     rounds.push(row)
   }
   return {
+    perRound: (i) => rounds.map((r) => r[i] as number),
     cpu: (i) => median(rounds.map((r) => r[i] as number)),
     ratio: (i, j) => median(rounds.map((r) => (r[i] as number) / (r[j] as number))),
     diffs: (i, j) => rounds.map((r) => (r[i] as number) - (r[j] as number)).sort((a, b) => a - b),
   }
+}
+
+/**
+ * {@link cpuBatches} as {@link Timing}s, for code written against {@link measureAll}: a case's
+ * time is its median round, and its slices are its rounds (so {@link pairedRatio} is the median
+ * of the per-round ratios).
+ */
+export async function cpuTimings(cases: Array<[name: string, fn: Fn]>): Promise<Timing[]> {
+  for (const [, fn] of cases) await fn() // one warm call each before any round is timed
+  const m = await cpuBatches(cases.map(([, fn]) => fn))
+  return cases.map(([name], i) => {
+    const slices = m.perRound(i)
+    return { name, avg: m.cpu(i), p50: m.cpu(i), p99: Math.max(...slices), slices }
+  })
 }
 
 /** Formats nanoseconds with a unit that keeps three significant digits. */

@@ -30,8 +30,8 @@ import {
 } from '../lib/fixtures'
 import {
   cpuBatches,
+  cpuTimings,
   fmtRatio,
-  measureAll,
   pairedRatio,
   settings,
   type Timing,
@@ -127,7 +127,7 @@ async function compare(
         : () => app.fetch(req()) as Promise<Response>,
     ])
   }
-  const timings = await measureAll(cases)
+  const timings = await cpuTimings(cases)
   const byName = new Map(timings.map((t) => [t.name, t]))
   const bare = timings[0]
   for (const t of timings) {
