@@ -66,7 +66,7 @@ function machine(info: RunInfo): string {
     `- CPU: ${cpus.length} × ${cpus[0]?.model ?? 'unknown'}; ${Math.round(os.totalmem() / 2 ** 30)} GB RAM; ${os.type()} ${os.release()} ${os.arch()}`,
     `- Node ${process.version}`,
     `- Load average (1 min) before / after the run: ${info.loadBefore[0]?.toFixed(2)} / ${info.loadAfter[0]?.toFixed(2)}${(info.loadBefore[0] ?? 0) > cpus.length * 0.5 ? ' — the machine was shared with other work, so absolute figures are noisy; ratios come from interleaved measurements and are more stable' : ''}`,
-    `- Measurement: mitata ${version('mitata')}, ${settings.rounds} interleaved slices of ≥${settings.minCpuMs} ms CPU per case, time = lower quartile of the slice medians`,
+    `- Measurement in process: the middleware comparisons and the openapi targets in CPU time, ${settings.rounds} rotated rounds of ${settings.quick ? 500 : 2000} requests per case (the wrapper ${settings.quick ? 8 : 32}), time = the median round; elsewhere mitata ${version('mitata')}, ${settings.rounds} interleaved slices of ≥${settings.minCpuMs} ms per case, time = lower quartile of the slice medians`,
   ].join('\n')
 }
 
