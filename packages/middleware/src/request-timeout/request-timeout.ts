@@ -67,15 +67,15 @@ export function requestTimeout(
     // generation (bench/FINDINGS.md, "Garbage").
     let controller: AbortController | undefined
     const get = c.get
+    const signal = (): AbortSignal => {
+      if (controller === undefined) {
+        controller = new AbortController()
+        c.set('timeoutSignal', controller.signal)
+      }
+      return controller.signal
+    }
     Object.defineProperty(c, 'get', {
-      value: (key: string) => {
-        if (key !== 'timeoutSignal') return get(key as never)
-        if (controller === undefined) {
-          controller = new AbortController()
-          c.set('timeoutSignal', controller.signal)
-        }
-        return controller.signal
-      },
+      value: (key: string) => (key === 'timeoutSignal' ? signal() : get(key as never)),
       writable: true,
       enumerable: true,
       configurable: true,
@@ -87,11 +87,8 @@ export function requestTimeout(
       const timer = setTimeout(() => {
         // Materialised at the timeout, so code reading c.var.timeoutSignal (sessions does, to
         // skip saving a request that already got its 408) sees an aborted signal.
-        if (controller === undefined) {
-          controller = new AbortController()
-          c.set('timeoutSignal', controller.signal)
-        }
-        controller.abort(new DOMException(message, 'TimeoutError'))
+        signal()
+        controller?.abort(new DOMException(message, 'TimeoutError'))
         overrule(d, 'request_timeout', 408)
         fail(timeoutError(message))
       }, ms)
