@@ -183,6 +183,31 @@ describe('rateLimit: deny cache', () => {
     expect((await hit(app)).status).toBe(200)
   })
 
+  it.each([
+    [
+      'draft-6, two limits',
+      {
+        limits: [
+          { max: 1, windowMs: 10_000 },
+          { max: 5, windowMs: 60_000 },
+        ],
+      },
+    ],
+    ['draft-8', { max: 1, windowMs: 10_000, standardHeaders: 'draft-8' as const }],
+  ])('answers from the cache with the headers the store refusal had (%s)', async (_, options) => {
+    vi.useFakeTimers({ now: 0 })
+    const { store } = countingStore()
+    const app = limitedApp({ ...options, store })
+    expect((await hit(app)).status).toBe(200)
+    const fromStore = await hit(app)
+    const fromCache = await hit(app)
+    expect([fromStore.status, fromCache.status]).toEqual([429, 429])
+    const headers = (r: Response) =>
+      [...r.headers].filter(([name]) => name.startsWith('ratelimit') || name === 'retry-after')
+    expect(headers(fromStore).length).toBeGreaterThanOrEqual(2)
+    expect(headers(fromCache)).toEqual(headers(fromStore))
+  })
+
   it('is off with denyCache: false, and off by default for the memory store', async () => {
     vi.useFakeTimers({ now: 0 })
     const { store, calls } = countingStore()

@@ -159,6 +159,33 @@ describe('response validation with a jsonSchemaValidator that fails with no issu
   })
 })
 
+describe('response validation with a jsonSchemaValidator that passes with issues: null', () => {
+  // Only a truthy issues list is a failure (Standard Schema leaves issues unset on success; some
+  // hand-written validators say null).
+  it.each<ResponseValidationMode>(['strip', 'strict', 'report'])(
+    "'%s' sends the body as valid and reports nothing",
+    async (mode) => {
+      const issues: ResponseValidationIssue[] = []
+      const api = openapi(new Hono(), {
+        info,
+        jsonSchemaValidator: () => (value) => ({ value, issues: null }) as never,
+        responseValidation: mode,
+        onResponseValidationError: (issue) => {
+          issues.push(issue)
+        },
+      })
+      api.get('/user', (c) => c.json(user, 200), {
+        openapi: {
+          responses: { 200: { description: 'The user', schema: libraries['raw JSON Schema'] } },
+        },
+      })
+      const res = await api.request('/user')
+      expect([res.status, await res.json()]).toEqual([200, user])
+      expect(issues).toEqual([])
+    },
+  )
+})
+
 describe('response validation', () => {
   const make = (options: Partial<OpenAPIOptions> = {}) => {
     const issues: ResponseValidationIssue[] = []
