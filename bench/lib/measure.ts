@@ -88,13 +88,11 @@ export function pairedRatio(a: Timing, b: Timing): number {
   if (n === 0) return a.avg / b.avg
   const ratios: number[] = []
   for (let i = 0; i < n; i++) ratios.push((a.slices[i] as number) / (b.slices[i] as number))
-  ratios.sort((x, y) => x - y)
-  return n % 2
-    ? (ratios[n >> 1] as number)
-    : ((ratios[n / 2 - 1] as number) + (ratios[n / 2] as number)) / 2
+  return median(ratios)
 }
 
-function median(xs: number[]): number {
+/** The middle value (the mean of the two middle ones for an even count). */
+export function median(xs: number[]): number {
   const s = [...xs].sort((a, b) => a - b)
   const n = s.length
   return n % 2 ? (s[n >> 1] as number) : ((s[n / 2 - 1] as number) + (s[n / 2] as number)) / 2
