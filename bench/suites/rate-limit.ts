@@ -14,7 +14,7 @@
  * - wall time per request, reported beside it (on Redis it includes the loopback round trip).
  */
 import { Hono, type MiddlewareHandler } from 'hono'
-import { fmtNs, fmtRatio, settings } from '../lib/measure'
+import { fmtNs, fmtRatio, median, settings } from '../lib/measure'
 import { loadPalisade } from '../lib/palisade'
 import { addRow, addTarget, heading, results, skip } from '../lib/results'
 
@@ -116,11 +116,6 @@ interface Measured {
   describe: (list: Sample[]) => string
 }
 
-const median = (xs: number[]) => {
-  const s = [...xs].sort((a, b) => a - b)
-  const n = s.length
-  return n % 2 ? (s[n >> 1] as number) : ((s[n / 2 - 1] as number) + (s[n / 2] as number)) / 2
-}
 const cost = (s: Sample) => s.cpuNs + s.serverNs
 
 /**
