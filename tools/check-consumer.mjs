@@ -161,6 +161,10 @@ export type Store = typeof RedisRateLimitStore
 export const findings: AuditFinding[] = audit(api, { rules: { headers: 'warn' } })
 export const fuzzOptions: FuzzOptions = { runs: 5, auth: (op) => ({ headers: { 'x-op': op.path } }) }
 export type Report = FuzzReport
+// A library-style factory: with \`declaration: true\` its inferred type must be nameable from the
+// packages' public entries (use() with a middleware that rejects records it in the router's type).
+export const createApi = () =>
+  openapi(new Hono(), { info: { title: 'Factory', version: '1.0.0' } }).use('*', rateLimit({ max: 10 }))
 `
 
 // The app `palisade` loads in the fresh project: one public route that passes every audit rule,
@@ -356,6 +360,7 @@ try {
           target: 'es2022',
           strict: true,
           noEmit: true,
+          declaration: true,
           skipLibCheck: false,
           types: [],
         },

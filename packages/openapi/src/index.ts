@@ -8,7 +8,7 @@ export type { BasePathOf, EnvOf, HonoApp } from './app/hono-types'
 // `@palisade/openapi/spec` exports the same list, with a spec-only `openapi` and without the
 // pages' HTML builders; src/spec/spec-entry.test.ts keeps the two lists in step.
 export { openapi } from './app/openapi'
-export type { RejectionProblem } from './app/rejection-types'
+export type { RejectionProblem, UseRecord } from './app/rejection-types'
 export type {
   OpenAPIApp,
   OpenAPIGroup,

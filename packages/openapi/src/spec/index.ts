@@ -5,7 +5,7 @@
  */
 
 export type { BasePathOf, EnvOf, HonoApp } from '../app/hono-types'
-export type { RejectionProblem } from '../app/rejection-types'
+export type { RejectionProblem, UseRecord } from '../app/rejection-types'
 export type {
   OpenAPIApp,
   OpenAPIGroup,
