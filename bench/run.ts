@@ -7,6 +7,7 @@
  * `--only` or `--filter` never writes it).
  */
 import os from 'node:os'
+import { staleBuild } from './lib/built'
 import { configure, settings } from './lib/measure'
 import { writeReport } from './lib/report'
 import { runAblation } from './suites/ablation'
@@ -19,6 +20,14 @@ import { runOpenAPI } from './suites/openapi'
 import { runRateLimit } from './suites/rate-limit'
 import { runStart } from './suites/start'
 import { runStores } from './suites/stores'
+
+const stale = staleBuild()
+if (stale) {
+  console.error(
+    `The bench measures the built packages, and ${stale}: run \`npx -y pnpm@10 build\` first (the root \`pnpm bench\` does).`,
+  )
+  process.exit(1)
+}
 
 const args = process.argv.slice(2)
 const quick = args.includes('--quick')

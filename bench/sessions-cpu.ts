@@ -4,7 +4,8 @@
  *   node --import tsx sessions-cpu.ts --against=/path/to/other/checkout [--rounds=40] [--batch=2000]
  *     [--cases=none,read,rolling,write]
  *
- * (from bench/). Cases, each through `app.request()` on a plain Hono app with one route:
+ * (from bench/; both checkouts built: each side is its checkout's `dist/`, as the rest of the bench
+ * measures). Cases, each through `app.request()` on a plain Hono app with one route:
  * - no cookie: the handler reads a key of the fresh, empty session;
  * - read: a valid cookie, the handler reads one key and changes nothing;
  * - rolling read: the same with `rolling: true` (every request saves to extend the expiry);
@@ -43,7 +44,7 @@ const batch = Number(flag('batch') ?? 2000)
 
 const ours = (await import('@palisade/middleware/sessions')) as unknown as SessionsModule
 const theirs = (await import(
-  path.resolve(against, 'packages/middleware/src/sessions/index.ts')
+  path.resolve(against, 'packages/middleware/dist/sessions/index.js')
 )) as SessionsModule
 
 const DATA = { user: 'user-1', visits: 1, roles: ['reader', 'editor'], prefs: { theme: 'dark' } }

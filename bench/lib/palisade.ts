@@ -1,9 +1,8 @@
 /**
  * Loads Palisade through its package names, one subpath at a time (`@palisade/middleware/cors`,
- * …, `@palisade/openapi`), as an app imports them. Under tsx the bench's tsconfig (which extends
- * the root one) maps those names to the packages' sources, as for the tests and the example, so
- * no build is needed. A subpath that fails to load is named in the report instead of failing the
- * whole run.
+ * …, `@palisade/openapi`), as an app imports them. The bench's tsconfig maps those names to the
+ * built packages (`dist/`), which is what an app runs (README.md, "Imports"). A subpath that
+ * fails to load is named in the report instead of failing the whole run.
  */
 import type { MiddlewareHandler } from 'hono'
 

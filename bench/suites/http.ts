@@ -100,12 +100,13 @@ export function start(spec: ServerSpec): Promise<Started> {
     const node = [process.execPath, '--import', 'tsx', SERVE, kind]
     const [command, ...args] = PIN ? ['taskset', '-c', PIN.server, ...node] : node
     const child = spawn(command as string, args, {
-      // The example imports @palisade/* by name: the root tsconfig maps those to source.
+      // The example imports @palisade/* by name; the bench's tsconfig leaves those to
+      // node_modules, so it runs on the built packages like the rest of the bench.
       cwd: example ? ROOT : fileURLToPath(new URL('..', import.meta.url)),
       env: example
         ? {
             ...process.env,
-            TSX_TSCONFIG_PATH: `${ROOT}tsconfig.json`,
+            TSX_TSCONFIG_PATH: fileURLToPath(new URL('../tsconfig.json', import.meta.url)),
             JWT_SECRET: JWT_SECRET_TEXT,
             SESSION_SECRET,
             CSRF_SECRET: SESSION_SECRET,

@@ -1,7 +1,7 @@
 /**
  * Issue 23, in-process: what recording decisions costs when nothing consumes them (the six
  * middleware of the Express/Fastify comparison, against the same stack of a baseline checkout
- * without decisions when PALISADE_BASELINE points at its `packages/middleware/src/index.ts`),
+ * without decisions when PALISADE_BASELINE points at its built `packages/middleware/dist/index.js`),
  * the JSON logger against hono-pino (both through one pino writing to /dev/null), and otel() on
  * against off (the real OpenTelemetry SDK, spans to a no-op processor).
  * `pnpm bench --only=observability`.
