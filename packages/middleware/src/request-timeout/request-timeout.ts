@@ -65,9 +65,11 @@ export function requestTimeout(
     // never read it. c.get is defined, not assigned: on V8, assigning over a function the
     // context holds as its own field made every object of the request outlive the young
     // generation (bench/FINDINGS.md, "Garbage").
+    // One closure makes the signal and answers every other key.
     let controller: AbortController | undefined
     const get = c.get
-    const signal = (): AbortSignal => {
+    const lazyGet = (key: string): unknown => {
+      if (key !== 'timeoutSignal') return get(key as never)
       if (controller === undefined) {
         controller = new AbortController()
         c.set('timeoutSignal', controller.signal)
@@ -75,7 +77,7 @@ export function requestTimeout(
       return controller.signal
     }
     Object.defineProperty(c, 'get', {
-      value: (key: string) => (key === 'timeoutSignal' ? signal() : get(key as never)),
+      value: lazyGet,
       writable: true,
       enumerable: true,
       configurable: true,
@@ -87,7 +89,7 @@ export function requestTimeout(
       const timer = setTimeout(() => {
         // Materialised at the timeout, so code reading c.var.timeoutSignal (sessions does, to
         // skip saving a request that already got its 408) sees an aborted signal.
-        signal()
+        lazyGet('timeoutSignal')
         controller?.abort(new DOMException(message, 'TimeoutError'))
         overrule(d, 'request_timeout', 408)
         fail(timeoutError(message))
