@@ -100,8 +100,8 @@ export function start(spec: ServerSpec): Promise<Started> {
     const node = [process.execPath, '--import', 'tsx', SERVE, kind]
     const [command, ...args] = PIN ? ['taskset', '-c', PIN.server, ...node] : node
     const child = spawn(command as string, args, {
-      // The example imports @palisade/* by name; the bench's tsconfig leaves those to
-      // node_modules, so it runs on the built packages like the rest of the bench.
+      // The example imports @palisade/* by name; the bench's tsconfig maps those to the built
+      // packages, so it runs on what an app installs, like the rest of the bench.
       cwd: example ? ROOT : fileURLToPath(new URL('..', import.meta.url)),
       env: example
         ? {

@@ -217,6 +217,11 @@ describe('framedByRuntime', () => {
       c.req.raw = new Request(c.req.raw)
       await next()
     })
+    // Inherits the message under the same symbol without being the request built from it.
+    app.use('/inherited', async (c, next) => {
+      c.req.raw = Object.create(c.req.raw)
+      await next()
+    })
     app.all('*', (c) => c.text(String(framedByRuntime(c))))
     const server = await new Promise<ServerType>((resolve) => {
       const s = serve({ fetch: app.fetch, port: 0, hostname: '127.0.0.1' }, () => resolve(s))
@@ -226,6 +231,8 @@ describe('framedByRuntime', () => {
       const head = (path: string) => `POST ${path} HTTP/1.1\nContent-Length: 5`
       expect((await send(port, head('/'), 'hello')).body).toBe('true')
       expect((await send(port, head('/replaced'), 'hello')).body).toBe('false')
+      expect((await send(port, head('/inherited'), 'hello')).body).toBe('false')
+      expect((await send(port, head('/'), 'hello')).body).toBe('true')
     } finally {
       await new Promise((resolve) => server.close(resolve))
     }

@@ -48,12 +48,22 @@ function framedWithoutBody(c: Context): boolean {
 
 /**
  * @hono/node-server's lightweight request keeps its message under a private symbol. Finding the
- * message there proves `raw` was built from it; a Request some middleware put in its place has
- * no such property, and its body is then checked directly.
+ * message there, as an own property, proves `raw` was built from it; a Request some middleware
+ * put in its place has no such property, and its body is then checked directly. The symbol found
+ * last is tried first: listing an object's symbols costs an array per request.
  */
+let messageKey: symbol | undefined
+
 function builtFrom(raw: Request, incoming: NodeIncoming): boolean {
+  const r = raw as unknown as Record<symbol, unknown>
+  if (messageKey !== undefined && r[messageKey] === incoming && Object.hasOwn(r, messageKey)) {
+    return true
+  }
   for (const key of Object.getOwnPropertySymbols(raw)) {
-    if ((raw as unknown as Record<symbol, unknown>)[key] === incoming) return true
+    if (r[key] === incoming) {
+      messageKey = key
+      return true
+    }
   }
   return false
 }
