@@ -129,6 +129,31 @@ describe.each(Object.entries(libraries))('response validation with %s', (_name, 
   })
 })
 
+/**
+ * GET /user answering `user`, its 200 declared with a raw JSON Schema checked by `validate`; the
+ * issues the wrapper reports are collected.
+ */
+function userRoute(
+  mode: ResponseValidationMode,
+  validate: ReturnType<NonNullable<OpenAPIOptions['jsonSchemaValidator']>>,
+) {
+  const issues: ResponseValidationIssue[] = []
+  const api = openapi(new Hono(), {
+    info,
+    jsonSchemaValidator: () => validate,
+    responseValidation: mode,
+    onResponseValidationError: (issue) => {
+      issues.push(issue)
+    },
+  })
+  api.get('/user', (c) => c.json(user, 200), {
+    openapi: {
+      responses: { 200: { description: 'The user', schema: libraries['raw JSON Schema'] } },
+    },
+  })
+  return { api, issues }
+}
+
 describe('response validation with a jsonSchemaValidator that fails with no issues', () => {
   // Failure without a reason is still failure: the body must not go out as valid.
   it.each<[ResponseValidationMode, number]>([
@@ -136,20 +161,7 @@ describe('response validation with a jsonSchemaValidator that fails with no issu
     ['strict', 500],
     ['report', 200],
   ])("'%s' treats it as an invalid body", async (mode, status) => {
-    const issues: ResponseValidationIssue[] = []
-    const api = openapi(new Hono(), {
-      info,
-      jsonSchemaValidator: () => () => ({ issues: [] }),
-      responseValidation: mode,
-      onResponseValidationError: (issue) => {
-        issues.push(issue)
-      },
-    })
-    api.get('/user', (c) => c.json(user, 200), {
-      openapi: {
-        responses: { 200: { description: 'The user', schema: libraries['raw JSON Schema'] } },
-      },
-    })
+    const { api, issues } = userRoute(mode, () => ({ issues: [] }))
     const res = await api.request('/user')
     expect(res.status).toBe(status)
     if (status === 500) expect((await res.json()).code).toBe('response_invalid')
@@ -165,20 +177,7 @@ describe('response validation with a jsonSchemaValidator that passes with issues
   it.each<ResponseValidationMode>(['strip', 'strict', 'report'])(
     "'%s' sends the body as valid and reports nothing",
     async (mode) => {
-      const issues: ResponseValidationIssue[] = []
-      const api = openapi(new Hono(), {
-        info,
-        jsonSchemaValidator: () => (value) => ({ value, issues: null }) as never,
-        responseValidation: mode,
-        onResponseValidationError: (issue) => {
-          issues.push(issue)
-        },
-      })
-      api.get('/user', (c) => c.json(user, 200), {
-        openapi: {
-          responses: { 200: { description: 'The user', schema: libraries['raw JSON Schema'] } },
-        },
-      })
+      const { api, issues } = userRoute(mode, (value) => ({ value, issues: null }) as never)
       const res = await api.request('/user')
       expect([res.status, await res.json()]).toEqual([200, user])
       expect(issues).toEqual([])
