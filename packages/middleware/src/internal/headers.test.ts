@@ -1,5 +1,10 @@
+import type { AddressInfo } from 'node:net'
+import { type ServerType, serve } from '@hono/node-server'
 import { Hono } from 'hono'
-import { describe, expect, it } from 'vitest'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { cors } from '../cors'
+import { rateLimit } from '../rate-limit'
+import { securityHeaders } from '../security-headers'
 import { editResponseHeaders, HEADER_VALUE, setResponseHeader, TOKEN } from './headers'
 
 describe('editResponseHeaders', () => {
@@ -84,4 +89,59 @@ describe('TOKEN and HEADER_VALUE', () => {
   it.each(['a\rb', 'a\nb', 'a\u0000b', 'a\u007fb', '\u0100'])('HEADER_VALUE rejects %j', (v) => {
     expect(HEADER_VALUE.test(v)).toBe(false)
   })
+})
+
+/**
+ * @hono/node-server answers `c.json()` with a lightweight Response whose headers stay a plain
+ * object until someone asks for `.headers`. Before 2.0.3 (honojs/node-server#357), headers edited
+ * through `.headers` were lost as soon as anything later read the body, as Hono's own
+ * `c.header()` does on a finished response: securityHeaders, cors and rateLimit answered without
+ * their headers. The package's adapter floor is a version that keeps them; this holds it there.
+ */
+describe('headers edited in place, served by @hono/node-server', () => {
+  let server: ServerType
+  let base: string
+
+  beforeAll(async () => {
+    const app = new Hono()
+    app.use('/outer-header/*', async (c, next) => {
+      await next()
+      c.header('x-outer', '1')
+    })
+    app.use('/outer-body/*', async (c, next) => {
+      await next()
+      const text = await c.res.clone().text()
+      c.res = new Response(text.toUpperCase(), c.res)
+    })
+    app.use(securityHeaders())
+    app.use(cors({ origin: 'https://app.example' }))
+    app.use(rateLimit({ max: 100, keyGenerator: () => 'one' }))
+    app.get('*', (c) => c.json({ ok: true }))
+    await new Promise<void>((resolve) => {
+      server = serve({ fetch: app.fetch, port: 0, hostname: '127.0.0.1' }, () => resolve())
+    })
+    base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
+  })
+
+  afterAll(async () => {
+    await new Promise((resolve) => server.close(resolve))
+  })
+
+  const expectPalisadeHeaders = (res: Response) => {
+    expect(res.headers.get('content-security-policy')).toContain("default-src 'self'")
+    expect(res.headers.get('x-content-type-options')).toBe('nosniff')
+    expect(res.headers.get('access-control-allow-origin')).toBe('https://app.example')
+    expect(res.headers.get('vary')).toBe('Origin')
+    expect(res.headers.get('ratelimit-limit')).toBe('100')
+  }
+
+  for (const path of ['/plain', '/outer-header/x', '/outer-body/x']) {
+    it(`keeps every edited header on ${path}`, async () => {
+      const res = await fetch(`${base}${path}`, { headers: { origin: 'https://app.example' } })
+      expect(res.status).toBe(200)
+      expectPalisadeHeaders(res)
+      if (path.startsWith('/outer-header')) expect(res.headers.get('x-outer')).toBe('1')
+      expect(await res.text()).toBe(path.startsWith('/outer-body') ? '{"OK":TRUE}' : '{"ok":true}')
+    })
+  }
 })
