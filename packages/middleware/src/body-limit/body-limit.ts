@@ -1,6 +1,12 @@
 import type { Rejects } from '@palisade/shared/describe'
 import type { MiddlewareHandler } from 'hono'
-import { framedByRuntime, mayHaveBody } from '../internal/body'
+import {
+  CONTENT_LENGTH,
+  framedByRuntime,
+  mayHaveBody,
+  socketFramedLength,
+  unreadBodyHeaders,
+} from '../internal/body'
 import { begin, decide } from '../internal/decisions'
 import { described } from '../internal/described'
 import { assertBoolean, assertKnownKeys, assertNonNegativeInteger } from '../internal/options'
@@ -28,7 +34,6 @@ export interface BodyLimitOptions {
 
 const NAME = 'bodyLimit'
 const KNOWN = ['max', 'dryRun'] as const
-const CONTENT_LENGTH = /^[0-9]+$/
 const MISMATCH = 'Content-Length does not match the body'
 
 /**
@@ -57,6 +62,13 @@ export function bodyLimit(
   const description = bodyLimitDescription(max)
   return described(description, async function bodyLimit(c, next) {
     const d = begin(c, NAME)
+    // On @hono/node-server, a declared length over the limit is refused before the body stream
+    // exists, so node-server drains the unread body and keeps the connection (socketFramedLength).
+    const framed = socketFramedLength(c)
+    if (framed !== undefined && framed > max) {
+      refuse(d, dryRun, 413, 'Payload Too Large', 'body_too_large')
+      return next() // dry run: the body passes untouched
+    }
     if (!mayHaveBody(c) || !c.req.raw.body) {
       decide(d, 'skip')
       return next()
@@ -118,7 +130,7 @@ export function bodyLimit(
       if (size > max) {
         // Stop reading: the rest of an oversized body is never pulled into memory.
         if (!dryRun) reader.cancel().catch(() => {})
-        refuse(d, dryRun, 413, 'Payload Too Large', 'body_too_large')
+        refuse(d, dryRun, 413, 'Payload Too Large', 'body_too_large', unreadBodyHeaders(c))
         // Dry run: what was read, then the rest as it arrives, never buffered whole.
         c.req.raw = new Request(raw, {
           body: rejoin(chunks, reader),

@@ -6,7 +6,7 @@ import { bodyLimit } from '../body-limit'
 import { csrf } from '../csrf'
 import { ssrfGuard } from '../ssrf-guard'
 import { xssSanitize } from '../xss-sanitize'
-import { framedByRuntime, mayHaveBody } from './body'
+import { framedByRuntime, mayHaveBody, socketFramedLength } from './body'
 
 /**
  * @hono/node-server builds its undici Request (with an AbortController) only when something
@@ -61,11 +61,59 @@ function dechunk(payload: string): string {
   }
 }
 
+/**
+ * A request and then, once its answer is in, `GET /plain` on the same kept-alive connection, as a
+ * pooling client does. The statuses of every answer that came back, and the first answer's head.
+ */
+function thenAnother(
+  port: number,
+  head: string,
+  body: string,
+): Promise<{ statuses: number[]; first: string }> {
+  return new Promise((resolve) => {
+    const socket = connect(port, '127.0.0.1', () => {
+      socket.write(`${head.trim().split('\n').join('\r\n')}\r\nHost: 127.0.0.1\r\n\r\n${body}`)
+    })
+    let raw = ''
+    let sentSecond = false
+    socket.setEncoding('latin1')
+    socket.on('data', (d) => {
+      raw += d
+      const end = raw.indexOf('\r\n\r\n')
+      if (sentSecond || end === -1) return
+      const length = /content-length: (\d+)/i.exec(raw.slice(0, end))
+      const complete = length
+        ? raw.length >= end + 4 + Number(length[1])
+        : raw.endsWith('\r\n0\r\n\r\n') // chunked: the last chunk is in
+      if (complete) {
+        sentSecond = true
+        socket.write('GET /plain HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n')
+      }
+    })
+    socket.on('error', () => {})
+    socket.on('close', () => {
+      const statuses = [...raw.matchAll(/HTTP\/1\.1 (\d{3})/g)].map((m) => Number(m[1]))
+      resolve({ statuses, first: raw.slice(0, raw.indexOf('\r\n\r\n')) })
+    })
+  })
+}
+
+/** Serves `app` on a loopback port with @hono/node-server, as an application would. */
+async function listen(app: Hono): Promise<{ port: number; close: () => Promise<void> }> {
+  const server = await new Promise<ServerType>((resolve) => {
+    const s = serve({ fetch: app.fetch, port: 0, hostname: '127.0.0.1' }, () => resolve(s))
+  })
+  return {
+    port: (server.address() as AddressInfo).port,
+    close: () => new Promise((resolve) => server.close(() => resolve())),
+  }
+}
+
 const chunk = (text: string) => `${text.length.toString(16)}\r\n${text}\r\n`
 
 describe('mayHaveBody over a real @hono/node-server server', () => {
-  let server: ServerType
   let port: number
+  let close: () => Promise<void>
   const seen: { path: string; mayHaveBody: boolean; materialised: boolean }[] = []
 
   beforeAll(async () => {
@@ -86,15 +134,10 @@ describe('mayHaveBody over a real @hono/node-server server', () => {
     app.use(xssSanitize())
     app.use(csrf({ origins: ['http://allowed.example'] }))
     app.all('*', (c) => c.text(`${c.req.method} ok`))
-    await new Promise<void>((resolve) => {
-      server = serve({ fetch: app.fetch, port: 0, hostname: '127.0.0.1' }, () => resolve())
-    })
-    port = (server.address() as AddressInfo).port
+    ;({ port, close } = await listen(app))
   })
 
-  afterAll(async () => {
-    await new Promise((resolve) => server.close(resolve))
-  })
+  afterAll(() => close())
 
   it('answers a GET without body framing from the headers, never building the body', async () => {
     seen.length = 0
@@ -166,6 +209,55 @@ describe('mayHaveBody over a real @hono/node-server server', () => {
   })
 })
 
+describe('bodyLimit over a real @hono/node-server server: the connection after a refusal', () => {
+  let port: number
+  let close: () => Promise<void>
+  const built: boolean[] = []
+
+  beforeAll(async () => {
+    const app = new Hono()
+    app.use(async (c, next) => {
+      await next()
+      built.push(materialised(c.req.raw))
+    })
+    app.use(bodyLimit({ max: 100 }))
+    app.all('*', (c) => c.text(`${c.req.method} ok`))
+    ;({ port, close } = await listen(app))
+  })
+
+  afterAll(() => close())
+
+  it('refuses an over-long Content-Length from the headers and serves the next request', async () => {
+    built.length = 0
+    const res = await thenAnother(
+      port,
+      'POST /upload HTTP/1.1\nContent-Type: text/plain\nContent-Length: 5000',
+      'a'.repeat(5000),
+    )
+    // The body stream was never built, so node-server drained the unread body: the GET after it
+    // on the same connection is answered, not reset.
+    expect(res.statuses).toEqual([413, 200])
+    expect(res.first).not.toMatch(/^connection: close$/im)
+    expect(built[0]).toBe(false)
+  })
+
+  it('closes the connection after refusing a chunked body it stopped reading', async () => {
+    const res = await thenAnother(
+      port,
+      'POST /upload HTTP/1.1\nContent-Type: text/plain\nTransfer-Encoding: chunked',
+      `${chunk('a'.repeat(60))}${chunk('b'.repeat(60))}${chunk('c'.repeat(60))}`,
+    )
+    // The rest of the body is unread: keeping the connection would parse it as the next request.
+    expect(res.statuses).toEqual([413])
+    expect(res.first).toMatch(/^connection: close$/im)
+  })
+
+  it('keeps the connection after a body within the limit', async () => {
+    const res = await thenAnother(port, 'POST /upload HTTP/1.1\nContent-Length: 5', 'hello')
+    expect(res.statuses).toEqual([200, 200])
+  })
+})
+
 describe('mayHaveBody in process', () => {
   it.each([
     ['GET', undefined, false],
@@ -223,18 +315,15 @@ describe('framedByRuntime', () => {
       await next()
     })
     app.all('*', (c) => c.text(String(framedByRuntime(c))))
-    const server = await new Promise<ServerType>((resolve) => {
-      const s = serve({ fetch: app.fetch, port: 0, hostname: '127.0.0.1' }, () => resolve(s))
-    })
+    const { port, close } = await listen(app)
     try {
-      const port = (server.address() as AddressInfo).port
       const head = (path: string) => `POST ${path} HTTP/1.1\nContent-Length: 5`
       expect((await send(port, head('/'), 'hello')).body).toBe('true')
       expect((await send(port, head('/replaced'), 'hello')).body).toBe('false')
       expect((await send(port, head('/inherited'), 'hello')).body).toBe('false')
       expect((await send(port, head('/'), 'hello')).body).toBe('true')
     } finally {
-      await new Promise((resolve) => server.close(resolve))
+      await close()
     }
   })
 
@@ -257,5 +346,40 @@ describe('framedByRuntime', () => {
     const req = new Request('http://w.test/', { method: 'POST', body: 'x' })
     Object.defineProperty(req, 'cf', { value: { colo: 'FRA' } })
     expect(await (await app.fetch(req)).json()).toBe(true)
+  })
+})
+
+describe('socketFramedLength', () => {
+  it('reads a lone Content-Length off the message node-server built the request from', async () => {
+    const app = new Hono()
+    app.use('/replaced', async (c, next) => {
+      c.req.raw = new Request(c.req.raw)
+      await next()
+    })
+    app.all('*', (c) => c.text(String(socketFramedLength(c))))
+    const { port, close } = await listen(app)
+    try {
+      const answer = async (head: string, body = '') => (await send(port, head, body)).body
+      expect(await answer('POST / HTTP/1.1\nContent-Length: 5', 'hello')).toBe('5')
+      expect(await answer('PUT / HTTP/1.1\nContent-Length: 0')).toBe('0')
+      // node-server gives a GET no body, whatever it declares.
+      expect(await answer('GET / HTTP/1.1\nContent-Length: 5', 'hello')).toBe('undefined')
+      expect(
+        await answer('POST / HTTP/1.1\nTransfer-Encoding: chunked', `${chunk('hello')}0\r\n\r\n`),
+      ).toBe('undefined')
+      expect(await answer('POST / HTTP/1.1')).toBe('undefined')
+      expect(await answer('POST /replaced HTTP/1.1\nContent-Length: 5', 'hello')).toBe('undefined')
+    } finally {
+      await close()
+    }
+  })
+
+  it('is undefined in process, with or without a fake node-server env', async () => {
+    const app = new Hono()
+    app.post('/', (c) => c.text(String(socketFramedLength(c))))
+    const init = { method: 'POST', body: 'hello', headers: { 'content-length': '5' } }
+    expect(await (await app.request('/', init)).text()).toBe('undefined')
+    const fake = { incoming: { httpVersionMajor: 1, headers: { 'content-length': '5' } } }
+    expect(await (await app.request('/', init, fake)).text()).toBe('undefined')
   })
 })
