@@ -1,17 +1,12 @@
 import type { Rejects } from '@palisade/shared/describe'
 import type { MiddlewareHandler } from 'hono'
-import {
-  CONTENT_LENGTH,
-  framedByRuntime,
-  mayHaveBody,
-  socketFramedLength,
-  unreadBodyHeaders,
-} from '../internal/body'
+import { framedByRuntime, mayHaveBody } from '../internal/body'
 import { begin, decide } from '../internal/decisions'
 import { described } from '../internal/described'
 import { assertBoolean, assertKnownKeys, assertNonNegativeInteger } from '../internal/options'
 import { refuse } from '../internal/refuse'
 import { reject } from '../internal/reject'
+import { CONTENT_LENGTH, socketFramedLength, unreadBodyHeaders } from '../internal/socket-body'
 import { bodyLimitDescription } from './description'
 
 /**

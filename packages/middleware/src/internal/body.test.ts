@@ -6,7 +6,8 @@ import { bodyLimit } from '../body-limit'
 import { csrf } from '../csrf'
 import { ssrfGuard } from '../ssrf-guard'
 import { xssSanitize } from '../xss-sanitize'
-import { framedByRuntime, mayHaveBody, socketFramedLength } from './body'
+import { framedByRuntime, mayHaveBody } from './body'
+import { socketFramedLength } from './socket-body'
 
 /**
  * @hono/node-server builds its undici Request (with an AbortController) only when something

@@ -1,7 +1,7 @@
 import type { Context } from 'hono'
 
-/** The parts of node:http's IncomingMessage this module reads (`c.env.incoming`). */
-interface NodeIncoming {
+/** The parts of node:http's IncomingMessage these modules read (`c.env.incoming`). */
+export interface NodeIncoming {
   httpVersionMajor?: unknown
   headers?: Record<string, unknown>
   rawBody?: unknown
@@ -47,52 +47,6 @@ function framedWithoutBody(c: Context): boolean {
 }
 
 /**
- * The body length Node's HTTP/1.x parser frames this request by, read off the message
- * @hono/node-server built the request from, without touching `c.req.raw.body`: a lone numeric
- * `Content-Length` and no `Transfer-Encoding` (Node refuses conflicting duplicates of either before
- * any handler runs). `undefined` anywhere else: another runtime, HTTP/2, `app.request()`, a
- * replaced request, a GET or HEAD (node-server gives them no body).
- *
- * Why not ask the body: once `c.req.raw.body` is read, node-server hands the socket's stream to a
- * web stream, and a refusal that leaves the rest unread no longer drains it, so the client's next
- * request on the kept-alive connection is reset. Refused from the headers, the unread body is
- * drained by node-server and the connection lives on.
- *
- * @example
- * ```ts
- * const declared = socketFramedLength(c)
- * if (declared !== undefined && declared > max) refuse()
- * ```
- */
-export function socketFramedLength(c: Context): number | undefined {
-  const incoming = (c.env as { incoming?: NodeIncoming } | undefined)?.incoming
-  if (incoming?.httpVersionMajor !== 1 || 'rawBody' in incoming) return undefined
-  const headers = incoming.headers
-  if (headers === undefined || headers['transfer-encoding'] !== undefined) return undefined
-  const declared = headers['content-length']
-  if (typeof declared !== 'string' || !CONTENT_LENGTH.test(declared)) return undefined
-  const method = c.req.method
-  if (method === 'GET' || method === 'HEAD') return undefined
-  return builtFrom(c.req.raw, incoming) ? Number(declared) : undefined
-}
-
-/**
- * Headers for a refusal that leaves part of a streamed body unread: `Connection: close` on
- * @hono/node-server over HTTP/1.x (the request still built from its message), so Node closes the
- * connection after the answer instead of parsing the rest of the body as the next request, which
- * resets the client's next request on that connection (RFC 9112 §9.6: a server that does not read
- * the whole body closes). Elsewhere nothing: other runtimes manage their own connections.
- */
-export function unreadBodyHeaders(c: Context): Record<string, string> | undefined {
-  const incoming = (c.env as { incoming?: NodeIncoming } | undefined)?.incoming
-  if (incoming?.httpVersionMajor !== 1 || 'rawBody' in incoming) return undefined
-  return builtFrom(c.req.raw, incoming) ? { Connection: 'close' } : undefined
-}
-
-/** A `Content-Length` value the parser frames a body by: digits only, one value. */
-export const CONTENT_LENGTH = /^[0-9]+$/
-
-/**
  * @hono/node-server's lightweight request keeps its message under a private symbol. Finding the
  * message there, as an own property, proves `raw` was built from it; a Request some middleware
  * put in its place has no such property, and its body is then checked directly. The symbol found
@@ -100,7 +54,7 @@ export const CONTENT_LENGTH = /^[0-9]+$/
  */
 let messageKey: symbol | undefined
 
-function builtFrom(raw: Request, incoming: NodeIncoming): boolean {
+export function builtFrom(raw: Request, incoming: NodeIncoming): boolean {
   const r = raw as unknown as Record<symbol, unknown>
   if (messageKey !== undefined && r[messageKey] === incoming && Object.hasOwn(r, messageKey)) {
     return true
