@@ -1,8 +1,8 @@
 /**
  * A Map capped at `max` entries that evicts the least recently used one. It remembers the
- * results of expensive verifications (HMAC cookies, JWTs) so a returning client costs a lookup;
- * callers store successes only, never failures, so an attacker's guesses cannot fill it with
- * anything they could later be served from.
+ * results of expensive verifications (HMAC cookies, JWTs) so a returning client costs a lookup.
+ * A cache that serves successes holds successes only, so an attacker's guesses cannot fill it
+ * with anything they could later be served from; jwtAuth keeps its refusals in a second one.
  */
 export class BoundedCache<K, V> {
   readonly #map = new Map<K, V>()

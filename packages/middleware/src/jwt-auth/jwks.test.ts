@@ -406,6 +406,24 @@ describe('jwtAuth with a JWKS: the cache', () => {
     expect(verify).toHaveBeenCalledTimes(1)
   })
 
+  it('checks a refused token again once the key set changes', async () => {
+    vi.useFakeTimers({ now: Date.now(), toFake: ['Date'] })
+    // The provider signs with a new key under the kid the JWKS still serves the old key for.
+    const rotated = await testKey('ES256', es256.jwk.kid as string)
+    const s = await server([es256])
+    const app = appWith({ jwks: s.jwksUrl, jwksCache: { maxAgeMs: 60_000 } })
+    const token = await signWith(rotated, { sub: 'u' })
+    const verify = vi.spyOn(crypto.subtle, 'verify')
+    expect(await codeOf(await call(app, token))).toBe('token_invalid')
+    expect(await codeOf(await call(app, token))).toBe('token_invalid')
+    expect(verify).toHaveBeenCalledTimes(1)
+    // The JWKS now serves the new key; past max age it is fetched again, and the token passes.
+    s.keys = [rotated.jwk]
+    vi.setSystemTime(Date.now() + 60_001)
+    expect((await call(app, token)).status).toBe(200)
+    expect(s.fetches).toBe(2)
+  })
+
   it('shares one cache between two middleware on the same URL and settings', async () => {
     const s = await server([rs256])
     const a = appWith({ jwks: s.jwksUrl, audience: 'a' })

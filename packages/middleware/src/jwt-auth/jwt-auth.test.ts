@@ -417,13 +417,39 @@ describe('jwtAuth: cache of verified tokens', () => {
     expect((await app.request('/p/me', bearer(token))).status).toBe(200)
   })
 
-  it('never remembers a failure', async () => {
+  it('refuses a resent forged token from memory: one verify, however often it comes', async () => {
     const app = appWith()
     const forged = await sign({ sub: 'u1' }, 'another-secret-that-is-at-least-32-bytes')
     const verify = vi.spyOn(crypto.subtle, 'verify')
-    await expectInvalidToken(await app.request('/p/me', bearer(forged)))
-    await expectInvalidToken(await app.request('/p/me', bearer(forged)))
-    expect(verify).toHaveBeenCalledTimes(2)
+    for (let i = 0; i < 5; i++) await expectInvalidToken(await app.request('/p/me', bearer(forged)))
+    expect(verify).toHaveBeenCalledTimes(1)
+    // The valid twin of a refused token is its own string: verified, and accepted.
+    const token = await sign({ sub: 'u1' }, SECRET)
+    expect((await app.request('/p/me', bearer(token))).status).toBe(200)
+  })
+
+  it('refuses a remembered token whose exp passed without verifying it again', async () => {
+    vi.useFakeTimers({ now: T0 })
+    const app = appWith()
+    const token = await sign({ sub: 'u' }, SECRET, { expiresIn: 60 })
+    expect((await app.request('/p/me', bearer(token))).status).toBe(200)
+    vi.setSystemTime(at(61))
+    const verify = vi.spyOn(crypto.subtle, 'verify')
+    for (let i = 0; i < 3; i++) await expectInvalidToken(await app.request('/p/me', bearer(token)))
+    expect(verify).not.toHaveBeenCalled()
+  })
+
+  it('keeps refused tokens apart: a flood of forged tokens evicts no verified one', async () => {
+    const app = appWith()
+    const token = await sign({ sub: 'u1' }, SECRET)
+    expect((await app.request('/p/me', bearer(token))).status).toBe(200)
+    const forged = (i: number) => sign({ sub: `x${i}` }, 'another-secret-that-is-at-least-32-bytes')
+    for (let i = 0; i <= VERIFIED_TOKEN_CACHE_SIZE; i++) {
+      await expectInvalidToken(await app.request('/p/me', bearer(await forged(i))))
+    }
+    const verify = vi.spyOn(crypto.subtle, 'verify')
+    expect((await app.request('/p/me', bearer(token))).status).toBe(200)
+    expect(verify).not.toHaveBeenCalled()
   })
 
   it('hands each request its own payload object', async () => {

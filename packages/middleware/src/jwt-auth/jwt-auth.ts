@@ -259,9 +259,10 @@ function keySourceKind(factory: string, options: JwtAuthOptions) {
  * unless `requireExp: false`, with a message that says so; missing `scopes` are a 403
  * `insufficient_scope`; a JWKS that cannot be fetched (and has no stale keys left) is a 503
  * `jwks_unavailable`. Keys are imported (and a JWKS fetched) on first use, never at
- * construction. Up to 1,000 verified tokens are remembered per middleware (exact string,
- * successes only), with `exp`/`nbf` re-checked on every hit, so a returning token skips the
- * WebCrypto verify.
+ * construction. Up to 1,000 verified tokens are remembered per middleware (exact string),
+ * with `exp`/`nbf` re-checked on every hit, so a returning token skips the WebCrypto verify;
+ * apart from them, up to 1,000 tokens whose signature failed are refused from memory while the
+ * key set is the one they failed under.
  *
  * @param options.secret HMAC secret; or `publicKey`, `jwks`, or `issuer` + `discovery: true`
  * @param options.algorithms default `['HS256']` with a secret, the key's own with `publicKey`,
@@ -441,6 +442,10 @@ export function jwtAuth(
   // verdict: times are checked again on every hit, and an entry counts only while the key set it
   // was verified with is current.
   const verified = new BoundedCache<string, VerifiedToken>(VERIFIED_TOKEN_CACHE_SIZE)
+  // Tokens whose signature failed, by the key set's generation they failed under: a client
+  // resending a tampered token costs a lookup, not a verify each time. Kept apart from `verified`,
+  // so a flood of bad tokens evicts only other bad tokens.
+  const refused = new BoundedCache<string, number>(VERIFIED_TOKEN_CACHE_SIZE)
   // The time checks of fresh and remembered tokens alike: exp, nbf, maxTokenAge and an `iat` in
   // the future (jose checks that one only with maxTokenAge).
   const timesValid = (t: TimeClaims): boolean => {
@@ -515,27 +520,35 @@ export function jwtAuth(
   }
 
   /**
-   * The verified payload of `token`, or `null`: from the cache when it is still valid.
-   * `NO_EXP` for a validly signed token without the `exp` that `requireExp` asks for.
+   * What is known of `token` without a verify, and without a turn of the microtask queue:
+   * - the payload of a token verified before under the current key set and still valid;
+   * - `null` for one verified before whose times ran out: time only moves on, so an expired
+   *   token (or one past `maxTokenAge`) is refused from memory, however often a client resends it;
+   * - `null` for one whose signature failed under the current key set (a tampered token resent);
+   * - `undefined` otherwise: `verifyAnew` checks it in full.
    */
-  /**
-   * The payload of a token verified before and still valid (its times and key set), without a
-   * turn of the microtask queue; `undefined` sends it to `verify`.
-   */
-  const remembered = (token: string): JWTPayload | undefined => {
+  const remembered = (token: string): JWTPayload | null | undefined => {
+    const generation = source.generation()
     const hit = verified.get(token)
-    if (hit !== undefined && hit.generation === source.generation() && timesValid(hit.times)) {
+    if (hit !== undefined && hit.generation === generation) {
+      if (!timesValid(hit.times)) return null
       // Parsed again per request: a handler that mutates its payload cannot change what the
       // next request with this token sees.
       return JSON.parse(hit.json) as JWTPayload
     }
+    if (refused.get(token) === generation) return null
     return undefined
   }
 
+  /**
+   * The verified payload of `token`, or `null`: from memory when it is known (`remembered`).
+   * `NO_EXP` for a validly signed token without the `exp` that `requireExp` asks for.
+   */
   const verify = async (token: string): Promise<JWTPayload | null | typeof NO_EXP> => {
     // Cap before parsing: base64 decoding and JSON parsing of a huge token is wasted work.
     if (token.length > MAX_TOKEN_LENGTH) return null
-    return remembered(token) ?? verifyAnew(token)
+    const known = remembered(token)
+    return known !== undefined ? known : verifyAnew(token)
   }
 
   /** `verify` for a token not remembered (or whose time or key set ran out): checked in full. */
@@ -561,7 +574,11 @@ export function jwtAuth(
       valid = await validWithAny(jws, err as unknown as AsyncIterable<CryptoKey>)
       generation = source.generation()
     }
-    if (!valid) return null
+    if (!valid) {
+      // A key set that changes (a JWKS refresh) gives the token a fresh check.
+      if (generation >= 0) refused.set(token, generation)
+      return null
+    }
     const text = utf8(jws.payload)
     const payload = jsonObject(text) as JWTPayload | null
     if (payload === null) return null
@@ -598,7 +615,10 @@ export function jwtAuth(
     try {
       if (token === undefined) payload = await fromCookies(copies)
       else if (token.length > MAX_TOKEN_LENGTH) payload = null
-      else payload = remembered(token) ?? (await verifyAnew(token))
+      else {
+        const known = remembered(token)
+        payload = known !== undefined ? known : await verifyAnew(token)
+      }
     } catch (err) {
       if (!(err instanceof JwksUnavailableError)) throw err
       reject(503, 'Service Unavailable', 'jwks_unavailable', { 'Retry-After': retryAfter })
