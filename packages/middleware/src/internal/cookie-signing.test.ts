@@ -148,13 +148,33 @@ describe('createCookieSigner: cache of verified cookies', () => {
     expect(verify).toHaveBeenCalledTimes(1)
   })
 
-  it('never remembers a failure: a bad cookie is verified (and rejected) every time', async () => {
-    const signer = createCookieSigner([S.secret], 'sessions')
+  it('refuses a resent bad cookie from memory: one verify per secret, then a lookup', async () => {
+    const signer = createCookieSigner([S.new, S.old], 'sessions')
     const forged = await createCookieSigner([S.attacker], 'sessions').sign('admin')
     const verify = vi.spyOn(crypto.subtle, 'verify')
-    expect(await signer.unsign(forged)).toBeNull()
-    expect(await signer.unsign(forged)).toBeNull()
+    for (let i = 0; i < 4; i++) expect(await signer.unsign(forged)).toBeNull()
     expect(verify).toHaveBeenCalledTimes(2)
+  })
+
+  it('remembers a refusal for its context only', async () => {
+    const signer = createCookieSigner([S.secret], 'csrf')
+    const signed = await signer.sign('token', 'session-a')
+    expect(await signer.unsign(signed, 'session-b')).toBeNull()
+    expect(await signer.unsign(signed, 'session-a')).toBe('token')
+    expect(await signer.unsign(signed, 'session-b')).toBeNull()
+  })
+
+  it('keeps refusals apart: a flood of bad cookies evicts no verified one', async () => {
+    const signer = createCookieSigner([S.secret], 'sessions')
+    const attacker = createCookieSigner([S.attacker], 'sessions')
+    const signed = await signer.sign('user1')
+    expect(await signer.unsign(signed)).toBe('user1')
+    for (let i = 0; i <= VERIFIED_COOKIE_CACHE_SIZE; i++) {
+      expect(await signer.unsign(await attacker.sign(`x${i}`))).toBeNull()
+    }
+    const verify = vi.spyOn(crypto.subtle, 'verify')
+    expect(await signer.unsign(signed)).toBe('user1')
+    expect(verify).not.toHaveBeenCalled()
   })
 
   it.each(tampered)('rejects %s after the valid twin was remembered', async (_, tamper) => {

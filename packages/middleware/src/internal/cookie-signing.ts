@@ -57,8 +57,10 @@ export function signingInput(purpose: SigningPurpose, context: string, value: st
  * Creates a signer for one purpose. `unsign` remembers up to {@link VERIFIED_COOKIE_CACHE_SIZE}
  * signed strings whose signature verified (least recently used evicted), so a returning cookie
  * costs a Map lookup instead of a WebCrypto verify. Only exact (context, string) pairs that
- * verified are remembered, never a failure; the cache belongs to this signer, so other secrets
- * (a rotation builds a new signer) and other purposes never see its entries.
+ * verified are served from that cache. Pairs that failed under every secret are remembered
+ * apart (as many again), so a browser resending a tampered or stale cookie costs a lookup too,
+ * and a flood of bad cookies evicts only other bad cookies. Both caches belong to this signer,
+ * so other secrets (a rotation builds a new signer) and other purposes never see their entries.
  */
 export function createCookieSigner(
   secrets: readonly string[],
@@ -66,6 +68,9 @@ export function createCookieSigner(
 ): CookieSigner {
   const keys = lazy(() => Promise.all(secrets.map((s) => importHmacKey(s))))
   const verified = new BoundedCache<string, string>(VERIFIED_COOKIE_CACHE_SIZE)
+  // Signed strings that failed under every secret: the secrets are this signer's for life, so
+  // a failure stays one.
+  const refused = new BoundedCache<string, true>(VERIFIED_COOKIE_CACHE_SIZE)
   // The signed string of a value that arrived signed with the first secret: signing it again
   // would give exactly that string (the HMAC is deterministic, and only the canonical encoding of
   // a signature verifies), so a session saved again under its own ID is not signed again.
@@ -85,6 +90,7 @@ export function createCookieSigner(
       const cacheKey = context === '' ? signed : `${context}\0${signed}`
       const hit = verified.get(cacheKey)
       if (hit !== undefined) return hit
+      if (refused.get(cacheKey)) return null
       const dot = signed.lastIndexOf('.')
       if (dot <= 0 || dot === signed.length - 1) return null
       const value = signed.slice(0, dot)
@@ -98,6 +104,7 @@ export function createCookieSigner(
           return value
         }
       }
+      refused.set(cacheKey, true)
       return null
     },
   }
