@@ -2,7 +2,8 @@
  * A Map capped at `max` entries that evicts the least recently used one. It remembers the
  * results of expensive verifications (HMAC cookies, JWTs) so a returning client costs a lookup.
  * A cache that serves successes holds successes only, so an attacker's guesses cannot fill it
- * with anything they could later be served from; jwtAuth keeps its refusals in a second one.
+ * with anything they could later be served from. jwtAuth and the cookie signer remember their
+ * refusals in a second one each, so a flood of bad values evicts only other bad values.
  */
 export class BoundedCache<K, V> {
   readonly #map = new Map<K, V>()
