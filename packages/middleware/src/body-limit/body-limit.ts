@@ -1,12 +1,12 @@
 import type { Rejects } from '@palisade/shared/describe'
 import type { MiddlewareHandler } from 'hono'
-import { framedByRuntime, mayHaveBody } from '../internal/body'
+import { CONTENT_LENGTH, framedByRuntime, mayHaveBody } from '../internal/body'
 import { begin, decide } from '../internal/decisions'
 import { described } from '../internal/described'
 import { assertBoolean, assertKnownKeys, assertNonNegativeInteger } from '../internal/options'
 import { refuse } from '../internal/refuse'
 import { reject } from '../internal/reject'
-import { CONTENT_LENGTH, socketFramedLength, unreadBodyHeaders } from '../internal/socket-body'
+import { socketFramedLength, unreadBodyHeaders } from '../internal/socket-body'
 import { bodyLimitDescription } from './description'
 
 /**
@@ -57,11 +57,13 @@ export function bodyLimit(
   const description = bodyLimitDescription(max)
   return described(description, async function bodyLimit(c, next) {
     const d = begin(c, NAME)
-    // On @hono/node-server, a declared length over the limit is refused before the body stream
-    // exists, so node-server drains the unread body and keeps the connection (socketFramedLength).
+    // On @hono/node-server, Node's parser frames the body by exactly this length: it is judged
+    // before the body stream exists. A refusal then leaves node-server to drain the unread body
+    // and keep the connection (socketFramedLength), and a pass never builds the undici Request.
     const framed = socketFramedLength(c)
-    if (framed !== undefined && framed > max) {
-      refuse(d, dryRun, 413, 'Payload Too Large', 'body_too_large')
+    if (framed !== undefined) {
+      if (framed > max) refuse(d, dryRun, 413, 'Payload Too Large', 'body_too_large')
+      else decide(d, 'allow')
       return next() // dry run: the body passes untouched
     }
     if (!mayHaveBody(c) || !c.req.raw.body) {

@@ -1,7 +1,7 @@
 import type { Context } from 'hono'
 
 /** The parts of node:http's IncomingMessage these modules read (`c.env.incoming`). */
-export interface NodeIncoming {
+interface NodeIncoming {
   httpVersionMajor?: unknown
   headers?: Record<string, unknown>
   rawBody?: unknown
@@ -9,17 +9,20 @@ export interface NodeIncoming {
 
 /**
  * True unless the request provably has no body. On @hono/node-server, reading `c.req.raw.body`
- * builds a whole undici Request and an AbortController (about 10 µs on Node 20), so a GET should
- * not pay for it. The answer is "no body" only when all of these hold:
+ * builds a whole undici Request with a web stream over the socket (about 10 µs on Node 20, and a
+ * slower read of the body afterwards), so the answer comes from the message's framing where it
+ * can. That holds when all of these do:
  *
  * - the request came over HTTP/1.x through @hono/node-server (`c.env.incoming`),
- * - `c.req.raw` is still the request built from that very message (no middleware replaced it),
- * - the message has neither `Content-Length` nor `Transfer-Encoding`: RFC 9112 §6.3 then fixes
- *   the body length at zero, and Node's parser reads none,
- * - nothing is in Hono's body cache.
+ * - `c.req.raw` is still the request built from that very message (no middleware replaced it).
  *
- * Anything else (HTTP/2, Bun, Deno, Workers, `app.request()`, a replaced request) is answered by
- * `c.req.raw.body !== null`, exactly as before.
+ * Then the answer is the framing's (RFC 9112 §6.3): no `Content-Length` nor `Transfer-Encoding`
+ * is no body (unless Hono already cached one); a POST, PUT… with `Transfer-Encoding` has one;
+ * with a lone numeric `Content-Length`, it has one unless the length is 0.
+ *
+ * Anything else (a GET or HEAD that declares a body, HTTP/2, Bun, Deno, Workers,
+ * `app.request()`, a replaced request) is answered by `c.req.raw.body !== null`, exactly as
+ * before.
  *
  * @example
  * ```ts
@@ -27,23 +30,43 @@ export interface NodeIncoming {
  * ```
  */
 export function mayHaveBody(c: Context): boolean {
-  if (framedWithoutBody(c)) return false
+  const framed = framedBody(c)
+  if (framed !== undefined) return framed
   return c.req.raw.body !== null || Object.keys(c.req.bodyCache).length > 0
 }
 
-function framedWithoutBody(c: Context): boolean {
-  const incoming = (c.env as { incoming?: NodeIncoming } | undefined)?.incoming
-  if (incoming?.httpVersionMajor !== 1 || 'rawBody' in incoming) return false
-  const headers = incoming.headers
-  if (
-    headers === undefined ||
-    headers['content-length'] !== undefined ||
-    headers['transfer-encoding'] !== undefined
-  ) {
-    return false
+/** A `Content-Length` value the parser frames a body by: digits only, one value. */
+export const CONTENT_LENGTH = /^[0-9]+$/
+
+/** What the socket message's framing says of the body (see `mayHaveBody`), or `undefined`. */
+function framedBody(c: Context): boolean | undefined {
+  const message = socketMessage(c)
+  if (message === undefined) return undefined
+  const headers = message.headers as Record<string, unknown>
+  const length = headers['content-length']
+  const chunked = headers['transfer-encoding'] !== undefined
+  if (length === undefined && !chunked) {
+    return Object.keys(c.req.bodyCache).length > 0 ? undefined : false
   }
-  if (Object.keys(c.req.bodyCache).length > 0) return false
-  return builtFrom(c.req.raw, incoming)
+  // node-server gives a GET or HEAD no body whatever it declares: asked of the Request, as
+  // before. Node's parser refuses a Content-Length that is not a lone number.
+  const method = c.req.method
+  if (method === 'GET' || method === 'HEAD') return undefined
+  if (chunked) return true
+  return typeof length === 'string' && CONTENT_LENGTH.test(length) ? length !== '0' : undefined
+}
+
+/**
+ * The HTTP/1.x message @hono/node-server built `c.req.raw` from, while `c.req.raw` is still that
+ * request (no middleware replaced it); `undefined` on every other runtime, on HTTP/2, for
+ * `app.request()` and for a fake `env`.
+ */
+export function socketMessage(c: Context): NodeIncoming | undefined {
+  const incoming = (c.env as { incoming?: NodeIncoming } | undefined)?.incoming
+  if (incoming?.httpVersionMajor !== 1 || 'rawBody' in incoming || !incoming.headers) {
+    return undefined
+  }
+  return builtFrom(c.req.raw, incoming) ? incoming : undefined
 }
 
 /**
@@ -54,7 +77,7 @@ function framedWithoutBody(c: Context): boolean {
  */
 let messageKey: symbol | undefined
 
-export function builtFrom(raw: Request, incoming: NodeIncoming): boolean {
+function builtFrom(raw: Request, incoming: NodeIncoming): boolean {
   const r = raw as unknown as Record<symbol, unknown>
   if (messageKey !== undefined && r[messageKey] === incoming && Object.hasOwn(r, messageKey)) {
     return true

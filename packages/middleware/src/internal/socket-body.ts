@@ -1,12 +1,9 @@
 import type { Context } from 'hono'
-import { builtFrom, type NodeIncoming } from './body'
+import { CONTENT_LENGTH, socketMessage } from './body'
 
 // What bodyLimit reads off @hono/node-server's socket message to refuse without breaking the
 // connection. Apart from body.ts so that the middleware that only ask whether a body is there
 // (csrf, xssSanitize, ssrfGuard) do not carry it.
-
-/** A `Content-Length` value the parser frames a body by: digits only, one value. */
-export const CONTENT_LENGTH = /^[0-9]+$/
 
 /**
  * The body length Node's HTTP/1.x parser frames this request by, read off the message
@@ -27,15 +24,14 @@ export const CONTENT_LENGTH = /^[0-9]+$/
  * ```
  */
 export function socketFramedLength(c: Context): number | undefined {
-  const incoming = (c.env as { incoming?: NodeIncoming } | undefined)?.incoming
-  if (incoming?.httpVersionMajor !== 1 || 'rawBody' in incoming) return undefined
-  const headers = incoming.headers
-  if (headers === undefined || headers['transfer-encoding'] !== undefined) return undefined
-  const declared = headers['content-length']
-  if (typeof declared !== 'string' || !CONTENT_LENGTH.test(declared)) return undefined
   const method = c.req.method
   if (method === 'GET' || method === 'HEAD') return undefined
-  return builtFrom(c.req.raw, incoming) ? Number(declared) : undefined
+  const headers = socketMessage(c)?.headers
+  if (headers === undefined || headers['transfer-encoding'] !== undefined) return undefined
+  const declared = headers['content-length']
+  return typeof declared === 'string' && CONTENT_LENGTH.test(declared)
+    ? Number(declared)
+    : undefined
 }
 
 /**
@@ -46,7 +42,5 @@ export function socketFramedLength(c: Context): number | undefined {
  * the whole body closes). Elsewhere nothing: other runtimes manage their own connections.
  */
 export function unreadBodyHeaders(c: Context): Record<string, string> | undefined {
-  const incoming = (c.env as { incoming?: NodeIncoming } | undefined)?.incoming
-  if (incoming?.httpVersionMajor !== 1 || 'rawBody' in incoming) return undefined
-  return builtFrom(c.req.raw, incoming) ? { Connection: 'close' } : undefined
+  return socketMessage(c) ? { Connection: 'close' } : undefined
 }
