@@ -156,6 +156,14 @@ describe('createCookieSigner: cache of verified cookies', () => {
     expect(verify).toHaveBeenCalledTimes(2)
   })
 
+  it.each(tampered)('still verifies the valid twin after refusing %s', async (_, tamper) => {
+    const signer = createCookieSigner([S.secret], 'sessions')
+    const signed = await signer.sign('user1')
+    expect(await signer.unsign(tamper(signed))).toBeNull()
+    expect(await signer.unsign(tamper(signed))).toBeNull()
+    expect(await signer.unsign(signed)).toBe('user1')
+  })
+
   it('remembers a refusal for its context only', async () => {
     const signer = createCookieSigner([S.secret], 'csrf')
     const signed = await signer.sign('token', 'session-a')

@@ -439,6 +439,15 @@ describe('jwtAuth: cache of verified tokens', () => {
     expect(verify).not.toHaveBeenCalled()
   })
 
+  it('remembers no refusal that time can lift: a token before its nbf passes once nbf comes', async () => {
+    vi.useFakeTimers({ now: T0 })
+    const app = appWith()
+    const token = await sign({ sub: 'u' }, SECRET, { notBefore: 60, expiresIn: 3600 })
+    for (let i = 0; i < 2; i++) await expectInvalidToken(await app.request('/p/me', bearer(token)))
+    vi.setSystemTime(at(61))
+    expect((await app.request('/p/me', bearer(token))).status).toBe(200)
+  })
+
   it('keeps refused tokens apart: a flood of forged tokens evicts no verified one', async () => {
     const app = appWith()
     const token = await sign({ sub: 'u1' }, SECRET)
