@@ -2,7 +2,7 @@ import type { Rejects } from '@palisade/shared/describe'
 import type { MiddlewareHandler } from 'hono'
 import { begin, clock, decide, storeTime } from '../internal/decisions'
 import { described } from '../internal/described'
-import { TOKEN } from '../internal/headers'
+import { TOKEN } from '../internal/header-syntax'
 import {
   assertKnownKeys,
   assertNonEmptyString,

@@ -3,7 +3,7 @@ import { MEDIA_RANGE } from '@palisade/shared/media-type'
 import type { MiddlewareHandler } from 'hono'
 import { begin, decide } from '../internal/decisions'
 import { described } from '../internal/described'
-import { TOKEN } from '../internal/headers'
+import { TOKEN } from '../internal/header-syntax'
 import {
   assertBoolean,
   assertKnownKeys,

@@ -1,6 +1,7 @@
 import type { MiddlewareHandler } from 'hono'
 import { begin, decide } from '../internal/decisions'
-import { editResponseHeaders, TOKEN } from '../internal/headers'
+import { TOKEN } from '../internal/header-syntax'
+import { editResponseHeaders, type HeaderEdit } from '../internal/headers'
 import {
   assertBoolean,
   assertKnownKeys,
@@ -141,7 +142,7 @@ export function cors(options?: CorsOptions): MiddlewareHandler {
 }
 
 /** Adds `Origin` to the response's own `Vary` once; `Vary: *` already covers it. */
-function addVaryOrigin(headers: Headers): void {
+function addVaryOrigin(headers: HeaderEdit): void {
   const vary = headers.get('vary')
   if (!vary) {
     headers.set('vary', 'Origin')

@@ -12,7 +12,7 @@ import {
 import { timingSafeEqual } from '../internal/crypto'
 import { begin, decide } from '../internal/decisions'
 import { described } from '../internal/described'
-import { TOKEN as HTTP_TOKEN } from '../internal/headers'
+import { TOKEN as HTTP_TOKEN } from '../internal/header-syntax'
 import { isJsonContentType, readBodyForm, readBodyText } from '../internal/json-body'
 import {
   assertBoolean,

@@ -1,6 +1,6 @@
 import type { Context } from 'hono'
 import { type CookieOptions, type CookieSettings, isHttps } from './cookie'
-import { TOKEN } from './headers'
+import { TOKEN } from './header-syntax'
 import { assertBoolean, assertKnownKeys, assertNonNegativeInteger, optionError } from './options'
 
 /** RFC 6265 cookie names are HTTP tokens: the same grammar as header names. */

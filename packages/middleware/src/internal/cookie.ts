@@ -2,7 +2,7 @@ import type { Context } from 'hono'
 import { generateCookie } from 'hono/cookie'
 import type { CookieOptions } from 'hono/utils/cookie'
 import { tryDecodeURIComponent } from 'hono/utils/url'
-import { editResponseHeaders } from './headers'
+import { appendResponseCookie } from './fetch-headers'
 
 export { deleteCookie, getCookie, setCookie } from 'hono/cookie'
 export type { CookieOptions }
@@ -19,7 +19,7 @@ export function appendSetCookie(
   options?: CookieOptions,
 ): void {
   const cookie = generateCookie(name, value, options)
-  editResponseHeaders(c, (h) => h.append('Set-Cookie', cookie))
+  appendResponseCookie(c, cookie)
 }
 
 /** `deleteCookie` for use after `next()`: an empty value with `Max-Age=0`, appended in place. */

@@ -1,11 +1,11 @@
-import type { AddressInfo } from 'node:net'
-import { type ServerType, serve } from '@hono/node-server'
 import { Hono } from 'hono'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { type Served, serveOnLoopback } from '../../test/node-server'
 import { cors } from '../cors'
 import { rateLimit } from '../rate-limit'
 import { securityHeaders } from '../security-headers'
-import { editResponseHeaders, HEADER_VALUE, setResponseHeader, TOKEN } from './headers'
+import { HEADER_VALUE, TOKEN } from './header-syntax'
+import { editResponseHeaders, setResponseHeader } from './headers'
 
 describe('editResponseHeaders', () => {
   it('edits the current response in place', async () => {
@@ -99,7 +99,7 @@ describe('TOKEN and HEADER_VALUE', () => {
  * their headers. The package's adapter floor is a version that keeps them; this holds it there.
  */
 describe('headers edited in place, served by @hono/node-server', () => {
-  let server: ServerType
+  let served: Served
   let base: string
 
   beforeAll(async () => {
@@ -117,15 +117,11 @@ describe('headers edited in place, served by @hono/node-server', () => {
     app.use(cors({ origin: 'https://app.example' }))
     app.use(rateLimit({ max: 100, keyGenerator: () => 'one' }))
     app.get('*', (c) => c.json({ ok: true }))
-    await new Promise<void>((resolve) => {
-      server = serve({ fetch: app.fetch, port: 0, hostname: '127.0.0.1' }, () => resolve())
-    })
-    base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
+    served = await serveOnLoopback(app)
+    base = served.base
   })
 
-  afterAll(async () => {
-    await new Promise((resolve) => server.close(resolve))
-  })
+  afterAll(() => served.close())
 
   const expectPalisadeHeaders = (res: Response) => {
     expect(res.headers.get('content-security-policy')).toContain("default-src 'self'")

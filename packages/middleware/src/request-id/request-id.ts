@@ -1,6 +1,7 @@
 import type { MiddlewareHandler } from 'hono'
 import { described } from '../internal/described'
-import { setResponseHeader, TOKEN } from '../internal/headers'
+import { TOKEN } from '../internal/header-syntax'
+import { setResponseHeader } from '../internal/headers'
 import {
   assertBoolean,
   assertFunction,

@@ -1,0 +1,187 @@
+import type { Context } from 'hono'
+
+/**
+ * The header methods the middleware use to edit a finished response. `Headers` has them all; so
+ * does the plain-record view below.
+ */
+export interface HeaderEdit {
+  get(name: string): string | null
+  has(name: string): boolean
+  set(name: string, value: string): void
+  append(name: string, value: string): void
+  delete(name: string): void
+}
+
+/**
+ * Header name → value, lower-case names. A plain object, so V8 keeps it in its fast shape: reads
+ * check for a string, so inherited members (`constructor`, `toString`) never count as headers.
+ */
+type HeaderRecord = Record<string, string>
+
+/** @hono/node-server's default for a body without a declared type (its `defaultContentType`). */
+const DEFAULT_CONTENT_TYPE = 'text/plain; charset=UTF-8'
+
+/**
+ * On a response built here: the record it was built with, the copy only this module holds. While
+ * the response's cache still holds that very record, edits go into it in place.
+ */
+const OWN = Symbol('palisade.headerRecord')
+
+/**
+ * The fast way to edit a finished response's headers on @hono/node-server, or `undefined`
+ * anywhere else (then the caller edits `c.res.headers`, the standard way).
+ *
+ * **Why.** node-server (with its default `overrideGlobalObjects`) makes `Response` a lightweight
+ * class: `c.json()` answers with an object that keeps status, body string and a plain header
+ * record, and the server writes that record straight to the socket. Reading `c.res.headers` turns
+ * the record into an undici `Headers`, and the server then copies the `Headers` back into a record
+ * (sorted, validated, twice). For the eleven headers securityHeaders, cors and rateLimit set, that
+ * round trip costs about as much as bare Hono's whole request (bench/FINDINGS.md).
+ *
+ * **How, with the public constructor only.** The record is copied (lower-case names), the edits
+ * go into the copy, and `c.res` becomes `new Response(body, { status, headers: copy })`: the same
+ * class, built the documented way, so every later reader (`c.res.headers`, `c.res.text()`,
+ * Hono's `c.header()`, the server's writer) sees the edited headers. The caller's own object is
+ * never written to: `c.body(x, 200, CONSTANT)` hands node-server a module constant. Later edits
+ * to a response built here go into its copy in place, while the response still holds it.
+ *
+ * **What is read privately, and how it is guarded.** The status, body and header record are read
+ * from the instance's cache entry (a symbol-keyed `[status, body, headers]`; no public getter
+ * gives them without building the undici Response). The class is checked once, through its
+ * public API, before it is trusted: a probe built with a known record must show that record
+ * under one own symbol, and an edit made to the record after construction must be seen through
+ * `.headers`, both before and after the body is materialised. Any other shape (a newer
+ * node-server, a subclass, a streamed or Blob body, a record with array values, a response whose
+ * `.headers` were already read) takes the standard way.
+ *
+ * One difference, not on the wire: a rebuilt response's `statusText` is `''`. node-server never
+ * writes a custom status text on this path (it calls `writeHead(status, headers)`), so only a
+ * later middleware reading `c.res.statusText` could tell.
+ */
+export function recordHeaders(c: Context): HeaderEdit | undefined {
+  const res = c.res as unknown as Record<symbol, unknown>
+  const Light = res.constructor as typeof Response
+  if (Light !== globalThis.Response) return undefined
+  const key = Light === lastClass ? lastKey : cacheKeyOf(Light)
+  // A materialised response has dropped its cache entry: then `.headers` is the real one.
+  const cache = key && res[key]
+  if (!Array.isArray(cache)) return undefined
+  const [status, body, headers] = cache
+  if (headers !== undefined && res[OWN] === headers) return new RecordView(headers)
+  if (typeof status !== 'number') return undefined
+  if (!(body === null || typeof body === 'string' || body instanceof Uint8Array)) return undefined
+  const record = copyRecord(headers, body !== null)
+  if (record === undefined) return undefined
+  const rebuilt = new Light(body, { status, headers: record })
+  ;(rebuilt as unknown as Record<symbol, unknown>)[OWN] = record
+  // Unset first: assigning over a set `c.res` makes Hono copy every header across.
+  c.res = undefined
+  c.res = rebuilt
+  return new RecordView(record)
+}
+
+/**
+ * The header record of a lightweight response, copied with lower-case names; `undefined` when it
+ * is not a plain record of strings. Names that differ only in case are joined the way `Headers`
+ * joins them (`a, b`). A response with a body and no type gets node-server's default type, as it
+ * would on the standard way (the server adds it when it writes a `Headers`).
+ */
+function copyRecord(headers: unknown, hasBody: boolean): HeaderRecord | undefined {
+  const record: HeaderRecord = {}
+  if (headers !== undefined && headers !== null) {
+    if (typeof headers !== 'object') return undefined
+    const proto = Object.getPrototypeOf(headers)
+    if (proto !== Object.prototype && proto !== null) return undefined
+    for (const name of Object.keys(headers)) {
+      const value = (headers as Record<string, unknown>)[name]
+      if (typeof value !== 'string') return undefined
+      const lower = name.toLowerCase()
+      if (Object.hasOwn(record, lower)) {
+        if (lower === 'set-cookie') return undefined
+        record[lower] = `${record[lower]}, ${value}`
+      } else if (lower === '__proto__') return undefined
+      else record[lower] = value
+    }
+  }
+  if (hasBody && !Object.hasOwn(record, 'content-type'))
+    record['content-type'] = DEFAULT_CONTENT_TYPE
+  return record
+}
+
+/**
+ * `Headers`' semantics over a lower-case record, for the middleware's own edits: names are
+ * case-insensitive and `append` joins with `, `. Values are not re-checked here: the middleware
+ * check theirs when they are built (`HEADER_VALUE`), a request's own values come through Node's
+ * parser, and Node's `writeHead` refuses a name or value that could split a header
+ * (`ERR_INVALID_CHAR`), as on node-server's own plain path. `Set-Cookie` is the one field a
+ * joined value would break: it is refused here, and cookies go through `c.res.headers`
+ * (`appendResponseCookie`).
+ */
+class RecordView implements HeaderEdit {
+  readonly #record: HeaderRecord
+  constructor(record: HeaderRecord) {
+    this.#record = record
+  }
+  get(name: string): string | null {
+    const value = this.#record[name.toLowerCase()]
+    return typeof value === 'string' ? value : null
+  }
+  has(name: string): boolean {
+    return typeof this.#record[name.toLowerCase()] === 'string'
+  }
+  set(name: string, value: string): void {
+    this.#record[fieldName(name)] = String(value)
+  }
+  append(name: string, value: string): void {
+    const lower = fieldName(name)
+    const prior = this.#record[lower]
+    this.#record[lower] = typeof prior === 'string' ? `${prior}, ${value}` : String(value)
+  }
+  delete(name: string): void {
+    const lower = name.toLowerCase()
+    if (Object.hasOwn(this.#record, lower)) delete this.#record[lower]
+  }
+}
+
+/** A name as a record key; `Set-Cookie` (see above) and `__proto__` have no place in a record. */
+function fieldName(name: string): string {
+  const lower = name.toLowerCase()
+  if (lower === 'set-cookie' || lower === '__proto__') throw new TypeError(`header record: ${name}`)
+  return lower
+}
+
+/**
+ * The class checked last (only `globalThis.Response` is ever checked, so there is one at a time)
+ * and the symbol it passed with, `undefined` when it failed.
+ */
+let lastClass: unknown
+let lastKey: symbol | undefined
+
+function cacheKeyOf(Light: typeof Response): symbol | undefined {
+  lastClass = Light
+  lastKey = probe(Light)
+  return lastKey
+}
+
+/**
+ * Checks a Response class through its public API (see `recordHeaders`): the symbol that holds
+ * `[status, body, record]`, an edit to the record seen through `.headers`, and again after the
+ * body was materialised. Undici's own Response has no such symbol and fails at once.
+ */
+function probe(Light: typeof Response): symbol | undefined {
+  try {
+    const records: HeaderRecord[] = [{}, {}]
+    const [one, two] = records.map((headers) => new Light('probe', { status: 299, headers }))
+    const bag = one as unknown as Record<symbol, unknown>
+    const key = Object.getOwnPropertySymbols(one).find((k) => {
+      const v = bag[k]
+      return Array.isArray(v) && v[0] === 299 && v[1] === 'probe' && v[2] === records[0]
+    })
+    for (const record of records) record['x-late'] = 'b'
+    // One is read through `.headers` first, the other after its body was materialised.
+    const seen = !two?.bodyUsed && [one, two].every((r) => r?.headers.get('x-late') === 'b')
+    return seen ? key : undefined
+  } catch {
+    return undefined
+  }
+}
