@@ -12,9 +12,10 @@ export interface Served {
   close: () => Promise<void>
 }
 
-export function serveOnLoopback(app: Hono): Promise<Served> {
+/** `serveWith`: node-server's `serve`, or another version's (an older one under an alias). */
+export function serveOnLoopback(app: Hono, serveWith: typeof serve = serve): Promise<Served> {
   return new Promise((resolve) => {
-    const server = serve({ fetch: app.fetch, port: 0, hostname: '127.0.0.1' }, () => {
+    const server = serveWith({ fetch: app.fetch, port: 0, hostname: '127.0.0.1' }, () => {
       resolve({
         base: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
         close: () => new Promise((done) => server.close(() => done())),
