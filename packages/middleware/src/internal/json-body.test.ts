@@ -1,5 +1,6 @@
 import { Hono } from 'hono'
 import { afterEach, describe, expect, it, vi } from 'vitest'
+import { type Served, serveOnLoopback } from '../../test/node-server'
 import { isJsonContentType, readBodyForm, readBodyText } from './json-body'
 
 afterEach(() => {
@@ -163,5 +164,65 @@ describe('isJsonContentType', () => {
     [undefined, false],
   ])('%j → %s', (type, expected) => {
     expect(isJsonContentType(type)).toBe(expected)
+  })
+})
+
+describe('readBodyText on @hono/node-server', () => {
+  let served: Served | undefined
+  afterEach(async () => {
+    await served?.close()
+    served = undefined
+  })
+
+  it('leaves c.req.raw the same request: url, method, headers, a readable body, the abort signal', async () => {
+    let aborted: Promise<boolean> | undefined
+    const { app } = appReading(readBodyText)
+    app.put('/slow', async (c) => {
+      const raw = c.req.raw
+      aborted = new Promise((resolve) => {
+        raw.signal.addEventListener('abort', () => resolve(true))
+        setTimeout(() => resolve(false), 3_000)
+      })
+      await aborted
+      return c.text('late')
+    })
+    app.use('/echo', async (c, next) => {
+      await readBodyText(c)
+      await next()
+    })
+    app.patch('/echo', async (c) => {
+      const raw = c.req.raw
+      return c.json({
+        url: raw.url,
+        method: raw.method,
+        header: raw.headers.get('x-test'),
+        text: await raw.text(),
+        json: await c.req.json(),
+      })
+    })
+    served = await serveOnLoopback(app)
+    const res = await fetch(`${served.base}/echo?q=1`, {
+      method: 'PATCH',
+      headers: { 'content-type': 'application/json', 'x-test': 'kept' },
+      body: '{"a":"é"}',
+    })
+    expect(await res.json()).toEqual({
+      url: `${served.base}/echo?q=1`,
+      method: 'PATCH',
+      header: 'kept',
+      text: '{"a":"é"}',
+      json: { a: 'é' },
+    })
+    // The client goes away while the handler waits: the replaced request's signal still aborts.
+    const gone = new AbortController()
+    const pending = fetch(`${served.base}/slow`, {
+      method: 'PUT',
+      body: '{"b":1}',
+      signal: gone.signal,
+    }).catch(() => undefined)
+    while (aborted === undefined) await new Promise((r) => setTimeout(r, 10))
+    gone.abort()
+    await pending
+    expect(await aborted).toBe(true)
   })
 })
