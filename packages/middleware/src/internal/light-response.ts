@@ -36,7 +36,7 @@ const OWN = Symbol('palisade.headerRecord')
  * record, and the server writes that record straight to the socket. Reading `c.res.headers` turns
  * the record into an undici `Headers`, and the server then copies the `Headers` back into a record
  * (sorted, validated, twice). For the eleven headers securityHeaders, cors and rateLimit set, that
- * round trip costs about as much as bare Hono's whole request (bench/FINDINGS.md).
+ * round trip cost about a third of bare Hono's whole request over HTTP (bench/FINDINGS.md).
  *
  * **How, with the public constructor only.** The record is copied (lower-case names), the edits
  * go into the copy, and `c.res` becomes `new Response(body, { status, headers: copy })`: the same
