@@ -86,6 +86,11 @@ beforeAll(async () => {
     handled++
     return build(c.req.param('kind') === 'light' ? Response : StandardResponse, a)
   })
+  // Own keys a literal cannot make, as a handler passing parsed JSON on would: `__proto__` and
+  // names of Object.prototype's members.
+  const hostile = '{"__proto__":"p","constructor":"c","toString":"t","Content-Type":"text/plain"}'
+  app.get('/hostile/light', () => new Response('x', { headers: JSON.parse(hostile) }))
+  app.get('/hostile/standard', () => new StandardResponse('x', { headers: JSON.parse(hostile) }))
   app.get('/untyped/bare', () => new Response('x'))
   app.get('/untyped/record', () => new Response('x', { headers: { 'x-a': '1' } }))
   app.get('/constant/*', (c) => c.body('{"n":1}', 200, constant))
@@ -216,6 +221,16 @@ describe('header records on @hono/node-server', () => {
     expect(cookies[1]).toMatch(/^sid=/)
     expect(res.headers.get('x-content-type-options')).toBe('nosniff')
     expect(res.headers.get('vary')).toBe('Origin')
+  })
+
+  it('answers a record with __proto__, constructor and toString keys as the standard path does', async () => {
+    const light = await fetch(`${base}/hostile/light`, { headers: { origin: ORIGIN } })
+    const standard = await fetch(`${base}/hostile/standard`, { headers: { origin: ORIGIN } })
+    expect(light.status).toBe(200)
+    expect(wire(light)).toEqual(wire(standard))
+    expect(light.headers.get('constructor')).toBe('c')
+    expect(light.headers.get('access-control-allow-origin')).toBe(ORIGIN)
+    expect(await light.text()).toBe('x')
   })
 
   it('types a body without a type as node-server does on the standard path', async () => {
