@@ -1,6 +1,6 @@
 import type { Context } from 'hono'
-import { getClientIPParsed } from './client-ip'
-import { formatIPv4, formatIPv6, ipv6Network } from './ip'
+import { getClientIP } from './client-ip'
+import { formatIPv4, formatIPv6, ipv6Network, parseIP } from './ip'
 import { assertFunction, formatValue, optionError } from './options'
 
 /**
@@ -21,11 +21,29 @@ import { assertFunction, formatValue, optionError } from './options'
  * app.use('/api/*', rateLimit({ max: 100, store, keyGenerator: (c) => `api:${clientIpKey(c, 48)}` }))
  */
 export function clientIpKey(c: Context, ipv6Subnet: number | false = 56): string {
-  const ip = getClientIPParsed(c)
-  if (ip === null) return 'unknown'
-  if (ip.version === 4) return formatIPv4(ip.value)
-  if (ipv6Subnet === false) return formatIPv6(ip.value)
-  return `${formatIPv6(ipv6Network(ip.value, ipv6Subnet))}/${ipv6Subnet}`
+  const raw = getClientIP(c)
+  if (!raw) return 'unknown'
+  // The key is a function of the address text and the subnet alone: a client sending requests in
+  // a row (a keep-alive connection) is parsed and formatted once.
+  if (raw === last.raw && ipv6Subnet === last.subnet) return last.key
+  const ip = parseIP(raw)
+  const key =
+    ip === null
+      ? 'unknown'
+      : ip.version === 4
+        ? formatIPv4(ip.value)
+        : ipv6Subnet === false
+          ? formatIPv6(ip.value)
+          : `${formatIPv6(ipv6Network(ip.value, ipv6Subnet))}/${ipv6Subnet}`
+  last = { raw, subnet: ipv6Subnet, key }
+  return key
+}
+
+/** The last address clientIpKey keyed, with its subnet and key. */
+let last: { raw: string; subnet: number | false; key: string } = {
+  raw: '',
+  subnet: false,
+  key: 'unknown',
 }
 
 /** Whether `value` is a valid `ipv6Subnet`: an integer prefix length 32–128, or `false`. */

@@ -22,8 +22,9 @@ type HeaderRecord = Record<string, string>
 const DEFAULT_CONTENT_TYPE = 'text/plain; charset=UTF-8'
 
 /**
- * On a response built here: the record it was built with, the copy only this module holds. While
- * the response's cache still holds that very record, edits go into it in place.
+ * On a response built here: the view over the record it was built with, the copy only this module
+ * holds. While the response's cache still holds that very record, edits go into it in place
+ * through that view.
  */
 const OWN = Symbol('palisade.headerRecord')
 
@@ -67,17 +68,19 @@ export function recordHeaders(c: Context): HeaderEdit | undefined {
   const cache = key && res[key]
   if (!Array.isArray(cache)) return undefined
   const [status, body, headers] = cache
-  if (headers !== undefined && res[OWN] === headers) return new RecordView(headers)
+  const own = res[OWN] as RecordView | undefined
+  if (own !== undefined && own.record === headers) return own
   if (typeof status !== 'number') return undefined
   if (!(body === null || typeof body === 'string' || body instanceof Uint8Array)) return undefined
   const record = copyRecord(headers, body !== null)
   if (record === undefined) return undefined
   const rebuilt = new Light(body, { status, headers: record })
-  ;(rebuilt as unknown as Record<symbol, unknown>)[OWN] = record
+  const view = new RecordView(record)
+  ;(rebuilt as unknown as Record<symbol, unknown>)[OWN] = view
   // Unset first: assigning over a set `c.res` makes Hono copy every header across.
   c.res = undefined
   c.res = rebuilt
-  return new RecordView(record)
+  return view
 }
 
 /**
@@ -121,6 +124,10 @@ class RecordView implements HeaderEdit {
   readonly #record: HeaderRecord
   constructor(record: HeaderRecord) {
     this.#record = record
+  }
+  /** The record edited (compared with the response's cache entry before the view is reused). */
+  get record(): HeaderRecord {
+    return this.#record
   }
   get(name: string): string | null {
     const value = this.#record[name.toLowerCase()]

@@ -461,6 +461,21 @@ describe('jwtAuth: cache of verified tokens', () => {
     expect(verify).not.toHaveBeenCalled()
   })
 
+  it('refuses a token that borrows a remembered token’s signature, and keeps that one remembered', async () => {
+    const app = appWith()
+    const token = await sign({ sub: 'u1' }, SECRET)
+    expect((await app.request('/p/me', bearer(token))).status).toBe(200)
+    const [header, , signature] = token.split('.')
+    const borrowed = `${header}.${enc({ sub: 'admin', exp: 4_102_444_800 })}.${signature}`
+    for (let i = 0; i < 2; i++)
+      await expectInvalidToken(await app.request('/p/me', bearer(borrowed)))
+    const verify = vi.spyOn(crypto.subtle, 'verify')
+    const res = await app.request('/p/me', bearer(token))
+    expect(res.status).toBe(200)
+    expect((await res.json()).sub).toBe('u1')
+    expect(verify).not.toHaveBeenCalled()
+  })
+
   it('hands each request its own payload object', async () => {
     const app = new Hono()
     app.use(jwtAuth({ secret: SECRET }))

@@ -140,6 +140,8 @@ export const MAX_CLOCK_TOLERANCE = 300
 
 /** A token that passed: its payload as JSON (a fresh object per request) and its times. */
 interface VerifiedToken {
+  /** The whole compact token: the cache is keyed by its signature alone (see `signatureOf`). */
+  token: string
   json: string
   times: TimeClaims
   /** The key source's generation it was verified under (a JWKS refresh invalidates it). */
@@ -180,6 +182,42 @@ const SCOPE_TOKEN = /^[\x21\x23-\x5b\x5d-\x7e]+$/
 /** Claims with an option of their own: `claims` would check them a second, weaker way. */
 /** A validly signed token without `exp`, refused under `requireExp` (the default). */
 const NO_EXP = Symbol('no exp')
+
+/**
+ * The signature segment of a compact token (after its last dot): the key of the verified-token
+ * cache. Two tokens that both verify never share it (it signs everything before it), and a hit
+ * is still compared in full, so a shared key only ever costs a lookup.
+ */
+function signatureOf(token: string): string {
+  return token.slice(token.lastIndexOf('.') + 1)
+}
+
+/** An Authorization header with the Bearer scheme and not exactly one token after it. */
+export const INVALID_REQUEST = Symbol('invalid_request')
+
+/** Any character `\s` matches (JavaScript whitespace, as `trim()` and `split(/\s+/)` see it). */
+const WHITESPACE = /\s/
+
+/**
+ * The token of an `Authorization: Bearer <token>` header: the header trimmed and split at runs
+ * of whitespace, the first part the scheme (any case). `undefined` for another scheme,
+ * {@link INVALID_REQUEST} for Bearer with no token or more than one part after it.
+ *
+ * The usual header (`Bearer `, one space, then a token with no whitespace) is sliced without
+ * building the split's array; anything else takes the split, so both give the same answer
+ * (bearer.property.test.ts checks that on generated headers).
+ */
+export function bearerToken(authorization: string): string | undefined | typeof INVALID_REQUEST {
+  // Only ASCII letters lower-case to "bearer", so a match here is one the split would make.
+  if (authorization.length > 7 && authorization.slice(0, 7).toLowerCase() === 'bearer ') {
+    const token = authorization.slice(7)
+    if (!WHITESPACE.test(token)) return token
+  }
+  const parts = authorization.trim().split(/\s+/)
+  if ((parts[0] as string).toLowerCase() !== 'bearer') return undefined
+  return parts.length === 2 ? (parts[1] as string) : INVALID_REQUEST
+}
+
 // No double quote: it also goes into the challenge's quoted error_description (RFC 6750).
 const MISSING_EXP_MESSAGE = 'The token has no exp (expiration time) claim, which is required'
 
@@ -440,7 +478,8 @@ export function jwtAuth(
   // passed are stored, under their exact compact form; issuer, audience, algorithms and claim
   // rules are this factory's constants, so only the time claims and the key set can change their
   // verdict: times are checked again on every hit, and an entry counts only while the key set it
-  // was verified with is current.
+  // was verified with is current. Keyed by the signature segment (`signatureOf`), which is
+  // shorter to hash than the whole token; a hit counts only when its whole token is this one.
   const verified = new BoundedCache<string, VerifiedToken>(VERIFIED_TOKEN_CACHE_SIZE)
   // Tokens whose signature failed, by the key set's generation they failed under: a client
   // resending a tampered token costs a lookup, not a verify each time. Kept apart from `verified`,
@@ -529,8 +568,8 @@ export function jwtAuth(
    */
   const remembered = (token: string): JWTPayload | null | undefined => {
     const generation = source.generation()
-    const hit = verified.get(token)
-    if (hit !== undefined && hit.generation === generation) {
+    const hit = verified.get(signatureOf(token))
+    if (hit !== undefined && hit.token === token && hit.generation === generation) {
       if (!timesValid(hit.times)) return null
       // Parsed again per request: a handler that mutates its payload cannot change what the
       // next request with this token sees.
@@ -553,7 +592,10 @@ export function jwtAuth(
 
   /** `verify` for a token not remembered (or whose time or key set ran out): checked in full. */
   const verifyAnew = async (token: string): Promise<JWTPayload | null | typeof NO_EXP> => {
-    verified.delete(token)
+    // This token's own entry only: another token that ends in the same signature (a forgery
+    // built on a valid one) must not evict it.
+    const signature = signatureOf(token)
+    if (verified.get(signature)?.token === token) verified.delete(signature)
     // One parse: form, header, allowed alg and crit, before any key is looked up.
     const jws = parseCompact(token, allowed)
     if (jws === null) return null
@@ -587,7 +629,9 @@ export function jwtAuth(
     if (!timesValid(times) || !claimsValid(payload)) return null
     if (requireExp && times.exp === undefined) return NO_EXP
     // Verified with stale keys (an outage): not remembered, so every request asks the cache.
-    if (generation >= 0) verified.set(token, { json: text as string, times, generation })
+    if (generation >= 0) {
+      verified.set(signature, { token, json: text as string, times, generation })
+    }
     return payload
   }
 
@@ -597,11 +641,9 @@ export function jwtAuth(
     let token: string | undefined
     const authorization = c.req.header('authorization')
     if (authorization !== undefined) {
-      const parts = authorization.trim().split(/\s+/)
-      if ((parts[0] as string).toLowerCase() === 'bearer') {
-        if (parts.length !== 2) unauthorized('invalid_request')
-        token = parts[1] as string
-      }
+      const bearer = bearerToken(authorization)
+      if (bearer === INVALID_REQUEST) unauthorized('invalid_request')
+      token = bearer
     }
     let copies: string[] = []
     if (token === undefined) {

@@ -58,6 +58,23 @@ describe('clientIpKey', () => {
     expect(await keyOf('2001:db8:0:200::1')).toBe('2001:db8:0:200::/56')
   })
 
+  it('keys each request afresh when the same address comes with another subnet, or another address follows', async () => {
+    // clientIpKey remembers the last address it keyed: a repeat must not leak into the next call.
+    const v6 = '0123:4567:89ab:cdef:0123:4567:89ab:cdef'
+    const sequence: [string, number | false | undefined, string][] = [
+      [v6, undefined, '123:4567:89ab:cd00::/56'],
+      [v6, undefined, '123:4567:89ab:cd00::/56'],
+      [v6, 63, '123:4567:89ab:cdee::/63'],
+      [v6, false, '123:4567:89ab:cdef:123:4567:89ab:cdef'],
+      ['1.2.3.4', false, '1.2.3.4'],
+      ['1.2.3.4', 48, '1.2.3.4'],
+      ['1.2.3.5', 48, '1.2.3.5'],
+      ['not an address', undefined, 'unknown'],
+      [v6, 48, '123:4567:89ab::/48'],
+    ]
+    for (const [ip, subnet, key] of sequence) expect(await keyOf(ip, subnet)).toBe(key)
+  })
+
   it('never lets a dotted-tail IPv6 address share the bucket of the IPv4 address it ends in', async () => {
     expect(await keyOf('2001:db8::1.2.3.4')).not.toBe(await keyOf('1.2.3.4'))
   })

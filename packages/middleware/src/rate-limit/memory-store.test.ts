@@ -1,5 +1,6 @@
+import { Hono } from 'hono'
 import { afterEach, describe, expect, it, vi } from 'vitest'
-import { MemoryRateLimitStore } from './index'
+import { MemoryRateLimitStore, rateLimit } from './index'
 
 afterEach(() => {
   vi.useRealTimers()
@@ -247,5 +248,36 @@ describe('MemoryRateLimitStore: bounded keys', () => {
       /^MemoryRateLimitStore: "maxKeys"/,
     )
     expect(() => new MemoryRateLimitStore({ maxKeys: 1.5 })).toThrow(TypeError)
+  })
+})
+
+describe('MemoryRateLimitStore: subclasses', () => {
+  it('a subclass that overrides increment is counted through its own method by rateLimit', async () => {
+    const keys: string[] = []
+    class Audited extends MemoryRateLimitStore {
+      override async increment(key: string, windowMs: number) {
+        keys.push(key)
+        return super.increment(key, windowMs)
+      }
+    }
+    const app = new Hono()
+    app.use(rateLimit({ max: 2, store: new Audited() }))
+    app.get('/', (c) => c.text('ok'))
+    const env = { incoming: { socket: { remoteAddress: '203.0.113.9' } } }
+    const statuses: number[] = []
+    for (let i = 0; i < 3; i++) statuses.push((await app.request('/', {}, env)).status)
+    expect(statuses).toEqual([200, 200, 429])
+    expect(keys).toEqual(['203.0.113.9', '203.0.113.9', '203.0.113.9'])
+  })
+
+  it('rateLimit on the default store counts a key long enough to be hashed first', async () => {
+    const app = new Hono()
+    const long = 'k'.repeat(5000)
+    app.use(rateLimit({ max: 1, keyGenerator: () => long }))
+    app.get('/', (c) => c.text('ok'))
+    expect((await app.request('/')).status).toBe(200)
+    const refused = await app.request('/')
+    expect(refused.status).toBe(429)
+    expect(refused.headers.get('ratelimit-remaining')).toBe('0')
   })
 })

@@ -23,6 +23,18 @@ import { checkRateLimitRequest } from './store'
 const NAME = 'MemoryRateLimitStore'
 
 /**
+ * The default store's fixed-window count without a promise (unless the key must be hashed
+ * first), for rateLimit: an `await` costs every request a turn of the microtask queue.
+ * `undefined` for a subclass that overrides `increment`, whose own method must run. Set by the
+ * class below, which alone can reach its private state.
+ */
+export let fixedWindowNow: (
+  store: MemoryRateLimitStore,
+  key: string,
+  windowMs: number,
+) => RateLimitInfo | Promise<RateLimitInfo> | undefined
+
+/**
  * Options of {@link MemoryRateLimitStore}.
  *
  * @example
@@ -115,9 +127,25 @@ export class MemoryRateLimitStore implements RateLimitStore {
 
   /** Fixed window: counts one request for `key`; starts a window of `windowMs` if none runs. */
   async increment(key: string, windowMs: number): Promise<RateLimitInfo> {
+    return this.#increment(key, windowMs)
+  }
+
+  static {
+    fixedWindowNow = (store, key, windowMs) =>
+      store.increment === MemoryRateLimitStore.prototype.increment
+        ? store.#increment(key, windowMs)
+        : undefined
+  }
+
+  /** `increment`'s work, synchronous unless the key is long enough to be hashed first. */
+  #increment(key: string, windowMs: number): RateLimitInfo | Promise<RateLimitInfo> {
     checkWindow('increment', windowMs)
     const bound = boundKey(key)
-    if (typeof bound !== 'string') key = await bound
+    if (typeof bound !== 'string') return bound.then((hashed) => this.#countFixed(hashed, windowMs))
+    return this.#countFixed(key, windowMs)
+  }
+
+  #countFixed(key: string, windowMs: number): RateLimitInfo {
     const now = this.#now()
     const slot = this.#slot(this.#fixed, key, now, windowMs)
     let window = this.#fixed.get(slot)

@@ -35,7 +35,7 @@ import {
   type Quota,
   type RateLimitHeaders,
 } from './headers'
-import { MemoryRateLimitStore } from './memory-store'
+import { fixedWindowNow, MemoryRateLimitStore } from './memory-store'
 import type {
   RateLimitAlgorithm,
   RateLimitHit,
@@ -495,7 +495,13 @@ export function rateLimit(
           throw new TypeError('store returned an invalid verdict')
         }
       } else {
-        info = await count(s, key, max)
+        // The default store counts synchronously: no turn of the microtask queue per request.
+        const sync =
+          algorithm === 'fixed-window' && s instanceof MemoryRateLimitStore
+            ? fixedWindowNow(s, key, windowMs)
+            : undefined
+        const result = sync ?? count(s, key, max)
+        info = result instanceof Promise ? await result : result
         if (!(Number.isFinite(info?.count) && Number.isFinite(info?.ttl))) {
           throw new TypeError('store returned an invalid { count, ttl }')
         }

@@ -45,6 +45,40 @@ describe('sessions: duplicate cookies (cookie tossing)', () => {
     expect(await me(app, `sid=${victim}; sid=${attacker}`)).toEqual({})
   })
 
+  it('answers alike when the signatures are checked anew and when they are remembered', async () => {
+    // The first request verifies both signatures (the asynchronous way); later ones find them
+    // remembered and read the memory store without a promise. Both must refuse the pair.
+    const { app } = setup()
+    const victim = cookieValue(await app.request('/login/alice', { method: 'POST' }))
+    const attacker = cookieValue(await app.request('/login/mallory', { method: 'POST' }))
+    for (let i = 0; i < 3; i++) {
+      expect(await me(app, `sid=${attacker}; sid=${victim}`)).toEqual({})
+      expect(await me(app, `sid=junk; sid=${victim}`)).toEqual({ user: 'alice' })
+      expect(await me(app, `sid=${victim}; sid=${victim}`)).toEqual({ user: 'alice' })
+    }
+  })
+
+  it('a store that extends MemorySessionStore and overrides get is asked through its get', async () => {
+    const reads: string[] = []
+    class Audited extends MemorySessionStore {
+      override async get(id: string) {
+        reads.push(id)
+        return super.get(id)
+      }
+    }
+    const store = new Audited()
+    const app = new Hono()
+    app.use(sessions({ secret: SECRET, store }))
+    app.post('/login/:user', (c) => {
+      c.get('session').set('user', c.req.param('user'))
+      return c.text('ok')
+    })
+    app.get('/me', (c) => c.json(c.get('session').toJSON()))
+    const mine = cookieValue(await app.request('/login/alice', { method: 'POST' }))
+    for (let i = 0; i < 3; i++) expect(await me(app, `sid=${mine}`)).toEqual({ user: 'alice' })
+    expect(reads).toEqual(Array(3).fill(mine.split('.')[0]))
+  })
+
   it('a validly signed but dead sid placed first does not shadow the live one', async () => {
     const { app, store } = setup()
     const victim = cookieValue(await app.request('/login/alice', { method: 'POST' }))

@@ -6,7 +6,7 @@ import { described } from '../internal/described'
 import { reject } from '../internal/reject'
 import { storeFor } from '../internal/store-context'
 import { sessionsDescription } from './description'
-import { loadSession } from './load'
+import { type LoadedSession, loadSession } from './load'
 import { MemorySessionStore } from './memory-store'
 import { isPastAbsolute, type SessionsOptions, sessionsConfig } from './options'
 import { needsSave, type SerializedSession, saveSession } from './save'
@@ -72,10 +72,11 @@ export function sessions(options: SessionsOptions): MiddlewareHandler {
     // More copies than are examined (padding): ambiguous, so no session is adopted.
     const copies = getCookieCopies(c, config.cookieName)
     if (copies !== null && copies.length > 0) {
-      let loaded: Awaited<ReturnType<typeof loadSession>>
+      let loaded: LoadedSession
       try {
         const t = clock(d)
-        loaded = await loadSession(config.signer, activeStore, copies)
+        const pending = loadSession(config.signer, activeStore, copies)
+        loaded = pending instanceof Promise ? await pending : pending
         storeTime(d, 'get', t)
         if (loaded !== null && isPastAbsolute(config, loaded.data, now)) {
           await activeStore.destroy(loaded.id)
