@@ -80,7 +80,7 @@ const ROOT = fileURLToPath(new URL('../../', import.meta.url))
  * machine, the scheduler now and then put both on one CPU, and the same server's CPU per request
  * moved by up to half between runs a minute apart; pinned, the runs agree.
  */
-const PIN: { server: string; client: string; all: string } | undefined = (() => {
+export const PIN: { server: string; client: string; all: string } | undefined = (() => {
   const cpus = os.availableParallelism?.() ?? os.cpus().length
   if (process.platform !== 'linux' || cpus < 2) return undefined
   const found = ['/usr/bin/taskset', '/bin/taskset'].find((p) => existsSync(p))
@@ -88,12 +88,18 @@ const PIN: { server: string; client: string; all: string } | undefined = (() => 
   return { server: String(cpus - 1), client: '0', all: `0-${cpus - 1}` }
 })()
 
-function pinSelf(cpus: string): void {
+/** Pins this process (and its threads) to `cpus`, when pinning is available. */
+export function pinSelf(cpus: string): void {
   if (!PIN) return
   spawnSync('taskset', ['-a', '-cp', cpus, String(process.pid)], { stdio: 'ignore' })
 }
 
-export function start(spec: ServerSpec): Promise<Started> {
+/**
+ * Starts one server of `servers/serve.ts` in its own process (pinned to the server CPU when
+ * pinning is available). `env` is added to the child's environment (`http-ab.ts` points
+ * `TSX_TSCONFIG_PATH` at another checkout's build with it).
+ */
+export function start(spec: ServerSpec, env: Record<string, string> = {}): Promise<Started> {
   const { kind } = spec
   return new Promise((resolve, reject) => {
     const example = kind === 'palisade-example'
@@ -112,8 +118,9 @@ export function start(spec: ServerSpec): Promise<Started> {
             CSRF_SECRET: SESSION_SECRET,
             RATE_LIMIT_MAX: '1000000000',
             CORS_ORIGIN: ORIGIN,
+            ...env,
           }
-        : process.env,
+        : { ...process.env, ...env },
       stdio: ['ignore', 'ignore', 'pipe', 'ipc'],
     })
     let stderr = ''
