@@ -6,6 +6,7 @@ import { assertCookieName } from '../internal/cookie-settings'
 import { importHmacKey, lazy } from '../internal/crypto'
 import { begin, decide } from '../internal/decisions'
 import { described } from '../internal/described'
+import { copyJson } from '../internal/json-copy'
 import {
   assertBoolean,
   assertFunction,
@@ -138,11 +139,12 @@ export const VERIFIED_TOKEN_CACHE_SIZE = 1000
 /** Largest accepted `clockTolerance`, in seconds: beyond five minutes skew is a broken clock. */
 export const MAX_CLOCK_TOLERANCE = 300
 
-/** A token that passed: its payload as JSON (a fresh object per request) and its times. */
+/** A token that passed: its payload (copied for each request) and its times. */
 interface VerifiedToken {
   /** The whole compact token: the cache is keyed by its signature alone (see `signatureOf`). */
   token: string
-  json: string
+  /** The payload as parsed when it passed; never handed out itself (see `copyJson`). */
+  payload: JWTPayload
   times: TimeClaims
   /** The key source's generation it was verified under (a JWKS refresh invalidates it). */
   generation: number
@@ -571,9 +573,9 @@ export function jwtAuth(
     const hit = verified.get(signatureOf(token))
     if (hit !== undefined && hit.token === token && hit.generation === generation) {
       if (!timesValid(hit.times)) return null
-      // Parsed again per request: a handler that mutates its payload cannot change what the
-      // next request with this token sees.
-      return JSON.parse(hit.json) as JWTPayload
+      // A copy per request: a handler that mutates its payload cannot change what the next
+      // request with this token sees.
+      return copyJson(hit.payload)
     }
     if (refused.get(token) === generation) return null
     return undefined
@@ -630,7 +632,7 @@ export function jwtAuth(
     if (requireExp && times.exp === undefined) return NO_EXP
     // Verified with stale keys (an outage): not remembered, so every request asks the cache.
     if (generation >= 0) {
-      verified.set(signature, { token, json: text as string, times, generation })
+      verified.set(signature, { token, payload: copyJson(payload), times, generation })
     }
     return payload
   }

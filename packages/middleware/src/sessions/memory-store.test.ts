@@ -29,6 +29,18 @@ describe('MemorySessionStore', () => {
     store.destroy_()
   })
 
+  it('gives back what JSON gives back: dates as text, undefined dropped, toJSON applied', async () => {
+    const store = new MemorySessionStore()
+    const data = { d: new Date(0), u: undefined, nested: { toJSON: () => 'x' }, list: [undefined] }
+    await store.set('id', data as never, 60)
+    const expected = { d: '1970-01-01T00:00:00.000Z', nested: 'x', list: [null] }
+    expect(await store.get('id')).toStrictEqual(expected)
+    // Every read is its own copy, also after a read changed the one it got.
+    ;((await store.get('id')) as { list: unknown[] }).list.push(1)
+    expect(await store.get('id')).toStrictEqual(expected)
+    store.destroy_()
+  })
+
   it('expires a session maxAge seconds after its last set, checked on access', async () => {
     let now = 0
     const store = new MemorySessionStore({ now: () => now })

@@ -1,3 +1,4 @@
+import { copyJson } from '../internal/json-copy'
 import { unrefInterval } from '../internal/timers'
 import type { SessionData, SessionStore, SessionUpdate } from './store'
 
@@ -25,14 +26,15 @@ export interface MemorySessionStoreOptions {
 export let readNow: (store: MemorySessionStore, id: string) => SessionData | null | undefined
 
 interface Entry {
-  json: string
+  /** The data as JSON would give it back (parsed from its JSON text once, when written). */
+  data: SessionData
   expiresAt: number
 }
 
 /**
- * In-memory {@link SessionStore} for development and single-process apps. Data is kept as JSON
- * text, so what comes out is a copy and only JSON-serialisable data goes in (as with a shared
- * store). A session expires `maxAge` seconds after its last `set`: lazily on access, and by an
+ * In-memory {@link SessionStore} for development and single-process apps. Data goes through
+ * JSON on the way in and every read gets its own copy, so only JSON-serialisable data goes in
+ * and what comes out is what a shared store would give back. A session expires `maxAge` seconds after its last `set`: lazily on access, and by an
  * `unref`'d sweep that runs only while the store holds sessions, so memory stays bounded.
  *
  * @example
@@ -80,7 +82,7 @@ export class MemorySessionStore implements SessionStore {
       this.#entries.delete(id)
       return null
     }
-    return JSON.parse(entry.json) as SessionData
+    return copyJson(entry.data)
   }
 
   /** Stores `data` under `id` for `maxAge` seconds (from now). */
@@ -98,7 +100,8 @@ export class MemorySessionStore implements SessionStore {
     if (json === undefined || json[0] !== '{') {
       throw new TypeError(`MemorySessionStore.${method}: data must be a plain object`)
     }
-    this.#entries.set(id, { json, expiresAt: this.#now() + maxAge * 1000 })
+    const stored = JSON.parse(json) as SessionData
+    this.#entries.set(id, { data: stored, expiresAt: this.#now() + maxAge * 1000 })
     if (this.#stopSweep === undefined) {
       this.#stopSweep = unrefInterval(() => this.#sweep(), this.#sweepIntervalMs)
     }
