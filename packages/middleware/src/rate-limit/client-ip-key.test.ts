@@ -75,6 +75,26 @@ describe('clientIpKey', () => {
     for (const [ip, subnet, key] of sequence) expect(await keyOf(ip, subnet)).toBe(key)
   })
 
+  it('keys each forwarded request by its own right-most X-Forwarded-For entry, remembered or not', async () => {
+    // No connection address (a runtime without sockets): the nearest proxy's entry is the key,
+    // and a spoofed left-most entry or an encoded address never becomes one.
+    const app = new Hono()
+    app.get('/', (c) => c.text(clientIpKey(c)))
+    const keyFor = async (xff: string) =>
+      (await app.request('/', { headers: { 'x-forwarded-for': xff } })).text()
+    const sequence: [string, string][] = [
+      ['203.0.113.7', '203.0.113.7'],
+      ['203.0.113.7', '203.0.113.7'],
+      ['10.0.0.1, 203.0.113.8', '203.0.113.8'],
+      ['203.0.113.8, 10.0.0.1', '10.0.0.1'],
+      ['%32%30%33.0.113.7', 'unknown'],
+      ['203.0.113.7,', 'unknown'],
+      ['::ffff:203.0.113.7', '203.0.113.7'],
+      ['203.0.113.7', '203.0.113.7'],
+    ]
+    for (const [xff, key] of sequence) expect(await keyFor(xff)).toBe(key)
+  })
+
   it('never lets a dotted-tail IPv6 address share the bucket of the IPv4 address it ends in', async () => {
     expect(await keyOf('2001:db8::1.2.3.4')).not.toBe(await keyOf('1.2.3.4'))
   })

@@ -38,15 +38,13 @@ export function loadSession(
     addId(ids, id)
   }
   if (ids.length === 0) return null
-  let found: LoadedSession = null
+  const search = new LiveSearch()
   for (const id of ids) {
     const stored = readNow(activeStore, id)
     if (stored === undefined) return findLive(activeStore, ids)
-    if (!isSessionData(stored)) continue
-    if (found !== null) return null // two live sessions: see findLive
-    found = { id, data: stored }
+    if (search.ambiguousWith(id, stored)) return null
   }
-  return found
+  return search.found
 }
 
 async function loadAsync(
@@ -67,19 +65,29 @@ function addId(ids: string[], id: string | null): void {
   if (id !== null && SESSION_ID.test(id) && !ids.includes(id)) ids.push(id)
 }
 
-function isSessionData(stored: unknown): stored is SessionData {
-  return stored !== null && typeof stored === 'object' && !Array.isArray(stored)
+/**
+ * The one rule of the search, whichever way the store is read: a stored value that is not a
+ * session object is skipped; the first live session is kept; a second one makes the request
+ * ambiguous.
+ */
+class LiveSearch {
+  found: LoadedSession = null
+
+  /** Adds what the store holds for `id`; `true` when that makes two live sessions. */
+  ambiguousWith(id: string, stored: unknown): boolean {
+    if (stored === null || typeof stored !== 'object' || Array.isArray(stored)) return false
+    // Two live sessions in one request: one may be an attacker's, planted from a sibling
+    // subdomain. There is no telling which, so neither is adopted.
+    if (this.found !== null) return true
+    this.found = { id, data: stored as SessionData }
+    return false
+  }
 }
 
 async function findLive(activeStore: SessionStore, ids: string[]): Promise<LoadedSession> {
-  let found: LoadedSession = null
+  const search = new LiveSearch()
   for (const id of ids) {
-    const stored = await activeStore.get(id)
-    if (!isSessionData(stored)) continue
-    // Two live sessions in one request: one may be an attacker's, planted from a sibling
-    // subdomain. There is no telling which, so neither is adopted.
-    if (found !== null) return null
-    found = { id, data: stored }
+    if (search.ambiguousWith(id, await activeStore.get(id))) return null
   }
-  return found
+  return search.found
 }
