@@ -315,11 +315,28 @@ describe('every row of every table', () => {
   )
 })
 
+/** `| \`code\` | status | …` rows of a markdown page. */
+const codeRows = (page: string) =>
+  [...page.matchAll(/^\| `([a-z][a-z0-9_]*)` +\| (\d{3}) +\| (.*?) *\|$/gm)].map((m) => ({
+    code: m[1] as string,
+    status: Number(m[2]),
+    text: m[3] as string,
+  }))
+
+describe.each(
+  FOLDERS.map(({ folder }) => folder).filter((folder) => TABLES[factoryOf(folder)] !== undefined),
+)('docs/middleware/%s.md', (folder) => {
+  it("lists exactly its table's rows under Rejections", () => {
+    const page = read(join(root, `docs/middleware/${folder}.md`))
+    const listed = codeRows(page).map((r) => `${r.status} ${r.code}`)
+    const table = TABLES[factoryOf(folder)] ?? []
+    expect(listed.sort()).toEqual(table.map((r) => `${r.status} ${r.code}`).sort())
+  })
+})
+
 describe('docs/guide/rejection-codes.md', () => {
   const page = read(join(root, 'docs/guide/rejection-codes.md'))
-  const rows = [...page.matchAll(/^\| `([a-z][a-z0-9_]*)` +\| (\d{3}) +\| (.*?) *\|$/gm)].map(
-    (m) => ({ code: m[1] as string, status: Number(m[2]), thrownBy: m[3] as string }),
-  )
+  const rows = codeRows(page).map(({ code, status, text }) => ({ code, status, thrownBy: text }))
   /** The factories a page row names as throwing its code. */
   const namedIn = (thrownBy: string) =>
     [...thrownBy.matchAll(/`(\w+)`/g)].map((m) => m[1] as string).filter((n) => n in TABLES)

@@ -25,7 +25,10 @@ export type KnownCode = RejectionCode extends infer C
 export interface Answer<O = undefined> {
   readonly status: ContentfulStatusCode
   readonly code: KnownCode
-  /** What it means, for the OpenAPI response (the rows of one status are joined with `; `). */
+  /**
+   * What it means, for the OpenAPI response: the rows of one status make one sentence
+   * (`Missing bearer token, or invalid bearer token (…)`).
+   */
   readonly description: string | ((options: O) => string)
   /** Whether the instance can give it at all; absent: always. */
   readonly when?: (options: O) => boolean
@@ -74,7 +77,7 @@ export type RefuseFor<T extends Answers<never>> = <S extends T[number]['status']
  *
  * @example
  * responsesOf(JWT_AUTH_ANSWERS, { scopes: [], remote: false }, { 401: [challenge] })
- * // [{ status: 401, description: 'No bearer token; …', codes: ['token_missing', 'token_invalid'], headers: [challenge] }]
+ * // [{ status: 401, description: 'Missing bearer token, or invalid …', codes: ['token_missing', 'token_invalid'], headers: [challenge] }]
  */
 export function responsesOf<O>(
   table: Answers<O>,
@@ -88,7 +91,8 @@ export function responsesOf<O>(
     const same = responses.find((r) => r.status === row.status)
     if (same) {
       same.codes.push(row.code)
-      if (!same.description.split('; ').includes(text)) same.description += `; ${text}`
+      // "Missing bearer token, or invalid bearer token": one sentence, an acronym kept as it is.
+      same.description += `, or ${/^[A-Z][a-z]/.test(text) ? text[0]?.toLowerCase() + text.slice(1) : text}`
       continue
     }
     const extra = headers[row.status]

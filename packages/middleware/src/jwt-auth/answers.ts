@@ -11,7 +11,7 @@ export interface JwtAuthSetup {
 
 /** Every answer `jwtAuth` gives instead of calling `next()`, and when it can. */
 export const ANSWERS = [
-  { status: 401, code: 'token_missing', description: 'No bearer token' },
+  { status: 401, code: 'token_missing', description: 'Missing bearer token' },
   {
     status: 401,
     code: 'token_invalid',
