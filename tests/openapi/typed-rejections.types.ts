@@ -2,7 +2,9 @@
  * Issue 21, point 3: the answers a route's middleware give, and the 400/415 of request
  * validation, are part of its `hc` types, with `code` narrowed to that middleware's codes when
  * the app renders problem details (`onError(problemHandler())`). For route `middlewares`, group
- * `use` and `api.use('*', …)`. Run by `pnpm typecheck`; each `@ts-expect-error` must be an error.
+ * `use` and `api.use('*', …)`. Issue 36, finding 16: every answer a middleware can give is typed
+ * (its table in `<feature>/answers.ts`), whatever its options: jwtAuth's 403 and 503, the 503 of
+ * every store. Run by `pnpm typecheck`; each `@ts-expect-error` must be an error.
  */
 import {
   apiKey,
