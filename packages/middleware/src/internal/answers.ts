@@ -6,8 +6,9 @@ import type { Pending } from './decisions'
 // A middleware's answers (each status and code it can reject with) are declared once, in a table
 // beside it (`<feature>/answers.ts`). Everything else is derived from that table: the phantom
 // `Rejects<…>` type `hc` reads, the responses of the self-description, the codes the feature's
-// `reject()` and `refuse()` accept, and the rows of docs/guide/rejection-codes.md (a test compares
-// them). `src/answers.test.ts` fails when a feature can throw a code its table lacks.
+// `reject()` and `refuse()` accept, and the rows of docs/guide/rejection-codes.md and of the
+// feature's docs page (a test compares them). `src/answers.test.ts` fails when a feature can throw
+// a code its table lacks.
 
 /** A code of the shared list (`@palisade/shared/codes`), not an app's own string. */
 export type KnownCode = RejectionCode extends infer C
@@ -76,7 +77,8 @@ export type RefuseFor<T extends Answers<never>> = <S extends T[number]['status']
  * response per status (in table order) with the codes of its rows and `headers[status]`.
  *
  * @example
- * responsesOf(JWT_AUTH_ANSWERS, { scopes: [], remote: false }, { 401: [challenge] })
+ * // in jwt-auth/description.ts, with jwtAuth's table
+ * responsesOf(ANSWERS, { scopes: [], remote: false }, { 401: [challenge] })
  * // [{ status: 401, description: 'Missing bearer token, or invalid …', codes: ['token_missing', 'token_invalid'], headers: [challenge] }]
  */
 export function responsesOf<O>(
