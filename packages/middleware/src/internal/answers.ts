@@ -10,7 +10,7 @@ import type { Pending } from './decisions'
 // feature's docs page (a test compares them). `src/answers.test.ts` fails when a feature can throw
 // a code its table lacks.
 
-/** A code of the shared list (`@palisade/shared/codes`), not an app's own string. */
+/** One of the named codes of `RejectionCode` (the shared list), not an app's own string. */
 export type KnownCode = RejectionCode extends infer C
   ? C extends string
     ? string extends C
