@@ -2,15 +2,22 @@
  * Issue 21, point 3: the answers a route's middleware give, and the 400/415 of request
  * validation, are part of its `hc` types, with `code` narrowed to that middleware's codes when
  * the app renders problem details (`onError(problemHandler())`). For route `middlewares`, group
- * `use` and `api.use('*', …)`. Run by `pnpm typecheck`; each `@ts-expect-error` must be an error.
+ * `use` and `api.use('*', …)`. Issue 36, finding 16: every answer a middleware can give is typed
+ * (its table in `<feature>/answers.ts`), whatever its options: jwtAuth's 403 and 503, the 503 of
+ * every store. Run by `pnpm typecheck`; each `@ts-expect-error` must be an error.
  */
 import {
+  apiKey,
   bodyLimit,
+  concurrencyLimit,
   contentTypeGuard,
+  cors,
   csrf,
   jwtAuth,
+  MemoryApiKeyStore,
   problemHandler,
   rateLimit,
+  sessions,
 } from '@palisade/middleware'
 import { openapi } from '@palisade/openapi'
 import { Hono } from 'hono'
@@ -44,6 +51,19 @@ const api = openapi(new Hono(), { info: { title: 'Rejections', version: '1.0.0' 
       },
     },
   })
+  .get('/keyed', (c) => c.json({ ok: true }, 200), {
+    middlewares: [
+      apiKey({ store: new MemoryApiKeyStore() }),
+      concurrencyLimit({ max: 4 }),
+      sessions({ secret }),
+    ],
+    openapi: { responses: { 200: { description: 'OK', schema: z.object({ ok: z.boolean() }) } } },
+  })
+  .get('/mixed', (c) => c.json({ ok: true }, 200), {
+    // A middleware that answers nothing itself does not hide the answers of the others.
+    middlewares: [cors(), jwtAuth({ secret })],
+    openapi: { responses: { 200: { description: 'OK', schema: z.object({ ok: z.boolean() }) } } },
+  })
   .group('/admin', (g) =>
     g.use(jwtAuth({ secret })).get('/stats', (c) => c.json({ up: true }, 200), {
       openapi: { responses: { 200: { description: 'Up', schema: z.object({ up: z.boolean() }) } } },
@@ -66,11 +86,29 @@ async function routeMiddleware() {
     const code: 'rate_limited' = (await res.json()).code
     return [code]
   }
+  if (res.status === 403) {
+    // jwtAuth's 403 (a token without a required scope); csrf is only on /forms/*.
+    const problem = await res.json()
+    const exact: Equal<typeof problem.code, 'insufficient_scope'> = true
+    // @ts-expect-error csrf's code is not an answer of /me
+    const wrong: 'csrf_token_invalid' = problem.code
+    return [exact, wrong]
+  }
+  if (res.status === 503) {
+    // jwtAuth's key set and rateLimit's store: every answer either can give, whatever the options.
+    const code = (await res.json()).code
+    const exact: Equal<typeof code, 'jwks_unavailable' | 'store_unavailable'> = true
+    return [exact]
+  }
   if (res.status === 200) return [(await res.json()).sub]
-  // @ts-expect-error 403 is not an answer of /me (csrf is only on /forms/*)
-  res.status === 403
+  // @ts-expect-error 404 is not an answer of /me
+  res.status === 404
   return []
 }
+
+/** `true` only when `A` and `B` are the same type (not merely assignable). */
+type Equal<A, B> =
+  (<T>() => T extends A ? 1 : 2) extends <T>() => T extends B ? 1 : 2 ? true : false
 
 async function pathPattern() {
   const res = await client.forms.send.$post()
@@ -84,8 +122,13 @@ async function pathPattern() {
 async function validationAndDeclared() {
   const res = await client.upload.$post({ json: { n: 1 } })
   if (res.status === 400) {
-    const code: 'validation_failed' | 'malformed_body' = (await res.json()).code
-    return code
+    // Validation's codes, and bodyLimit's for a body that lies about its length or breaks off.
+    const code = (await res.json()).code
+    const exact: Equal<
+      typeof code,
+      'validation_failed' | 'malformed_body' | 'content_length_mismatch' | 'body_unreadable'
+    > = true
+    return exact
   }
   if (res.status === 415) {
     // contentTypeGuard's 415 and validation's 415 carry the same code.
@@ -98,6 +141,36 @@ async function validationAndDeclared() {
     return limit
   }
   return 0
+}
+
+async function storeAnswers() {
+  const res = await client.keyed.$get()
+  if (res.status === 503) {
+    // apiKey, concurrencyLimit and sessions (and rateLimit) answer 503 when their store fails.
+    const code = (await res.json()).code
+    const exact: Equal<typeof code, 'store_unavailable'> = true
+    return exact
+  }
+  if (res.status === 401) {
+    const code: 'api_key_invalid' = (await res.json()).code
+    return code
+  }
+  if (res.status === 429) {
+    const code = (await res.json()).code
+    const exact: Equal<typeof code, 'rate_limited' | 'concurrency_limited'> = true
+    return exact
+  }
+  return false
+}
+
+async function mixedMiddlewares() {
+  const res = await hc<typeof api.app>('http://localhost').mixed.$get()
+  if (res.status === 401) {
+    const code = (await res.json()).code
+    const exact: Equal<typeof code, 'token_missing' | 'token_invalid'> = true
+    return exact
+  }
+  return false
 }
 
 async function groupUse() {
@@ -132,4 +205,6 @@ void routeMiddleware
 void pathPattern
 void validationAndDeclared
 void groupUse
+void mixedMiddlewares
+void storeAnswers
 void textAnswers

@@ -1,4 +1,3 @@
-import type { Rejects } from '@palisade/shared/describe'
 import type { MiddlewareHandler } from 'hono'
 import { begin, clock, decide, storeTime } from '../internal/decisions'
 import { described } from '../internal/described'
@@ -10,8 +9,8 @@ import {
   optionError,
 } from '../internal/options'
 import { assertNoDryRun } from '../internal/refuse'
-import { reject } from '../internal/reject'
 import { storeFor } from '../internal/store-context'
+import { type ApiKeyRejects, reject } from './answers'
 import { apiKeyDescription } from './description'
 import type { ApiKeyInfo, ApiKeyStore } from './store'
 
@@ -59,9 +58,7 @@ const KNOWN = ['extractFrom', 'headerName', 'queryParam', 'store', 'contextKey']
  * app.get('/api/whoami', (c) => c.json(c.get('apiKey')))
  * ```
  */
-export function apiKey(
-  options: ApiKeyOptions,
-): MiddlewareHandler & Rejects<{ 401: 'api_key_invalid' }> {
+export function apiKey(options: ApiKeyOptions): MiddlewareHandler & ApiKeyRejects {
   const factory = 'apiKey'
   if (options === undefined) throw optionError(factory, '"store" is required')
   assertNoDryRun(factory, options)

@@ -1,8 +1,13 @@
 import type { DescribedScheme, MiddlewareDescription } from '@palisade/shared/describe'
+import { responsesOf } from '../internal/answers'
+import { ANSWERS } from './answers'
 import { MemoryApiKeyStore } from './memory-store'
 import type { ApiKeyStore } from './store'
 
-/** What `apiKey` adds: one scheme per place the key is read (alternatives), 401, maybe 503. */
+/**
+ * What `apiKey` adds: one scheme per place the key is read (alternatives), and its answers
+ * (`answers.ts`: 401, and 503 for a store that can fail).
+ */
 export function apiKeyDescription(
   extractFrom: 'header' | 'query' | 'both',
   headerName: string,
@@ -20,15 +25,6 @@ export function apiKeyDescription(
       { name: 'apiKeyQuery', scheme: { type: 'apiKey', in: 'query', name: queryParam } },
     ])
   }
-  const responses: MiddlewareDescription['responses'] = [
-    { status: 401, description: 'Missing or invalid API key', codes: ['api_key_invalid'] },
-  ]
-  if (!(store instanceof MemoryApiKeyStore)) {
-    responses.push({
-      status: 503,
-      description: 'The API key store is unavailable',
-      codes: ['store_unavailable'],
-    })
-  }
-  return { security, responses }
+  const storeCanFail = !(store instanceof MemoryApiKeyStore)
+  return { security, responses: responsesOf(ANSWERS, { storeCanFail }) }
 }

@@ -1,12 +1,10 @@
-import type { Rejects } from '@palisade/shared/describe'
 import type { MiddlewareHandler } from 'hono'
 import { CONTENT_LENGTH, framedByRuntime, mayHaveBody } from '../internal/body'
 import { begin, decide } from '../internal/decisions'
 import { described } from '../internal/described'
 import { assertBoolean, assertKnownKeys, assertNonNegativeInteger } from '../internal/options'
-import { refuse } from '../internal/refuse'
-import { reject } from '../internal/reject'
 import { socketFramedLength, unreadBodyHeaders } from '../internal/socket-body'
+import { type BodyLimitRejects, refuse, reject } from './answers'
 import { bodyLimitDescription } from './description'
 
 /**
@@ -47,9 +45,7 @@ const MISMATCH = 'Content-Length does not match the body'
  * app.use('/api/*', bodyLimit({ max: 64 * 1024 }))
  * ```
  */
-export function bodyLimit(
-  options?: BodyLimitOptions,
-): MiddlewareHandler & Rejects<{ 413: 'body_too_large' }> {
+export function bodyLimit(options?: BodyLimitOptions): MiddlewareHandler & BodyLimitRejects {
   assertKnownKeys(NAME, options, KNOWN)
   const max = assertNonNegativeInteger(NAME, 'max', options?.max ?? 1_000_000)
   const dryRun = assertBoolean(NAME, 'dryRun', options?.dryRun ?? false)

@@ -1,4 +1,3 @@
-import type { Rejects } from '@palisade/shared/describe'
 import type { Context, MiddlewareHandler } from 'hono'
 import { keyOption } from '../internal/client-ip-key'
 import { begin, clock, decide, storeTime } from '../internal/decisions'
@@ -11,11 +10,10 @@ import {
   assertPositiveInteger,
   optionError,
 } from '../internal/options'
-import { refuse } from '../internal/refuse'
-import { reject } from '../internal/reject'
 import { storeFor } from '../internal/store-context'
 import { storeFailures } from '../internal/store-failure'
 import { unrefInterval } from '../internal/timers'
+import { type ConcurrencyLimitRejects, refuse, reject } from './answers'
 import { concurrencyLimitDescription } from './description'
 import { MemoryConcurrencyStore } from './memory-store'
 import type { ConcurrencyStore } from './store'
@@ -107,7 +105,7 @@ type Get = (key: string) => unknown
  */
 export function concurrencyLimit(
   options: ConcurrencyLimitOptions,
-): MiddlewareHandler & Rejects<{ 429: 'concurrency_limited' }> {
+): MiddlewareHandler & ConcurrencyLimitRejects {
   if (options === undefined) throw optionError(NAME, 'options with "max" must be given')
   assertKnownKeys(NAME, options, KNOWN)
   if (options.max === undefined) throw optionError(NAME, '"max" is required')

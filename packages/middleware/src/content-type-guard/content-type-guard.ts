@@ -1,4 +1,3 @@
-import type { Rejects } from '@palisade/shared/describe'
 import { MEDIA_RANGE } from '@palisade/shared/media-type'
 import type { MiddlewareHandler } from 'hono'
 import { begin, decide } from '../internal/decisions'
@@ -11,7 +10,7 @@ import {
   assertStringArray,
   optionError,
 } from '../internal/options'
-import { refuse } from '../internal/refuse'
+import { type ContentTypeGuardRejects, refuse } from './answers'
 import { contentTypeGuardDescription } from './description'
 
 /**
@@ -56,7 +55,7 @@ const OWS = /^[ \t]+|[ \t]+$/g
  */
 export function contentTypeGuard(
   options: ContentTypeGuardOptions,
-): MiddlewareHandler & Rejects<{ 415: 'unsupported_media_type' }> {
+): MiddlewareHandler & ContentTypeGuardRejects {
   if (options === undefined) throw optionError(NAME, 'options with "required" must be given')
   assertKnownKeys(NAME, options, KNOWN)
   if (options.required === undefined) throw optionError(NAME, '"required" must be given')

@@ -1,6 +1,11 @@
 import type { MiddlewareDescription } from '@palisade/shared/describe'
+import { responsesOf } from '../internal/answers'
+import { ANSWERS } from './answers'
 
-/** What `contentTypeGuard` adds on its methods: the accepted request media types and 415. */
+/**
+ * What `contentTypeGuard` adds on its methods: the accepted request media types and its answers
+ * (`answers.ts`: 415).
+ */
 export function contentTypeGuardDescription(
   required: readonly string[],
   methods: ReadonlySet<string>,
@@ -8,12 +13,6 @@ export function contentTypeGuardDescription(
   return {
     methods: [...methods],
     requestMediaTypes: required.map((t) => t.toLowerCase()),
-    responses: [
-      {
-        status: 415,
-        description: `Content-Type is not ${required.join(' or ')}`,
-        codes: ['unsupported_media_type'],
-      },
-    ],
+    responses: responsesOf(ANSWERS, { required }),
   }
 }

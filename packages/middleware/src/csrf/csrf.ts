@@ -1,4 +1,3 @@
-import type { Rejects } from '@palisade/shared/describe'
 import type { Context, MiddlewareHandler } from 'hono'
 import { appendSetCookie, type CookieSettings, getCookieCopies } from '../internal/cookie'
 import { assertCookieName, assertCookieSettings, cookieOptions } from '../internal/cookie-settings'
@@ -22,7 +21,7 @@ import {
   assertStringArray,
   optionError,
 } from '../internal/options'
-import { refuse } from '../internal/refuse'
+import { type CsrfRejects, refuse } from './answers'
 import { csrfDescription } from './description'
 import { originAllowed } from './origin'
 
@@ -117,9 +116,7 @@ const MAX_TOKEN_LENGTH = 512
  * )
  * ```
  */
-export function csrf(
-  options: CsrfOptions = {},
-): MiddlewareHandler & Rejects<{ 403: 'csrf_token_invalid' }> {
+export function csrf(options: CsrfOptions = {}): MiddlewareHandler & CsrfRejects {
   const factory = 'csrf'
   assertKnownKeys(factory, options, KNOWN)
   const dryRun = assertBoolean(factory, 'dryRun', options.dryRun ?? false)

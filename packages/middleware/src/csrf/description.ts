@@ -1,9 +1,12 @@
 import type { MiddlewareDescription } from '@palisade/shared/describe'
+import { responsesOf } from '../internal/answers'
 import { methodsExcept } from '../internal/described'
+import { ANSWERS } from './answers'
 
 /**
  * What `csrf` adds to operations with an unsafe method: the token header as an apiKey scheme (so
- * an explorer's Authorize can send it; the cookie travels by itself) and 403.
+ * an explorer's Authorize can send it; the cookie travels by itself) and its answers
+ * (`answers.ts`: 403).
  */
 export function csrfDescription(
   headerName: string,
@@ -26,6 +29,6 @@ export function csrfDescription(
         },
       ],
     ],
-    responses: [{ status: 403, description: 'Invalid CSRF token', codes: ['csrf_token_invalid'] }],
+    responses: responsesOf(ANSWERS, undefined),
   }
 }

@@ -1,6 +1,8 @@
 import type { MiddlewareDescription } from '@palisade/shared/describe'
+import { responsesOf } from '../internal/answers'
+import { ANSWERS } from './answers'
 
-/** What `ipGuard` adds: 403 for a client address outside the rule. */
+/** What `ipGuard` adds: its answers (`answers.ts`: 403 for a client address outside the rule). */
 export const ipGuardDescription: MiddlewareDescription = {
-  responses: [{ status: 403, description: 'Client address not allowed', codes: ['ip_denied'] }],
+  responses: responsesOf(ANSWERS, undefined),
 }

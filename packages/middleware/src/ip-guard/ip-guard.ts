@@ -1,4 +1,3 @@
-import type { Rejects } from '@palisade/shared/describe'
 import type { Context, MiddlewareHandler } from 'hono'
 import { getClientIPParsed } from '../internal/client-ip'
 import { begin, decide } from '../internal/decisions'
@@ -13,7 +12,7 @@ import {
   assertStringArray,
   optionError,
 } from '../internal/options'
-import { refuse } from '../internal/refuse'
+import { type IpGuardRejects, refuse } from './answers'
 import { ipGuardDescription } from './description'
 
 const FACTORY = 'ipGuard'
@@ -72,9 +71,7 @@ export interface IpGuardOptions {
  * app.use('*', ipGuard({ list: ['203.0.113.7', '198.51.100.0/24'] }))
  * ```
  */
-export function ipGuard(
-  options: IpGuardOptions,
-): MiddlewareHandler & Rejects<{ 403: 'ip_denied' }> {
+export function ipGuard(options: IpGuardOptions): MiddlewareHandler & IpGuardRejects {
   if (options === undefined || options === null) {
     throw optionError(FACTORY, '"list" is required')
   }

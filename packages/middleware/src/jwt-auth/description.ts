@@ -1,23 +1,22 @@
 import type {
-  DescribedResponse,
+  DescribedHeader,
   DescribedScheme,
   MiddlewareDescription,
 } from '@palisade/shared/describe'
+import { responsesOf } from '../internal/answers'
+import { ANSWERS, type JwtAuthSetup } from './answers'
 
 /** What shapes the description of one `jwtAuth` instance. */
-export interface JwtAuthDescribed {
+export interface JwtAuthDescribed extends JwtAuthSetup {
   cookieName: string | undefined
-  /** Required scopes, listed in the security requirement. */
-  scopes: string[]
-  /** The keys come from a remote JWKS, so a 503 `jwks_unavailable` can answer. */
-  remote: boolean
   /** With `discovery`: the OpenID configuration URL of the issuer. */
   openIdConnectUrl: string | undefined
 }
 
 /**
  * What `jwtAuth` adds: an OpenID Connect scheme (with discovery) or a bearer JWT scheme, the
- * cookie when configured, the required scopes, 401, and 403 / 503 where they can happen.
+ * cookie when configured, the required scopes, and the answers of its table (`answers.ts`) that
+ * its options make possible.
  */
 export function jwtAuthDescription(d: JwtAuthDescribed): MiddlewareDescription {
   const scopes = d.scopes.length > 0 ? { scopes: [...d.scopes] } : {}
@@ -62,41 +61,16 @@ export function jwtAuthDescription(d: JwtAuthDescribed): MiddlewareDescription {
     ])
   }
   const challenge = { name: 'WWW-Authenticate', description: 'The Bearer challenge (RFC 6750)' }
-  const responses: DescribedResponse[] = [
-    {
-      status: 401,
-      description: 'Missing or invalid bearer token',
-      codes: ['token_missing', 'token_invalid'],
-      headers: [challenge],
-    },
-  ]
-  if (d.scopes.length > 0) {
-    responses.push({
-      status: 403,
-      description: `The token lacks a required scope (${d.scopes.join(' ')})`,
-      codes: ['insufficient_scope'],
-      headers: [challenge],
-    })
+  const retryAfter: DescribedHeader = {
+    name: 'Retry-After',
+    description: 'Seconds to wait',
+    schema: { type: 'integer', format: 'int64', minimum: 0, maximum: Number.MAX_SAFE_INTEGER },
   }
-  if (d.remote) {
-    responses.push({
-      status: 503,
-      description: 'The signing keys (JWKS) cannot be fetched and no cached keys are left',
-      codes: ['jwks_unavailable'],
-      headers: [
-        {
-          name: 'Retry-After',
-          description: 'Seconds to wait',
-          schema: {
-            type: 'integer',
-            format: 'int64',
-            minimum: 0,
-            maximum: Number.MAX_SAFE_INTEGER,
-          },
-        },
-      ],
-    })
-  }
+  const responses = responsesOf(ANSWERS, d, {
+    401: [challenge],
+    403: [challenge],
+    503: [retryAfter],
+  })
   return {
     middleware: 'jwtAuth',
     ...(d.cookieName === undefined ? {} : { cookieAuth: true }),

@@ -1,4 +1,3 @@
-import type { Rejects } from '@palisade/shared/describe'
 import type { MiddlewareHandler } from 'hono'
 import { BoundedCache } from '../internal/bounded-cache'
 import { getCookieCopies } from '../internal/cookie'
@@ -19,7 +18,7 @@ import {
   optionError,
 } from '../internal/options'
 import { assertNoDryRun } from '../internal/refuse'
-import { reject } from '../internal/reject'
+import { type JwtAuthRejects, reject } from './answers'
 import { jwtAuthDescription } from './description'
 import {
   assertHmacAlgorithm,
@@ -325,9 +324,7 @@ function keySourceKind(factory: string, options: JwtAuthOptions) {
  * app.get('/api/me', (c) => c.json({ sub: c.get('jwtPayload').sub }))
  * ```
  */
-export function jwtAuth(
-  options: JwtAuthOptions,
-): MiddlewareHandler & Rejects<{ 401: 'token_missing' | 'token_invalid' }> {
+export function jwtAuth(options: JwtAuthOptions): MiddlewareHandler & JwtAuthRejects {
   const factory = 'jwtAuth'
   if (options === undefined) {
     throw optionError(

@@ -1,4 +1,6 @@
 import type { DescribedHeader, MiddlewareDescription } from '@palisade/shared/describe'
+import { responsesOf } from '../internal/answers'
+import { ANSWERS } from './answers'
 import { MemoryRateLimitStore } from './memory-store'
 import type { RateLimitStore } from './store'
 
@@ -31,40 +33,25 @@ export function rateLimitHeaders(draft: 'draft-6' | 'draft-8' = 'draft-6'): Desc
 }
 
 /**
- * What `rateLimit` adds to an operation: 429 with `Retry-After` and the RateLimit headers, those
- * headers on every answer given after it counted the request, and 503 when a store that can fail is configured without `failOpen`.
+ * What `rateLimit` adds to an operation: its answers (`answers.ts`: 429 with `Retry-After` and the
+ * RateLimit headers, 503 when a store that can fail is configured without `failOpen`), and those
+ * headers on every answer given after it counted the request.
  */
 export function rateLimitDescription(
   store: RateLimitStore | undefined,
   failOpen: boolean,
   headers: DescribedHeader[] = rateLimitHeaders(),
 ): MiddlewareDescription {
-  const responses: MiddlewareDescription['responses'] = [
-    {
-      status: 429,
-      description: 'Too many requests',
-      codes: ['rate_limited'],
-      headers: [
-        {
-          name: 'Retry-After',
-          description: 'Seconds until a retry can succeed',
-          schema: { ...integer, minimum: 1 },
-        },
-        ...headers,
-      ],
-    },
-  ]
-  if (!failOpen && store !== undefined && !(store instanceof MemoryRateLimitStore)) {
-    responses.push({
-      status: 503,
-      description: 'The rate limit store is unavailable',
-      codes: ['store_unavailable'],
-    })
+  const storeCanFail = store !== undefined && !(store instanceof MemoryRateLimitStore)
+  const retryAfter: DescribedHeader = {
+    name: 'Retry-After',
+    description: 'Seconds until a retry can succeed',
+    schema: { ...integer, minimum: 1 },
   }
   // Set before the request goes on: on what passes, and on every later rejection and error too.
   return {
     middleware: 'rateLimit',
-    responses,
+    responses: responsesOf(ANSWERS, { storeCanFail, failOpen }, { 429: [retryAfter, ...headers] }),
     headers: headers.map((h) => ({ ...h, on: 'passed' as const })),
   }
 }

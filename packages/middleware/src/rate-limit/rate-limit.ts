@@ -3,7 +3,6 @@
 // a config object was tried: the property names it adds survive minification and cost the
 // rate-limit entry 128 bytes gzipped, for no change in behaviour.
 
-import type { Rejects } from '@palisade/shared/describe'
 import type { Context, MiddlewareHandler } from 'hono'
 import { BoundedCache } from '../internal/bounded-cache'
 import { boundKey } from '../internal/bounded-key'
@@ -22,9 +21,9 @@ import {
   formatValue,
   optionError,
 } from '../internal/options'
-import { reject } from '../internal/reject'
 import { storeFor } from '../internal/store-context'
 import { storeFailures } from '../internal/store-failure'
+import { type RateLimitRejects, reject } from './answers'
 import { rateLimitDescription, rateLimitHeaders } from './description'
 import {
   defaultPolicyName,
@@ -177,9 +176,7 @@ const METHOD = {
  * app.post('/login', rateLimit({ max: 5, windowMs: 15 * 60_000, skipSuccessfulRequests: true }), login)
  * ```
  */
-export function rateLimit(
-  options: RateLimitOptions = {},
-): MiddlewareHandler & Rejects<{ 429: 'rate_limited' }> {
+export function rateLimit(options: RateLimitOptions = {}): MiddlewareHandler & RateLimitRejects {
   const factory = 'rateLimit'
   assertKnownKeys(factory, options, KNOWN)
   const windowMs = assertPositiveInteger(factory, 'windowMs', options.windowMs ?? 60_000)

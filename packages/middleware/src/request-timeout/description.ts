@@ -1,14 +1,8 @@
 import type { MiddlewareDescription } from '@palisade/shared/describe'
+import { responsesOf } from '../internal/answers'
+import { ANSWERS } from './answers'
 
-/** What `requestTimeout` adds: 408 when the handler chain is not done in `ms`. */
+/** What `requestTimeout` adds: its answers (`answers.ts`: 408 when the chain is not done in `ms`). */
 export function requestTimeoutDescription(ms: number): MiddlewareDescription {
-  return {
-    responses: [
-      {
-        status: 408,
-        description: `No response within ${ms} ms`,
-        codes: ['request_timeout'],
-      },
-    ],
-  }
+  return { responses: responsesOf(ANSWERS, { ms }) }
 }

@@ -1,4 +1,3 @@
-import type { Rejects } from '@palisade/shared/describe'
 import type { MiddlewareHandler } from 'hono'
 import { begin, decide, overrule } from '../internal/decisions'
 import { described } from '../internal/described'
@@ -8,7 +7,7 @@ import {
   assertPositiveInteger,
   optionError,
 } from '../internal/options'
-import { reject } from '../internal/reject'
+import { type RequestTimeoutRejects, reject } from './answers'
 import { requestTimeoutDescription } from './description'
 
 /**
@@ -49,7 +48,7 @@ const MAX_DELAY = 2_147_483_647
  */
 export function requestTimeout(
   options: RequestTimeoutOptions,
-): MiddlewareHandler & Rejects<{ 408: 'request_timeout' }> {
+): MiddlewareHandler & RequestTimeoutRejects {
   if (options === undefined) throw optionError(NAME, 'options with "ms" must be given')
   assertKnownKeys(NAME, options, KNOWN)
   const ms = assertPositiveInteger(NAME, 'ms', options.ms)

@@ -3,8 +3,8 @@ import { getCookieCopies } from '../internal/cookie'
 import { SESSION_BINDING } from '../internal/cookie-signing'
 import { begin, clock, decide, storeTime } from '../internal/decisions'
 import { described } from '../internal/described'
-import { reject } from '../internal/reject'
 import { storeFor } from '../internal/store-context'
+import { reject, type SessionsRejects } from './answers'
 import { sessionsDescription } from './description'
 import { type LoadedSession, loadSession } from './load'
 import { MemorySessionStore } from './memory-store'
@@ -52,7 +52,7 @@ const unavailable = (): never => reject(503, 'Session store unavailable', 'store
  * })
  * ```
  */
-export function sessions(options: SessionsOptions): MiddlewareHandler {
+export function sessions(options: SessionsOptions): MiddlewareHandler & SessionsRejects {
   const config = sessionsConfig(options)
 
   const description = sessionsDescription(config.store)

@@ -1,13 +1,11 @@
 import type { MiddlewareDescription } from '@palisade/shared/describe'
+import { responsesOf } from '../internal/answers'
+import { ANSWERS } from './answers'
 
-/** What `ssrfGuard` adds: 400 for a URL that is not http(s), 403 for a blocked destination. */
+/**
+ * What `ssrfGuard` adds: its answers (`answers.ts`: 400 for a URL that is not http(s), 403 for a
+ * blocked destination).
+ */
 export const ssrfGuardDescription: MiddlewareDescription = {
-  responses: [
-    { status: 400, description: 'Invalid URL (not http or https)', codes: ['url_invalid'] },
-    {
-      status: 403,
-      description: 'The URL points to a private, loopback or metadata address',
-      codes: ['url_forbidden'],
-    },
-  ],
+  responses: responsesOf(ANSWERS, undefined),
 }

@@ -1,4 +1,3 @@
-import type { Rejects } from '@palisade/shared/describe'
 import type { Context, MiddlewareHandler } from 'hono'
 import { mayHaveBody } from '../internal/body'
 import { begin, decide } from '../internal/decisions'
@@ -10,7 +9,7 @@ import {
   assertKnownKeys,
   assertNonEmptyString,
 } from '../internal/options'
-import { refuse } from '../internal/refuse'
+import { refuse, type SsrfGuardRejects } from './answers'
 import { compileChecker, type SsrfCheckOptions } from './check-url'
 import { ssrfGuardDescription } from './description'
 
@@ -65,9 +64,7 @@ export interface SsrfGuardOptions extends SsrfCheckOptions {
  * })
  * ```
  */
-export function ssrfGuard(
-  options?: SsrfGuardOptions,
-): MiddlewareHandler & Rejects<{ 400: 'url_invalid'; 403: 'url_forbidden' }> {
+export function ssrfGuard(options?: SsrfGuardOptions): MiddlewareHandler & SsrfGuardRejects {
   const FACTORY = 'ssrfGuard'
   assertKnownKeys(FACTORY, options, [
     'blockList',

@@ -1,14 +1,13 @@
 import type { MiddlewareDescription } from '@palisade/shared/describe'
+import { responsesOf } from '../internal/answers'
 import { BODY_METHODS } from '../internal/described'
+import { ANSWERS } from './answers'
 
-/** What `xssSanitize` adds to operations that take a body: 400 for malformed JSON. */
+/**
+ * What `xssSanitize` adds to operations that take a body: its answers (`answers.ts`: 400 for
+ * malformed or too deeply nested JSON).
+ */
 export const xssSanitizeDescription: MiddlewareDescription = {
   methods: [...BODY_METHODS],
-  responses: [
-    {
-      status: 400,
-      description: 'Malformed JSON body, or nested too deeply',
-      codes: ['malformed_body', 'body_too_deep'],
-    },
-  ],
+  responses: responsesOf(ANSWERS, undefined),
 }

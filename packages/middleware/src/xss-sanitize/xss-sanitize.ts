@@ -1,4 +1,3 @@
-import type { Rejects } from '@palisade/shared/describe'
 import { escapeHtml } from '@palisade/shared/html'
 import { readJsonText } from '@palisade/shared/json'
 import type { Context, MiddlewareHandler } from 'hono'
@@ -11,7 +10,7 @@ import {
   assertKnownKeys,
   assertStringArray,
 } from '../internal/options'
-import { refuse } from '../internal/refuse'
+import { refuse, type XssSanitizeRejects } from './answers'
 import { xssSanitizeDescription } from './description'
 
 /**
@@ -79,9 +78,7 @@ export interface XssSanitized {
  * })
  * ```
  */
-export function xssSanitize(
-  options?: XssSanitizeOptions,
-): MiddlewareHandler & Rejects<{ 400: 'malformed_body' | 'body_too_deep' }> {
+export function xssSanitize(options?: XssSanitizeOptions): MiddlewareHandler & XssSanitizeRejects {
   const FACTORY = 'xssSanitize'
   assertKnownKeys(FACTORY, options, ['fields', 'sanitizeQuery', 'sanitizer', 'dryRun'])
   const fields =

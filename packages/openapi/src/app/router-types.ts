@@ -53,7 +53,9 @@ export type RouteMethodFn<
   R extends OpenAPIRequestMeta = {},
   // biome-ignore lint/complexity/noBannedTypes: no declared responses: the handler's own answers
   O extends Record<number, OpenAPIResponseMeta> = {},
-  Mw extends MiddlewareHandler<E>[] = MiddlewareHandler<E>[],
+  // `| []` infers a tuple: each middleware keeps its own type (an array's element type would be
+  // one union, which drops a middleware whose answers include another's).
+  Mw extends MiddlewareHandler<E>[] | [] = MiddlewareHandler<E>[],
   // biome-ignore lint/suspicious/noExplicitAny: Hono's own handler response parameter
   Res extends AllowedResponse<O> = any,
 >(

@@ -1,0 +1,26 @@
+import type { Answers, RejectFor, RejectsFrom } from '../internal/answers'
+import { reject as rejectAny } from '../internal/reject'
+
+/** What `apiKey`'s answers depend on. */
+export interface ApiKeySetup {
+  /** A store that can fail (any but the memory store). */
+  storeCanFail: boolean
+}
+
+/** Every answer `apiKey` gives instead of calling `next()`, and when it can. */
+export const ANSWERS = [
+  // Missing and invalid alike: a prober learns nothing from the difference.
+  { status: 401, code: 'api_key_invalid', description: 'Missing or invalid API key' },
+  {
+    status: 503,
+    code: 'store_unavailable',
+    description: 'The API key store is unavailable',
+    when: (o) => o.storeCanFail,
+  },
+] as const satisfies Answers<ApiKeySetup>
+
+/** `apiKey()`'s return type: what `hc` knows it can answer. */
+export type ApiKeyRejects = RejectsFrom<typeof ANSWERS>
+
+/** `reject()` taking only the statuses and codes above. */
+export const reject: RejectFor<typeof ANSWERS> = rejectAny

@@ -1,0 +1,30 @@
+import type { Answers, RefuseFor, RejectFor, RejectsFrom } from '../internal/answers'
+import { refuse as refuseAny } from '../internal/refuse'
+import { reject as rejectAny } from '../internal/reject'
+
+/** What `concurrencyLimit`'s answers depend on. */
+export interface ConcurrencyLimitSetup {
+  /** A store that can fail (any but the memory store). */
+  storeCanFail: boolean
+  /** A failing store lets requests through instead of answering 503. */
+  failOpen: boolean
+}
+
+/** Every answer `concurrencyLimit` gives instead of calling `next()`, and when it can. */
+export const ANSWERS = [
+  { status: 429, code: 'concurrency_limited', description: 'Too many concurrent requests' },
+  {
+    status: 503,
+    code: 'store_unavailable',
+    description: 'The concurrency store is unavailable',
+    when: (o) => o.storeCanFail && !o.failOpen,
+  },
+] as const satisfies Answers<ConcurrencyLimitSetup>
+
+/** `concurrencyLimit()`'s return type: what `hc` knows it can answer. */
+export type ConcurrencyLimitRejects = RejectsFrom<typeof ANSWERS>
+
+/** `reject()` taking only the statuses and codes above. */
+export const reject: RejectFor<typeof ANSWERS> = rejectAny
+/** `refuse()` taking only the statuses and codes above. */
+export const refuse: RefuseFor<typeof ANSWERS> = refuseAny
