@@ -286,6 +286,17 @@ describe('rules a planted bug got through', () => {
     expect(only(audit(api))).toEqual(['GET /search body-limit'])
   })
 
+  it('body-limit: bodyLimit counts for a GET or DELETE with a declared body (it caps any body)', () => {
+    const api = base()
+    api.get('/search', (c) => c.json({ ok: true }), {
+      openapi: { security: [], request: { body: Body }, responses: ok },
+    })
+    api.delete('/batch', (c) => c.json({ ok: true }), {
+      openapi: { security: [], request: { body: Body }, responses: ok },
+    })
+    expect(audit(api)).toEqual([])
+  })
+
   it('an exemption matches its path exactly, never as a prefix', () => {
     const api = base()
     for (const path of ['/a', '/a/b', '/ab', '/a/*']) {
@@ -325,5 +336,26 @@ describe('rules a planted bug got through', () => {
         exempt: [{ method: 'GET', path: '/legacy/*', rules: ['undocumented', 'auth'], reason }],
       }),
     ).toHaveLength(2)
+  })
+})
+
+describe('routes Hono answers with an earlier route', () => {
+  it('an `all` route after a GET on its path: GET is the earlier route’s, the other methods its own', () => {
+    const api = base()
+    api.get('/x', (c) => c.json({ ok: true }), { openapi: { security: [], responses: ok } })
+    api.all('/x', (c) => c.json({ ok: true }), {
+      openapi: { security: [], request: { body: Body }, responses: ok },
+    })
+    expect(audit(api)).toEqual([])
+  })
+
+  it('an `all` route before a documented GET on its path: it answers GET, which the document takes from the GET', () => {
+    const api = base()
+    api.all('/x', (c) => c.json({ ok: true }))
+    api.get('/x', (c) => c.json({ ok: true }), { openapi: { security: [], responses: ok } })
+    expect(only(audit(api)).filter((f) => f.startsWith('GET'))).toEqual([
+      'GET /x undocumented',
+      'GET /x auth',
+    ])
   })
 })

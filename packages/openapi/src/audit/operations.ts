@@ -41,13 +41,22 @@ export interface Operation {
   readonly chain: readonly ChainEntry[]
 }
 
-/** The descriptions of the middleware that run for every request of `op` with `method`. */
-export function descriptionsFor(op: Operation, method: string): Description[] {
+/**
+ * The descriptions of the middleware Hono runs for every request of `op` with `method`: those
+ * registered for it on a path reaching all of the route. With `documentedOnly` (the default),
+ * only those whose description applies to `method` (csrf describes the unsafe methods, bodyLimit
+ * the ones that usually carry a body).
+ */
+export function descriptionsFor(
+  op: Operation,
+  method: string,
+  documentedOnly = true,
+): Description[] {
   return op.chain.flatMap((entry) => {
     const d = entry.description
     if (entry.reach !== 'all' || d === undefined) return []
     if (entry.method !== 'ALL' && entry.method !== method) return []
-    return !d.methods || d.methods.includes(method) ? [d] : []
+    return !documentedOnly || !d.methods || d.methods.includes(method) ? [d] : []
   })
 }
 
@@ -99,37 +108,49 @@ function describingRoutes(routes: readonly StoredRoute[]): Map<string, StoredRou
 }
 
 /**
- * The operations of `api`, by Hono's registration order. A path registered twice for a method
- * (or for `ALL` first) counts once, the first time: Hono's first matching route answers.
+ * The operations of `api`, by Hono's registration order. A method and path that an earlier route
+ * already answers (Hono's first matching route answers) is not audited again.
  */
 export function operationsOf(api: OpenAPIApp): Operation[] | undefined {
   const entries = routerEntries(api, api.app)
   if (entries === undefined) return undefined
   const describing = describingRoutes(api.routes)
   const operations: Operation[] = []
-  const add = (op: Operation) => operations.push(op)
+  /** `METHOD path` of the routes seen so far (`ALL path` for any method). */
   const answered = new Set<string>()
+  const answers = (method: string, path: string) =>
+    answered.has(`${method} ${path}`) || answered.has(`ALL ${path}`)
   entries.forEach((entry, index) => {
-    if (entry.kind !== 'route') return
-    if (answered.has(`${entry.method} ${entry.path}`) || answered.has(`ALL ${entry.path}`)) return
-    answered.add(`${entry.method} ${entry.path}`)
+    if (entry.kind !== 'route' || answers(entry.method, entry.path)) return
     const chain = chainOf(entries, index, entry.path)
+    const undocumented = (method: string, why: NonNullable<Operation['undocumented']>) =>
+      operations.push({
+        method,
+        methods: method === 'ALL' ? EVERY_METHOD : [method],
+        path: entry.path,
+        route: entry.path,
+        params: [],
+        undocumented: why,
+        chain,
+      })
     const planned = entry.route ? planRoute(entry.route) : []
+    if (planned.length === 0) {
+      undocumented(
+        entry.method,
+        entry.mounted ? 'mounted' : entry.route ? 'wildcard' : 'unregistered',
+      )
+    }
+    const elsewhere = new Set<string>()
     for (const op of planned) {
       const method = op.method.toUpperCase()
+      // An `all` route after a route of one method: Hono answers that method with the earlier one.
+      if (answers(method, entry.path)) continue
       if (describing.get(`${op.method} ${op.variant.template}`) !== entry.route) {
-        add({
-          method,
-          methods: [method],
-          path: entry.path,
-          route: entry.path,
-          params: [],
-          undocumented: 'described-elsewhere',
-          chain,
-        })
+        if (!elsewhere.has(method)) undocumented(method, 'described-elsewhere')
+        elsewhere.add(method)
         continue
       }
-      add({
+      operations.push({
         method,
         methods: [method],
         path: op.variant.template,
@@ -139,17 +160,7 @@ export function operationsOf(api: OpenAPIApp): Operation[] | undefined {
         chain,
       })
     }
-    if (planned.length > 0) return
-    const method = entry.method === 'ALL' ? 'ALL' : entry.method
-    add({
-      method,
-      methods: method === 'ALL' ? EVERY_METHOD : [method],
-      path: entry.path,
-      route: entry.path,
-      params: [],
-      undocumented: entry.mounted ? 'mounted' : entry.route ? 'wildcard' : 'unregistered',
-      chain,
-    })
+    answered.add(`${entry.method} ${entry.path}`)
   })
   return operations
 }
