@@ -72,6 +72,14 @@ describe('routes registered outside the wrapper', () => {
     expect(only(audit(api))).toEqual(['GET /sub/x undocumented', 'GET /sub/x auth'])
   })
 
+  it("another wrapper's app added with route(): its routes are undocumented here, its docs endpoints are not routes", () => {
+    const api = base()
+    const v2 = openapi(new Hono(), { info })
+    v2.get('/items', (c) => c.json({ ok: true }), { openapi: { security: [], responses: ok } })
+    api.app.route('/v2', v2.app)
+    expect(only(audit(api))).toEqual(['GET /v2/items undocumented', 'GET /v2/items auth'])
+  })
+
   it('app.mount() and mount() from hono/mount: one route for every method, reported once', async () => {
     const api = base()
     api.app.mount('/legacy', () => new Response('legacy'))

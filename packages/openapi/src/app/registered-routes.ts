@@ -16,14 +16,28 @@ export interface Registrations {
   readonly docs: Set<object>
 }
 
-/** By wrapper: what it registered. */
-const byWrapper = new WeakMap<object, Registrations>()
+// Registered symbols, not module state: `palisade audit` may run from one copy of this package
+// (its CLI bundle) on an app built with another (the root entry, or the sources through tsx).
+/** Where a wrapper keeps its {@link Registrations}. */
+const REGISTRATIONS = Symbol.for('palisade.openapi.registrations')
 /**
- * The handlers any wrapper registered as a route or a docs endpoint, so that a record copied into
- * another app (`parent.route(prefix, api.app)`) is still known for what it is there.
+ * The mark on a function the wrapper made and registered (a response-checking route handler, a
+ * docs responder or guard), so a record copied into another app (`parent.route(prefix, api.app)`)
+ * is still known for what it is there.
  */
-const endpointHandlers = new WeakSet<object>()
-const docsHandlers = new WeakSet<object>()
+const MADE_FOR = Symbol.for('palisade.openapi.registeredAs')
+type Made = 'route' | 'docs'
+
+function mark(handler: unknown, as: Made): void {
+  if (typeof handler !== 'function' || Object.isFrozen(handler)) return
+  Object.defineProperty(handler, MADE_FOR, { value: as, configurable: true })
+}
+
+function madeFor(handler: unknown): Made | undefined {
+  if (typeof handler !== 'function') return undefined
+  const as = (handler as unknown as Record<symbol, unknown>)[MADE_FOR]
+  return as === 'route' || as === 'docs' ? as : undefined
+}
 
 export function newRegistrations(): Registrations {
   return { endpoints: new Map(), chains: new Set(), docs: new Set() }
@@ -31,7 +45,16 @@ export function newRegistrations(): Registrations {
 
 /** Makes `registrations` readable from `wrapper` (see {@link routerEntries}). */
 export function bindRegistrations(wrapper: object, registrations: Registrations): void {
-  byWrapper.set(wrapper, registrations)
+  Object.defineProperty(wrapper, REGISTRATIONS, { value: registrations, configurable: true })
+}
+
+function registrationsOf(wrapper: object): Registrations | undefined {
+  const value = (wrapper as Record<symbol, unknown>)[REGISTRATIONS]
+  if (value === null || typeof value !== 'object') return undefined
+  const { endpoints, chains, docs } = value as Partial<Registrations>
+  return endpoints instanceof Map && chains instanceof Set && docs instanceof Set
+    ? (value as Registrations)
+    : undefined
 }
 
 /** The records Hono added to `app` since it had `before` of them. */
@@ -44,24 +67,30 @@ export function recordCount(app: unknown): number {
   return routeRecords(app)?.length ?? 0
 }
 
-/** Notes the records of one route registration: the last one answers, the others run before it. */
+/**
+ * Notes the records of one route registration: the last one answers, the others run before it.
+ * `userHandler` is the handler as given: when the wrapper registered a function of its own in
+ * its place (the response check), that function is marked as a route.
+ */
 export function noteRoute(
   registrations: Registrations,
   records: readonly object[],
   route: StoredRoute,
+  userHandler: unknown,
 ): void {
   const endpoint = records.at(-1)
   if (endpoint === undefined) return
   registrations.endpoints.set(endpoint, route)
-  endpointHandlers.add((endpoint as { handler: object }).handler)
+  const handler = (endpoint as { handler?: unknown }).handler
+  if (handler !== userHandler) mark(handler, 'route')
   for (const record of records.slice(0, -1)) registrations.chains.add(record)
 }
 
-/** Notes the records of one docs endpoint (its guard and its responder). */
+/** Notes the records of one docs endpoint (its guard and its responder, both the wrapper's). */
 export function noteDocs(registrations: Registrations, records: readonly object[]): void {
   for (const record of records) {
     registrations.docs.add(record)
-    docsHandlers.add((record as { handler: object }).handler)
+    mark((record as { handler?: unknown }).handler, 'docs')
   }
 }
 
@@ -85,13 +114,12 @@ export interface RouterEntry {
 }
 
 function classify(record: object, handler: unknown, registrations: Registrations | undefined) {
-  if (registrations?.docs.has(record) || (handler !== null && docsHandlers.has(handler as object)))
-    return { kind: 'docs' as const }
+  const made = madeFor(handler)
+  if (registrations?.docs.has(record) || made === 'docs') return { kind: 'docs' as const }
   const route = registrations?.endpoints.get(record)
   if (route !== undefined) return { kind: 'route' as const, route }
   if (registrations?.chains.has(record)) return { kind: 'middleware' as const }
-  if (typeof handler === 'function' && endpointHandlers.has(handler))
-    return { kind: 'route' as const }
+  if (made === 'route') return { kind: 'route' as const }
   // A described function is a middleware; a mounted application answers, though it takes
   // `next` (for a 404 of its own); otherwise Hono's own rule (hono/dev's `isMiddleware`): a
   // handler that takes `next` is a middleware.
@@ -108,7 +136,7 @@ function classify(record: object, handler: unknown, registrations: Registrations
 export function routerEntries(wrapper: object, app: unknown): RouterEntry[] | undefined {
   const records = routeRecords(app)
   if (records === undefined) return undefined
-  const registrations = byWrapper.get(wrapper)
+  const registrations = registrationsOf(wrapper)
   return records.map((record) => {
     const handler = targetHandler(record.handler)
     return {

@@ -148,7 +148,7 @@ function register(
   state.index.record(draft, plan)
   const stored: StoredRoute = { ...draft, path: served }
   state.routes.push(stored)
-  noteRoute(state.registrations, added, stored)
+  noteRoute(state.registrations, added, stored, handler)
   state.cache = undefined
 }
 
