@@ -367,3 +367,30 @@ describe('routes Hono answers with an earlier route', () => {
     ])
   })
 })
+
+describe('what the audit cannot read', () => {
+  it('refuses an app whose Hono routes it cannot read, instead of passing blind', () => {
+    const api = base()
+    api.get('/a', (c) => c.json({ ok: true }), { openapi: { security: [], responses: ok } })
+    Object.defineProperty(api.app, 'routes', { value: 'not an array' })
+    expect(() => audit(api)).toThrow(TypeError)
+    expect(() => audit(api)).toThrow(/cannot read the Hono app's routes/)
+  })
+
+  it('a partly covering rate limit and body cap are named in their findings', () => {
+    const api = openapi(new Hono(), { info })
+    api.use('*', securityHeaders())
+    api.use('/u/:id{[0-9]+}', rateLimit({ max: 10 }), bodyLimit({ max: 10 }))
+    api.put('/u/:id', (c) => c.json({ ok: true }), {
+      openapi: {
+        security: [],
+        request: { params: z.object({ id: z.string() }), body: Body },
+        responses: ok,
+      },
+    })
+    const findings = audit(api)
+    expect(only(findings)).toEqual(['PUT /u/{id} rate-limit', 'PUT /u/{id} body-limit'])
+    for (const f of findings)
+      expect(f.message).toContain("at /u/:id{[0-9]+} runs for only part of this route's paths")
+  })
+})

@@ -128,9 +128,9 @@ function partly(check: Check, pick: (d: Description) => boolean): string {
 }
 
 /** `name` does not run (and where it runs for part of the paths, says so). */
-function missing(check: Check, name: string, what = `${name} does not run`): string | undefined {
+function missing(check: Check, name: string): string | undefined {
   if (ran(check, name)) return undefined
-  return `${what}${partly(check, (d) => d.middleware === name)}`
+  return `${name} does not run${partly(check, (d) => d.middleware === name)}`
 }
 
 /** A description that authenticates: a security requirement, and not csrf's token. */
@@ -185,9 +185,9 @@ const CHECKS: Record<Exclude<AuditRule, 'undocumented'>, (check: Check) => strin
     if (BODYLESS.has(method) && !declaresBody(op.documented)) return undefined
     // bodyLimit caps a body whatever the method; its description lists where its 413 is
     // documented (POST, PUT, PATCH, QUERY), so a GET or DELETE with a body counts it too.
-    const running = descriptionsFor(op, method, false)
-    if (running.some((d) => d.middleware === 'bodyLimit')) return undefined
-    return missing(check, 'bodyLimit', 'takes a body and bodyLimit does not run')
+    const bodyLimit = (d: Description) => d.middleware === 'bodyLimit'
+    if (descriptionsFor(op, method, false).some(bodyLimit)) return undefined
+    return `takes a body and bodyLimit does not run${partly(check, bodyLimit)}`
   },
   validation({ op, method }) {
     if (op.documented === undefined) return undefined
