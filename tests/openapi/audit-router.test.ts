@@ -80,6 +80,15 @@ describe('routes registered outside the wrapper', () => {
     expect(only(audit(api))).toEqual(['GET /v2/items undocumented', 'GET /v2/items auth'])
   })
 
+  it('routes the Hono app had before openapi() wrapped it', () => {
+    const app = new Hono()
+    app.use('*', securityHeaders(), rateLimit({ max: 100 }))
+    app.get('/old', hello)
+    const api = openapi(app, { info })
+    api.get('/new', (c) => c.json({ ok: true }), { openapi: { security: [], responses: ok } })
+    expect(only(audit(api))).toEqual(['GET /old undocumented', 'GET /old auth'])
+  })
+
   it('app.mount() and mount() from hono/mount: one route for every method, reported once', async () => {
     const api = base()
     api.app.mount('/legacy', () => new Response('legacy'))
