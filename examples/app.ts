@@ -151,6 +151,13 @@ export const auditPolicy: AuditPolicy = {
       reason:
         'login starts the session instead of trusting one (the ID is regenerated), and it accepts only application/json, which a cross-site form cannot send without a CORS preflight that cors() refuses to unknown origins',
     },
+    {
+      method: 'POST',
+      path: '/forms/feedback',
+      rules: ['auth'],
+      reason:
+        'anyone may send feedback, signed in or not: csrf proves the form came from this site’s page (it is not authentication), and the rate limit and body cap of /forms bound what an anonymous sender can do',
+    },
   ],
 }
 

@@ -53,6 +53,7 @@ describe('palisade audit', () => {
     }
     expect(out).toMatch(/GET\s+\/u\/\{id\}\s+validation\s+path parameters id/)
     expect(out).toMatch(/GET\s+\/u\/\{id\}\s+responses\s+no success/)
+    expect(out).toMatch(/GET\s+\/raw\s+undocumented\s+not in the document/)
   })
 
   it('writes SARIF 2.1.0 pointing at the module, and markdown', async () => {

@@ -1,19 +1,9 @@
 // What a Hono app already has when `openapi()` wraps it: middleware added by `app.use` and an
 // error handler set by `app.onError`. Hono runs both for the wrapper's routes, so the document
 // has to say what they do; reading them here is what keeps it from being silently wrong.
-import { HonoBase } from 'hono/hono-base'
 import { readDescription } from '../document/described-read'
+import { errorHandlerOf, isHonoDefaultErrorHandler, routeRecords } from './hono-internals'
 import type { UseRecord } from './route-middleware'
-
-/** Hono's own error handler, which answers an `HTTPException` with its text (`text/plain`). */
-let honoDefault: unknown
-
-/** The parts of a Hono app read here (`errorHandler` and `_basePath` are public at run time). */
-export interface HonoInternals {
-  routes: readonly { method: string; path: string; handler: unknown }[]
-  errorHandler?: unknown
-  _basePath?: unknown
-}
 
 /**
  * The described middleware registered on `app` with `use` (Hono records them under method
@@ -21,24 +11,10 @@ export interface HonoInternals {
  * Undescribed entries are left out: they add nothing to the document, and an `app.all()` route
  * handler looks the same as a middleware in Hono's records.
  */
-export function existingMiddleware(app: HonoInternals): UseRecord[] {
-  return app.routes
+export function existingMiddleware(app: unknown): UseRecord[] {
+  return (routeRecords(app) ?? [])
     .filter((r) => r.method === 'ALL' && readDescription(r.handler) !== undefined)
     .map((r) => ({ pattern: r.path, handlers: [r.handler], served: true }))
-}
-
-/** The path Hono serves a route registered at `path` under: Hono prefixes its base path. */
-export function basePathOf(app: HonoInternals): string {
-  return typeof app._basePath === 'string' ? app._basePath : '/'
-}
-
-/** True for Hono's built-in error handler (also across two copies of Hono, by its name). */
-function isHonoDefault(handler: unknown): boolean {
-  honoDefault ??= (new HonoBase() as unknown as HonoInternals).errorHandler
-  return (
-    handler === honoDefault ||
-    (typeof handler === 'function' && handler.name === 'errorHandler' && handler.length === 2)
-  )
 }
 
 /**
@@ -46,9 +22,9 @@ function isHonoDefault(handler: unknown): boolean {
  * (`problemHandler()`) is read by the document, as `api.onError()` would; Hono's default needs
  * nothing. Any other would make the document guess the rejection bodies, so this throws.
  */
-export function assertKnownErrorHandler(app: HonoInternals): void {
-  const handler = app.errorHandler
-  if (handler === undefined || isHonoDefault(handler)) return
+export function assertKnownErrorHandler(app: unknown): void {
+  const handler = errorHandlerOf(app)
+  if (handler === undefined || isHonoDefaultErrorHandler(handler)) return
   if (readDescription(handler)?.rejectionBody !== undefined) return
   const name = typeof handler === 'function' && handler.name !== '' ? ` (${handler.name})` : ''
   throw new TypeError(

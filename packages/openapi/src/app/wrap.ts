@@ -13,13 +13,18 @@ import { isRecord } from '../schema/common'
 import { requestValidator } from '../validate/request'
 import { responseChecked } from '../validate/response'
 import { type DocsRoute, docsGuard, patternMatches } from './docs-routes'
-import {
-  assertKnownErrorHandler,
-  basePathOf,
-  existingMiddleware,
-  type HonoInternals,
-} from './existing'
+import { assertKnownErrorHandler, existingMiddleware } from './existing'
+import { basePathOf, errorHandlerOf, lastRouteRecord, routeRecords } from './hono-internals'
 import type { BasePathOf, EnvOf, HonoApp } from './hono-types'
+import {
+  bindRegistrations,
+  newRegistrations,
+  noteDocs,
+  noteRoute,
+  type Registrations,
+  recordCount,
+  recordsSince,
+} from './registered-routes'
 import { WRAPPER_KEY } from './resolve'
 import { middlewareFor, type UseRecord } from './route-middleware'
 import type { OpenAPIApp } from './router-types'
@@ -39,6 +44,8 @@ interface State {
   docs: DocsRoute[]
   /** Middleware added through `use()`, in order: what routes registered later run behind. */
   uses: UseRecord[]
+  /** Which of Hono's records the wrapper made, read by `palisade audit`. */
+  registrations: Registrations
 }
 
 interface Cache {
@@ -53,7 +60,7 @@ interface Cache {
 function spec(state: State): Cache {
   // The handler Hono will call, however it was set (`api.onError`, or `app.onError` before or
   // after wrapping): its description decides how rejections are documented.
-  const errorHandler = (state.app as unknown as HonoInternals).errorHandler
+  const errorHandler = errorHandlerOf(state.app)
   let cache = state.cache
   if (!cache || cache.errorHandler !== errorHandler) {
     const doc = generateSpec(state.routes, { ...state.options, errorHandler })
@@ -102,11 +109,7 @@ function register(
   const draft: StoredRoute =
     openapi === undefined ? { method, path: full } : { method, path: full, openapi }
   const running = [
-    ...middlewareFor(
-      state.uses,
-      full,
-      mergePath(basePathOf(state.app as unknown as HonoInternals), full),
-    ),
+    ...middlewareFor(state.uses, full, mergePath(basePathOf(state.app), full)),
     ...middlewares,
   ]
   if (running.length > 0) draft.middleware = running
@@ -116,7 +119,7 @@ function register(
   // before Hono sees the route, so a rejected route is neither served nor documented.
   const plan = state.index.check(draft)
   assertKnownSecurity(draft, state.routes, state.options.securitySchemes)
-  const before = state.app.routes.length
+  const before = recordCount(state.app)
   const validator = validating
     ? requestValidator(draft.openapi?.request, {
         jsonSchemaValidator: state.options.jsonSchemaValidator,
@@ -138,11 +141,14 @@ function register(
   if (method === 'all') all.call(state.app, full, ...handlers)
   else on.call(state.app, method.toUpperCase(), full, ...handlers)
   // Hono prefixes its base path; its own record has the path as served.
-  const served = state.app.routes.length > before ? (state.app.routes.at(-1)?.path ?? full) : full
+  const added = recordsSince(state.app, before)
+  const served = (added.at(-1) as { path?: string } | undefined)?.path ?? full
   // Recorded only once Hono has accepted the route (Hono refuses routes added after its router
   // has been built by a first request).
   state.index.record(draft, plan)
-  state.routes.push({ ...draft, path: served })
+  const stored: StoredRoute = { ...draft, path: served }
+  state.routes.push(stored)
+  noteRoute(state.registrations, added, stored, handler)
   state.cache = undefined
 }
 
@@ -198,7 +204,7 @@ function router<T extends object>(state: State, prefix: string, self: T) {
       state.app.use(at, ...(handlers as MiddlewareHandler[]))
       // Hono would run this after the docs endpoints (registered by openapi()), which answer
       // without calling next(); they run it themselves instead, once, before answering.
-      const pattern = state.app.routes.at(-1)?.path ?? at
+      const pattern = lastRouteRecord(state.app)?.path ?? at
       state.uses.push({ pattern: at, handlers })
       for (const docs of state.docs) {
         if (patternMatches(pattern, docs.path))
@@ -232,7 +238,7 @@ export function wrap<A extends HonoApp>(
   if (
     !isRecord(input) ||
     typeof (input as { fetch?: unknown }).fetch !== 'function' ||
-    !Array.isArray(input.routes)
+    routeRecords(input) === undefined
   ) {
     throw new TypeError('openapi: the first argument must be a Hono app')
   }
@@ -248,7 +254,7 @@ export function wrap<A extends HonoApp>(
   // biome-ignore lint/suspicious/noExplicitAny: checked above; the wrapper registers on any Hono app
   const app = input as unknown as Hono<any, any, any>
   // What Hono will run for every wrapped route is documented, or refused here, never guessed.
-  assertKnownErrorHandler(app as unknown as HonoInternals)
+  assertKnownErrorHandler(app)
   const state: State = {
     app,
     options: resolveOptions(options),
@@ -256,14 +262,18 @@ export function wrap<A extends HonoApp>(
     index: undefined as unknown as RouteIndex,
     cache: undefined,
     docs: [],
-    uses: existingMiddleware(app as unknown as HonoInternals),
+    uses: existingMiddleware(app),
+    registrations: newRegistrations(),
   }
   state.index = new RouteIndex({ converters: state.options.converters })
   const { specPath, explorerPath, referencePath, info } = state.options
   const register: DocsRegistrar = (path, respond) => {
     const chain: MiddlewareHandler[] = []
+    const before = recordCount(app)
     app.get(path, docsGuard(chain), respond)
-    const served = app.routes.at(-1)?.path ?? path
+    const added = recordsSince(app, before)
+    noteDocs(state.registrations, added)
+    const served = (added.at(-1) as { path?: string } | undefined)?.path ?? path
     state.docs.push({ path: served, chain })
     return served
   }
@@ -304,5 +314,6 @@ export function wrap<A extends HonoApp>(
   Object.defineProperty(wrapper, 'routes', { get: () => state.routes, enumerable: true })
   // Lets `palisade audit|fuzz|export` start from the Hono app as well as from the wrapper.
   Object.defineProperty(app, WRAPPER_KEY, { value: wrapper, configurable: true })
+  bindRegistrations(wrapper, state.registrations)
   return wrapper as unknown as OpenAPIApp<EnvOf<A>, BasePathOf<A>>
 }

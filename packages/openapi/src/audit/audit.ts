@@ -1,11 +1,12 @@
 import { resolveApp } from '../app/resolve'
-import { type Description, descriptionsFor } from '../document/described-read'
+import type { Description } from '../document/described-read'
 import type { StoredRoute } from '../model/route'
-import { planRoute } from '../rules/route-plan'
 import { isRecord } from '../schema/common'
+import { descriptionsFor, type Operation, operationsOf, partialFor } from './operations'
 
 /** The rules `audit` checks, in the order findings are reported. */
 export const AUDIT_RULES = [
+  'undocumented',
   'auth',
   'csrf',
   'rate-limit',
@@ -33,9 +34,12 @@ export type AuditSeverity = 'error' | 'warn'
  * }
  */
 export interface AuditExemption {
-  /** `GET`, `POST`, … (any case), or `*` for every method of the path. */
+  /** `GET`, `POST`, … (any case), or `*` (also `ALL`) for every method of the path. */
   method: string
-  /** The path as registered (`/users/:id`) or as documented (`/users/{id}`). */
+  /**
+   * The path as registered (`/users/:id`, `/assets/*`) or as documented (`/users/{id}`), whole:
+   * `/a` exempts `/a` only, never `/a/b`.
+   */
   path: string
   /** The rules the route is let off. */
   rules: AuditRule[]
@@ -64,76 +68,146 @@ export interface AuditPolicy {
  * const finding: AuditFinding = {
  *   method: 'POST',
  *   path: '/users',
+ *   route: '/users',
  *   rule: 'auth',
  *   severity: 'error',
  *   message: 'no security requirement: add an auth middleware or declare `security: []`',
  * }
  */
 export interface AuditFinding {
-  /** Upper case. */
+  /** Upper case; `ALL` for a route registered past the wrapper for every method (a mount). */
   method: string
-  /** The path as documented (`/users/{id}`). */
+  /** The path as documented (`/users/{id}`), or as registered when the document lacks it. */
   path: string
+  /**
+   * The route's path as registered in Hono, base path included (`/users/:id{[0-9]+}`): two
+   * routes on one documented path are told apart by it.
+   */
+  route: string
   rule: AuditRule
   severity: AuditSeverity
   message: string
 }
 
-const UNSAFE = new Set(['post', 'put', 'patch', 'delete'])
-const BODY = new Set(['post', 'put', 'patch'])
+/** Methods that change nothing (RFC 9110 §9.2.1): everything else can be forged cross-site. */
+const SAFE = new Set(['GET', 'HEAD', 'OPTIONS', 'TRACE'])
+/** Methods that take a body only when the route declares one. */
+const BODYLESS = new Set(['GET', 'HEAD', 'OPTIONS', 'TRACE', 'DELETE'])
 const NO_CONTENT = new Set(['204', '205', '304'])
+/** The security scheme csrf describes: a token proving the page, not the user. */
+const CSRF = 'csrf'
 
-interface Operation {
-  route: StoredRoute
+/** What a rule is given: the operation and what runs for it, for one method (upper case). */
+interface Check {
+  op: Operation
   method: string
-  template: string
-  params: string[]
+  /** What the middleware that run describe for `method`. */
   descriptions: Description[]
 }
 
-function ran(op: Operation, middleware: string): boolean {
-  return op.descriptions.some((d) => d.middleware === middleware)
+function ran(check: Check, middleware: string): boolean {
+  return check.descriptions.some((d) => d.middleware === middleware)
 }
 
-function declaresBody(route: StoredRoute): boolean {
-  const request = route.openapi?.request
+function declaresBody(route: StoredRoute | undefined): boolean {
+  const request = route?.openapi?.request
   return request?.body !== undefined || request?.form !== undefined
 }
 
-/** The fault each rule finds on `op`, or undefined. */
-const CHECKS: Record<AuditRule, (op: Operation) => string | undefined> = {
-  auth(op) {
-    const declared = op.route.openapi?.security
-    if (declared !== undefined) return undefined // [] is public by declaration
-    if (op.descriptions.some((d) => (d.security ?? []).length > 0)) return undefined
-    return 'no security requirement: add an auth middleware, or declare the route public with `security: []`'
+/** `; jwtAuth at /files/:id{[0-9]+} runs for only part of this route's paths`, or ''. */
+function partly(check: Check, pick: (d: Description) => boolean): string {
+  const partial = partialFor(check.op, check.method).filter(
+    (e) => e.description !== undefined && pick(e.description),
+  )
+  return partial
+    .map(
+      (e) =>
+        `; ${e.description?.middleware ?? 'a middleware'} at ${e.pattern} runs for only part of this route's paths`,
+    )
+    .join('')
+}
+
+/** `name` does not run (and where it runs for part of the paths, says so). */
+function missing(check: Check, name: string): string | undefined {
+  if (ran(check, name)) return undefined
+  return `${name} does not run${partly(check, (d) => d.middleware === name)}`
+}
+
+/** A description that authenticates: a security requirement, and not csrf's token. */
+const authenticates = (d: Description) => d.middleware !== CSRF && (d.security ?? []).length > 0
+
+/** `apiKeyHeader2` is a numbered form of `apiKeyHeader` (the document numbers clashing names). */
+const schemeBase = (name: string) => name.replace(/\d+$/, '')
+
+function auth(check: Check): string | undefined {
+  const { op, descriptions } = check
+  const enforcing = descriptions.filter(authenticates)
+  const declared = op.documented?.openapi?.security
+  if (declared !== undefined) {
+    // `[]`, or an empty requirement among the alternatives: public by declaration.
+    if (declared.length === 0 || declared.some((r) => Object.keys(r).length === 0)) return undefined
+    const enforced = new Set(
+      enforcing.flatMap((d) => (d.security ?? []).flat().map((s) => schemeBase(s.name))),
+    )
+    const names = [...new Set(declared.flatMap((r) => Object.keys(r)))]
+    const unenforced = names.filter((n) => !enforced.has(schemeBase(n)))
+    if (unenforced.length === 0) return undefined
+    const csrfOnly = descriptions.some(
+      (d) => d.middleware === CSRF && d.security?.flat().some((s) => unenforced.includes(s.name)),
+    )
+    return `declares security ${unenforced.join(', ')} but no middleware that enforces it runs${
+      csrfOnly ? ' (csrf runs, and a CSRF token is not authentication)' : ''
+    }: add the middleware (describe your own with describeMiddleware), or declare the route public with \`security: []\`${partly(check, authenticates)}`
+  }
+  if (enforcing.length > 0) return undefined
+  const remedy =
+    op.documented !== undefined
+      ? 'add an auth middleware, or declare the route public with `security: []`'
+      : 'add an auth middleware; a route the document does not describe cannot be declared public, so document it or exempt it'
+  const what = ran(check, CSRF)
+    ? 'csrf runs, but a CSRF token is not authentication'
+    : 'no security requirement'
+  return `${what}: ${remedy}${partly(check, authenticates)}`
+}
+
+/** The fault each rule finds on `check`, or undefined. `undocumented` is checked once per route. */
+const CHECKS: Record<Exclude<AuditRule, 'undocumented'>, (check: Check) => string | undefined> = {
+  auth,
+  csrf(check) {
+    if (SAFE.has(check.method)) return undefined
+    const cookie = check.descriptions.find((d) => d.cookieAuth)
+    if (!cookie || ran(check, CSRF)) return undefined
+    return `a cookie authenticates this unsafe request (${cookie.middleware ?? 'a middleware'}) and csrf does not run${partly(check, (d) => d.middleware === CSRF)}`
   },
-  csrf(op) {
-    if (!UNSAFE.has(op.method)) return undefined
-    const cookie = op.descriptions.find((d) => d.cookieAuth)
-    if (!cookie || ran(op, 'csrf')) return undefined
-    return `a cookie authenticates this unsafe request (${cookie.middleware ?? 'a middleware'}) and csrf does not run`
+  'rate-limit': (check) => missing(check, 'rateLimit'),
+  'body-limit'(check) {
+    const { op, method } = check
+    if (BODYLESS.has(method) && !declaresBody(op.documented)) return undefined
+    // bodyLimit caps a body whatever the method; its description lists where its 413 is
+    // documented (POST, PUT, PATCH, QUERY), so a GET or DELETE with a body counts it too.
+    const bodyLimit = (d: Description) => d.middleware === 'bodyLimit'
+    if (descriptionsFor(op, method, false).some(bodyLimit)) return undefined
+    return `takes a body and bodyLimit does not run${partly(check, bodyLimit)}`
   },
-  'rate-limit'(op) {
-    return ran(op, 'rateLimit') ? undefined : 'rateLimit does not run'
-  },
-  'body-limit'(op) {
-    if (!BODY.has(op.method) && !declaresBody(op.route)) return undefined
-    return ran(op, 'bodyLimit') ? undefined : 'takes a body and bodyLimit does not run'
-  },
-  validation(op) {
-    const request = op.route.openapi?.request
+  validation({ op, method }) {
+    if (op.documented === undefined) return undefined
+    const request = op.documented.openapi?.request
     const problems: string[] = []
     if (op.params.length > 0 && request?.params === undefined)
       problems.push(`path parameters ${op.params.join(', ')} have no \`request.params\` schema`)
-    if (BODY.has(op.method) && !declaresBody(op.route))
+    if (!BODYLESS.has(method) && !declaresBody(op.documented))
       problems.push('takes a body that no `request.body` or `request.form` schema declares')
-    if (op.route.validate === false && request !== undefined && Object.keys(request).length > 0)
+    if (
+      op.documented.validate === false &&
+      request !== undefined &&
+      Object.keys(request).length > 0
+    )
       problems.push('declares request schemas but turns validation off (`validate: false`)')
     return problems.length > 0 ? problems.join('; ') : undefined
   },
-  responses(op) {
-    const responses = op.route.openapi?.responses ?? {}
+  responses({ op }) {
+    if (op.documented === undefined) return undefined
+    const responses = op.documented.openapi?.responses ?? {}
     const ok = Object.entries(responses).some(
       ([status, r]) =>
         /^2\d\d$/.test(status) &&
@@ -141,9 +215,32 @@ const CHECKS: Record<AuditRule, (op: Operation) => string | undefined> = {
     )
     return ok ? undefined : 'no success (2xx) response declares a schema'
   },
-  headers(op) {
-    return ran(op, 'securityHeaders') ? undefined : 'securityHeaders does not run'
-  },
+  headers: (check) => missing(check, 'securityHeaders'),
+}
+
+const UNDOCUMENTED: Record<NonNullable<Operation['undocumented']>, string> = {
+  unregistered:
+    'not in the document: registered on the Hono app past the wrapper (api.app.get, route, basePath, on, …); register it through the wrapper with `openapi` metadata, or exempt it',
+  wildcard:
+    'not in the document: OpenAPI cannot describe a wildcard path; use a path parameter, or exempt it',
+  mounted:
+    'not in the document: a mounted application (app.mount() or mount() from hono/mount) answers every method here; exempt it with what protects it',
+  'described-elsewhere':
+    "not in the document: its documented path's operation is taken from another route on the same path (another regex constraint, or a route with metadata), so this one's answers are not described; give it a path of its own, or exempt it",
+}
+
+/** The fault of `rule` on `op`: checked for each of its methods, reported once. */
+function fault(rule: AuditRule, op: Operation): string | undefined {
+  if (rule === 'undocumented') return op.undocumented && UNDOCUMENTED[op.undocumented]
+  const failing: [string, string][] = []
+  for (const method of op.methods) {
+    const message = CHECKS[rule]({ op, method, descriptions: descriptionsFor(op, method) })
+    if (message !== undefined) failing.push([method, message])
+  }
+  const [first] = failing
+  if (first === undefined) return undefined
+  if (failing.length === op.methods.length) return first[1]
+  return `${first[1]} (for ${failing.map(([m]) => m).join(', ')})`
 }
 
 const SEVERITIES = new Set(['error', 'warn', 'off'])
@@ -181,34 +278,48 @@ function checkPolicy(policy: AuditPolicy | undefined): Required<AuditPolicy> {
   return { rules, exempt }
 }
 
-/** `/users/:id{[0-9]+}` and `/users/{id}` name the same documented path. */
-function samePath(exempted: string, template: string, registered: string): boolean {
-  return exempted === template || exempted === registered
+/**
+ * Whether exemption `e` lets `op` off: its method is the route's (or `*`/`ALL`) and its path is,
+ * whole, the documented or the registered path. Never a prefix: `/a` does not exempt `/a/b`.
+ */
+function exempts(e: AuditExemption, op: Operation): boolean {
+  const method = e.method.toUpperCase()
+  if (method !== '*' && method !== 'ALL' && method !== op.method) return false
+  return e.path === op.path || e.path === op.route
 }
 
 /**
- * Checks every documented operation of an app against a security and contract policy, from what
- * the routes declare and what their middleware describe about themselves. No request is sent.
+ * Checks every route the Hono app serves against a security and contract policy, from what the
+ * routes declare and what their middleware describe about themselves. No request is sent.
+ *
+ * The routes are read from Hono's router, not only from the wrapper's records: each documented
+ * operation, and each route registered past the wrapper (`api.app.get`, `route()`, `basePath()`,
+ * `on()`, `mount()`) or that the document cannot describe (a wildcard path). The middleware that
+ * count for a route are those Hono runs before it: registered earlier (through the wrapper or
+ * `api.app.use()`), for its method, on a path that reaches every path of the route.
  *
  * Rules (each `'error'` unless `policy.rules` says otherwise):
- * - `auth`: the operation has a security requirement, or is declared public (`security: []`);
+ * - `undocumented`: the document describes the route;
+ * - `auth`: a middleware that authenticates runs (csrf does not), every scheme the route's
+ *   `openapi.security` names is enforced by one, or the route is declared public (`security: []`);
  * - `csrf`: an unsafe operation that a cookie can authenticate (sessions, jwtAuth's `cookie`)
  *   runs csrf;
  * - `rate-limit`: rateLimit runs;
- * - `body-limit`: an operation that takes a body (POST, PUT, PATCH, or a declared body) runs
- *   bodyLimit;
+ * - `body-limit`: an operation that takes a body (any method but GET, HEAD, OPTIONS, TRACE and
+ *   DELETE, or a declared body) runs bodyLimit;
  * - `validation`: path parameters are typed by `request.params`, a body method declares its
  *   body, and declared schemas are not switched off with `validate: false`;
  * - `responses`: a 2xx response declares a schema (204, 205 and 304 need none);
  * - `headers`: securityHeaders runs.
  *
- * Only middleware the wrapper records count: `api.use()` and group `use()` registered before the
- * route, and the route's own `middlewares` (not `api.app.use()`).
+ * The endpoints `openapi()` serves itself (the document, the pages and their files) are not
+ * audited.
  *
  * @param app - the `OpenAPIApp` from `openapi()`, or the Hono app it wraps
  * @param policy - `rules` by name (`'error'`, `'warn'`, `'off'`) and `exempt` entries, each with
  *   a `reason`
  * @returns the findings, by route registration order, then rule order; `[]` when all pass
+ * @throws TypeError for a bad policy, or when Hono's routes cannot be read
  * @example
  * ```ts
  * import { audit } from '@palisade/openapi/audit'
@@ -222,39 +333,28 @@ function samePath(exempted: string, template: string, registered: string): boole
 export function audit(app: unknown, policy?: AuditPolicy): AuditFinding[] {
   const api = resolveApp(app, 'audit')
   const { rules, exempt } = checkPolicy(policy)
+  const operations = operationsOf(api)
+  if (operations === undefined) {
+    throw new TypeError(
+      "audit: cannot read the Hono app's routes (app.routes), so no route can be audited; is this a Hono version @palisade/openapi supports?",
+    )
+  }
   const findings: AuditFinding[] = []
-  const seen = new Set<string>()
-  for (const route of api.routes) {
-    for (const planned of planRoute(route)) {
-      const method = planned.method
-      const template = planned.variant.template
-      // A method and path registered twice: Hono runs the first route's chain, so that one counts.
-      const key = `${method} ${template}`
-      if (seen.has(key)) continue
-      seen.add(key)
-      const op: Operation = {
-        route,
-        method,
-        template,
-        params: planned.variant.params.map((p) => p.name),
-        descriptions: descriptionsFor(route, method),
-      }
-      const upper = method.toUpperCase()
-      const waived = new Set(
-        exempt
-          .filter(
-            (e) =>
-              (e.method === '*' || e.method.toUpperCase() === upper) &&
-              samePath(e.path, template, route.path),
-          )
-          .flatMap((e) => e.rules),
-      )
-      for (const rule of AUDIT_RULES) {
-        const level = rules[rule] ?? 'error'
-        if (level === 'off' || waived.has(rule)) continue
-        const message = CHECKS[rule](op)
-        if (message !== undefined)
-          findings.push({ method: upper, path: template, rule, severity: level, message })
+  for (const op of operations) {
+    const waived = new Set(exempt.filter((e) => exempts(e, op)).flatMap((e) => e.rules))
+    for (const rule of AUDIT_RULES) {
+      const level = rules[rule] ?? 'error'
+      if (level === 'off' || waived.has(rule)) continue
+      const message = fault(rule, op)
+      if (message !== undefined) {
+        findings.push({
+          method: op.method,
+          path: op.path,
+          route: op.route,
+          rule,
+          severity: level,
+          message,
+        })
       }
     }
   }

@@ -4,7 +4,8 @@ import { AUDIT_RULES, type AuditFinding } from './audit'
 export type AuditFormat = 'table' | 'json' | 'sarif' | 'markdown'
 
 const RULE_HELP: Record<string, string> = {
-  auth: 'Every operation has a security requirement, unless declared public (`security: []`).',
+  undocumented: 'Every route Hono serves is described by the OpenAPI document.',
+  auth: 'Every operation runs authentication (csrf is not), enforces what it declares, or is declared public (`security: []`).',
   csrf: 'Unsafe operations that a cookie can authenticate run csrf.',
   'rate-limit': 'Every operation is rate limited.',
   'body-limit': 'Every operation that takes a body runs bodyLimit.',

@@ -14,7 +14,7 @@ interface Segment {
 }
 
 /** Splits on `/` outside `{…}`, so a regex like `:path{.+/.+}` stays one segment (as in Hono). */
-function splitSegments(path: string): string[] {
+export function splitSegments(path: string): string[] {
   const segments: string[] = []
   let depth = 0
   let current = ''
