@@ -2,6 +2,7 @@ import type { Context, MiddlewareHandler } from 'hono'
 import { HTTPException } from 'hono/http-exception'
 import { type DecisionRecord, installDecisions, lastDecisionEnd } from '../internal/decisions'
 import { editResponseHeaders } from '../internal/headers'
+import { rawPath, redactPathParams } from '../internal/log-path'
 import {
   assertBoolean,
   assertFunction,
@@ -11,7 +12,9 @@ import {
   assertStringArray,
   optionError,
 } from '../internal/options'
+import { redactFields, secretNames } from '../internal/redact'
 import { settle } from '../internal/settle'
+import { escapeControl } from './escape'
 
 /** A pino-shaped logger: `logger({ sink: pino() })`. Only `info`, `warn` and `error` are used. */
 export interface LogTarget {
@@ -79,17 +82,6 @@ const KNOWN = ['exclude', 'sink', 'format', 'redact', 'serverTiming', 'maxPathLe
 /** Longest method and request ID written; real ones are far shorter. */
 const MAX_METHOD = 32
 const MAX_ID = 256
-// `;name=value` path parameters (RFC 3986 §3.3), e.g. Java's `;jsessionid=…`: session tokens.
-const MATRIX_PARAM = /;([^/;=?#]*)=[^/;?#]*/g
-const SECRET_HEADERS = [
-  'authorization',
-  'proxy-authorization',
-  'cookie',
-  'set-cookie',
-  'x-api-key',
-  'x-xsrf-token',
-  'x-csrf-token',
-]
 type Level = 'info' | 'warn' | 'error'
 
 /**
@@ -141,11 +133,7 @@ export function logger(options?: LoggerOptions): MiddlewareHandler {
   const maxPathLength = assertPositiveInteger(NAME, 'maxPathLength', o.maxPathLength ?? 1024)
   const json = assertOneOf(NAME, 'format', o.format ?? 'text', ['text', 'json'] as const) === 'json'
   const serverTiming = assertBoolean(NAME, 'serverTiming', o.serverTiming ?? false)
-  const secrets = new Set(
-    [...SECRET_HEADERS, ...assertStringArray(NAME, 'redact', o.redact ?? [])].map((h) =>
-      h.toLowerCase(),
-    ),
-  )
+  const secrets = secretNames(assertStringArray(NAME, 'redact', o.redact ?? []))
   const target = isLogTarget(o.sink) ? o.sink : undefined
   const sink =
     target === undefined
@@ -155,8 +143,6 @@ export function logger(options?: LoggerOptions): MiddlewareHandler {
           o.sink ?? ((line: string) => console.log(line)),
         )
       : undefined
-  // Decisions are recorded only for a consumer: the text line alone installs none.
-  const collect = json || serverTiming
 
   function excluded(path: string): boolean {
     if (exact.has(path)) return true
@@ -187,10 +173,11 @@ export function logger(options?: LoggerOptions): MiddlewareHandler {
     const rawId = (c.get as (key: string) => unknown)('requestId')
     const id = typeof rawId === 'string' && rawId ? bound(rawId, MAX_ID) : undefined
     const method = bound(c.req.method, MAX_METHOD)
-    const logged = bound(redact(path), maxPathLength)
+    const logged = bound(redactPathParams(path), maxPathLength)
     const line = `${method} ${logged} ${status} ${ms}ms`
     if (!json) {
-      const text = id ? `${line} ${id}` : line
+      const dry = record ? dryRuns(record) : ''
+      const text = escapeControl(`${line}${id ? ` ${id}` : ''}${dry ? ` dry-run=${dry}` : ''}`)
       try {
         if (target !== undefined) target[levelOf(status)]({}, text)
         else (sink as (line: string) => void)(text)
@@ -212,7 +199,8 @@ export function logger(options?: LoggerOptions): MiddlewareHandler {
   return async function logger(c, next) {
     const path = rawPath(c.req.url)
     if (excluded(path)) return next()
-    const record = collect ? installDecisions(c) : undefined
+    // The text line reads the decisions too, untimed: it names the dry runs.
+    const record = installDecisions(c, json || serverTiming)
     c.set('log', new RequestLog(c, json, secrets, sink, target))
     const start = performance.now()
     try {
@@ -226,6 +214,15 @@ export function logger(options?: LoggerOptions): MiddlewareHandler {
     if (serverTiming && record) setServerTiming(c, record, start)
     write(c, path, c.res.status, start, record)
   }
+}
+
+/** `rateLimit:rate_limited,csrf:csrf_token_invalid`: who would have refused, with which code. */
+function dryRuns(record: DecisionRecord): string {
+  let out = ''
+  for (const d of record.decisions) {
+    if (d.outcome === 'dry-run') out += `${out ? ',' : ''}${d.middleware}:${d.code ?? ''}`
+  }
+  return out
 }
 
 function levelOf(status: number): Level {
@@ -280,8 +277,7 @@ class RequestLog implements RequestLogger {
 
   private write(level: Level, fields: Record<string, unknown> | string, msg?: string): void {
     const text = typeof fields === 'string' ? fields : (msg ?? '')
-    const clean =
-      typeof fields === 'string' ? {} : (scrub(fields, this.secrets, 0) as Record<string, unknown>)
+    const clean = typeof fields === 'string' ? {} : redactFields(fields, this.secrets)
     const rawId = (this.c.get as (key: string) => unknown)('requestId')
     const reqId = typeof rawId === 'string' && rawId ? bound(rawId, MAX_ID) : undefined
     try {
@@ -297,7 +293,7 @@ class RequestLog implements RequestLogger {
         sink(JSON.stringify({ time: Date.now(), level, msg: text, reqId, ...clean }))
       } else {
         const extra = Object.keys(clean).length > 0 ? ` ${JSON.stringify(clean)}` : ''
-        sink(`${level.toUpperCase()} ${text}${extra}${reqId ? ` ${reqId}` : ''}`)
+        sink(escapeControl(`${level.toUpperCase()} ${text}${extra}${reqId ? ` ${reqId}` : ''}`))
       }
     } catch {
       // A failing log sink must not turn a served request into an error.
@@ -305,42 +301,7 @@ class RequestLog implements RequestLogger {
   }
 }
 
-/** A copy of `value` with the values of secret-bearing header names replaced, a few levels deep. */
-function scrub(value: unknown, secrets: ReadonlySet<string>, depth: number): unknown {
-  if (value === null || typeof value !== 'object' || value instanceof Error) return value
-  if (depth > 4) return '[…]'
-  if (typeof Headers !== 'undefined' && value instanceof Headers) {
-    value = Object.fromEntries(value as unknown as Iterable<[string, string]>)
-  }
-  if (Array.isArray(value)) return value.map((v) => scrub(v, secrets, depth + 1))
-  const out: Record<string, unknown> = {}
-  for (const [key, v] of Object.entries(value as Record<string, unknown>)) {
-    out[key] = secrets.has(key.toLowerCase()) ? '[redacted]' : scrub(v, secrets, depth + 1)
-  }
-  return out
-}
-
-/** Replaces the value of every `;name=value` path parameter: `/cart;jsessionid=[redacted]`. */
-function redact(path: string): string {
-  return path.includes(';') ? path.replace(MATRIX_PARAM, ';$1=[redacted]') : path
-}
-
 /** Cuts `text` to `max` characters, marking how many were left out. */
 function bound(text: string, max: number): string {
   return text.length <= max ? text : `${text.slice(0, max)}…[+${text.length - max}]`
-}
-
-/**
- * The path exactly as sent (still percent-encoded, so `%0A` cannot forge a new log line), without
- * query string or fragment.
- */
-function rawPath(url: string): string {
-  const start = url.indexOf('/', url.indexOf('://') + 3)
-  if (start === -1) return '/'
-  let end = url.length
-  const q = url.indexOf('?', start)
-  if (q !== -1) end = q
-  const h = url.indexOf('#', start)
-  if (h !== -1 && h < end) end = h
-  return url.slice(start, end)
 }
