@@ -89,11 +89,20 @@ describe('logger redaction: the shapes that carry headers', () => {
     expect(lines.join('\n')).not.toContain('SECRET')
   })
 
-  it('logs an Error given as the fields under err, as pino does', async () => {
-    const { lines, entry } = await logged(() =>
-      Object.assign(new TypeError('bad'), { headers: { authorization: 'SECRET-TOP' } }),
-    )
-    expect(entry().err).toMatchObject({ type: 'TypeError', message: 'bad' })
+  it("logs an Error given as the fields under err, its message the line's, as pino does", async () => {
+    const lines: string[] = []
+    const app = new Hono()
+    app.use('*', logger({ format: 'json', sink: (line) => lines.push(line) }))
+    app.get('/', (c) => {
+      const err = Object.assign(new TypeError('bad'), { headers: { authorization: 'SECRET-TOP' } })
+      c.get('log').error(err as never)
+      c.get('log').error({ err }, 'with a message')
+      return c.text('ok')
+    })
+    await app.request('/')
+    const [first, second] = lines.map((line) => JSON.parse(line))
+    expect(first).toMatchObject({ msg: 'bad', err: { type: 'TypeError', message: 'bad' } })
+    expect(second).toMatchObject({ msg: 'with a message', err: { type: 'TypeError' } })
     expect(lines.join('\n')).not.toContain('SECRET')
   })
 

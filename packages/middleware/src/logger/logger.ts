@@ -54,14 +54,17 @@ export interface LoggerOptions {
    */
   sink?: ((line: string) => void) | LogTarget
   /**
-   * `'text'` (default): `METHOD /path STATUS DURATIONms ID`. `'json'`: one object per request with
-   * `time`, `level`, `msg`, `reqId`, `req`, `res`, `responseTime` and the middleware `decisions`.
+   * `'text'` (default): `METHOD /path STATUS DURATIONms ID`, plus `dry-run=rateLimit:rate_limited`
+   * when a guard in dry run would have refused; control characters are escaped (`\n`, `\u001b`).
+   * `'json'`: one object per request with `time`, `level`, `msg`, `reqId`, `req`, `res`,
+   * `responseTime` and the middleware `decisions`.
    */
   format?: 'text' | 'json'
   /**
    * Header names (case-insensitive) whose values never appear in what `c.get('log')` writes,
    * besides `authorization`, `proxy-authorization`, `cookie`, `set-cookie`, `x-api-key`,
-   * `x-xsrf-token` and `x-csrf-token`. Default `[]`.
+   * `x-xsrf-token` and `x-csrf-token`: as object keys, `Headers`, `[name, value]` pairs, `Map`
+   * keys and in errors, at any depth. Default `[]`.
    */
   redact?: string[]
   /**
@@ -91,10 +94,12 @@ type Level = 'info' | 'warn' | 'error'
  * (it carries tokens), nor the values of `;name=value` path parameters (`;jsessionid=…`), nor
  * headers, and paths longer than `maxPathLength` are cut. A request whose handler threw is logged
  * with the status the client got (500, or the `HTTPException`'s status), and the error still
- * reaches `app.onError`. `c.get('log')` is a logger whose lines carry the same `reqId`.
+ * reaches `app.onError`. `c.get('log')` is a logger whose lines carry the same `reqId`; what it is
+ * given is copied with the values of secret headers redacted, wherever they sit (see `redact`).
  *
- * Register it first: a middleware's decision is recorded only when a consumer (this logger in
- * JSON or Server-Timing mode, or `otel()`) ran before it; without one, recording costs nothing.
+ * Register it first: a middleware's decision is recorded only when a consumer (this logger, or
+ * `otel()`) ran before it. The text line reads the outcomes only (for its dry-run marker), so
+ * they are recorded without a clock read; JSON, Server-Timing and `otel()` time them.
  *
  * @param options.exclude default `[]`; exact paths and `prefix/*` patterns
  * @param options.sink default `console.log`; a function or a pino-shaped `{ info, warn, error }`
@@ -276,8 +281,13 @@ class RequestLog implements RequestLogger {
   }
 
   private write(level: Level, fields: Record<string, unknown> | string, msg?: string): void {
-    const text = typeof fields === 'string' ? fields : (msg ?? '')
     const clean = typeof fields === 'string' ? {} : redactFields(fields, this.secrets)
+    // Without a message, an error's message is the line's, as pino does.
+    const err = clean.err as { message?: unknown } | undefined
+    const text =
+      typeof fields === 'string'
+        ? fields
+        : (msg ?? (typeof err?.message === 'string' ? err.message : ''))
     const rawId = (this.c.get as (key: string) => unknown)('requestId')
     const reqId = typeof rawId === 'string' && rawId ? bound(rawId, MAX_ID) : undefined
     try {
