@@ -4,6 +4,9 @@ import type { Context } from 'hono'
 // read it. Nothing is recorded unless a consumer installed a record in the context first: then
 // `begin` is one c.get() that finds nothing, and every later call sees `undefined` and returns.
 // No allocation, no clock read.
+// A consumer that reads outcomes only (the text log line's dry-run marker) installs an untimed
+// record: the decisions are kept, with no clock read (five middleware in a micro loop on a
+// loaded host: 0.2 to 0.9 µs a request more than no record, against 1.6 to 2.6 µs timed).
 //
 // The record lives in the context under a string key, not in a module-level WeakMap or Symbol():
 // each subpath is built on its own and gets its own copy of this file, and a record installed by

@@ -25,14 +25,18 @@ export interface LogTarget {
   child?(bindings: Record<string, unknown>): LogTarget
 }
 
-/** The per-request logger in `c.get('log')`: every line carries the request's `reqId`. */
+/**
+ * The per-request logger in `c.get('log')`: every line carries the request's `reqId`. The fields
+ * are copied with secret header values redacted; an `Error` given in their place is written under
+ * `err`, its message the line's when none is given (as pino does).
+ */
 export interface RequestLogger {
   info(msg: string): void
-  info(fields: Record<string, unknown>, msg?: string): void
+  info(fields: Record<string, unknown> | Error, msg?: string): void
   warn(msg: string): void
-  warn(fields: Record<string, unknown>, msg?: string): void
+  warn(fields: Record<string, unknown> | Error, msg?: string): void
   error(msg: string): void
-  error(fields: Record<string, unknown>, msg?: string): void
+  error(fields: Record<string, unknown> | Error, msg?: string): void
 }
 
 /**
@@ -270,17 +274,21 @@ class RequestLog implements RequestLogger {
     private readonly target: LogTarget | undefined,
   ) {}
 
-  info(fields: Record<string, unknown> | string, msg?: string): void {
+  info(fields: Record<string, unknown> | Error | string, msg?: string): void {
     this.write('info', fields, msg)
   }
-  warn(fields: Record<string, unknown> | string, msg?: string): void {
+  warn(fields: Record<string, unknown> | Error | string, msg?: string): void {
     this.write('warn', fields, msg)
   }
-  error(fields: Record<string, unknown> | string, msg?: string): void {
+  error(fields: Record<string, unknown> | Error | string, msg?: string): void {
     this.write('error', fields, msg)
   }
 
-  private write(level: Level, fields: Record<string, unknown> | string, msg?: string): void {
+  private write(
+    level: Level,
+    fields: Record<string, unknown> | Error | string,
+    msg?: string,
+  ): void {
     const clean = typeof fields === 'string' ? {} : redactFields(fields, this.secrets)
     // Without a message, an error's message is the line's, as pino does.
     const err = clean.err as { message?: unknown } | undefined
