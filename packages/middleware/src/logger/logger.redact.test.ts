@@ -266,22 +266,22 @@ describe('logger redaction: hostile values never throw or hang', () => {
   })
 
   it('bounds depth, width and size: a deep chain, a million-element array, a 10 MB buffer', async () => {
+    let deep: Fields = { authorization: 'SECRET-DEEP' }
+    for (let i = 0; i < 10_000; i++) deep = { next: deep }
+    const wide: Fields = {}
+    for (let i = 0; i < 10_000; i++) wide[`k${i}`] = i
+    const value = {
+      deep,
+      wide,
+      big: new Array(1_000_000).fill({ cookie: 'SECRET-BIG' }),
+      bytes: new Uint8Array(10_000_000),
+      n: 10n ** 30n,
+    }
     const started = performance.now()
-    const { res, lines, entry } = await logged(() => {
-      let deep: Fields = { authorization: 'SECRET-DEEP' }
-      for (let i = 0; i < 10_000; i++) deep = { next: deep }
-      const wide: Fields = {}
-      for (let i = 0; i < 10_000; i++) wide[`k${i}`] = i
-      return {
-        deep,
-        wide,
-        big: new Array(1_000_000).fill({ cookie: 'SECRET-BIG' }),
-        bytes: new Uint8Array(10_000_000),
-        n: 10n ** 30n,
-      }
-    })
+    const { res, lines, entry } = await logged(() => value)
+    // Copied whole, this takes tens of seconds: the bound is a hang guard, not a speed goal.
+    expect(performance.now() - started).toBeLessThan(5000)
     expect(res.status).toBe(200)
-    expect(performance.now() - started).toBeLessThan(2000)
     expect((lines[0] as string).length).toBeLessThan(20_000)
     const e = entry()
     expect(e.bytes).toBe('[Uint8Array(10000000)]')
