@@ -175,7 +175,7 @@ export function logger(options?: LoggerOptions): MiddlewareHandler {
     path: string,
     status: number,
     start: number,
-    record: DecisionRecord | undefined,
+    record: DecisionRecord,
   ): void {
     const elapsed = performance.now() - start
     const ms = Math.round(elapsed)
@@ -185,7 +185,7 @@ export function logger(options?: LoggerOptions): MiddlewareHandler {
     const logged = bound(redactPathParams(path), maxPathLength)
     const line = `${method} ${logged} ${status} ${ms}ms`
     if (!json) {
-      const dry = record ? dryRuns(record) : ''
+      const dry = dryRuns(record)
       const text = escapeControl(`${line}${id ? ` ${id}` : ''}${dry ? ` dry-run=${dry}` : ''}`)
       try {
         if (target !== undefined) target[levelOf(status)]({}, text)
@@ -201,7 +201,7 @@ export function logger(options?: LoggerOptions): MiddlewareHandler {
     entry.req = { method, path: logged }
     entry.res = { status }
     entry.responseTime = Math.round(elapsed * 1000) / 1000
-    entry.decisions = record ? record.decisions : []
+    entry.decisions = record.decisions
     emit(level, entry, line)
   }
 
@@ -215,12 +215,12 @@ export function logger(options?: LoggerOptions): MiddlewareHandler {
     try {
       await next()
     } catch (err) {
-      if (record) settle(record, err)
+      settle(record, err)
       write(c, path, err instanceof HTTPException ? err.status : 500, start, record)
       throw err
     }
-    if (record) settle(record, c.error)
-    if (serverTiming && record) setServerTiming(c, record, start)
+    settle(record, c.error)
+    if (serverTiming) setServerTiming(c, record, start)
     write(c, path, c.res.status, start, record)
   }
 }
