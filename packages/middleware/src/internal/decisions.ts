@@ -4,6 +4,9 @@ import type { Context } from 'hono'
 // read it. Nothing is recorded unless a consumer installed a record in the context first: then
 // `begin` is one c.get() that finds nothing, and every later call sees `undefined` and returns.
 // No allocation, no clock read.
+// A consumer that reads outcomes only (the text log line's dry-run marker) installs an untimed
+// record: the decisions are kept, with no clock read (five middleware in a micro loop on a
+// loaded host: 0.2 to 0.9 µs a request more than no record, against 1.6 to 2.6 µs timed).
 //
 // The record lives in the context under a string key, not in a module-level WeakMap or Symbol():
 // each subpath is built on its own and gets its own copy of this file, and a record installed by
@@ -36,26 +39,39 @@ export interface Decision {
 /** A decision still being made. Only exists while a consumer is installed. */
 export interface Pending {
   readonly decision: Decision
+  /** performance.now() when the middleware started; 0 when untimed. */
   readonly start: number
-  /** performance.now() when the decision was made; 0 while open. */
+  /** performance.now() when the decision was made (1 when untimed); 0 while open. */
   end: number
+  readonly timed: boolean
 }
 
 /** The per-request record a consumer installs. */
 export interface DecisionRecord {
   readonly decisions: Decision[]
   readonly pending: Pending[]
+  /**
+   * Whether decisions are timed (and their store calls). Only the text log line's dry-run marker
+   * wants them untimed: outcomes and codes without a clock read per middleware.
+   */
+  timed: boolean
 }
 
 const KEY = 'palisade.decisions'
 
 type Get = (key: string) => unknown
 
-/** For consumers (logger, otel): the request's record, created on first call. */
-export function installDecisions(c: Context): DecisionRecord {
+/**
+ * For consumers (logger, otel): the request's record, created on first call. `timed: false` when
+ * the consumer reads outcomes only; one consumer asking for timings is enough to get them.
+ */
+export function installDecisions(c: Context, timed = true): DecisionRecord {
   const existing = (c.get as Get)(KEY) as DecisionRecord | undefined
-  if (existing) return existing
-  const record: DecisionRecord = { decisions: [], pending: [] }
+  if (existing) {
+    if (timed) existing.timed = true
+    return existing
+  }
+  const record: DecisionRecord = { decisions: [], pending: [], timed }
   ;(c.set as (key: string, value: unknown) => void)(KEY, record)
   return record
 }
@@ -82,7 +98,8 @@ export function begin(c: Context, middleware: string): Pending | undefined {
     ms: undefined,
     store: undefined,
   }
-  const p: Pending = { decision, start: performance.now(), end: 0 }
+  const timed = record.timed
+  const p: Pending = { decision, start: timed ? performance.now() : 0, end: 0, timed }
   record.decisions.push(decision)
   record.pending.push(p)
   return p
@@ -96,29 +113,30 @@ export function decide(
   status?: number,
 ): void {
   if (p === undefined || p.end !== 0) return
-  p.end = performance.now()
+  p.end = p.timed ? performance.now() : 1
   const d = p.decision
   d.outcome = outcome
   if (code !== undefined) d.code = code
   if (status !== undefined) d.status = status
-  d.ms = round(p.end - p.start)
+  if (p.timed) d.ms = round(p.end - p.start)
 }
 
 /** Turns a decision already made into a rejection (requestTimeout's deadline passing). */
 export function overrule(p: Pending | undefined, code: string, status: number): void {
   if (p === undefined) return
-  p.end = performance.now()
-  Object.assign(p.decision, { outcome: 'reject', code, status, ms: round(p.end - p.start) })
+  p.end = p.timed ? performance.now() : 1
+  Object.assign(p.decision, { outcome: 'reject', code, status })
+  if (p.timed) p.decision.ms = round(p.end - p.start)
 }
 
 /** A clock reading for {@link storeTime}, taken only while a decision is being recorded. */
 export function clock(p: Pending | undefined): number {
-  return p === undefined ? 0 : performance.now()
+  return p === undefined || !p.timed ? 0 : performance.now()
 }
 
 /** Records how long a store call that started at `since` (from {@link clock}) took. */
 export function storeTime(p: Pending | undefined, op: string, since: number): void {
-  if (p !== undefined) p.decision.store = { op, ms: round(performance.now() - since) }
+  if (p?.timed) p.decision.store = { op, ms: round(performance.now() - since) }
 }
 
 /** The end of the last decision made, for the handler's Server-Timing entry. */

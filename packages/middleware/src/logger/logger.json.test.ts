@@ -108,17 +108,24 @@ describe('logger: format json', () => {
     ).not.toMatch(/TOPSECRET/)
   })
 
-  it('installs no decision record in text format, so guards record nothing', async () => {
+  it('records decisions untimed in text format: outcomes for the dry-run marker, no clock reads', async () => {
     const app = new Hono()
     let seen: unknown = 'unset'
     app.use('*', logger({ sink: () => {} }))
     app.use('*', ipGuard({ list: ['10.0.0.0/8'], keyGenerator: () => '192.0.2.1' }))
+    app.use('*', rateLimit({ max: 5, keyGenerator: () => 'k' }))
     app.get('/', (c) => {
       seen = (c.get as (k: string) => unknown)('palisade.decisions')
       return c.text('ok')
     })
     await app.request('/')
-    expect(seen).toBeUndefined()
+    expect(seen).toMatchObject({
+      timed: false,
+      decisions: [
+        { middleware: 'ipGuard', outcome: 'allow', ms: undefined, store: undefined },
+        { middleware: 'rateLimit', outcome: 'allow', ms: undefined, store: undefined },
+      ],
+    })
   })
 })
 

@@ -2,6 +2,7 @@ import type { Context, MiddlewareHandler } from 'hono'
 import { HTTPException } from 'hono/http-exception'
 import { type DecisionRecord, installDecisions, lastDecisionEnd } from '../internal/decisions'
 import { editResponseHeaders } from '../internal/headers'
+import { rawPath, redactPathParams } from '../internal/log-path'
 import {
   assertBoolean,
   assertFunction,
@@ -11,7 +12,9 @@ import {
   assertStringArray,
   optionError,
 } from '../internal/options'
+import { redactFields, secretNames } from '../internal/redact'
 import { settle } from '../internal/settle'
+import { escapeControl } from './escape'
 
 /** A pino-shaped logger: `logger({ sink: pino() })`. Only `info`, `warn` and `error` are used. */
 export interface LogTarget {
@@ -22,14 +25,18 @@ export interface LogTarget {
   child?(bindings: Record<string, unknown>): LogTarget
 }
 
-/** The per-request logger in `c.get('log')`: every line carries the request's `reqId`. */
+/**
+ * The per-request logger in `c.get('log')`: every line carries the request's `reqId`. The fields
+ * are copied with secret header values redacted; an `Error` given in their place is written under
+ * `err`, its message the line's when none is given (as pino does).
+ */
 export interface RequestLogger {
   info(msg: string): void
-  info(fields: Record<string, unknown>, msg?: string): void
+  info(fields: Record<string, unknown> | Error, msg?: string): void
   warn(msg: string): void
-  warn(fields: Record<string, unknown>, msg?: string): void
+  warn(fields: Record<string, unknown> | Error, msg?: string): void
   error(msg: string): void
-  error(fields: Record<string, unknown>, msg?: string): void
+  error(fields: Record<string, unknown> | Error, msg?: string): void
 }
 
 /**
@@ -51,14 +58,17 @@ export interface LoggerOptions {
    */
   sink?: ((line: string) => void) | LogTarget
   /**
-   * `'text'` (default): `METHOD /path STATUS DURATIONms ID`. `'json'`: one object per request with
-   * `time`, `level`, `msg`, `reqId`, `req`, `res`, `responseTime` and the middleware `decisions`.
+   * `'text'` (default): `METHOD /path STATUS DURATIONms ID`, plus `dry-run=rateLimit:rate_limited`
+   * when a guard in dry run would have refused; control characters are escaped (`\n`, `\u001b`).
+   * `'json'`: one object per request with `time`, `level`, `msg`, `reqId`, `req`, `res`,
+   * `responseTime` and the middleware `decisions`.
    */
   format?: 'text' | 'json'
   /**
    * Header names (case-insensitive) whose values never appear in what `c.get('log')` writes,
    * besides `authorization`, `proxy-authorization`, `cookie`, `set-cookie`, `x-api-key`,
-   * `x-xsrf-token` and `x-csrf-token`. Default `[]`.
+   * `x-xsrf-token` and `x-csrf-token`: as object keys, `Headers`, `[name, value]` pairs, `Map`
+   * keys and in errors, at any depth. Default `[]`.
    */
   redact?: string[]
   /**
@@ -79,17 +89,6 @@ const KNOWN = ['exclude', 'sink', 'format', 'redact', 'serverTiming', 'maxPathLe
 /** Longest method and request ID written; real ones are far shorter. */
 const MAX_METHOD = 32
 const MAX_ID = 256
-// `;name=value` path parameters (RFC 3986 §3.3), e.g. Java's `;jsessionid=…`: session tokens.
-const MATRIX_PARAM = /;([^/;=?#]*)=[^/;?#]*/g
-const SECRET_HEADERS = [
-  'authorization',
-  'proxy-authorization',
-  'cookie',
-  'set-cookie',
-  'x-api-key',
-  'x-xsrf-token',
-  'x-csrf-token',
-]
 type Level = 'info' | 'warn' | 'error'
 
 /**
@@ -99,10 +98,12 @@ type Level = 'info' | 'warn' | 'error'
  * (it carries tokens), nor the values of `;name=value` path parameters (`;jsessionid=…`), nor
  * headers, and paths longer than `maxPathLength` are cut. A request whose handler threw is logged
  * with the status the client got (500, or the `HTTPException`'s status), and the error still
- * reaches `app.onError`. `c.get('log')` is a logger whose lines carry the same `reqId`.
+ * reaches `app.onError`. `c.get('log')` is a logger whose lines carry the same `reqId`; what it is
+ * given is copied with the values of secret headers redacted, wherever they sit (see `redact`).
  *
- * Register it first: a middleware's decision is recorded only when a consumer (this logger in
- * JSON or Server-Timing mode, or `otel()`) ran before it; without one, recording costs nothing.
+ * Register it first: a middleware's decision is recorded only when a consumer (this logger, or
+ * `otel()`) ran before it. The text line reads the outcomes only (for its dry-run marker), so
+ * they are recorded without a clock read; JSON, Server-Timing and `otel()` time them.
  *
  * @param options.exclude default `[]`; exact paths and `prefix/*` patterns
  * @param options.sink default `console.log`; a function or a pino-shaped `{ info, warn, error }`
@@ -141,11 +142,7 @@ export function logger(options?: LoggerOptions): MiddlewareHandler {
   const maxPathLength = assertPositiveInteger(NAME, 'maxPathLength', o.maxPathLength ?? 1024)
   const json = assertOneOf(NAME, 'format', o.format ?? 'text', ['text', 'json'] as const) === 'json'
   const serverTiming = assertBoolean(NAME, 'serverTiming', o.serverTiming ?? false)
-  const secrets = new Set(
-    [...SECRET_HEADERS, ...assertStringArray(NAME, 'redact', o.redact ?? [])].map((h) =>
-      h.toLowerCase(),
-    ),
-  )
+  const secrets = secretNames(assertStringArray(NAME, 'redact', o.redact ?? []))
   const target = isLogTarget(o.sink) ? o.sink : undefined
   const sink =
     target === undefined
@@ -155,8 +152,6 @@ export function logger(options?: LoggerOptions): MiddlewareHandler {
           o.sink ?? ((line: string) => console.log(line)),
         )
       : undefined
-  // Decisions are recorded only for a consumer: the text line alone installs none.
-  const collect = json || serverTiming
 
   function excluded(path: string): boolean {
     if (exact.has(path)) return true
@@ -180,17 +175,18 @@ export function logger(options?: LoggerOptions): MiddlewareHandler {
     path: string,
     status: number,
     start: number,
-    record: DecisionRecord | undefined,
+    record: DecisionRecord,
   ): void {
     const elapsed = performance.now() - start
     const ms = Math.round(elapsed)
     const rawId = (c.get as (key: string) => unknown)('requestId')
     const id = typeof rawId === 'string' && rawId ? bound(rawId, MAX_ID) : undefined
     const method = bound(c.req.method, MAX_METHOD)
-    const logged = bound(redact(path), maxPathLength)
+    const logged = bound(redactPathParams(path), maxPathLength)
     const line = `${method} ${logged} ${status} ${ms}ms`
     if (!json) {
-      const text = id ? `${line} ${id}` : line
+      const dry = dryRuns(record)
+      const text = escapeControl(`${line}${id ? ` ${id}` : ''}${dry ? ` dry-run=${dry}` : ''}`)
       try {
         if (target !== undefined) target[levelOf(status)]({}, text)
         else (sink as (line: string) => void)(text)
@@ -205,27 +201,37 @@ export function logger(options?: LoggerOptions): MiddlewareHandler {
     entry.req = { method, path: logged }
     entry.res = { status }
     entry.responseTime = Math.round(elapsed * 1000) / 1000
-    entry.decisions = record ? record.decisions : []
+    entry.decisions = record.decisions
     emit(level, entry, line)
   }
 
   return async function logger(c, next) {
     const path = rawPath(c.req.url)
     if (excluded(path)) return next()
-    const record = collect ? installDecisions(c) : undefined
+    // The text line reads the decisions too, untimed: it names the dry runs.
+    const record = installDecisions(c, json || serverTiming)
     c.set('log', new RequestLog(c, json, secrets, sink, target))
     const start = performance.now()
     try {
       await next()
     } catch (err) {
-      if (record) settle(record, err)
+      settle(record, err)
       write(c, path, err instanceof HTTPException ? err.status : 500, start, record)
       throw err
     }
-    if (record) settle(record, c.error)
-    if (serverTiming && record) setServerTiming(c, record, start)
+    settle(record, c.error)
+    if (serverTiming) setServerTiming(c, record, start)
     write(c, path, c.res.status, start, record)
   }
+}
+
+/** `rateLimit:rate_limited,csrf:csrf_token_invalid`: who would have refused, with which code. */
+function dryRuns(record: DecisionRecord): string {
+  let out = ''
+  for (const d of record.decisions) {
+    if (d.outcome === 'dry-run') out += `${out ? ',' : ''}${d.middleware}:${d.code ?? ''}`
+  }
+  return out
 }
 
 function levelOf(status: number): Level {
@@ -268,20 +274,28 @@ class RequestLog implements RequestLogger {
     private readonly target: LogTarget | undefined,
   ) {}
 
-  info(fields: Record<string, unknown> | string, msg?: string): void {
+  info(fields: Record<string, unknown> | Error | string, msg?: string): void {
     this.write('info', fields, msg)
   }
-  warn(fields: Record<string, unknown> | string, msg?: string): void {
+  warn(fields: Record<string, unknown> | Error | string, msg?: string): void {
     this.write('warn', fields, msg)
   }
-  error(fields: Record<string, unknown> | string, msg?: string): void {
+  error(fields: Record<string, unknown> | Error | string, msg?: string): void {
     this.write('error', fields, msg)
   }
 
-  private write(level: Level, fields: Record<string, unknown> | string, msg?: string): void {
-    const text = typeof fields === 'string' ? fields : (msg ?? '')
-    const clean =
-      typeof fields === 'string' ? {} : (scrub(fields, this.secrets, 0) as Record<string, unknown>)
+  private write(
+    level: Level,
+    fields: Record<string, unknown> | Error | string,
+    msg?: string,
+  ): void {
+    const clean = typeof fields === 'string' ? {} : redactFields(fields, this.secrets)
+    // Without a message, an error's message is the line's, as pino does.
+    const err = clean.err as { message?: unknown } | undefined
+    const text =
+      typeof fields === 'string'
+        ? fields
+        : (msg ?? (typeof err?.message === 'string' ? err.message : ''))
     const rawId = (this.c.get as (key: string) => unknown)('requestId')
     const reqId = typeof rawId === 'string' && rawId ? bound(rawId, MAX_ID) : undefined
     try {
@@ -297,7 +311,7 @@ class RequestLog implements RequestLogger {
         sink(JSON.stringify({ time: Date.now(), level, msg: text, reqId, ...clean }))
       } else {
         const extra = Object.keys(clean).length > 0 ? ` ${JSON.stringify(clean)}` : ''
-        sink(`${level.toUpperCase()} ${text}${extra}${reqId ? ` ${reqId}` : ''}`)
+        sink(escapeControl(`${level.toUpperCase()} ${text}${extra}${reqId ? ` ${reqId}` : ''}`))
       }
     } catch {
       // A failing log sink must not turn a served request into an error.
@@ -305,42 +319,7 @@ class RequestLog implements RequestLogger {
   }
 }
 
-/** A copy of `value` with the values of secret-bearing header names replaced, a few levels deep. */
-function scrub(value: unknown, secrets: ReadonlySet<string>, depth: number): unknown {
-  if (value === null || typeof value !== 'object' || value instanceof Error) return value
-  if (depth > 4) return '[…]'
-  if (typeof Headers !== 'undefined' && value instanceof Headers) {
-    value = Object.fromEntries(value as unknown as Iterable<[string, string]>)
-  }
-  if (Array.isArray(value)) return value.map((v) => scrub(v, secrets, depth + 1))
-  const out: Record<string, unknown> = {}
-  for (const [key, v] of Object.entries(value as Record<string, unknown>)) {
-    out[key] = secrets.has(key.toLowerCase()) ? '[redacted]' : scrub(v, secrets, depth + 1)
-  }
-  return out
-}
-
-/** Replaces the value of every `;name=value` path parameter: `/cart;jsessionid=[redacted]`. */
-function redact(path: string): string {
-  return path.includes(';') ? path.replace(MATRIX_PARAM, ';$1=[redacted]') : path
-}
-
 /** Cuts `text` to `max` characters, marking how many were left out. */
 function bound(text: string, max: number): string {
   return text.length <= max ? text : `${text.slice(0, max)}…[+${text.length - max}]`
-}
-
-/**
- * The path exactly as sent (still percent-encoded, so `%0A` cannot forge a new log line), without
- * query string or fragment.
- */
-function rawPath(url: string): string {
-  const start = url.indexOf('/', url.indexOf('://') + 3)
-  if (start === -1) return '/'
-  let end = url.length
-  const q = url.indexOf('?', start)
-  if (q !== -1) end = q
-  const h = url.indexOf('#', start)
-  if (h !== -1 && h < end) end = h
-  return url.slice(start, end)
 }

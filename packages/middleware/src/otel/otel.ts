@@ -1,6 +1,7 @@
 import type { Context, MiddlewareHandler } from 'hono'
 import { HTTPException } from 'hono/http-exception'
 import { type DecisionRecord, installDecisions } from '../internal/decisions'
+import { rawPath, stripPathParams } from '../internal/log-path'
 import { assertKnownKeys, optionError } from '../internal/options'
 import { settle } from '../internal/settle'
 
@@ -88,6 +89,9 @@ const STATUS_ERROR = 2
  * - a counter `palisade.decisions` by middleware, outcome and code;
  * - a histogram `palisade.store.duration` (ms) by middleware and store operation.
  *
+ * A span it starts carries `url.path` as the logger reads the path, still percent-encoded and
+ * without the query string, and without its `;name=value` path parameters (`;jsessionid=…`).
+ *
  * Register it first (before the guards). `@opentelemetry/api` is an optional peer dependency that
  * you pass in: Palisade never imports it, so nothing loads or bundles differently without it.
  *
@@ -166,7 +170,11 @@ export function otel(options: OtelOptions): MiddlewareHandler {
       active ??
       tracer.startSpan(c.req.method, {
         kind: SPAN_KIND_SERVER,
-        attributes: { 'http.request.method': c.req.method, 'url.path': c.req.path },
+        attributes: {
+          'http.request.method': c.req.method,
+          // Raw, without the query string, without `;jsessionid=…` (session tokens).
+          'url.path': stripPathParams(rawPath(c.req.url)),
+        },
       })
     let status: number
     try {
