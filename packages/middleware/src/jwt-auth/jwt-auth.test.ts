@@ -662,7 +662,7 @@ describe('jwtAuth: iat, requireExp and maxTokenAge', () => {
   })
 
   it('refuses a token without exp by default, with a 401 that names the missing claim', async () => {
-    const noExp = await signJwt({ sub: 'u' }, SECRET)
+    const noExp = await signJwt({ sub: 'u' }, SECRET, { expiresIn: false })
     for (const app of [appWith(), appWith({ requireExp: true })]) {
       const res = await app.request('/p/me', bearer(noExp))
       expect(res.status).toBe(401)
@@ -681,17 +681,19 @@ describe('jwtAuth: iat, requireExp and maxTokenAge', () => {
     const app = new Hono()
     app.use('/p/*', jwtAuth({ secret: SECRET, cookie: 'jwt' }))
     app.get('/p/me', (c) => c.text('ok'))
-    const noExp = await signJwt({ sub: 'u' }, SECRET)
+    const noExp = await signJwt({ sub: 'u' }, SECRET, { expiresIn: false })
     const res = await app.request('/p/me', { headers: { Cookie: `jwt=${noExp}` } })
     expect(res.status).toBe(401)
     expect(await res.text()).toMatch(/no exp/)
     // Signed with another key: the usual answer, nothing about its claims.
-    const forged = await signJwt({ sub: 'u' }, 'another-secret-that-is-at-least-32-bytes')
+    const forged = await signJwt({ sub: 'u' }, 'another-secret-that-is-at-least-32-bytes', {
+      expiresIn: false,
+    })
     await expectInvalidToken(await appWith().request('/p/me', bearer(forged)))
   })
 
   it('requireExp: false accepts a token that never expires, as before', async () => {
-    const noExp = await signJwt({ sub: 'u' }, SECRET)
+    const noExp = await signJwt({ sub: 'u' }, SECRET, { expiresIn: false })
     expect((await appWith({ requireExp: false }).request('/p/me', bearer(noExp))).status).toBe(200)
   })
 
