@@ -12,6 +12,7 @@ import {
 import { Rejection } from '../internal/rejection'
 import { type JwtAuthOptions, jwtAuth } from './index'
 import { JWKS_MAX_BYTES, JWKS_MAX_KEYS, type JwksFetch } from './jwks'
+import { MAX_CANDIDATE_KEYS } from './jwt-auth'
 import { ASYMMETRIC_ALGORITHMS } from './keys'
 
 const servers: JwksServer[] = []
@@ -104,6 +105,47 @@ describe('jwtAuth with a JWKS: every algorithm', () => {
     const app = appWith({ jwks: s.jwksUrl })
     const token = await signWith(rs256, { sub: 'u' }, { kid: undefined })
     expect((await call(app, token)).status).toBe(200)
+  })
+})
+
+describe('jwtAuth with a JWKS: a token without kid', () => {
+  // 60 keys that all fit an ES256 token without kid (EC keys: quick to make).
+  let many: TestKey[]
+  beforeAll(async () => {
+    many = await Promise.all(Array.from({ length: 60 }, (_, i) => testKey('ES256', `ec-${i}`)))
+  })
+  const sources = async (): Promise<[string, JwtAuthOptions['jwks']][]> => [
+    ['a JWKS object', { keys: many.map((k) => k.jwk) }],
+    ['a JWKS URL', (await server(many)).jwksUrl],
+  ]
+
+  it(`tries at most ${MAX_CANDIDATE_KEYS} keys, however many fit: verifies and imports`, async () => {
+    const attacker = await testKey('ES256', 'x')
+    const token = await signWith(attacker, { sub: 'admin' }, { kid: undefined })
+    for (const [, jwks] of await sources()) {
+      const app = appWith({ jwks })
+      // The URL's first fetch imports nothing (keys are imported when a token needs them).
+      const verify = vi.spyOn(crypto.subtle, 'verify')
+      const importKey = vi.spyOn(crypto.subtle, 'importKey')
+      const res = await call(app, token)
+      expect(res.status).toBe(401)
+      expect(verify).toHaveBeenCalledTimes(MAX_CANDIDATE_KEYS)
+      expect(importKey.mock.calls.length).toBeLessThanOrEqual(MAX_CANDIDATE_KEYS)
+      vi.restoreAllMocks()
+    }
+  })
+
+  it('verifies with a key within the cap, and not with one beyond it', async () => {
+    for (const [label, jwks] of await sources()) {
+      const app = appWith({ jwks })
+      const within = await signWith(many[MAX_CANDIDATE_KEYS - 1] as TestKey, {}, { kid: undefined })
+      const beyond = await signWith(many[MAX_CANDIDATE_KEYS + 5] as TestKey, {}, { kid: undefined })
+      expect([label, (await call(app, within)).status]).toEqual([label, 200])
+      expect([label, (await call(app, beyond)).status]).toEqual([label, 401])
+      // With its kid, the key beyond the cap is found directly.
+      const named = await signWith(many[MAX_CANDIDATE_KEYS + 5] as TestKey, {})
+      expect([label, (await call(app, named)).status]).toEqual([label, 200])
+    }
   })
 })
 

@@ -581,12 +581,16 @@ export function jwtAuth(
   }
   const scopeChallenge = `${challenge}, error="insufficient_scope", scope="${scopes.join(' ')}"`
 
-  /** Whether one of several fitting JWKS keys (the first few) verifies `jws`. */
+  /**
+   * Whether one of several fitting JWKS keys (the first {@link MAX_CANDIDATE_KEYS}) verifies
+   * `jws`. jose imports each key as the loop asks for it, so stopping at the cap also stops the
+   * imports: a token without `kid` costs at most that many, however large the set.
+   */
   async function validWithAny(jws: CompactJws, keys: AsyncIterable<CryptoKey>): Promise<boolean> {
     let tried = 0
     for await (const key of keys) {
-      if (++tried > MAX_CANDIDATE_KEYS) break
       if (await signatureValid(jws, key)) return true
+      if (++tried === MAX_CANDIDATE_KEYS) break
     }
     return false
   }
