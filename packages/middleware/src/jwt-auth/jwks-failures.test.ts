@@ -162,10 +162,24 @@ describe('jwtAuth reports why the key set is unavailable', () => {
     expect((await call(app, await signWith(rs256, { iss: s.origin }))).status).toBe(503)
     expect(seen[0]).toContain(`"${s.origin}/"`)
     expect(seen[0]).toMatch(/trailing slash/)
-    expect(seen[0]).toContain(`issuer: '${s.origin}/'`)
+    expect(seen[0]).toContain(`issuer: "${s.origin}/"`)
     // Spelled as the provider spells it, the same issuer works.
     const fixed = appWith({ issuer: `${s.origin}/`, discovery: true })
     expect((await call(fixed, await signWith(rs256, { iss: `${s.origin}/` }))).status).toBe(200)
+  })
+
+  it('quotes what a discovery document says: a newline in it cannot forge a log line', async () => {
+    const issuer = 'https://auth.example.com'
+    const seen: string[] = []
+    const app = appWith({
+      issuer,
+      discovery: true,
+      fetch: async () => Response.json({ issuer: `${issuer}/\nlevel=error forged`, jwks_uri: 'x' }),
+      onKeySetError: (error) => seen.push(messageOf(error)),
+    })
+    expect((await call(app, await signWith(rs256, { iss: issuer }))).status).toBe(503)
+    expect(seen[0]).not.toContain('\n')
+    expect(seen[0]).toContain('\\nlevel=error forged')
   })
 
   it.each([

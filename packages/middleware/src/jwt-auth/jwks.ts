@@ -402,7 +402,8 @@ function issuerMismatch(docUrl: string, named: unknown, issuer: string): string 
   if (typeof named !== 'string' || named.replace(/\/+$/, '') !== issuer.replace(/\/+$/, '')) {
     return text
   }
-  return `${text}: they differ only by a trailing slash; give issuer: '${named}', exactly as the provider spells it (tokens carry it in iss)`
+  // Quoted (JSON-escaped), as every value from the document is: it ends up in log lines.
+  return `${text}: they differ only by a trailing slash; give issuer: ${quoted(named)}, exactly as the provider spells it (tokens carry it in iss)`
 }
 
 // Two middleware on the same URL with the same settings share one key set. Bounded, so an app
