@@ -5,8 +5,12 @@ import type { AddressInfo, Socket } from 'node:net'
 import { exportJWK, generateKeyPair, type JWK, type JWTPayload, SignJWT } from 'jose'
 import type { AsymmetricAlgorithm } from '../src/jwt-auth/keys'
 
-/** How the server answers the JWKS path. */
-export type JwksMode = 'ok' | 'down' | 'hang' | 'huge' | 'many' | 'not-json'
+/**
+ * How the server answers the JWKS path. A number: that status with the keys as a JSON body (none
+ * for 204, 205 and 304, which have none), and for a 3xx a `Location` naming `/moved/jwks.json`,
+ * which serves the keys with a 200 (its requests are counted in `movedFetches`).
+ */
+export type JwksMode = 'ok' | 'down' | 'hang' | 'huge' | 'many' | 'not-json' | number
 
 export interface JwksServer {
   /** `http://127.0.0.1:<port>` */
@@ -20,13 +24,15 @@ export interface JwksServer {
   fetches: number
   /** Requests to any `…/.well-known/openid-configuration` so far. */
   discoveryFetches: number
+  /** Requests to `/moved/jwks.json`, where a 3xx mode points. */
+  movedFetches: number
   close(): Promise<void>
 }
 
 /** Starts a JWKS server on 127.0.0.1; any `<path>/.well-known/openid-configuration` names `${origin}<path>` (or `${origin}/`) as issuer. */
 export async function startJwksServer(keys: JWK[] = []): Promise<JwksServer> {
   const sockets = new Set<Socket>()
-  const state = { keys, mode: 'ok' as JwksMode, fetches: 0, discoveryFetches: 0 }
+  const state = { keys, mode: 'ok' as JwksMode, fetches: 0, discoveryFetches: 0, movedFetches: 0 }
   const json = (res: ServerResponse, body: unknown) => {
     res.writeHead(200, { 'content-type': 'application/json' })
     res.end(JSON.stringify(body))
@@ -44,11 +50,23 @@ export async function startJwksServer(keys: JWK[] = []): Promise<JwksServer> {
       })
       return
     }
+    if (path === '/moved/jwks.json') {
+      state.movedFetches++
+      return json(res, { keys: state.keys })
+    }
     if (path !== '/jwks.json') {
       res.writeHead(404).end()
       return
     }
     state.fetches++
+    if (typeof state.mode === 'number') {
+      const status = state.mode
+      const headers: Record<string, string> = { 'content-type': 'application/json' }
+      if (status >= 300 && status < 400) headers.location = `${origin}/moved/jwks.json`
+      res.writeHead(status, headers)
+      res.end([204, 205, 304].includes(status) ? undefined : JSON.stringify({ keys: state.keys }))
+      return
+    }
     switch (state.mode) {
       case 'ok':
         return json(res, { keys: state.keys })
@@ -113,6 +131,9 @@ export async function startJwksServer(keys: JWK[] = []): Promise<JwksServer> {
     },
     get discoveryFetches() {
       return state.discoveryFetches
+    },
+    get movedFetches() {
+      return state.movedFetches
     },
     close: () =>
       new Promise<void>((resolve) => {

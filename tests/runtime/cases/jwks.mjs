@@ -48,11 +48,19 @@ export default {
     const state = { keys: [...keys.map(jwk), { ...jwk(rsa), kid: 'kid-PS256', alg: 'PS256' }] }
     let mode = 'ok'
     let fetches = 0
+    let movedFetches = 0
     const hung = []
     const provider = new Hono()
+    // Where a redirecting provider points: a valid JWKS that must never be fetched.
+    provider.get('/moved/jwks.json', (c) => {
+      movedFetches++
+      return c.json({ keys: state.keys })
+    })
     provider.get('/jwks.json', (c) => {
       fetches++
       if (mode === 'down') return c.text('down', 503)
+      if (mode === 'redirect') return c.redirect(`${base}/moved/jwks.json`, 302)
+      if (mode === 'created') return c.json({ keys: state.keys }, 201)
       // Hangs until the case ends (Deno's graceful shutdown waits for every open request).
       if (mode === 'hang') return new Promise((resolve) => hung.push(() => resolve(c.text('late'))))
       if (mode === 'many') {
@@ -95,8 +103,8 @@ export default {
     }
     let path = 0
     // A fresh URL per app: two apps on one URL (and settings) would share one cache.
-    const appWith = (cache = {}) => {
-      const options = { jwks: `${base}/jwks.json?app=${path++}`, jwksCache: cache }
+    const appWith = (cache = {}, more = {}) => {
+      const options = { jwks: `${base}/jwks.json?app=${path++}`, jwksCache: cache, ...more }
       if (viaHook) options.fetch = viaHook
       const app = new Hono()
       app.use('/me', jwtAuth(options))
@@ -369,6 +377,26 @@ export default {
           `${res.status} after ${ms} ms`,
         )
       }
+      mode = 'ok'
+
+      // Only a 200 from the URL itself: a redirect to a valid JWKS is never followed, a 201 with
+      // one is refused, and the cause reaches onKeySetError (the client sees a bare 503).
+      for (const [answer, status] of [
+        ['redirect', '302'],
+        ['created', '201'],
+      ]) {
+        mode = answer
+        const causes = []
+        app = appWith({}, { onKeySetError: (error) => causes.push(error.message) })
+        const res = await call(app, await sign(keys[1]))
+        t.equal(`a provider answering ${status} → 503`, res.status, 503)
+        t.ok(
+          `the ${status} is named to onKeySetError`,
+          causes.length === 1 && causes[0].includes(`answered ${status}`),
+          JSON.stringify(causes),
+        )
+      }
+      t.equal('the redirect target is never fetched', movedFetches, 0)
       mode = 'ok'
     } finally {
       for (const release of hung) release()

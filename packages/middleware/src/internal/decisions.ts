@@ -34,6 +34,12 @@ export interface Decision {
   /** Time from the middleware's start to its decision, in milliseconds. */
   ms?: number
   store?: StoreTiming
+  /**
+   * Why, when the code alone leaves the operator guessing: the failure behind a 503 (jwtAuth's
+   * `jwks_unavailable` names the URL and what it answered). Never sent to the client. Set only
+   * then, after the other keys, so the decisions without one keep their shape.
+   */
+  cause?: string
 }
 
 /** A decision still being made. Only exists while a consumer is installed. */

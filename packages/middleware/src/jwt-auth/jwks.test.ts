@@ -12,6 +12,7 @@ import {
 import { Rejection } from '../internal/rejection'
 import { type JwtAuthOptions, jwtAuth } from './index'
 import { JWKS_MAX_BYTES, JWKS_MAX_KEYS, type JwksFetch } from './jwks'
+import { MAX_CANDIDATE_KEYS } from './jwt-auth'
 import { ASYMMETRIC_ALGORITHMS } from './keys'
 
 const servers: JwksServer[] = []
@@ -107,6 +108,47 @@ describe('jwtAuth with a JWKS: every algorithm', () => {
   })
 })
 
+describe('jwtAuth with a JWKS: a token without kid', () => {
+  // 60 keys that all fit an ES256 token without kid (EC keys: quick to make).
+  let many: TestKey[]
+  beforeAll(async () => {
+    many = await Promise.all(Array.from({ length: 60 }, (_, i) => testKey('ES256', `ec-${i}`)))
+  })
+  const sources = async (): Promise<[string, JwtAuthOptions['jwks']][]> => [
+    ['a JWKS object', { keys: many.map((k) => k.jwk) }],
+    ['a JWKS URL', (await server(many)).jwksUrl],
+  ]
+
+  it(`tries at most ${MAX_CANDIDATE_KEYS} keys, however many fit: verifies and imports`, async () => {
+    const attacker = await testKey('ES256', 'x')
+    const token = await signWith(attacker, { sub: 'admin' }, { kid: undefined })
+    for (const [, jwks] of await sources()) {
+      const app = appWith({ jwks })
+      // The URL's first fetch imports nothing (keys are imported when a token needs them).
+      const verify = vi.spyOn(crypto.subtle, 'verify')
+      const importKey = vi.spyOn(crypto.subtle, 'importKey')
+      const res = await call(app, token)
+      expect(res.status).toBe(401)
+      expect(verify).toHaveBeenCalledTimes(MAX_CANDIDATE_KEYS)
+      expect(importKey.mock.calls.length).toBeLessThanOrEqual(MAX_CANDIDATE_KEYS)
+      vi.restoreAllMocks()
+    }
+  })
+
+  it('verifies with a key within the cap, and not with one beyond it', async () => {
+    for (const [label, jwks] of await sources()) {
+      const app = appWith({ jwks })
+      const within = await signWith(many[MAX_CANDIDATE_KEYS - 1] as TestKey, {}, { kid: undefined })
+      const beyond = await signWith(many[MAX_CANDIDATE_KEYS + 5] as TestKey, {}, { kid: undefined })
+      expect([label, (await call(app, within)).status]).toEqual([label, 200])
+      expect([label, (await call(app, beyond)).status]).toEqual([label, 401])
+      // With its kid, the key beyond the cap is found directly.
+      const named = await signWith(many[MAX_CANDIDATE_KEYS + 5] as TestKey, {})
+      expect([label, (await call(app, named)).status]).toEqual([label, 200])
+    }
+  })
+})
+
 describe('jwtAuth with public keys: algorithm confusion', () => {
   const hs256 = async (key: Uint8Array<ArrayBuffer>, payload: object, header: object = {}) => {
     const h = joseB64.encode(JSON.stringify({ alg: 'HS256', typ: 'JWT', ...header }))
@@ -174,6 +216,23 @@ describe('jwtAuth with public keys: algorithm confusion', () => {
     s.keys = [{ ...rs256.jwk, use: 'enc' }]
     const app = appWith({ jwks: s.jwksUrl })
     expect((await call(app, await signWith(rs256, { sub: 'u' }))).status).toBe(401)
+  })
+
+  it('never verifies with an encryption key of a JWKS object, nor with an oct key a URL serves', async () => {
+    const token = await signWith(rs256, { sub: 'u' })
+    // A JWKS object may list encryption keys beside signing ones (Keycloak's does): never used.
+    const local = appWith({ jwks: { keys: [{ ...rs256.jwk, use: 'enc' }, es256.jwk] } })
+    expect((await call(local, token)).status).toBe(401)
+    // A URL serving a symmetric key: an HS256 token MACed with it, naming its kid, is refused.
+    const secret = crypto.getRandomValues(new Uint8Array(32))
+    const s = await server([rs256])
+    s.keys = [{ kty: 'oct', kid: 'h', alg: 'HS256', k: joseB64.encode(secret) }, rs256.jwk]
+    const hs = await new SignJWT({ sub: 'admin', exp: Math.floor(Date.now() / 1000) + 60 })
+      .setProtectedHeader({ alg: 'HS256', kid: 'h', typ: 'JWT' })
+      .sign(secret)
+    const remote = appWith({ jwks: s.jwksUrl })
+    expect((await call(remote, hs)).status).toBe(401)
+    expect((await call(remote, token)).status).toBe(200)
   })
 
   it('rejects alg none and HS256 on a JWKS instance', async () => {
@@ -257,6 +316,33 @@ describe('jwtAuth with public keys: algorithm confusion', () => {
       'a symmetric key in a JWKS object',
       { jwks: { keys: [{ kty: 'oct', k: 'abc' }] } },
       /public keys only/,
+    ],
+    [
+      'a symmetric key without k in a JWKS object',
+      { jwks: { keys: [{ kty: 'oct', kid: 'h', alg: 'HS256' }] } },
+      /public keys only/,
+    ],
+    [
+      'a symmetric key among public keys in a JWKS object',
+      {
+        jwks: {
+          keys: [
+            { kty: 'EC', crv: 'P-256', x: 'a', y: 'b', kid: 'e' },
+            { kty: 'oct', kid: 'h', use: 'sig' },
+          ],
+        },
+      },
+      /public keys only/,
+    ],
+    [
+      'an encryption JWK as publicKey (use: enc)',
+      { publicKey: { kty: 'EC', crv: 'P-256', x: 'a', y: 'b', use: 'enc' } },
+      /use "enc", not "sig"/,
+    ],
+    [
+      'a JWK as publicKey whose key_ops do not allow verify',
+      { publicKey: { kty: 'EC', crv: 'P-256', x: 'a', y: 'b', key_ops: ['encrypt'] } },
+      /key_ops/,
     ],
     [
       'claims on iss',
@@ -351,6 +437,28 @@ describe('jwtAuth with a JWKS: the cache', () => {
     expect((await call(app, token)).status).toBe(401)
     expect(s.fetches).toBe(2)
     expect((await call(app, await signWith(es256, { sub: 'u' }))).status).toBe(200)
+  })
+
+  it('forgets remembered tokens when an unknown kid refetches the set: a removed key stops verifying', async () => {
+    fakeDate()
+    const s = await server([rs256, es256])
+    // Max age 10 minutes: everything below happens well within it.
+    const app = appWith({ jwks: s.jwksUrl })
+    const old = await signWith(es256, { sub: 'u', exp: Math.floor(T0 / 1000) + 86_400 })
+    expect((await call(app, old)).status).toBe(200)
+    const verify = vi.spyOn(crypto.subtle, 'verify')
+    expect((await call(app, old)).status).toBe(200)
+    expect(verify).not.toHaveBeenCalled() // remembered
+    // The provider rotates: es256 is withdrawn (compromised, say) and a new key published.
+    const next = await testKey('ES256', 'ec-next')
+    s.keys = [rs256.jwk, next.jwk]
+    at(30_000)
+    expect((await call(app, await signWith(next, { sub: 'n' }))).status).toBe(200)
+    expect(s.fetches).toBe(2)
+    // The remembered token was verified under the old set: it is checked again, and refused.
+    expect((await call(app, old)).status).toBe(401)
+    expect(s.fetches).toBe(2)
+    expect((await call(app, await signWith(rs256, { sub: 'r' }))).status).toBe(200)
   })
 
   it('serves stale keys through an outage up to maxStaleMs, then 503 jwks_unavailable', async () => {

@@ -56,12 +56,36 @@ export const JWKS_MAX_BYTES = 256 * 1024
 /** Most keys a fetched JWKS may hold; a larger set is refused whole. */
 export const JWKS_MAX_KEYS = 100
 
-/** A fetch failed, timed out or answered something unusable, and no usable keys are left. */
+/**
+ * A fetch of the key set failed, timed out or answered something unusable. Its message names the
+ * URL and what went wrong (for the operator: `onKeySetError`, the warning, the decision record;
+ * the client only ever sees `Service Unavailable`).
+ */
 export class JwksUnavailableError extends Error {
-  constructor(message = 'JWKS unavailable') {
-    super(message)
+  constructor(message: string, options?: ErrorOptions) {
+    super(message, options)
     this.name = 'JwksUnavailableError'
   }
+}
+
+/** What a thrown value says, with the cause a platform fetch hides behind "fetch failed". */
+function reasonOf(err: unknown): string {
+  if (!(err instanceof Error)) return String(err)
+  const cause = err.cause instanceof Error ? err.cause.message : undefined
+  return cause === undefined || cause === err.message ? err.message : `${err.message}: ${cause}`
+}
+
+/** `err` as a {@link JwksUnavailableError} that says what it was. */
+function unavailable(err: unknown): JwksUnavailableError {
+  return err instanceof JwksUnavailableError
+    ? err
+    : new JwksUnavailableError(`fetching the key set failed: ${reasonOf(err)}`, { cause: err })
+}
+
+/** A value from a provider's document, quoted and cut short for a message. */
+function quoted(value: unknown): string {
+  const text = JSON.stringify(value) ?? String(value)
+  return text.length > 200 ? `${text.slice(0, 200)}…` : text
 }
 
 /** True for `localhost`, `127.0.0.0/8` and `[::1]` (hostnames as `URL` spells them). */
@@ -128,20 +152,34 @@ async function fetchJson(url: string, timeoutMs: number, fetchImpl: JwksFetch): 
   const timeout = new Promise<never>((_, fail) => {
     timer = setTimeout(() => {
       controller.abort()
-      fail(new JwksUnavailableError('JWKS fetch timed out'))
+      fail(new JwksUnavailableError(`${url} did not answer within ${timeoutMs} ms`))
     }, timeoutMs)
   })
   const read = async (): Promise<unknown> => {
-    const res = await fetchImpl(url, {
-      method: 'GET',
-      redirect: 'manual',
-      signal: controller.signal,
-      headers: { accept: 'application/json, application/jwk-set+json' },
-    })
+    let res: Response
+    try {
+      res = await fetchImpl(url, {
+        method: 'GET',
+        // Never followed: a redirect could leave https, or lead to keys nobody configured.
+        redirect: 'manual',
+        signal: controller.signal,
+        headers: { accept: 'application/json, application/jwk-set+json' },
+      })
+    } catch (err) {
+      throw new JwksUnavailableError(`fetching ${url} failed: ${reasonOf(err)}`, { cause: err })
+    }
     const declared = Number(res.headers.get('content-length') ?? 0)
+    // Only a 200 carries the document: a 201/203/206 is not it, and a 3xx is not followed.
     if (res.status !== 200 || res.body === null || declared > JWKS_MAX_BYTES) {
       await res.body?.cancel().catch(() => {})
-      throw new JwksUnavailableError(`JWKS fetch answered ${res.status}`)
+      const redirect = res.type === 'opaqueredirect' || (res.status >= 300 && res.status < 400)
+      throw new JwksUnavailableError(
+        res.status !== 200
+          ? `${url} answered ${res.status}${redirect ? ', a redirect (never followed)' : ''}; only a 200 is accepted`
+          : res.body === null
+            ? `${url} answered 200 without a body`
+            : `${url} announced ${declared} bytes, more than the ${JWKS_MAX_BYTES} read`,
+      )
     }
     const reader = res.body.getReader()
     const chunks: Uint8Array[] = []
@@ -152,7 +190,7 @@ async function fetchJson(url: string, timeoutMs: number, fetchImpl: JwksFetch): 
       size += value.byteLength
       if (size > JWKS_MAX_BYTES) {
         await reader.cancel().catch(() => {})
-        throw new JwksUnavailableError('JWKS response too large')
+        throw new JwksUnavailableError(`${url} answered more than ${JWKS_MAX_BYTES} bytes`)
       }
       chunks.push(value)
     }
@@ -162,7 +200,11 @@ async function fetchJson(url: string, timeoutMs: number, fetchImpl: JwksFetch): 
       bytes.set(chunk, offset)
       offset += chunk.byteLength
     }
-    return JSON.parse(new TextDecoder().decode(bytes))
+    try {
+      return JSON.parse(new TextDecoder().decode(bytes))
+    } catch {
+      throw new JwksUnavailableError(`${url} answered something that is not JSON`)
+    }
   }
   try {
     return await Promise.race([read(), timeout])
@@ -189,6 +231,8 @@ export class RemoteKeySet {
   #attemptAt = Number.NEGATIVE_INFINITY
   #generation = 0
   #pending: Promise<void> | undefined
+  /** Why the last fetch failed; `undefined` once one succeeds (the outage is over). */
+  #failure: JwksUnavailableError | undefined
   /** The discovered `jwks_uri`, kept while fetches from it succeed. */
   #jwksUrl: string | undefined
 
@@ -204,18 +248,33 @@ export class RemoteKeySet {
     return Date.now() - this.#fetchedAt < this.#settings.maxAgeMs ? this.#generation : -1
   }
 
-  /** The key for a token header (jose's key-resolver shape). */
-  async key(header: { alg?: string; kid?: string }, token: unknown): Promise<CryptoKey> {
+  /** Why the last fetch failed, while no later one has succeeded. */
+  failure(): JwksUnavailableError | undefined {
+    return this.#failure
+  }
+
+  /**
+   * The key for a token header (jose's key-resolver shape). Throws a
+   * {@link JwksUnavailableError} when no usable keys are left; `failed` hears of a fetch failure
+   * this request met and got past (stale keys served, an unknown `kid` not refetched).
+   */
+  async key(
+    header: { alg?: string; kid?: string },
+    token: unknown,
+    failed?: (error: JwksUnavailableError) => void,
+  ): Promise<CryptoKey> {
     const { maxAgeMs, maxStaleMs, cooldownMs } = this.#settings
     if (this.#keys === undefined || Date.now() - this.#fetchedAt >= maxAgeMs) {
       // Expired or never fetched: one fetch for everyone, at most once per cooldown when the
       // provider keeps failing; in between, stale keys (or a 503) answer without a fetch.
+      let failure = this.#failure
       if (this.#pending !== undefined || Date.now() - this.#attemptAt >= cooldownMs) {
-        await this.#join(this.#refresh()).catch(() => {})
+        failure = await this.#attempt()
       }
       if (this.#keys === undefined || Date.now() - this.#fetchedAt >= maxAgeMs + maxStaleMs) {
-        throw new JwksUnavailableError()
+        throw failure ?? this.#failure ?? new JwksUnavailableError('the key set has no usable keys')
       }
+      if (failure !== undefined) failed?.(failure)
     }
     const keys = this.#keys
     try {
@@ -223,11 +282,21 @@ export class RemoteKeySet {
     } catch (err) {
       if (!isJoseError(err, 'ERR_JWKS_NO_MATCHING_KEY') || header.kid === undefined) throw err
       // An unknown kid: perhaps the provider rotated. One refetch per cooldown, shared.
-      if (this.#pending === undefined && Date.now() - this.#attemptAt < cooldownMs) throw err
-      await this.#join(this.#refresh()).catch(() => {})
+      if (this.#pending === undefined && Date.now() - this.#attemptAt < cooldownMs) {
+        // Not refetched; if the last fetch failed, the kid may be a rotation we could not see.
+        if (this.#failure !== undefined) failed?.(this.#failure)
+        throw err
+      }
+      const failure = await this.#attempt()
+      if (failure !== undefined) failed?.(failure)
       if (this.#keys === keys) throw err
       return this.#keys(header, token as never)
     }
+  }
+
+  /** Joins (or starts) the shared fetch: `undefined` when it succeeded, else why it failed. */
+  #attempt(): Promise<JwksUnavailableError | undefined> {
+    return this.#join(this.#refresh()).then(() => undefined, unavailable)
   }
 
   /**
@@ -237,8 +306,12 @@ export class RemoteKeySet {
    */
   #join(pending: Promise<void>): Promise<void> {
     let timer: ReturnType<typeof setTimeout> | undefined
+    const { timeoutMs } = this.#settings
     const own = new Promise<never>((_, fail) => {
-      timer = setTimeout(() => fail(new JwksUnavailableError()), this.#settings.timeoutMs)
+      timer = setTimeout(
+        () => fail(new JwksUnavailableError(`fetching the key set took over ${timeoutMs} ms`)),
+        timeoutMs,
+      )
     })
     return Promise.race([pending, own]).finally(() => clearTimeout(timer))
   }
@@ -247,11 +320,18 @@ export class RemoteKeySet {
     if (this.#pending === undefined) {
       this.#attemptAt = Date.now()
       const pending = this.#load()
-        .then((keys) => {
-          this.#keys = keys
-          this.#fetchedAt = Date.now()
-          this.#generation++
-        })
+        .then(
+          (keys) => {
+            this.#keys = keys
+            this.#fetchedAt = Date.now()
+            this.#generation++
+            this.#failure = undefined
+          },
+          (err: unknown) => {
+            this.#failure = unavailable(err)
+            throw this.#failure
+          },
+        )
         .finally(() => {
           if (this.#pending === pending) this.#pending = undefined
         })
@@ -265,25 +345,43 @@ export class RemoteKeySet {
     let url = this.#jwksUrl
     if (url === undefined && 'issuer' in this.#source) {
       const issuer = this.#source.issuer
-      const doc = (await fetchJson(discoveryUrl(issuer), timeoutMs, this.#fetch)) as {
+      const docUrl = discoveryUrl(issuer)
+      const doc = (await fetchJson(docUrl, timeoutMs, this.#fetch)) as {
         issuer?: unknown
         jwks_uri?: unknown
       } | null
-      // OpenID Connect Discovery §4.3: the document must name the issuer it was read for.
-      if (doc === null || typeof doc !== 'object' || doc.issuer !== issuer) {
-        throw new JwksUnavailableError('discovery document of another issuer')
+      if (doc === null || typeof doc !== 'object' || Array.isArray(doc)) {
+        throw new JwksUnavailableError(`the discovery document at ${docUrl} is not a JSON object`)
       }
+      // OpenID Connect Discovery §4.3: the document must name the issuer it was read for.
+      if (doc.issuer !== issuer)
+        throw new JwksUnavailableError(issuerMismatch(docUrl, doc.issuer, issuer))
       const jwksUri = typeof doc.jwks_uri === 'string' ? allowedUrl(doc.jwks_uri) : null
-      if (jwksUri === null)
-        throw new JwksUnavailableError('discovery: jwks_uri missing or not https')
+      if (jwksUri === null) {
+        throw new JwksUnavailableError(
+          doc.jwks_uri === undefined
+            ? `the discovery document at ${docUrl} has no jwks_uri`
+            : `the discovery document at ${docUrl} names jwks_uri ${quoted(doc.jwks_uri)}, not an https URL (http only on loopback)`,
+        )
+      }
       url = jwksUri.href
     }
     try {
       const json = (await fetchJson(url as string, timeoutMs, this.#fetch)) as JSONWebKeySet
-      if (!Array.isArray(json?.keys) || json.keys.length > JWKS_MAX_KEYS) {
-        throw new JwksUnavailableError('JWKS malformed or with too many keys')
+      if (!Array.isArray(json?.keys)) {
+        throw new JwksUnavailableError(`${url} answered JSON without a "keys" array, not a JWKS`)
       }
-      const set = createLocalJWKSet(json)
+      if (json.keys.length > JWKS_MAX_KEYS) {
+        throw new JwksUnavailableError(
+          `${url} holds ${json.keys.length} keys, more than the ${JWKS_MAX_KEYS} accepted`,
+        )
+      }
+      let set: LocalSet
+      try {
+        set = createLocalJWKSet(json)
+      } catch (err) {
+        throw new JwksUnavailableError(`${url} is not a usable JWKS: ${reasonOf(err)}`)
+      }
       this.#jwksUrl = url
       return set
     } catch (err) {
@@ -292,6 +390,20 @@ export class RemoteKeySet {
       throw err
     }
   }
+}
+
+/**
+ * Why a discovery document was refused for naming another issuer, and the fix when the two differ
+ * only by a trailing slash (`https://tenant.auth0.com/` against `https://tenant.auth0.com`): the
+ * issuer must be given exactly as the provider spells it, since tokens carry it in `iss`.
+ */
+function issuerMismatch(docUrl: string, named: unknown, issuer: string): string {
+  const text = `the discovery document at ${docUrl} names issuer ${named === undefined ? 'none' : quoted(named)}, not the configured ${quoted(issuer)}`
+  if (typeof named !== 'string' || named.replace(/\/+$/, '') !== issuer.replace(/\/+$/, '')) {
+    return text
+  }
+  // Quoted (JSON-escaped), as every value from the document is: it ends up in log lines.
+  return `${text}: they differ only by a trailing slash; give issuer: ${quoted(named)}, exactly as the provider spells it (tokens carry it in iss)`
 }
 
 // Two middleware on the same URL with the same settings share one key set. Bounded, so an app
@@ -329,7 +441,8 @@ export function remoteKeySource(
   }
   const shared = set
   return {
-    key: (header, token) => shared.key(header, token),
+    key: (header, token, failed) => shared.key(header, token, failed),
     generation: () => shared.generation(),
+    failure: () => shared.failure(),
   }
 }

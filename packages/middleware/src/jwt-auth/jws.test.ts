@@ -10,7 +10,7 @@ import {
 } from '../../test/jwks-server'
 import { importHmacKey } from '../internal/crypto'
 import { type JwtAuthOptions, jwtAuth } from './index'
-import { keyFits, parseCompact } from './jws'
+import { jsonObject, keyFits, parseCompact } from './jws'
 
 const servers: JwksServer[] = []
 afterEach(async () => {
@@ -155,6 +155,18 @@ describe('jwtAuth with a JWKS: the token as sent', () => {
     ['crit b64 with b64 "true"', '{"alg":"RS256","kid":"rsa-1","crit":["b64"],"b64":"true"}'],
     ['crit naming a registered claim', '{"alg":"RS256","kid":"rsa-1","crit":["exp"],"exp":1}'],
     ['crit as a string', '{"alg":"RS256","kid":"rsa-1","crit":"b64","b64":true}'],
+    [
+      'crit naming an unknown extension after b64: true',
+      '{"alg":"RS256","kid":"rsa-1","crit":["b64","x-custom"],"b64":true,"x-custom":1}',
+    ],
+    [
+      'crit naming an unknown extension before b64: true',
+      '{"alg":"RS256","kid":"rsa-1","crit":["x-custom","b64"],"b64":true,"x-custom":1}',
+    ],
+    [
+      'crit naming b64 twice and an unknown one',
+      '{"alg":"RS256","kid":"rsa-1","crit":["b64","b64","exp"],"b64":true}',
+    ],
     ['a JSON array header', '["RS256"]'],
     ['a JSON null header', 'null'],
     ['a JSON string header', '"RS256"'],
@@ -166,6 +178,31 @@ describe('jwtAuth with a JWKS: the token as sent', () => {
   it('accepts crit b64 with b64 true, as jose does (RFC 7797: the default encoding)', async () => {
     const token = await signRaw(rs256, '{"alg":"RS256","kid":"rsa-1","crit":["b64"],"b64":true}')
     expect(await statuses(await apps(), token)).toEqual([200, 200])
+  })
+
+  it('refuses an unknown crit extension beside b64: true, as jose (the oracle) does', async () => {
+    const { compactVerify } = await import('jose')
+    const token = await signRaw(
+      rs256,
+      '{"alg":"RS256","kid":"rsa-1","crit":["b64","x-custom"],"b64":true,"x-custom":1}',
+    )
+    await expect(compactVerify(token, rs256.publicKey)).rejects.toThrow(/x-custom/)
+    expect(await statuses(await apps(), token)).toEqual([401, 401])
+  })
+
+  it('refuses a JSON array payload also where a missing exp is no reason (requireExp: false)', async () => {
+    const params = SIGN.RS256 as AlgorithmIdentifier
+    const header = b64('{"alg":"RS256","kid":"rsa-1"}')
+    for (const payload of ['[{"sub":"u"}]', '[]', `[${claims()}]`]) {
+      const token = await signSegments(rs256.privateKey, params, header, b64(payload))
+      expect(await statuses(await apps({ requireExp: false }), token)).toEqual([401, 401])
+      // With requireExp (the default) the answer is the bare invalid_token: not "no exp", which
+      // would mean the array was read as a claims set without an exp claim.
+      const [local] = await apps()
+      const res = await call(local as Hono, token)
+      expect(res.status).toBe(401)
+      expect(await res.text()).not.toMatch(/no exp/)
+    }
   })
 
   it.each([
@@ -297,6 +334,23 @@ describe('jwtAuth with a JWKS: the token as sent', () => {
 
 describe('parseCompact and keyFits', () => {
   const allowed = new Set(['RS256', 'ES256'])
+
+  it.each([
+    ['an array', '[]'],
+    ['an array of one object', '[{"alg":"RS256"}]'],
+    ['null', 'null'],
+    ['a string', '"RS256"'],
+    ['a number', '1'],
+    ['text that is not JSON', '{"alg":'],
+  ])('reads no JSON object from %s (header and payload alike)', (_, text) => {
+    expect(jsonObject(text)).toBeNull()
+  })
+
+  it('reads a JSON object, and refuses a header that is a JSON array', () => {
+    expect(jsonObject('{"alg":"RS256"}')).toEqual({ alg: 'RS256' })
+    expect(parseCompact(`${b64('[{"alg":"RS256"}]')}.e30.c2ln`, allowed)).toBeNull()
+    expect(parseCompact(`${b64('{"alg":"RS256"}')}.e30.c2ln`, allowed)).not.toBeNull()
+  })
   it.each([
     ['two segments', 'eyJhbGciOiJSUzI1NiJ9.e30'],
     ['four segments', 'eyJhbGciOiJSUzI1NiJ9.e30.c2ln.c2ln'],

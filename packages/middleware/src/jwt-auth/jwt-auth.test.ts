@@ -137,6 +137,43 @@ describe('jwtAuth: accepted tokens', () => {
     await expectInvalidToken(await app.request('/p/me', bearer(none)))
   })
 
+  it('refuses a token without iss when issuer is set, whatever else fits', async () => {
+    const app = appWith({ issuer: 'palisade', audience: 'web' })
+    const ok = await sign({ sub: 'u' }, SECRET, { issuer: 'palisade', audience: 'web' })
+    expect((await app.request('/p/me', bearer(ok))).status).toBe(200)
+    // Same audience, same key, no iss at all: refused.
+    const noIss = await sign({ sub: 'u' }, SECRET, { audience: 'web' })
+    await expectInvalidToken(await app.request('/p/me', bearer(noIss)))
+    // iss present but not a string naming the issuer: null, a list holding it, an empty string.
+    for (const iss of [null, ['palisade'], '']) {
+      const token = await sign({ sub: 'u', iss } as never, SECRET, { audience: 'web' })
+      await expectInvalidToken(
+        await appWith({ issuer: 'palisade' }).request('/p/me', bearer(token)),
+      )
+    }
+  })
+
+  it('refuses a token without typ when typ is required (jose agrees)', async () => {
+    const { jwtVerify } = await import('jose')
+    const key = new TextEncoder().encode(SECRET)
+    const exp = Math.floor(Date.now() / 1000) + 3600
+    // Built with jose, without any typ header (signJwt always sets one).
+    const noTyp = await new SignJWT({ sub: 'u', exp })
+      .setProtectedHeader({ alg: 'HS256' })
+      .sign(key)
+    const atJwt = await new SignJWT({ sub: 'u', exp })
+      .setProtectedHeader({ alg: 'HS256', typ: 'at+jwt' })
+      .sign(key)
+    await expect(jwtVerify(noTyp, key, { typ: 'at+jwt' })).rejects.toThrow(/typ/)
+    for (const typ of ['at+jwt', 'JWT']) {
+      const app = appWith({ typ })
+      await expectInvalidToken(await app.request('/p/me', bearer(noTyp)))
+    }
+    expect((await appWith({ typ: 'at+jwt' }).request('/p/me', bearer(atJwt))).status).toBe(200)
+    // Not required: a token without typ is fine.
+    expect((await appWith().request('/p/me', bearer(noTyp))).status).toBe(200)
+  })
+
   it('uses the realm option in the challenge', async () => {
     const res = await appWith({ realm: 'admin area' }).request('/p/me', bearer('x.y.z'))
     await expectInvalidToken(res, 'admin area')
@@ -490,6 +527,34 @@ describe('jwtAuth: cache of verified tokens', () => {
     expect(await (await app.request('/', bearer(token))).text()).toBe('user')
   })
 
+  it('hands every request a fresh copy of a remembered payload, nested objects included', async () => {
+    const app = new Hono()
+    app.use(jwtAuth({ secret: SECRET }))
+    app.get('/', (c) => {
+      const payload = c.get('jwtPayload') as JWTPayload & {
+        roles: string[]
+        org: { id: number; name: string }
+      }
+      const seen = JSON.stringify(payload)
+      // A careless handler: it edits what it was given, at every level.
+      payload.sub = 'admin'
+      payload.roles.push('admin')
+      payload.org.id = 0
+      delete (payload as { role?: unknown }).role
+      return c.text(seen)
+    })
+    const token = await sign(
+      { sub: 'u1', role: 'user', roles: ['user'], org: { id: 7, name: 'o' } },
+      SECRET,
+    )
+    const answers: string[] = []
+    for (let i = 0; i < 4; i++) answers.push(await (await app.request('/', bearer(token))).text())
+    const first = JSON.parse(answers[0] as string)
+    expect(first).toMatchObject({ sub: 'u1', role: 'user', roles: ['user'], org: { id: 7 } })
+    // The first request verified the token, the others came from memory: all saw the same.
+    expect(new Set(answers).size).toBe(1)
+  })
+
   it(`remembers at most ${VERIFIED_TOKEN_CACHE_SIZE} tokens per middleware`, async () => {
     const app = appWith()
     const tokens: string[] = []
@@ -662,7 +727,7 @@ describe('jwtAuth: iat, requireExp and maxTokenAge', () => {
   })
 
   it('refuses a token without exp by default, with a 401 that names the missing claim', async () => {
-    const noExp = await signJwt({ sub: 'u' }, SECRET)
+    const noExp = await signJwt({ sub: 'u' }, SECRET, { expiresIn: false })
     for (const app of [appWith(), appWith({ requireExp: true })]) {
       const res = await app.request('/p/me', bearer(noExp))
       expect(res.status).toBe(401)
@@ -681,17 +746,19 @@ describe('jwtAuth: iat, requireExp and maxTokenAge', () => {
     const app = new Hono()
     app.use('/p/*', jwtAuth({ secret: SECRET, cookie: 'jwt' }))
     app.get('/p/me', (c) => c.text('ok'))
-    const noExp = await signJwt({ sub: 'u' }, SECRET)
+    const noExp = await signJwt({ sub: 'u' }, SECRET, { expiresIn: false })
     const res = await app.request('/p/me', { headers: { Cookie: `jwt=${noExp}` } })
     expect(res.status).toBe(401)
     expect(await res.text()).toMatch(/no exp/)
     // Signed with another key: the usual answer, nothing about its claims.
-    const forged = await signJwt({ sub: 'u' }, 'another-secret-that-is-at-least-32-bytes')
+    const forged = await signJwt({ sub: 'u' }, 'another-secret-that-is-at-least-32-bytes', {
+      expiresIn: false,
+    })
     await expectInvalidToken(await appWith().request('/p/me', bearer(forged)))
   })
 
   it('requireExp: false accepts a token that never expires, as before', async () => {
-    const noExp = await signJwt({ sub: 'u' }, SECRET)
+    const noExp = await signJwt({ sub: 'u' }, SECRET, { expiresIn: false })
     expect((await appWith({ requireExp: false }).request('/p/me', bearer(noExp))).status).toBe(200)
   })
 

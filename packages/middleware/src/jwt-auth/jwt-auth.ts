@@ -1,10 +1,11 @@
-import type { MiddlewareHandler } from 'hono'
+import type { Context, MiddlewareHandler } from 'hono'
 import { BoundedCache } from '../internal/bounded-cache'
 import { getCookieCopies } from '../internal/cookie'
 import { assertCookieName } from '../internal/cookie-settings'
 import { importHmacKey, lazy } from '../internal/crypto'
 import { begin, decide } from '../internal/decisions'
 import { described } from '../internal/described'
+import { failureReporter } from '../internal/failure-report'
 import { copyJson } from '../internal/json-copy'
 import {
   assertBoolean,
@@ -87,6 +88,14 @@ export interface JwtAuthOptions {
   /** The `fetch` used for the JWKS and the discovery document. Default: the platform's. */
   fetch?: JwksFetch
   /**
+   * Called for each request that met a failed fetch of a remote key set: answered 503
+   * `jwks_unavailable`, verified with stale keys, or an unknown `kid` that could not be refetched.
+   * The error's message names the URL and what went wrong (`https://…/jwks.json answered 503; …`,
+   * an issuer that differs from the discovery document by a trailing slash, …). Default: one
+   * `console.warn` per outage (the first failure after a successful fetch).
+   */
+  onKeySetError?: (error: Error, c: Context) => void
+  /**
    * Accepted algorithms. Default `['HS256']` with `secret`; the key's own algorithm with
    * `publicKey`; every public-key algorithm with a JWKS (each key still has to fit). HMAC and
    * public-key algorithms never mix.
@@ -156,6 +165,7 @@ const KNOWN = [
   'discovery',
   'jwksCache',
   'fetch',
+  'onKeySetError',
   'typ',
   'azp',
   'scopes',
@@ -412,9 +422,25 @@ export function jwtAuth(options: JwtAuthOptions): MiddlewareHandler & JwtAuthRej
       }
     }
   }
-  if (!remote && (options.jwksCache !== undefined || options.fetch !== undefined)) {
-    throw optionError(factory, '"jwksCache" and "fetch" apply only to a JWKS URL or discovery')
+  if (
+    !remote &&
+    (options.jwksCache !== undefined ||
+      options.fetch !== undefined ||
+      options.onKeySetError !== undefined)
+  ) {
+    throw optionError(
+      factory,
+      '"jwksCache", "fetch" and "onKeySetError" apply only to a JWKS URL or discovery',
+    )
   }
+  const onKeySetError =
+    options.onKeySetError === undefined
+      ? undefined
+      : assertFunction<NonNullable<JwtAuthOptions['onKeySetError']>>(
+          factory,
+          'onKeySetError',
+          options.onKeySetError,
+        )
 
   const cookieName =
     options.cookie === undefined ? undefined : assertCookieName(factory, 'cookie', options.cookie)
@@ -469,8 +495,13 @@ export function jwtAuth(options: JwtAuthOptions): MiddlewareHandler & JwtAuthRej
     options.maxTokenAge === undefined
       ? undefined
       : assertPositiveInteger(factory, 'maxTokenAge', options.maxTokenAge)
-  const retryAfter = String(
-    Math.ceil(jwksCacheSettings(factory, options.jwksCache).cooldownMs / 1000),
+  const cacheSettings = jwksCacheSettings(factory, options.jwksCache)
+  const retryAfter = String(Math.ceil(cacheSettings.cooldownMs / 1000))
+  // A remote key set that cannot be fetched, told once per outage (or to onKeySetError).
+  const [keySetFailed, keySetRecovered] = failureReporter(
+    (reason) =>
+      `${factory}: cannot fetch the key set (${reason}); keys already fetched keep verifying up to ${cacheSettings.maxStaleMs / 1000} s past their max age, after that requests get 503 jwks_unavailable. Told once until a fetch succeeds.`,
+    onKeySetError as ((error: unknown, c: Context) => void) | undefined,
   )
 
   // Returning tokens skip the WebCrypto verify (a thread-pool job on Node). Only tokens that
@@ -547,12 +578,16 @@ export function jwtAuth(options: JwtAuthOptions): MiddlewareHandler & JwtAuthRej
   }
   const scopeChallenge = `${challenge}, error="insufficient_scope", scope="${scopes.join(' ')}"`
 
-  /** Whether one of several fitting JWKS keys (the first few) verifies `jws`. */
+  /**
+   * Whether one of several fitting JWKS keys (the first {@link MAX_CANDIDATE_KEYS}) verifies
+   * `jws`. jose imports each key as the loop asks for it, so stopping at the cap also stops the
+   * imports: a token without `kid` costs at most that many, however large the set.
+   */
   async function validWithAny(jws: CompactJws, keys: AsyncIterable<CryptoKey>): Promise<boolean> {
     let tried = 0
     for await (const key of keys) {
-      if (++tried > MAX_CANDIDATE_KEYS) break
       if (await signatureValid(jws, key)) return true
+      if (++tried === MAX_CANDIDATE_KEYS) break
     }
     return false
   }
@@ -582,15 +617,22 @@ export function jwtAuth(options: JwtAuthOptions): MiddlewareHandler & JwtAuthRej
    * The verified payload of `token`, or `null`: from memory when it is known (`remembered`).
    * `NO_EXP` for a validly signed token without the `exp` that `requireExp` asks for.
    */
-  const verify = async (token: string): Promise<JWTPayload | null | typeof NO_EXP> => {
+  const verify = async (token: string, c: Context): Promise<JWTPayload | null | typeof NO_EXP> => {
     // Cap before parsing: base64 decoding and JSON parsing of a huge token is wasted work.
     if (token.length > MAX_TOKEN_LENGTH) return null
     const known = remembered(token)
-    return known !== undefined ? known : verifyAnew(token)
+    return known !== undefined ? known : verifyAnew(token, c)
   }
 
-  /** `verify` for a token not remembered (or whose time or key set ran out): checked in full. */
-  const verifyAnew = async (token: string): Promise<JWTPayload | null | typeof NO_EXP> => {
+  /**
+   * `verify` for a token not remembered (or whose time or key set ran out): checked in full. A
+   * key-set fetch failure this request gets past is reported with its context `c`; one it cannot
+   * get past is thrown (a `JwksUnavailableError`, the 503).
+   */
+  const verifyAnew = async (
+    token: string,
+    c: Context,
+  ): Promise<JWTPayload | null | typeof NO_EXP> => {
     // This token's own entry only: another token that ends in the same signature (a forgery
     // built on a valid one) must not evict it.
     const signature = signatureOf(token)
@@ -600,11 +642,24 @@ export function jwtAuth(options: JwtAuthOptions): MiddlewareHandler & JwtAuthRej
     if (jws === null) return null
     let generation = -1
     let valid: boolean
+    let failed = false
+    const onFailure = remote
+      ? (error: Error) => {
+          failed = true
+          keySetFailed(error, c)
+        }
+      : undefined
     try {
       // The key comes from the key source only: `jku`, `x5u` and `jwk` in the header are never
       // read. A key source answers only for the header's alg (and kid); signatureValid checks
       // again that the key is of that algorithm before it verifies anything.
-      const key = await source.key(jws.header as { alg: string; kid?: string }, undefined)
+      const key = await source.key(
+        jws.header as { alg: string; kid?: string },
+        undefined,
+        onFailure,
+      )
+      // The outage (if any) is over only once a fetch succeeded, not when stale keys served.
+      if (!failed && source.failure?.() === undefined) keySetRecovered()
       generation = source.generation()
       valid = await signatureValid(jws, key)
     } catch (err) {
@@ -654,14 +709,18 @@ export function jwtAuth(options: JwtAuthOptions): MiddlewareHandler & JwtAuthRej
     }
     let payload: JWTPayload | null | typeof NO_EXP
     try {
-      if (token === undefined) payload = await fromCookies(copies)
+      if (token === undefined) payload = await fromCookies(copies, c)
       else if (token.length > MAX_TOKEN_LENGTH) payload = null
       else {
         const known = remembered(token)
-        payload = known !== undefined ? known : await verifyAnew(token)
+        payload = known !== undefined ? known : await verifyAnew(token, c)
       }
     } catch (err) {
       if (!(err instanceof JwksUnavailableError)) throw err
+      // The cause goes to the operator (hook or warning, decision record), never to the client.
+      keySetFailed(err, c)
+      decide(d, 'reject', 'jwks_unavailable', 503)
+      if (d !== undefined) d.decision.cause = err.message
       reject(503, 'Service Unavailable', 'jwks_unavailable', { 'Retry-After': retryAfter })
     }
     if (payload === null) unauthorized('invalid_token')
@@ -683,12 +742,15 @@ export function jwtAuth(options: JwtAuthOptions): MiddlewareHandler & JwtAuthRej
    * sends first. Every copy (up to 8; more is a 401) is verified: junk in front is skipped, and two different
    * valid tokens (one may be the attacker's own) are ambiguous and accept neither.
    */
-  async function fromCookies(copies: string[]): Promise<JWTPayload | null | typeof NO_EXP> {
+  async function fromCookies(
+    copies: string[],
+    c: Context,
+  ): Promise<JWTPayload | null | typeof NO_EXP> {
     let found: { token: string; payload: JWTPayload } | null = null
     let noExp = false
     for (const copy of copies) {
       if (found !== null && copy === found.token) continue
-      const payload = await verify(copy)
+      const payload = await verify(copy, c)
       if (payload === NO_EXP) noExp = true
       if (payload === null || payload === NO_EXP) continue
       if (found !== null) return null

@@ -11,6 +11,7 @@ import {
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import { jwtAuth, signJwt } from './index'
 import { ASYMMETRIC_ALGORITHMS } from './keys'
+import { SIGN_JWT_DEFAULT_LIFETIME } from './sign-jwt'
 
 const SECRET = 'a-test-secret-that-is-at-least-64-bytes-long-for-hs512-0123456789'
 const key = new TextEncoder().encode(SECRET)
@@ -20,12 +21,12 @@ afterEach(() => {
 })
 
 describe('signJwt', () => {
-  it('signs with HS256 by default, sets iat and typ, and keeps the claims', async () => {
+  it('signs with HS256 by default, sets iat, exp and typ, and keeps the claims', async () => {
     vi.useFakeTimers({ now: new Date('2026-01-01T00:00:00Z') })
     const token = await signJwt({ sub: 'u1', role: 'admin' }, SECRET)
     expect(decodeProtectedHeader(token)).toEqual({ alg: 'HS256', typ: 'JWT' })
     const claims = decodeJwt(token)
-    expect(claims).toEqual({ sub: 'u1', role: 'admin', iat: 1767225600 })
+    expect(claims).toEqual({ sub: 'u1', role: 'admin', iat: 1767225600, exp: 1767225600 + 900 })
     await expect(jwtVerify(token, key)).resolves.toBeTruthy()
   })
 
@@ -42,8 +43,47 @@ describe('signJwt', () => {
     expect(claims.exp).toBe(1767225600 + seconds)
   })
 
-  it('leaves exp unset when expiresIn is not given', async () => {
-    expect(decodeJwt(await signJwt({ sub: 'u' }, SECRET)).exp).toBeUndefined()
+  it(`expires after ${SIGN_JWT_DEFAULT_LIFETIME} seconds when expiresIn is not given`, async () => {
+    vi.useFakeTimers({ now: new Date('2026-01-01T00:00:00Z') })
+    expect(SIGN_JWT_DEFAULT_LIFETIME).toBe(15 * 60)
+    const claims = decodeJwt(await signJwt({ sub: 'u' }, SECRET))
+    expect(claims.exp).toBe(1767225600 + SIGN_JWT_DEFAULT_LIFETIME)
+  })
+
+  it("makes tokens that a default jwtAuth accepts: the package's two defaults agree", async () => {
+    vi.useFakeTimers({ now: Date.now(), toFake: ['Date'] })
+    const app = new Hono()
+    app.use(jwtAuth({ secret: SECRET }))
+    app.get('/', (c) => c.text(String(c.get('jwtPayload').sub)))
+    const token = await signJwt({ sub: 'u1' }, SECRET)
+    const bearer = { headers: { Authorization: `Bearer ${token}` } }
+    const res = await app.request('/', bearer)
+    expect(res.status).toBe(200)
+    expect(await res.text()).toBe('u1')
+    // And it does run out: 15 minutes later the same token is refused.
+    vi.setSystemTime(Date.now() + SIGN_JWT_DEFAULT_LIFETIME * 1000)
+    expect((await app.request('/', bearer)).status).toBe(401)
+  })
+
+  it('leaves exp unset only when asked to with expiresIn: false', async () => {
+    const token = await signJwt({ sub: 'u' }, SECRET, { expiresIn: false })
+    expect(decodeJwt(token).exp).toBeUndefined()
+    // Such a token is refused by a default jwtAuth, accepted with requireExp: false.
+    const strict = new Hono().use(jwtAuth({ secret: SECRET })).get('/', (c) => c.text('ok'))
+    const lax = new Hono()
+      .use(jwtAuth({ secret: SECRET, requireExp: false }))
+      .get('/', (c) => c.text('ok'))
+    const bearer = { headers: { Authorization: `Bearer ${token}` } }
+    expect((await strict.request('/', bearer)).status).toBe(401)
+    expect((await lax.request('/', bearer)).status).toBe(200)
+  })
+
+  it('keeps an exp the payload sets itself when expiresIn is not given', async () => {
+    const exp = Math.floor(Date.now() / 1000) + 7 * 86_400
+    expect(decodeJwt(await signJwt({ sub: 'u', exp }, SECRET)).exp).toBe(exp)
+    // expiresIn, when given, wins (as jose's setExpirationTime does).
+    vi.useFakeTimers({ now: new Date('2026-01-01T00:00:00Z') })
+    expect(decodeJwt(await signJwt({ exp }, SECRET, { expiresIn: 60 })).exp).toBe(1767225660)
   })
 
   it('sets nbf, iss and aud', async () => {
@@ -76,6 +116,8 @@ describe('signJwt', () => {
     ['an "ago" duration', {}, SECRET, { expiresIn: '2h ago' }, /expiresIn/],
     ['a nonsense duration', {}, SECRET, { expiresIn: 'soon' }, /expiresIn/],
     ['an infinite expiresIn', {}, SECRET, { expiresIn: Number.POSITIVE_INFINITY }, /expiresIn/],
+    ['expiresIn: true', {}, SECRET, { expiresIn: true }, /expiresIn/],
+    ['expiresIn: null', {}, SECRET, { expiresIn: null }, /expiresIn: false/],
     ['an array payload', [], SECRET, {}, /claims object/],
     ['a null payload', null, SECRET, {}, /claims object/],
     ['an unknown option', {}, SECRET, { expires: '2h' }, /unknown option/],

@@ -28,8 +28,13 @@ import type { JWK, JWTPayload } from './payload'
  * const token = await signJwt({ sub: 'u1' }, process.env.JWT_SECRET!, options)
  */
 export interface SignJwtOptions {
-  /** Lifetime: a duration string (`'15m'`, `'2h'`, `'7d'`) or a number of seconds. Unset: no `exp`. */
-  expiresIn?: string | number
+  /**
+   * Lifetime: a duration string (`'15m'`, `'2h'`, `'7d'`) or a number of seconds. Default
+   * {@link SIGN_JWT_DEFAULT_LIFETIME} (15 minutes), unless the payload sets `exp` itself: a token
+   * `jwtAuth` accepts by default (it requires `exp`). `false`: no `exp`, a token that never expires
+   * (`jwtAuth` then needs `requireExp: false`).
+   */
+  expiresIn?: string | number | false
   /**
    * Signing algorithm. Default `'HS256'` for a secret; for a private key, the algorithm its
    * CryptoKey was imported for, its JWK's `alg`, or the usual one of its type (`RS256`,
@@ -48,12 +53,25 @@ export interface SignJwtOptions {
   notBefore?: string | number
 }
 
+/**
+ * Seconds a token from {@link signJwt} lives when neither `expiresIn` nor the payload's `exp` says:
+ * 15 minutes, a usual access-token lifetime. `jwtAuth` cannot revoke a bearer token, so its
+ * lifetime is how long a stolen one works; a client that needs longer sessions refreshes.
+ */
+export const SIGN_JWT_DEFAULT_LIFETIME = 15 * 60
+
 const KNOWN = ['expiresIn', 'algorithm', 'kid', 'typ', 'issuer', 'audience', 'notBefore'] as const
 // jose's duration grammar, positive amounts only: a token born expired is a bug, not a feature.
 const DURATION =
   /^\d+(?:\.\d+)?\s*(?:s|secs?|seconds?|m|mins?|minutes?|h|hrs?|hours?|d|days?|w|weeks?|y|yrs?|years?)$/i
 
 function lifetime(name: string, value: unknown): string | number {
+  if (value === null && name === 'expiresIn') {
+    throw optionError(
+      'signJwt',
+      '"expiresIn" is null: for a token without exp, say expiresIn: false',
+    )
+  }
   if (typeof value === 'number') {
     if (!Number.isFinite(value) || value < 0) {
       throw optionError('signJwt', `"${name}" must be a non-negative number of seconds`)
@@ -121,14 +139,17 @@ async function signingKey(
 }
 
 /**
- * Signs a JWT (jose `SignJWT`) with an HMAC secret or a private key. Sets `iat`, and `exp` /
- * `nbf` / `iss` / `aud` from the options; the header is `{ alg, typ: 'JWT' }`, plus `kid`.
+ * Signs a JWT (jose `SignJWT`) with an HMAC secret or a private key. Sets `iat`, `exp` (15 minutes
+ * from now unless `expiresIn` or the payload says otherwise, so a default `jwtAuth` accepts the
+ * token), and `nbf` / `iss` / `aud` from the options; the header is `{ alg, typ: 'JWT' }`, plus
+ * `kid`.
  *
  * @param payload claims, for example `{ sub: 'user-1', role: 'admin' }`
  * @param key the secret `jwtAuth` verifies with (at least 32 / 48 / 64 bytes for HS256 / HS384
  *   / HS512, RFC 7518 §3.2), or a private key (`CryptoKey`, private JWK, PKCS#8 PEM) whose
  *   public half `jwtAuth` verifies with (`publicKey` or a JWKS)
- * @param options.expiresIn unset (no expiry); `'2h'` or `7200` for two hours
+ * @param options.expiresIn default 15 minutes (`'15m'`; the payload's own `exp` when it has one);
+ *   `'2h'` or `7200` for two hours; `false` for no `exp`
  * @param options.algorithm default `'HS256'` for a secret, the key's own for a private key
  * @param options.kid default: the private JWK's `kid`, else none
  * @param options.typ default `'JWT'`
@@ -158,8 +179,13 @@ export async function signJwt(
       kid === undefined ? { alg: signer.alg, typ } : { alg: signer.alg, typ, kid },
     )
     .setIssuedAt(now)
-  if (options.expiresIn !== undefined) {
-    const exp = lifetime('expiresIn', options.expiresIn)
+  // The default lifetime fills in only what nobody chose: an `exp` in the payload stays.
+  const expiresIn =
+    options.expiresIn === undefined && payload.exp === undefined
+      ? SIGN_JWT_DEFAULT_LIFETIME
+      : options.expiresIn
+  if (expiresIn !== undefined && expiresIn !== false) {
+    const exp = lifetime('expiresIn', expiresIn)
     // jose reads a number as an absolute timestamp; ours means "seconds from now".
     jwt.setExpirationTime(typeof exp === 'number' ? now + exp : exp)
   }
