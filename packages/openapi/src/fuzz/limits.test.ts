@@ -87,7 +87,8 @@ describe('filters that give up', () => {
     const never = filterOrGiveUp(
       fc,
       fc.nat().map((n) => {
-        draws++
+        // A filter that does not give up fails here instead of drawing forever.
+        if (++draws > 10 * MAX_ATTEMPTS) throw new Error('the filter never gave up')
         return n
       }),
       () => false,
@@ -126,27 +127,9 @@ describe('filters that give up', () => {
     ])
   })
 
-  it.each<[string, OpenAPISchema, RegExp]>([
-    [
-      'an email address of at most 3 characters',
-      { type: 'string', format: 'email', maxLength: 3 },
-      /^no email address with 0 to 3 characters in \d+ attempts$/,
-    ],
-    [
-      '^[a-z]{8}$ within maxLength 4',
-      { type: 'string', pattern: '^[a-z]{8}$', maxLength: 4 },
-      /^no string matching \^\[a-z\]\{8\}\$ with 0 to 4 characters in \d+ attempts$/,
-    ],
-    [
-      'a URL of 10 characters or more, at most 5',
-      { type: 'string', format: 'uri', minLength: 10, maxLength: 5 },
-      /^minLength 10 is above maxLength 5$/,
-    ],
-  ])('gives up on %s', (_name, schema, reason) => {
-    const error = cannotGenerate(() => fc.sample(generate(schema), { numRuns: 1, seed: 1 }))
-    expect(error.pointer).toBe('/body')
-    expect(error.reason).toMatch(reason)
-  })
+  // Through whole schemas (an email of at most 3 characters, `^[a-z]{8}$` within maxLength 4)
+  // in a child process, tests/openapi/cli.test.ts: a generator that never gives up would hang
+  // this process, where no test timeout can fire.
 })
 
 describe('sizes the fuzzer clamps', () => {
