@@ -138,14 +138,16 @@ describe('sizes the fuzzer clamps', () => {
       numRuns: 300,
       seed: 1,
     })
-    expect(Math.max(...strings.map((s) => [...s].length))).toBeLessThanOrEqual(MAX_LENGTH)
+    expect(Math.max(...(strings as string[]).map((s) => [...s].length))).toBeLessThanOrEqual(
+      MAX_LENGTH,
+    )
     const arrays = fc.sample(generate({ type: 'array', maxItems: 1e9 }), { numRuns: 300, seed: 1 })
     expect(Math.max(...arrays.map((a) => (a as unknown[]).length))).toBeLessThanOrEqual(MAX_ITEMS)
     const emails = fc.sample(generate({ type: 'string', format: 'email', maxLength: 10 }), {
       numRuns: 100,
       seed: 1,
     })
-    expect(emails.every((e) => e.length <= 10 && e.includes('@'))).toBe(true)
+    expect((emails as string[]).every((e) => e.length <= 10 && e.includes('@'))).toBe(true)
   })
 
   it('leaves out boundary near misses longer than the limits', () => {
