@@ -165,6 +165,11 @@ describe('palisade fuzz with an app factory', () => {
     },
   )
 
+  it('exits 2 when the factory returns no app', async () => {
+    expect(await main(['fuzz', FACTORY, '--factory', 'notAFactory'])).toBe(2)
+    expect(err).toContain('notAFactory() returned no app: return the app openapi() returns')
+  })
+
   it("keeps the app's stdout writes out of the report: they go to stderr", async () => {
     expect(await main(['fuzz', FACTORY, '--runs', '4', '--seed', '2'])).toBe(0)
     expect(out).toMatch(/^fuzz: 1 operations, 4 requests \(200×4\), 0 failure\(s\); seed 2\n$/)
