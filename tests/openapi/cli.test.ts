@@ -184,6 +184,13 @@ describe('palisade fuzz with an app factory', () => {
     expect(err).toContain("GET /count 200 (the app's logger)")
   })
 
+  it("keeps what the module prints as it loads out of export's document, too", async () => {
+    const { code, out, err } = await palisade('export', FACTORY)
+    expect(code, err).toBe(0)
+    expect(JSON.parse(out).paths['/count']).toBeDefined()
+    expect(err).toContain('factory-app: starting')
+  })
+
   it('fuzzes the example through its createFuzzApp(): its request log on stderr, not in the report', async () => {
     const { code, out, err } = await palisade('fuzz', EXAMPLE, '--runs', '2', '--seed', '3')
     expect(code, err).toBe(0)
