@@ -12,14 +12,16 @@ import type { FuzzFailure, FuzzOptions, FuzzReport, FuzzSkipped } from './types'
  * the document, valid ones and near misses (wrong types, missing and extra fields, boundary
  * values, odd encodings). Every answer must be below 500, have a documented status and
  * `Content-Type`, a JSON body that matches the documented schema, and problem bodies a `code`.
- * A failing request is shrunk (fast-check) to the smallest that still fails.
+ * A failing request is shrunk (fast-check) to the smallest that still fails. Values are drawn
+ * within limits (strings up to 4,096 characters, arrays up to 256 items, 200 draws for a filter):
+ * an operation whose request cannot be generated within them is listed in `skipped`, not sent.
  *
  * Needs the optional peers `fast-check` (generation, shrinking) and `ajv` (schema checks).
  *
  * @param app - the `OpenAPIApp` from `openapi()`, or the Hono app it wraps
  * @param options - `runs` per operation (default 100), `seed` (default random, in the report),
- *   `auth` hook, `filter`, `headers`, `env`
- * @returns `{ seed, operations, requests, statuses, failures }`
+ *   `auth` hook, `filter`, `headers`, `env`, `onFailure`, `onSkipped`
+ * @returns `{ seed, operations, requests, statuses, failures, skipped }`
  * @example
  * ```ts
  * import { fuzz } from '@palisade/openapi/fuzz'
