@@ -8,18 +8,25 @@ import type { FuzzOptions } from '@palisade/openapi/fuzz'
 import { createApp, fuzzAuth } from './app'
 
 const API_KEY = 'palisade-example-fuzz-key'
-const { api } = await createApp({
+const memoryStores = {
   ...process.env,
   REDIS_URL: undefined,
   RATE_LIMIT_MAX: '1000000',
   DEMO_API_KEY: API_KEY,
-})
+}
+const { api } = await createApp(memoryStores)
 
 export { auditPolicy } from './app'
 export default api
 
-/** What `palisade fuzz examples/api.ts` signs in with; from loopback, for /admin. */
-export const fuzzOptions: FuzzOptions = {
+/**
+ * What `palisade fuzz examples/api.ts` sends its requests to: a fresh app on memory stores for
+ * each run (closed after it), never an app that serves anyone.
+ */
+export const createFuzzApp = () => createApp(memoryStores)
+
+/** How `palisade fuzz` signs in, through the app it fuzzes; from loopback, for /admin. */
+export const fuzzOptions = (app: typeof api): FuzzOptions => ({
   headers: { 'x-forwarded-for': '127.0.0.1' },
-  auth: fuzzAuth(api, API_KEY),
-}
+  auth: fuzzAuth(app, API_KEY),
+})

@@ -1,5 +1,6 @@
 // The `palisade` command, run in-process from source (scripts/check-consumer.mjs runs the built
 // bin from the packed tarball, TypeScript module included, in a fresh project).
+import { type ChildProcess, spawn } from 'node:child_process'
 import { mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs'
 import { createRequire } from 'node:module'
 import { tmpdir } from 'node:os'
@@ -7,9 +8,12 @@ import { join } from 'node:path'
 import { afterAll, afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import { main } from '../../packages/openapi/src/cli/main'
 import { toYAML } from '../../packages/openapi/src/cli/yaml'
+import * as factoryApp from './fixtures/factory-app'
 
 const EXAMPLE = 'examples/api.ts'
 const BROKEN = 'tests/openapi/fixtures/broken-app.ts'
+const FACTORY = 'tests/openapi/fixtures/factory-app.ts'
+const UNSATISFIABLE = 'tests/openapi/fixtures/unsatisfiable-app.ts'
 const tmp = mkdtempSync(join(tmpdir(), 'palisade-cli-'))
 afterAll(() => rmSync(tmp, { recursive: true, force: true }))
 
@@ -32,6 +36,38 @@ beforeEach(() => {
 afterEach(() => {
   vi.restoreAllMocks()
 })
+
+/** The commands run in their own process, killed after the test whatever happens. */
+const children = new Set<ChildProcess>()
+afterEach(() => {
+  for (const child of children) child.kill('SIGKILL')
+  children.clear()
+})
+
+/**
+ * Runs `palisade …` from source in a child process. A command that never ends fails its test by
+ * the test's timeout (the child does not block this process), and is killed.
+ */
+function palisade(...args: string[]): Promise<{ code: number | null; out: string; err: string }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(
+      process.execPath,
+      ['--import', 'tsx', 'packages/openapi/src/cli/index.ts', ...args],
+      { stdio: ['ignore', 'pipe', 'pipe'] },
+    )
+    children.add(child)
+    let out = ''
+    let err = ''
+    child.stdout.on('data', (chunk) => {
+      out += chunk
+    })
+    child.stderr.on('data', (chunk) => {
+      err += chunk
+    })
+    child.on('error', reject)
+    child.on('close', (code) => resolve({ code, out, err }))
+  })
+}
 
 /** js-yaml, as the Redocly CLI (a test tool of this repo) depends on it: a real YAML parser. */
 function yamlParser(): { load(text: string): unknown } {
@@ -80,16 +116,108 @@ describe('palisade fuzz', () => {
     expect(out).not.toContain('401×')
   })
 
-  it('exits 1 and prints the shrunk request and the seed to repeat it', async () => {
+  it('exits 1 and prints the shrunk request and the seed to repeat it, in the report (stdout)', async () => {
     expect(await main(['fuzz', BROKEN, '--runs', '200', '--seed', '4'])).toBe(1)
-    expect(err).toContain('✗ POST /s/items: server error (500)')
-    expect(err).toContain('{\\"count\\":100}')
+    expect(out).toContain('✗ POST /s/items: server error (500)')
+    expect(out).toContain('{\\"count\\":100}')
     expect(out).toContain(`repeat with: palisade fuzz ${BROKEN} --seed 4`)
+  })
+
+  it("warns on stderr that it fuzzes the module's app instance, stores included, without a factory", async () => {
+    await main(['fuzz', BROKEN, '--runs', '5', '--seed', '1'])
+    expect(err).toContain(
+      `palisade fuzz: warning: fuzzing the app instance ${BROKEN} exports, on the stores it was built with`,
+    )
+    expect(err).toContain('Export createFuzzApp()')
+    expect(out).not.toContain('warning')
   })
 
   it('refuses a --runs that is not an integer', async () => {
     expect(await main(['fuzz', EXAMPLE, '--runs', 'many'])).toBe(2)
     expect(err).toContain('--runs must be an integer, got "many"')
+  })
+})
+
+describe('palisade fuzz with an app factory', () => {
+  it('fuzzes a fresh app from createFuzzApp(), never the exported instance, and closes it', async () => {
+    expect(await main(['fuzz', FACTORY, '--runs', '5', '--seed', '1'])).toBe(0)
+    const fresh = factoryApp.built.at(-1)
+    expect(fresh?.factory).toBe('createFuzzApp')
+    expect(fresh?.store).toEqual({ requests: 5, closed: true })
+    expect(factoryApp.served.requests).toBe(0)
+    // fuzzOptions, exported as a function, is given the app being fuzzed.
+    expect(factoryApp.optionsFor.at(-1)).toBe(fresh?.app)
+    expect(err).not.toContain('warning')
+  })
+
+  it('calls the export --factory names instead', async () => {
+    expect(await main(['fuzz', FACTORY, '--runs', '3', '--factory', 'otherFactory'])).toBe(0)
+    expect(factoryApp.built.at(-1)?.factory).toBe('otherFactory')
+    expect(factoryApp.built.at(-1)?.store).toEqual({ requests: 3, closed: true })
+    expect(factoryApp.served.requests).toBe(0)
+  })
+
+  it.each([['nothing'], ['served'], ['default']])(
+    'exits 2 when --factory %s names no function',
+    async (name) => {
+      expect(await main(['fuzz', FACTORY, '--factory', name])).toBe(2)
+      expect(err).toContain(`${FACTORY} has no function export "${name}" (--factory)`)
+      expect(factoryApp.served.requests).toBe(0)
+    },
+  )
+
+  it('exits 2 when the factory returns no app', async () => {
+    expect(await main(['fuzz', FACTORY, '--factory', 'notAFactory'])).toBe(2)
+    expect(err).toContain('notAFactory() returned no app: return the app openapi() returns')
+  })
+
+  it("keeps the app's stdout writes out of the report: they go to stderr", async () => {
+    expect(await main(['fuzz', FACTORY, '--runs', '4', '--seed', '2'])).toBe(0)
+    expect(out).toMatch(/^fuzz: 1 operations, 4 requests \(200×4\), 0 failure\(s\); seed 2\n$/)
+    expect(err.match(/GET \/count 200 \(the app's logger\)\n/g)).toHaveLength(4)
+  })
+
+  it("runs as a command whose stdout is only the report, the app's console.log on stderr", async () => {
+    const { code, out, err } = await palisade('fuzz', FACTORY, '--runs', '3', '--seed', '1')
+    expect({ code, err }).toMatchObject({ code: 0 })
+    expect(out).toBe('fuzz: 1 operations, 3 requests (200×3), 0 failure(s); seed 1\n')
+    expect(err).toContain('console.log from the app: request 3')
+    expect(err).toContain("GET /count 200 (the app's logger)")
+  })
+
+  it("keeps what the module prints as it loads out of export's document, too", async () => {
+    const { code, out, err } = await palisade('export', FACTORY)
+    expect(code, err).toBe(0)
+    expect(JSON.parse(out).paths['/count']).toBeDefined()
+    expect(err).toContain('factory-app: starting')
+  })
+
+  it('fuzzes the example through its createFuzzApp(): its request log on stderr, not in the report', async () => {
+    const { code, out, err } = await palisade('fuzz', EXAMPLE, '--runs', '2', '--seed', '3')
+    expect(code, err).toBe(0)
+    expect(out).toMatch(/^fuzz: \d+ operations, \d+ requests \(.*\), 0 failure\(s\); seed 3\n$/)
+    expect(err).toMatch(/^POST \/api\/login 200 /m)
+    expect(err).not.toContain('warning')
+  })
+})
+
+describe('palisade fuzz on schemas it cannot generate a request for', () => {
+  // The hang guard is this test's timeout: today's generator looped forever (or ran out of
+  // memory) on these; each must now be reported with where it is, and the run go on.
+  it('reports each with its route and pointer, fuzzes the rest, and exits 1', async () => {
+    const { code, out, err } = await palisade('fuzz', UNSATISFIABLE, '--runs', '20', '--seed', '1')
+    expect(code, err).toBe(1)
+    const lines = out.trimEnd().split('\n')
+    expect(lines.slice(0, -1)).toEqual([
+      '? POST /signup: could not generate /body/email: no email address with 0 to 3 characters in 200 attempts',
+      '? GET /codes/{code}: could not generate /path/code: no string matching ^[a-z]{8}$ with 0 to 4 characters in 200 attempts',
+      "? POST /essays: could not generate /body/text: minLength 10000000 is above the fuzzer's limit of 4096 characters",
+      "? POST /batches: could not generate /body/ids: minItems 10000000 is above the fuzzer's limit of 256 items",
+    ])
+    // GET /fine was fuzzed: its header of at least 30 characters is generated in printable ASCII.
+    expect(lines.at(-1)).toMatch(
+      /^fuzz: 1 operations, 20 requests \(200×\d+ 400×\d+\), 0 failure\(s\), 4 not fuzzed \(could not generate\); seed 1$/,
+    )
   })
 })
 

@@ -49,14 +49,16 @@ function rerunWithTsx(node: NodeApis, file: string): number | undefined {
   return child.status ?? 1
 }
 
-/** Imports `specifier` (a path) and returns the app it exports, or exits through a re-run. */
-export async function loadModule(specifier: string): Promise<Loaded | number> {
+/**
+ * Imports `specifier` (a path) and returns its exports, or the exit code of the run under tsx
+ * that took over.
+ */
+export async function importModule(specifier: string): Promise<Record<string, unknown> | number> {
   const node = await nodeApis()
   const file = node.path.resolve(process.cwd(), specifier)
   if (!node.fs.existsSync(file)) throw new CliError(`cannot find the module ${specifier}`)
-  let mod: Record<string, unknown>
   try {
-    mod = (await import(node.url.pathToFileURL(file).href)) as Record<string, unknown>
+    return (await import(node.url.pathToFileURL(file).href)) as Record<string, unknown>
   } catch (error) {
     if (!(TYPESCRIPT.test(file) && unknownExtension(error)) || process.env[RERUN]) throw error
     const status = rerunWithTsx(node, file)
@@ -65,6 +67,13 @@ export async function loadModule(specifier: string): Promise<Loaded | number> {
       `${specifier} is TypeScript, which this Node cannot import by itself: install tsx next to it (\`npm install --save-dev tsx\`), or run \`node --import tsx node_modules/.bin/palisade …\``,
     )
   }
+}
+
+/** The app a module exports: the default export, `app` or `api` (a promise of one is awaited). */
+export async function findApp(
+  mod: Record<string, unknown>,
+  specifier: string,
+): Promise<OpenAPIApp> {
   // A CommonJS module's exports arrive as `default` (and, for some, `default.default`).
   const candidates = [
     mod.default,
@@ -76,7 +85,7 @@ export async function loadModule(specifier: string): Promise<Loaded | number> {
     const value = await candidate
     if (value === undefined || value === null) continue
     try {
-      return { app: resolveApp(value, 'palisade'), namespace: mod }
+      return resolveApp(value, 'palisade')
     } catch {
       // not this one
     }
@@ -84,4 +93,11 @@ export async function loadModule(specifier: string): Promise<Loaded | number> {
   throw new CliError(
     `${specifier} exports no app: export the app openapi() returns (or the Hono app it wraps) as the default export, or as \`app\` or \`api\``,
   )
+}
+
+/** Imports `specifier` (a path) and returns the app it exports, or exits through a re-run. */
+export async function loadModule(specifier: string): Promise<Loaded | number> {
+  const mod = await importModule(specifier)
+  if (typeof mod === 'number') return mod
+  return { app: await findApp(mod, specifier), namespace: mod }
 }

@@ -1,22 +1,27 @@
 // `palisade`: audit, fuzz and export an app from the command line (the `bin` of
 // @palisade/openapi, built to dist/cli.js). Node only, unlike the package itself.
 import { type AuditFormat, type AuditPolicy, audit, formatFindings } from '../audit'
-import { type FuzzOptions, formatFailure, fuzz } from '../fuzz'
+import { appOutputToStderr } from './app-output'
 import { jsonDiff } from './diff'
+import { FACTORY_EXPORT, fuzzCommand } from './fuzz'
 import { CliError, loadModule } from './load'
 import { nodeApis } from './node'
 import { toYAML } from './yaml'
 
 const USAGE = `Usage:
   palisade audit <module> [--format table|json|sarif|markdown]
-  palisade fuzz <module> [--runs N] [--seed S]
+  palisade fuzz <module> [--runs N] [--seed S] [--factory <export>]
   palisade export <module> [--out openapi.json|openapi.yaml]
   palisade export --check <file> <module>
 
 <module> exports the app openapi() returns (or the Hono app it wraps): the default export, or
 \`app\` or \`api\`. It may also export \`auditPolicy\` (read by audit) and \`fuzzOptions\` (read by
-fuzz: auth hook, headers, filter). A TypeScript module is loaded with tsx when the runtime cannot
-load it itself (npm install --save-dev tsx).
+fuzz: auth hook, headers, filter; or a function of the app that returns them). A TypeScript
+module is loaded with tsx when the runtime cannot load it itself (npm install --save-dev tsx).
+
+fuzz sends its requests to a fresh app from \`${FACTORY_EXPORT}()\` (or the export --factory names)
+when the module has one, else to the exported app, whose stores (rate limits, sessions) it fills.
+The app's own output goes to stderr; stdout carries the result of every command.
 
 Exit codes: 0 fine, 1 findings (audit errors, fuzz failures, a document that differs), 2 usage.
 `
@@ -36,6 +41,7 @@ async function run(argv: string[]): Promise<number> {
       format: { type: 'string', default: 'table' },
       runs: { type: 'string' },
       seed: { type: 'string' },
+      factory: { type: 'string' },
       out: { type: 'string' },
       check: { type: 'string' },
       help: { type: 'boolean', short: 'h' },
@@ -50,7 +56,23 @@ async function run(argv: string[]): Promise<number> {
   if (!['audit', 'fuzz', 'export'].includes(command))
     throw new CliError(`unknown command "${command}"`)
   if (specifier === undefined) throw new CliError(`palisade ${command} needs a <module>`)
-  const loaded = await loadModule(specifier)
+
+  if (command === 'fuzz') {
+    const number = (name: string, text: string | undefined) => {
+      if (text === undefined) return undefined
+      const n = Number(text)
+      if (!Number.isInteger(n)) throw new CliError(`--${name} must be an integer, got "${text}"`)
+      return n
+    }
+    return fuzzCommand(specifier, {
+      runs: number('runs', values.runs),
+      seed: number('seed', values.seed),
+      factory: values.factory,
+    })
+  }
+
+  // The module's own output while it loads (a console.log at start-up) would corrupt the result.
+  const loaded = await appOutputToStderr(() => loadModule(specifier))
   if (typeof loaded === 'number') return loaded
   const { app, namespace } = loaded
 
@@ -60,31 +82,6 @@ async function run(argv: string[]): Promise<number> {
     const findings = audit(app, namespace.auditPolicy as AuditPolicy | undefined)
     process.stdout.write(formatFindings(findings, format, specifier))
     return findings.some((f) => f.severity === 'error') ? 1 : 0
-  }
-
-  if (command === 'fuzz') {
-    const number = (name: string, text: string | undefined) => {
-      if (text === undefined) return undefined
-      const n = Number(text)
-      if (!Number.isInteger(n)) throw new CliError(`--${name} must be an integer, got "${text}"`)
-      return n
-    }
-    const options: FuzzOptions = { ...((namespace.fuzzOptions as FuzzOptions | undefined) ?? {}) }
-    const runs = number('runs', values.runs)
-    const seed = number('seed', values.seed)
-    if (runs !== undefined) options.runs = runs
-    if (seed !== undefined) options.seed = seed
-    options.onFailure = (failure) => process.stderr.write(formatFailure(failure))
-    const report = await fuzz(app, options)
-    const statuses = Object.entries(report.statuses)
-      .map(([status, count]) => `${status}×${count}`)
-      .join(' ')
-    process.stdout.write(
-      `fuzz: ${report.operations} operations, ${report.requests} requests (${statuses}), ${report.failures.length} failure(s); seed ${report.seed}\n`,
-    )
-    if (report.failures.length > 0)
-      process.stdout.write(`repeat with: palisade fuzz ${specifier} --seed ${report.seed}\n`)
-    return report.failures.length > 0 ? 1 : 0
   }
 
   const doc = app.spec()

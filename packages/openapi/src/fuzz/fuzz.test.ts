@@ -4,7 +4,7 @@ import { HTTPException } from 'hono/http-exception'
 import { describe, expect, it } from 'vitest'
 import { z } from 'zod'
 import { openapi } from '../app/openapi'
-import { formatFailure, fuzz } from '.'
+import { type FuzzSkipped, formatFailure, formatSkipped, fuzz } from '.'
 
 // The library's own response validation is off here: these apps show what the fuzzer catches when
 // nothing strips or checks answers on the way out.
@@ -216,6 +216,50 @@ describe('authentication from the hook', () => {
     const without = await fuzz(api(), { seed: 1, runs: 10 })
     expect(without.statuses).toEqual({ 401: 10 })
     expect(without.failures).toEqual([])
+  })
+})
+
+describe('operations no request can be generated for', () => {
+  // (A schema whose filter never passes, such as an email of at most 3 characters, is covered
+  // in a child process by tests/openapi/cli.test.ts: before the limits it never returned.)
+  it('are reported with where and why, and the other operations are fuzzed', async () => {
+    const ok = { 200: { description: 'OK', schema: z.object({ ok: z.boolean() }) } }
+    const api = openapi(new Hono(), raw)
+      .get('/page', (c) => c.json({ ok: true }), {
+        openapi: {
+          request: { query: z.object({ n: z.coerce.number().int().min(10).max(5) }) },
+          responses: ok,
+        },
+      })
+      .post('/names', (c) => c.json({ ok: true }), {
+        openapi: {
+          request: { body: z.object({ tags: z.array(z.string().min(5).max(4)) }) },
+          responses: ok,
+        },
+      })
+      .get('/fine', (c) => c.json({ ok: true }), { openapi: { responses: ok } })
+    const seen: FuzzSkipped[] = []
+    const report = await fuzz(api, { seed: 1, runs: 10, onSkipped: (s) => seen.push(s) })
+    expect(report.skipped).toEqual([
+      {
+        method: 'GET',
+        path: '/page',
+        pointer: '/query/n',
+        reason: 'no safe integer from 10 to 5',
+      },
+      {
+        method: 'POST',
+        path: '/names',
+        pointer: '/body/tags/0',
+        reason: 'minLength 5 is above maxLength 4',
+      },
+    ])
+    expect(seen).toEqual(report.skipped)
+    // Nothing was sent to them; /fine got its runs.
+    expect(report).toMatchObject({ operations: 1, requests: 10, statuses: { 200: 10 } })
+    expect(formatSkipped(report.skipped[0] as FuzzSkipped)).toBe(
+      '? GET /page: could not generate /query/n: no safe integer from 10 to 5\n',
+    )
   })
 })
 

@@ -1,23 +1,27 @@
+import type * as FastCheck from 'fast-check'
 import { resolveApp } from '../app/resolve'
 import type { OpenAPIDocument } from '../model/document'
 import { judge } from './judge'
+import { CannotGenerate } from './limits'
 import { loadPeers, type Peers } from './peers'
 import { type Draft, encode, nearMiss, type Plan, plans, resolver, validDraft } from './requests'
-import type { FuzzFailure, FuzzOptions, FuzzReport } from './types'
+import type { FuzzFailure, FuzzOptions, FuzzReport, FuzzSkipped } from './types'
 
 /**
  * Fuzzes every documented operation of an app through `app.request()`: requests generated from
  * the document, valid ones and near misses (wrong types, missing and extra fields, boundary
  * values, odd encodings). Every answer must be below 500, have a documented status and
  * `Content-Type`, a JSON body that matches the documented schema, and problem bodies a `code`.
- * A failing request is shrunk (fast-check) to the smallest that still fails.
+ * A failing request is shrunk (fast-check) to the smallest that still fails. Values are drawn
+ * within limits (strings up to 4,096 characters, arrays up to 256 items, 200 draws for a filter):
+ * an operation whose request cannot be generated within them is listed in `skipped`, not sent.
  *
  * Needs the optional peers `fast-check` (generation, shrinking) and `ajv` (schema checks).
  *
  * @param app - the `OpenAPIApp` from `openapi()`, or the Hono app it wraps
  * @param options - `runs` per operation (default 100), `seed` (default random, in the report),
- *   `auth` hook, `filter`, `headers`, `env`
- * @returns `{ seed, operations, requests, statuses, failures }`
+ *   `auth` hook, `filter`, `headers`, `env`, `onFailure`, `onSkipped`
+ * @returns `{ seed, operations, requests, statuses, failures, skipped }`
  * @example
  * ```ts
  * import { fuzz } from '@palisade/openapi/fuzz'
@@ -41,7 +45,14 @@ export async function fuzz(app: unknown, options: FuzzOptions = {}): Promise<Fuz
   const doc = api.spec() as OpenAPIDocument
   const resolve = resolver(doc)
   const check = peers.compile(doc, options.extraProperties !== 'allow')
-  const report: FuzzReport = { seed, operations: 0, requests: 0, statuses: {}, failures: [] }
+  const report: FuzzReport = {
+    seed,
+    operations: 0,
+    requests: 0,
+    statuses: {},
+    failures: [],
+    skipped: [],
+  }
   const base = options.headers ?? {}
 
   const send = async (plan: Plan, draft: Draft) => {
@@ -62,16 +73,34 @@ export async function fuzz(app: unknown, options: FuzzOptions = {}): Promise<Fuz
   }
 
   for (const [i, plan] of plans(doc, options.filter).entries()) {
-    report.operations++
-    const valid = validDraft(fc, plan, resolve)
-    const arb = fc.oneof(
-      { arbitrary: valid, weight: 1 },
-      { arbitrary: nearMiss(fc, plan, resolve, valid), weight: 2 },
-    )
-    const result = await fc.check(
-      fc.asyncProperty(arb, async (draft) => (await send(plan, draft)).reason === undefined),
-      { numRuns: runs, seed: (seed + i * 7919) | 0, endOnFailure: false },
-    )
+    const runSeed = (seed + i * 7919) | 0
+    let result: FastCheck.RunDetails<[Draft]>
+    try {
+      const valid = validDraft(fc, plan, resolve)
+      const arb = fc.oneof(
+        { arbitrary: valid, weight: 1 },
+        { arbitrary: nearMiss(fc, plan, resolve, valid), weight: 2 },
+      )
+      // One valid draft first, before any request: a schema nothing can be generated for is
+      // reported with nothing sent, instead of after part of the run.
+      fc.sample(valid, { numRuns: 1, seed: runSeed })
+      report.operations++
+      result = await fc.check(
+        fc.asyncProperty(arb, async (draft) => (await send(plan, draft)).reason === undefined),
+        { numRuns: runs, seed: runSeed, endOnFailure: false },
+      )
+    } catch (error) {
+      if (!(error instanceof CannotGenerate)) throw error
+      const skipped: FuzzSkipped = {
+        method: plan.operation.method,
+        path: plan.template,
+        pointer: error.pointer,
+        reason: error.reason,
+      }
+      report.skipped.push(skipped)
+      options.onSkipped?.(skipped)
+      continue
+    }
     if (result.failed && result.counterexample) {
       const [draft] = result.counterexample
       const again = await send(plan, draft)
@@ -87,6 +116,18 @@ export async function fuzz(app: unknown, options: FuzzOptions = {}): Promise<Fuz
     }
   }
   return report
+}
+
+/**
+ * An operation the fuzzer could not generate a request for, as one line of text.
+ *
+ * @example
+ * ```ts
+ * for (const skipped of report.skipped) console.error(formatSkipped(skipped))
+ * ```
+ */
+export function formatSkipped(skipped: FuzzSkipped): string {
+  return `? ${skipped.method} ${skipped.path}: could not generate ${skipped.pointer}: ${skipped.reason}\n`
 }
 
 /**

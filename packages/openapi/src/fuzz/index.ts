@@ -3,7 +3,7 @@
  * optional peers fast-check and ajv; never imported by the root entry.
  */
 
-export { formatFailure, fuzz } from './fuzz'
+export { formatFailure, formatSkipped, fuzz } from './fuzz'
 export type {
   FuzzAuth,
   FuzzFailure,
@@ -11,4 +11,5 @@ export type {
   FuzzOptions,
   FuzzReport,
   FuzzRequest,
+  FuzzSkipped,
 } from './types'

@@ -4,6 +4,7 @@ import type * as FastCheck from 'fast-check'
 import type { OpenAPIDocument, OpenAPIParameter, OpenAPIPathItem } from '../model/document'
 import { isRecord } from '../schema/common'
 import type { OpenAPISchema } from '../schema/types'
+import { filterOrGiveUp, segment } from './limits'
 import {
   boundaryValues,
   flatten,
@@ -88,10 +89,25 @@ export function validDraft(fc: FC, plan: Plan, resolve: Resolve): Arbitrary<Draf
     const model: Record<string, Arbitrary<unknown>> = {}
     const required: string[] = []
     for (const p of plan.parameters.filter((q) => q.in === where)) {
-      let arb = schemaArbitrary(fc, p.schema ?? { type: 'string' }, resolve)
+      const place = { pointer: `/${where}/${segment(p.name)}`, ascii: where === 'header' }
+      let arb = schemaArbitrary(fc, p.schema ?? { type: 'string' }, resolve, place)
       // A path segment is never empty, and `.` or `..` would be resolved away by the URL.
-      if (where === 'path') arb = arb.filter(reachable)
-      if (where === 'header') arb = arb.filter((v) => /^[\x21-\x7e]*$/.test(String(v)))
+      if (where === 'path')
+        arb = filterOrGiveUp(
+          fc,
+          arb,
+          reachable,
+          place.pointer,
+          'path segment other than "", . and ..',
+        )
+      if (where === 'header')
+        arb = filterOrGiveUp(
+          fc,
+          arb,
+          (v) => /^[\x21-\x7e]*$/.test(String(v)),
+          place.pointer,
+          'header value in printable ASCII',
+        )
       model[p.name] = arb
       if (p.required || where === 'path') required.push(p.name)
     }
@@ -100,7 +116,7 @@ export function validDraft(fc: FC, plan: Plan, resolve: Resolve): Arbitrary<Draf
   const body =
     plan.bodySchema === undefined
       ? fc.constant(undefined)
-      : schemaArbitrary(fc, plan.bodySchema, resolve)
+      : schemaArbitrary(fc, plan.bodySchema, resolve, { pointer: '/body' })
   return fc
     .record({ params: part('path'), query: part('query'), headers: part('header'), body })
     .map((d) => {
@@ -118,8 +134,7 @@ export function validDraft(fc: FC, plan: Plan, resolve: Resolve): Arbitrary<Draf
     })
 }
 
-const pointer = (path: string[]) =>
-  `/${path.map((p) => p.replace(/~/g, '~0').replace(/\//g, '~1')).join('/')}`
+const pointer = (path: string[]) => `/${path.map(segment).join('/')}`
 
 /** Each place inside the body (and each parameter) where a near miss can be planted. */
 function targets(plan: Plan, resolve: Resolve): { at: string[]; schema: OpenAPISchema }[] {
@@ -260,7 +275,13 @@ export function nearMiss(
     }
   }
   // A path segment that is empty, `.` or `..` never reaches the operation: not a near miss of it.
-  return fc.oneof(...mutations).filter((d) => Object.values(d.params).every(reachable))
+  return filterOrGiveUp(
+    fc,
+    fc.oneof(...mutations),
+    (d) => Object.values(d.params).every(reachable),
+    '/path',
+    'near miss with reachable path segments',
+  )
 }
 
 const reachable = (v: unknown) => !['', '.', '..'].includes(scalar(v))

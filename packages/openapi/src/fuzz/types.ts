@@ -55,6 +55,8 @@ export interface FuzzOptions {
   extraProperties?: 'fail' | 'allow'
   /** Called once per failure, after shrinking (the CLI prints them). */
   onFailure?: (failure: FuzzFailure) => void
+  /** Called once per operation no request could be generated for (the CLI prints them). */
+  onSkipped?: (skipped: FuzzSkipped) => void
 }
 
 /**
@@ -91,6 +93,25 @@ export interface FuzzFailure {
 }
 
 /**
+ * An operation the fuzzer sent nothing to: no request could be generated from its schemas (a
+ * schema nothing satisfies, such as an email of at most 3 characters, or one asking for more
+ * than the fuzzer builds, such as a `minLength` of 10,000,000).
+ *
+ * @example
+ * const skipped: FuzzSkipped = {
+ *   method: 'POST', path: '/signup', pointer: '/body/email',
+ *   reason: 'no email address with 0 to 3 characters in 200 attempts',
+ * }
+ */
+export interface FuzzSkipped {
+  method: string
+  path: string
+  /** Where in the request: `/body/email`, `/query/limit`, `/path/id`, `/header/x-id`. */
+  pointer: string
+  reason: string
+}
+
+/**
  * What a fuzz run found.
  *
  * @example
@@ -100,10 +121,13 @@ export interface FuzzFailure {
 export interface FuzzReport {
   /** The seed: `fuzz(api, { seed })` repeats the run. */
   seed: number
+  /** Operations fuzzed (those in `skipped` not counted). */
   operations: number
   /** Requests sent, shrinking included. */
   requests: number
   /** How many responses had each status. */
   statuses: Record<string, number>
   failures: FuzzFailure[]
+  /** Operations no request could be generated for, with where and why; the others were fuzzed. */
+  skipped: FuzzSkipped[]
 }
