@@ -29,6 +29,7 @@ export {
   type ProblemHandlerOptions,
   problemHandler,
 } from './problem-details/problem-details'
+export { type ProblemNotFoundOptions, problemNotFound } from './problem-details/not-found'
 export * from './rate-limit'
 export * from './request-id'
 export * from './request-timeout'
