@@ -1,6 +1,6 @@
 import { Hono } from 'hono'
 import { describe, expect, it } from 'vitest'
-import { problemNotFound, problemHandler } from '..'
+import { problemHandler, problemNotFound } from '..'
 
 describe('problemNotFound', () => {
   it('answers a request no route matches with 404 problem+json, as problemHandler answers rejections', async () => {

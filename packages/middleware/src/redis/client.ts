@@ -42,7 +42,7 @@ export interface NodeRedisLike {
  *
  * @param client - A connected `ioredis` client (`new Redis(url)`).
  * @example
- * import Redis from 'ioredis'
+ * import { Redis } from 'ioredis'
  * const client = new Redis(process.env.REDIS_URL!)
  * const store = new RedisRateLimitStore({ sendCommand: fromIoredis(client) })
  */
