@@ -101,15 +101,20 @@ export function xssSanitize(
     let body: unknown
     if (isJsonContentType(c.req.header('content-type'))) {
       const text = await readBodyText(c)
-      if (text === null) refuse(d, dryRun, 400, 'Malformed JSON', 'malformed_body')
+      if (text === null)
+        refuseBody(d, dryRun, 'malformed_body', 'The request body could not be read')
       // An empty body is no body (a GET that carries a JSON content type), not a malformed one.
       else if (text !== '') {
         // The JSON reader request validation uses too: one depth limit, one code per fault.
         const read = readJsonText(text)
         if (read.ok) body = sanitizeJson(read.value, sanitizer, fields)
-        else if (read.reason === 'too_deep') {
-          refuse(d, dryRun, 400, 'JSON nested too deeply', 'body_too_deep')
-        } else refuse(d, dryRun, 400, 'Malformed JSON', 'malformed_body')
+        else
+          refuseBody(
+            d,
+            dryRun,
+            read.reason === 'too_deep' ? 'body_too_deep' : 'malformed_body',
+            read.message,
+          )
       }
     }
     decide(d, 'allow')
@@ -124,6 +129,27 @@ export function xssSanitize(
     c.set('xssSanitized', { body, query })
     await next()
   })
+}
+
+/** The message (the problem's `detail`) of each refusal of the body. */
+const BODY_REFUSALS = {
+  malformed_body: 'Malformed JSON',
+  body_too_deep: 'JSON nested too deeply',
+} as const
+
+/**
+ * Refuses an unreadable JSON body with the shape request validation gives the same fault: the
+ * code, and one `errors` item for the body as a whole (`{ in: 'body', path: '', message }`).
+ */
+function refuseBody(
+  d: Parameters<typeof refuse>[0],
+  dryRun: boolean,
+  code: keyof typeof BODY_REFUSALS,
+  why: string,
+): void {
+  refuse(d, dryRun, 400, BODY_REFUSALS[code], code, undefined, [
+    { in: 'body', path: '', message: why },
+  ])
 }
 
 /**

@@ -35,7 +35,8 @@ const PAGE_CACHE = 'no-cache'
 
 /**
  * Registers the explorer page at `explorerPath`, the reference page at `referencePath`, and the
- * hashed viewer files they load under `<explorerPath>/assets/` and `<referencePath>/assets/`. Each
+ * hashed viewer files they load under `<explorerPath>/assets/` and `<referencePath>/assets/`.
+ * Each page's path with its trailing slash toggled (`/explorer/`) redirects (301) to the page. Each
  * page response carries its own Content-Security-Policy, which `securityHeaders()` keeps. The pages
  * name the document and their files by the paths they are served at, also when a parent app mounts
  * this one with `parent.route(prefix, app)`.
@@ -93,6 +94,18 @@ export function mountDocsPages(
       'Cache-Control': PAGE_CACHE,
     })
   })
+
+  // `/explorer/` for `/explorer` (and `/ref` for `/ref/`): Hono routes them apart, and a 404 for
+  // the spelling a browser or a link happened to use helps nobody. The other spelling redirects
+  // to the page (301, query kept), so each page keeps one URL.
+  for (const page of [explorerPath, referencePath]) {
+    if (page === '/') continue
+    get(page.endsWith('/') ? page.slice(0, -1) : `${page}/`, function docsPageRedirect(c) {
+      const path = c.req.path
+      const target = path.endsWith('/') ? path.slice(0, -1) : `${path}/`
+      return c.redirect(`${target}${new URL(c.req.url).search}`, 301)
+    })
+  }
 
   // Registered relative to the app, like the pages, so the base path applies once.
   for (const asset of explorerAssets) {
