@@ -61,6 +61,9 @@ const RUN_DIR = join(root, 'tests/docs/.run')
 /** Most blocks that may opt out of running: a block that can run, runs. */
 const MAX_NO_RUN = 4
 
+/** The blocks whose app was asked for a response. */
+const asked: string[] = []
+
 const runnable = allBlocks.filter((b) => !b.skipped && b.noRun === undefined)
 const notRun = allBlocks.filter((b) => !b.skipped && b.noRun !== undefined)
 
@@ -159,6 +162,7 @@ beforeAll(async () => {
   mkdirSync(RUN_DIR, { recursive: true })
 })
 afterAll(() => {
+  vi.unstubAllGlobals()
   for (const name of ENV_SET) delete process.env[name]
   rmSync(RUN_DIR, { recursive: true, force: true })
 })
@@ -200,6 +204,7 @@ describe('documentation examples run', () => {
         expect(request === undefined || app !== undefined, 'a route but no app to ask').toBe(true)
         return
       }
+      asked.push(block.slug)
       let res = await app.fetch(request.clone(), {})
       // A Redis or PostgreSQL client built without waiting connects in the background, and a
       // store asked before it is up answers 503 (`enableOfflineQueue: false` fails at once): ask
@@ -214,4 +219,8 @@ describe('documentation examples run', () => {
       else expect(res.status, `${request.method} ${request.url}: ${text}`).toBeLessThan(500)
     },
   )
+
+  it('asked the app of most blocks for a response, not only built it', () => {
+    expect(asked.length).toBeGreaterThan(40)
+  })
 })
