@@ -11,14 +11,17 @@ import { root } from './blocks'
 const read = (path: string) => readFileSync(join(root, path), 'utf8')
 
 describe('the entry points agree with the packages', () => {
-  it('the README says jwtAuth verifies public keys, JWKS and discovery, not only HMAC', () => {
-    const row = read('README.md')
-      .split('\n')
-      .find((line) => line.startsWith('| [`jwtAuth`]'))
-    expect(row).toBeDefined()
-    expect(row).not.toMatch(/HMAC JWT/)
-    for (const source of ['HMAC', 'public key', 'JWKS', 'discovery']) expect(row).toContain(source)
-  })
+  it.each([['README.md'], ['packages/middleware/README.md'], ['docs/middleware/index.md']])(
+    '%s says jwtAuth verifies public keys, JWKS and discovery, not only HMAC',
+    (path) => {
+      const row = read(path)
+        .split('\n')
+        .find((line) => line.startsWith('| [`jwtAuth`'))
+      expect(row).toBeDefined()
+      expect(row).not.toMatch(/HMAC JWT/)
+      for (const source of ['public key', 'JWKS', 'discovery']) expect(row).toContain(source)
+    },
+  )
 
   it.each([['README.md'], ['docs/guide/index.md'], ['docs/index.md']])(
     '%s names every store backend, PostgreSQL included',
