@@ -131,12 +131,6 @@ export function xssSanitize(
   })
 }
 
-/** The message (the problem's `detail`) of each refusal of the body. */
-const BODY_REFUSALS = {
-  malformed_body: 'Malformed JSON',
-  body_too_deep: 'JSON nested too deeply',
-} as const
-
 /**
  * Refuses an unreadable JSON body with the shape request validation gives the same fault: the
  * code, and one `errors` item for the body as a whole (`{ in: 'body', path: '', message }`).
@@ -144,12 +138,13 @@ const BODY_REFUSALS = {
 function refuseBody(
   d: Parameters<typeof refuse>[0],
   dryRun: boolean,
-  code: keyof typeof BODY_REFUSALS,
+  code: 'malformed_body' | 'body_too_deep',
   why: string,
 ): void {
-  refuse(d, dryRun, 400, BODY_REFUSALS[code], code, undefined, [
-    { in: 'body', path: '', message: why },
-  ])
+  const errors = [{ in: 'body' as const, path: '', message: why }]
+  if (code === 'body_too_deep')
+    refuse(d, dryRun, 400, 'JSON nested too deeply', 'body_too_deep', undefined, errors)
+  else refuse(d, dryRun, 400, 'Malformed JSON', 'malformed_body', undefined, errors)
 }
 
 /**
