@@ -15,7 +15,10 @@
  *   `PUBLIC_KEY` to a fresh ES256 public key (SPKI PEM), anything else to a random 43-character
  *   secret; the Workers module `cloudflare:workers` gives such secrets as its `env`;
  * - `serve()` of `@hono/node-server` is replaced by one that listens nowhere and hands the test
- *   its `fetch`: a page showing how to serve an app must not take a port.
+ *   its `fetch`: a page showing how to serve an app must not take a port;
+ * - a function the block only declares (`declare function checkPassword(…)`) answers undefined;
+ * - `fetch` to a reserved example domain (`upstream.example`, `api.example.com`) answers `{}`,
+ *   so nothing leaves the machine; other URLs (the local issuer of a test) are fetched.
  * A Workers block has no Durable Object outside workerd (tests/cloudflare runs those stores), so
  * its store answers 503 `store_unavailable`; that is the one 5xx allowed, and only there.
  *
