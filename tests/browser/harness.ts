@@ -117,14 +117,17 @@ export interface GuardedPage {
 }
 
 /**
- * Opens a page that may talk to `origin` only: any other request is aborted and recorded. HTTP
- * errors count as failed requests unless `allowStatus(url)` says the test caused them on purpose.
+ * Opens a page that may talk to `origin` only (and to `alsoAllowed`, origins the test serves
+ * itself): any other request is aborted and recorded. HTTP errors count as failed requests
+ * unless `allowStatus(url)` says the test caused them on purpose.
  */
 export async function openGuardedPage(
   browser: Browser,
   origin: string,
   allowHttpError: (url: URL) => boolean = () => false,
+  alsoAllowed: readonly string[] = [],
 ): Promise<GuardedPage> {
+  const allowed = new Set([origin, ...alsoAllowed])
   const page = await browser.context.newPage()
   const problems: PageProblems = {
     offOrigin: [],
@@ -135,7 +138,7 @@ export async function openGuardedPage(
   }
   await page.route('**/*', async (route) => {
     const url = route.request().url()
-    if (new URL(url).origin === origin) return route.continue()
+    if (allowed.has(new URL(url).origin)) return route.continue()
     problems.offOrigin.push(url)
     return route.abort('blockedbyclient')
   })
@@ -154,7 +157,7 @@ export async function openGuardedPage(
   page.on('pageerror', (error) => problems.pageErrors.push(String(error)))
   page.on('requestfailed', (request) => {
     const url = request.url()
-    if (new URL(url).origin !== origin) return // already recorded as off-origin
+    if (!allowed.has(new URL(url).origin)) return // already recorded as off-origin
     // A load the page itself cancelled is not a failed load: VitePress prefetches linked pages'
     // chunks (as <link rel="prefetch">, resource type "other", or as module scripts) and drops
     // them when it navigates. A refused connection, a reset or an error status still fails

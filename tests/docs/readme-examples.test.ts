@@ -1,86 +1,27 @@
-import { readdirSync, readFileSync } from 'node:fs'
-import { dirname, join, relative, resolve } from 'node:path'
-import { fileURLToPath } from 'node:url'
+import { existsSync, readFileSync } from 'node:fs'
+import { join, relative } from 'node:path'
 import ts from 'typescript'
 import { describe, expect, it } from 'vitest'
+import { allBlocks, type Block, packageReadmes, pages, root } from './blocks'
 
 // Documentation examples are type-checked against the package SOURCES (root tsconfig paths), so
 // an example cannot drift from the API it shows:
 // - every ```ts block of the three READMEs and of every page of the documentation site
-//   (docs/**/*.md, except what the build generates: docs/api/ and the copied benchmark pages), in full. A block is skipped only when the line right
-//   before its fence is `<!-- no-check -->` (for a fragment that cannot be made complete);
+//   (docs/**/*.md, except what the build generates: docs/api/ and the copied benchmark pages; the
+//   blocks come from ./blocks.ts, which run-examples.test.ts also runs), in full, under both
+//   `moduleResolution: "Bundler"` (the repository's) and `"NodeNext"` (a Node project's). A
+//   block is skipped only when the line right before its fence is `<!-- no-check -->` (for a
+//   fragment that cannot be made complete);
 // - every JSDoc @example of an export of either package, with the package exports, `Hono` and
 //   `z` in scope; names an illustration leaves undeclared (`user`, `c`) are tolerated.
 // Each snippet is its own module; `app` (a Hono app) and `api` (an openapi() wrapper) are
 // available unless the snippet declares its own (the middleware README states this convention).
 
-const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..')
-const packageReadmes = ['README.md', 'packages/middleware/README.md', 'packages/openapi/README.md']
-/** Site pages written by hand: generated ones (TypeDoc's api/, the copied bench reports) are not. */
-const GENERATED = new Set([
-  'docs/api',
-  'docs/benchmarks/results.md',
-  'docs/benchmarks/ablation.md',
-  'docs/benchmarks/findings.md',
-  'docs/project',
-])
-function sitePages(dir = 'docs'): string[] {
-  return readdirSync(join(root, dir), { withFileTypes: true }).flatMap((entry) => {
-    const path = `${dir}/${entry.name}`
-    if (GENERATED.has(path) || entry.name === 'node_modules' || entry.name.startsWith('.'))
-      return []
-    if (entry.isDirectory()) return sitePages(path)
-    return entry.name.endsWith('.md') ? [path] : []
-  })
-}
-const pages = sitePages().sort()
-const readmes = [...packageReadmes, ...pages]
-const SKIP_MARK = '<!-- no-check -->'
-
-interface Block {
-  readme: string
-  line: number
-  code: string
-  skipped: boolean
-  file: string
-}
-
-function extractBlocks(readme: string): Block[] {
-  const lines = readFileSync(join(root, readme), 'utf8').split('\n')
-  const blocks: Block[] = []
-  for (let i = 0; i < lines.length; i++) {
-    const fence = /^(\s*)(`{3,})(\S*)\s*$/.exec(lines[i] ?? '')
-    if (!fence) continue
-    const [, indent = '', ticks = '```', lang = ''] = fence
-    let end = i + 1
-    while (end < lines.length && (lines[end] ?? '').trim() !== ticks) end++
-    if (lang === 'ts' || lang === 'typescript') {
-      let prev = i - 1
-      while (prev >= 0 && (lines[prev] ?? '').trim() === '') prev--
-      const code = lines
-        .slice(i + 1, end)
-        .map((l) => (l.startsWith(indent) ? l.slice(indent.length) : l))
-        .join('\n')
-      const slug = readme.replace(/[^A-Za-z0-9]+/g, '-')
-      blocks.push({
-        readme,
-        line: i + 1,
-        code,
-        skipped: (lines[prev] ?? '').trim() === SKIP_MARK,
-        file: join(root, 'tests/docs/__readme__', `${slug}-L${i + 1}.ts`),
-      })
-    }
-    i = end
-  }
-  return blocks
-}
-
-const blocks = readmes.flatMap(extractBlocks)
-const checked = blocks.filter((b) => !b.skipped)
+const checked = allBlocks.filter((b) => !b.skipped)
+const blocks = allBlocks
 
 // `app` (a Hono app) and `api` (an `openapi()` wrapper) are the names examples may use without
 // declaring them; a block's own `const app` shadows the global.
-const ambientFile = join(root, 'tests/docs/__readme__/ambient.d.ts')
 // The Workers runtime's own module, as @cloudflare/workers-types declares it (bindings and secrets
 // at module scope), for the Workers recipe; its Env is whatever the Worker binds.
 const ambient = `declare const app: import('hono').Hono
@@ -203,10 +144,36 @@ function extractDocExamples(): DocExample[] {
 
 const docExamples = extractDocExamples()
 
-function typeCheck(): Map<string, string[]> {
+/** Where the blocks are type-checked (virtual files: nothing is written). */
+const BUNDLER_DIR = join(root, 'tests/docs/__readme__')
+/**
+ * A Node project's settings (`"module": "NodeNext"`): which form of an import a package's types
+ * give (a CommonJS client's default export, say) depends on them, so what type-checks under
+ * Bundler can fail here. Resolved as a user's project resolves them: the blocks sit in the
+ * example app's folder (an ESM package, `"type": "module"`, that depends on both packages), and
+ * `@palisade/*` resolve through the packages' `exports` to their built types (`pnpm build`
+ * first, as the root `test` script does), not through the repository's source `paths`.
+ */
+const NODE_NEXT_DIR = join(root, 'examples/__docs_node_next__')
+const nodeNextOptions: ts.CompilerOptions = {
+  ...options,
+  module: ts.ModuleKind.NodeNext,
+  moduleResolution: ts.ModuleResolutionKind.NodeNext,
+  paths: undefined,
+  baseUrl: undefined,
+}
+
+function typeCheck(
+  compilerOptions: ts.CompilerOptions,
+  examples: readonly DocExample[],
+  dir: string,
+): Map<string, string[]> {
+  const ambientFile = join(dir, 'ambient.d.ts')
+  const fileOf = (b: Block) => join(dir, `${b.slug}.ts`)
   const virtual = new Map<string, string>([[ambientFile, ambient]])
-  for (const b of checked) virtual.set(b.file, b.code)
-  for (const e of docExamples) virtual.set(e.file, e.code)
+  for (const b of checked) virtual.set(fileOf(b), b.code)
+  for (const e of examples) virtual.set(e.file, e.code)
+  const options = compilerOptions
 
   const host = ts.createCompilerHost(options, true)
   const { fileExists, readFile, getSourceFile } = host
@@ -235,11 +202,11 @@ function typeCheck(): Map<string, string[]> {
   for (const b of checked) {
     // +1 for the fence line, +1 for 1-based lines: the README line of the offending code.
     result.set(
-      b.file,
-      diagnosticsOf(b.file).map((d) => `${b.readme}:${b.line + d.line + 1} ${d.text}`),
+      b.slug,
+      diagnosticsOf(fileOf(b)).map((d) => `${b.readme}:${b.line + d.line + 1} ${d.text}`),
     )
   }
-  for (const e of docExamples) {
+  for (const e of examples) {
     result.set(
       e.file,
       diagnosticsOf(e.file)
@@ -251,7 +218,12 @@ function typeCheck(): Map<string, string[]> {
 }
 
 describe('documentation code examples', () => {
-  const diagnostics = typeCheck()
+  const diagnostics = typeCheck(options, docExamples, BUNDLER_DIR)
+  for (const pkg of ['middleware', 'openapi']) {
+    if (!existsSync(join(root, 'packages', pkg, 'dist/index.d.ts')))
+      throw new Error(`the NodeNext check reads the built types: run \`pnpm build\` first (${pkg})`)
+  }
+  const nodeNext = typeCheck(nodeNextOptions, [], NODE_NEXT_DIR)
 
   it('finds the ts blocks of all three READMEs, the site pages and the JSDoc examples', () => {
     for (const readme of packageReadmes) {
@@ -268,7 +240,14 @@ describe('documentation code examples', () => {
   it.each(checked.map((b) => [`${b.readme}:${b.line}`, b] as const))(
     'README block %s type-checks against the package sources',
     (_name, block) => {
-      expect(diagnostics.get(block.file)).toEqual([])
+      expect(diagnostics.get(block.slug)).toEqual([])
+    },
+  )
+
+  it.each(checked.map((b) => [`${b.readme}:${b.line}`, b] as const))(
+    'README block %s type-checks under moduleResolution NodeNext',
+    (_name, block) => {
+      expect(nodeNext.get(block.slug)).toEqual([])
     },
   )
 

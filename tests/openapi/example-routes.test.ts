@@ -51,4 +51,10 @@ describe('the example app routes', () => {
     const recorded = app.api.routes.map((r) => r.openapi?.operationId).sort()
     expect(documented).toEqual(recorded)
   })
+  it('answers a path no route matches with 404 problem details, like every other error', async () => {
+    const res = await app.api.request('/no-such-route')
+    expect(res.status).toBe(404)
+    expect(res.headers.get('content-type')).toBe('application/problem+json')
+    expect(await res.json()).toMatchObject({ status: 404, title: 'Not Found', code: 'not_found' })
+  })
 })

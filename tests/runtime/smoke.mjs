@@ -1,6 +1,6 @@
 // Runtime smoke test: imports the BUILT packages by their package names (through this folder's
 // node_modules links to packages/*/dist) and exercises every middleware through `app.request()`.
-// Plain ESM JavaScript so Node 20, Node 22, Bun and Deno all run the same file unchanged.
+// Plain ESM JavaScript so Node 20, 22 and 24, Bun and Deno all run the same file unchanged.
 //
 // One line per check; a middleware whose subpath or export does not exist yet is reported as
 // MISSING. The last line is a machine-readable `SMOKE_SUMMARY {json}` for run-matrix.mjs.

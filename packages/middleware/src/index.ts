@@ -22,6 +22,7 @@ export { codeForStatus, Rejection, type RejectionCode } from './internal/rejecti
 export * from './ip-guard'
 export * from './jwt-auth'
 export * from './logger'
+export { type ProblemNotFoundOptions, problemNotFound } from './problem-details/not-found'
 export {
   PROBLEM_SCHEMA,
   type ProblemBody,

@@ -16,7 +16,7 @@ export default {
 
     handlerRan = false
     res = await app.request('/', { method: 'POST', body: 'x'.repeat(17) })
-    await t.status('Content-Length over max → 413', res, 413, 'Payload Too Large')
+    await t.status('Content-Length over max → 413', res, 413, 'Content Too Large')
     t.ok('handler did not run for an oversized body', !handlerRan)
 
     // A streamed body has no Content-Length: it must be counted as it arrives.

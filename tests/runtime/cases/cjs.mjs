@@ -26,7 +26,7 @@ export default {
       body: 'too long',
       headers: { Origin: 'https://a.example' },
     })
-    await t.status('CJS app: bodyLimit → 413', res, 413, 'Payload Too Large')
+    await t.status('CJS app: bodyLimit → 413', res, 413, 'Content Too Large')
 
     const mixed = new EsmHono()
     mixed.use('*', mw.ipGuard({ list: ['10.0.0.0/8'] }))

@@ -1,6 +1,7 @@
 import { type Context, Hono } from 'hono'
 import type { HTTPException } from 'hono/http-exception'
 import { describe, expect, it, vi } from 'vitest'
+import { problemHandler } from '../problem-details/problem-details'
 import { type BodyLimitOptions, bodyLimit } from './index'
 
 const URL_ = 'http://localhost/upload'
@@ -57,7 +58,7 @@ function setup(
 async function expect413(res: Response) {
   expect(res.status).toBe(413)
   expect(res.headers.get('content-type')).toMatch(/^text\/plain/)
-  expect(await res.text()).toBe('Payload Too Large')
+  expect(await res.text()).toBe('Content Too Large')
 }
 
 describe('bodyLimit: declared Content-Length', () => {
@@ -101,7 +102,7 @@ describe('bodyLimit: declared Content-Length', () => {
       c.json({ error: err.message, status: (err as HTTPException).status }, 413),
     )
     const res = await app.request(post('too big'))
-    expect(await res.json()).toEqual({ error: 'Payload Too Large', status: 413 })
+    expect(await res.json()).toEqual({ error: 'Content Too Large', status: 413 })
   })
 })
 
@@ -459,5 +460,17 @@ describe('bodyLimit: option validation', () => {
 
   it('returns a named function', () => {
     expect(bodyLimit().name).toBe('bodyLimit')
+  })
+
+  it('answers 413 with a detail that agrees with its problem title (RFC 9110: Content Too Large)', async () => {
+    const { app } = setup({ max: 1 })
+    app.onError(problemHandler())
+    const res = await app.request(post('too big'))
+    expect(res.status).toBe(413)
+    expect(await res.json()).toMatchObject({
+      title: 'Content Too Large',
+      detail: 'Content Too Large',
+      code: 'body_too_large',
+    })
   })
 })

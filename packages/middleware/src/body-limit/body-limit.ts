@@ -30,8 +30,8 @@ const KNOWN = ['max', 'dryRun'] as const
 const MISMATCH = 'Content-Length does not match the body'
 
 /**
- * Rejects request bodies larger than `max` bytes with 413 `Payload Too Large`, before the handler
- * runs. A `Content-Length` over `max` is rejected without reading the body. A single well-formed
+ * Rejects request bodies larger than `max` bytes with 413 `Content Too Large` (RFC 9110's name
+ * for 413, the title problem details give it), before the handler runs. A `Content-Length` over `max` is rejected without reading the body. A single well-formed
  * `Content-Length` within `max` is trusted only where a server runtime framed the body by it
  * (@hono/node-server, Bun, Deno, Cloudflare). Every other body (chunked, `Transfer-Encoding` next
  * to `Content-Length`, duplicate, negative or non-numeric `Content-Length`, and any request built
@@ -58,7 +58,7 @@ export function bodyLimit(options?: BodyLimitOptions): MiddlewareHandler & BodyL
     // and keep the connection (socketFramedLength), and a pass never builds the undici Request.
     const framed = socketFramedLength(c)
     if (framed !== undefined) {
-      if (framed > max) refuse(d, dryRun, 413, 'Payload Too Large', 'body_too_large')
+      if (framed > max) refuse(d, dryRun, 413, 'Content Too Large', 'body_too_large')
       else decide(d, 'allow')
       return next() // dry run: the body passes untouched
     }
@@ -81,7 +81,7 @@ export function bodyLimit(options?: BodyLimitOptions): MiddlewareHandler & BodyL
     ) {
       expected = Number(declared)
       if (expected > max) {
-        refuse(d, dryRun, 413, 'Payload Too Large', 'body_too_large')
+        refuse(d, dryRun, 413, 'Content Too Large', 'body_too_large')
         return next() // dry run: the body passes untouched
       }
       if (framedByRuntime(c)) {
@@ -100,7 +100,7 @@ export function bodyLimit(options?: BodyLimitOptions): MiddlewareHandler & BodyL
         decide(d, 'skip')
         return next()
       }
-      if (size > max) refuse(d, dryRun, 413, 'Payload Too Large', 'body_too_large')
+      if (size > max) refuse(d, dryRun, 413, 'Content Too Large', 'body_too_large')
       if (expected !== undefined && size !== expected)
         refuse(d, dryRun, 400, MISMATCH, 'content_length_mismatch')
       decide(d, 'allow')
@@ -123,7 +123,7 @@ export function bodyLimit(options?: BodyLimitOptions): MiddlewareHandler & BodyL
       if (size > max) {
         // Stop reading: the rest of an oversized body is never pulled into memory.
         if (!dryRun) reader.cancel().catch(() => {})
-        refuse(d, dryRun, 413, 'Payload Too Large', 'body_too_large', unreadBodyHeaders(c))
+        refuse(d, dryRun, 413, 'Content Too Large', 'body_too_large', unreadBodyHeaders(c))
         // Dry run: what was read, then the rest as it arrives, never buffered whole.
         c.req.raw = new Request(raw, {
           body: rejoin(chunks, reader),

@@ -153,7 +153,7 @@ describe('mayHaveBody over a real @hono/node-server server', () => {
       'POST /upload HTTP/1.1\nContent-Type: text/plain\nTransfer-Encoding: chunked',
       `${chunk('a'.repeat(60))}${chunk('b'.repeat(60))}0\r\n\r\n`,
     )
-    expect(res).toEqual({ status: 413, body: 'Payload Too Large' })
+    expect(res).toEqual({ status: 413, body: 'Content Too Large' })
   })
 
   it('still limits an upload with Content-Length', async () => {
@@ -162,7 +162,7 @@ describe('mayHaveBody over a real @hono/node-server server', () => {
       'POST /upload HTTP/1.1\nContent-Type: text/plain\nContent-Length: 150',
       'a'.repeat(150),
     )
-    expect(res).toEqual({ status: 413, body: 'Payload Too Large' })
+    expect(res).toEqual({ status: 413, body: 'Content Too Large' })
   })
 
   it('still reads a chunked JSON body: ssrfGuard finds the URL in it', async () => {
@@ -196,7 +196,7 @@ describe('mayHaveBody over a real @hono/node-server server', () => {
 
   it('checks a request that a middleware put in place by its own body', async () => {
     const res = await send(port, 'GET /replaced/x HTTP/1.1')
-    expect(res).toEqual({ status: 413, body: 'Payload Too Large' })
+    expect(res).toEqual({ status: 413, body: 'Content Too Large' })
   })
 
   it('treats a POST with neither Content-Length nor Transfer-Encoding as bodiless', async () => {

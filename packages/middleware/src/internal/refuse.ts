@@ -1,12 +1,14 @@
+import type { ProblemFieldError } from '@palisade/shared/problem'
 import type { ContentfulStatusCode } from 'hono/utils/http-status'
 import { decide, type Pending } from './decisions'
 import { optionError } from './options'
 import { reject } from './reject'
-import type { RejectionCode } from './rejection'
+import { Rejection, type RejectionCode } from './rejection'
 
 /**
  * The one place a guard refuses: throws the rejection and records it, or, in dry run, records
  * `dry-run` with the code the request would have got and returns so the request passes.
+ * `errors` name the part of the request at fault, as request validation does.
  */
 export function refuse(
   p: Pending | undefined,
@@ -15,9 +17,12 @@ export function refuse(
   message: string,
   code: RejectionCode,
   headers?: Record<string, string>,
+  errors?: readonly ProblemFieldError[],
 ): void {
   decide(p, dryRun ? 'dry-run' : 'reject', code, status)
-  if (!dryRun) reject(status, message, code, headers)
+  if (dryRun) return
+  if (errors !== undefined) throw new Rejection(status, message, code, headers, errors)
+  reject(status, message, code, headers)
 }
 
 /**

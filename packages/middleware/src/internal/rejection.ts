@@ -1,4 +1,5 @@
 import type { RejectionCode } from '@palisade/shared/codes'
+import type { ProblemFieldError } from '@palisade/shared/problem'
 import { HTTPException } from 'hono/http-exception'
 import type { ContentfulStatusCode } from 'hono/utils/http-status'
 
@@ -52,6 +53,11 @@ export function codeForStatus(status: number): string {
 export class Rejection extends HTTPException {
   /** Stable snake_case code, e.g. `rate_limited`. */
   readonly code: RejectionCode
+  /**
+   * What was wrong with which part of the request (`[{ in, path, message }]`), as request
+   * validation lists it: `problemHandler()` renders them as the problem's `errors`.
+   */
+  readonly errors?: readonly ProblemFieldError[]
   readonly #headers: Record<string, string> | undefined
 
   constructor(
@@ -59,6 +65,7 @@ export class Rejection extends HTTPException {
     message: string,
     code: RejectionCode,
     headers?: Record<string, string>,
+    errors?: readonly ProblemFieldError[],
   ) {
     // No stack trace: a rejection is an answer, not a fault, and capturing one made up about a
     // fifth of a refusal's cost under a flood (bench/FINDINGS.md, "Rejections").
@@ -79,6 +86,7 @@ export class Rejection extends HTTPException {
     }
     this.name = 'Rejection'
     this.code = code
+    if (errors !== undefined) this.errors = errors
     this.#headers = headers
     // `res` (HTTPException's) is built when read, not for every rejection: most are answered
     // through getResponse() once, or reshaped by an error handler that never reads it.

@@ -42,7 +42,7 @@ export interface NodeRedisLike {
  *
  * @param client - A connected `ioredis` client (`new Redis(url)`).
  * @example
- * import Redis from 'ioredis'
+ * import { Redis } from 'ioredis'
  * const client = new Redis(process.env.REDIS_URL!)
  * const store = new RedisRateLimitStore({ sendCommand: fromIoredis(client) })
  */
@@ -94,8 +94,8 @@ export function firstKeyOf(args: readonly string[]): string | undefined {
 
 /**
  * Adapts a node-redis (v5+) **cluster** (`createCluster`): routes each command by its first key
- * (see {@link firstKeyOf}) and always to the slot's master (`isReadonly: false`), so a read never
- * sees a replica that lags behind. For ioredis, {@link fromIoredis} takes a `Cluster` as is.
+ * (a script's first key after `numkeys`, else the command's first argument) and always to the
+ * slot's master (`isReadonly: false`), so a read never sees a replica that lags behind. For ioredis, {@link fromIoredis} takes a `Cluster` as is.
  *
  * @param cluster - A connected node-redis cluster (`await createCluster({ rootNodes }).connect()`).
  * @example

@@ -71,7 +71,7 @@ export interface RedisConcurrencyStoreOptions extends RedisStoreOptions {
  * @param options.sendCommand - Raw command function, e.g. `fromIoredis(client)`. Required.
  * @param options.prefix - Key prefix. Default `'palisade:cl:'`.
  * @example
- * import Redis from 'ioredis'
+ * import { Redis } from 'ioredis'
  * import { RedisConcurrencyStore, fromIoredis } from '@palisade/middleware/redis'
  *
  * const store = new RedisConcurrencyStore({ sendCommand: fromIoredis(new Redis()) })

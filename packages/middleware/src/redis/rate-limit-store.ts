@@ -245,7 +245,7 @@ export interface RedisRateLimitStoreOptions extends RedisStoreOptions {
  * @param options.sendCommand - Raw command function, e.g. `fromIoredis(client)`. Required.
  * @param options.prefix - Key prefix. Default `'palisade:rl:'`.
  * @example
- * import Redis from 'ioredis'
+ * import { Redis } from 'ioredis'
  * import { RedisRateLimitStore, fromIoredis } from '@palisade/middleware/redis'
  *
  * const client = new Redis(process.env.REDIS_URL!)

@@ -90,8 +90,8 @@ export class RedisSessionStore implements SessionStore {
   /**
    * Read-modify-write without lost updates: reads the value, applies `apply`, and writes with a
    * compare-and-set script that succeeds only if nobody wrote in between; on a conflict it reads
-   * again and re-applies (at most {@link MAX_UPDATE_ATTEMPTS} times, then it throws). Updates of
-   * one session from this process are queued, so conflicts come only from other processes. A missing
+   * again and re-applies (at most 16 times, then it throws). Updates of one session from this
+   * process are queued, so conflicts come only from other processes. A missing
    * or unreadable session is passed to `apply` as `null`; `null` back writes nothing, `{}`
    * deletes.
    */

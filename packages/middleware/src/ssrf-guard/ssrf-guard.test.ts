@@ -517,6 +517,30 @@ const post = (app: Hono, body: string, contentType: string | null = 'application
   })
 
 describe('ssrfGuard middleware', () => {
+  it('says when the refusal is a failed or slow DNS lookup, not a blocked address', async () => {
+    const failing: SsrfResolver = async () => {
+      throw new Error('ENOTFOUND')
+    }
+    const failed = await post(
+      appWith({ resolve: failing }),
+      JSON.stringify({ url: 'https://nxdomain.example/' }),
+    )
+    expect(failed.status).toBe(403)
+    expect(await failed.text()).toBe('Forbidden URL: DNS lookup of the hostname failed')
+    const slow: SsrfResolver = () => new Promise(() => {})
+    const timedOut = await post(
+      appWith({ resolve: slow, resolveTimeout: 20 }),
+      JSON.stringify({ url: 'https://slow.example/' }),
+    )
+    expect(await timedOut.text()).toBe('Forbidden URL: DNS lookup of the hostname timed out')
+    // A message of one's own is sent as is, whatever the reason.
+    const own = await post(
+      appWith({ resolve: failing, message: 'Nope' }),
+      JSON.stringify({ url: 'https://nxdomain.example/' }),
+    )
+    expect(await own.text()).toBe('Nope')
+  })
+
   it('rejects a blocked url field with 403 text/plain "Forbidden URL"', async () => {
     const res = await post(appWith(), JSON.stringify({ url: 'http://169.254.169.254/' }))
     expect(res.status).toBe(403)
@@ -661,7 +685,7 @@ describe('ssrfGuard middleware', () => {
       await vi.advanceTimersByTimeAsync(1)
       const res = await pending
       expect(res.status).toBe(403)
-      expect(await res.text()).toBe('Forbidden URL')
+      expect(await res.text()).toBe('Forbidden URL: DNS lookup of the hostname timed out')
       expect(vi.getTimerCount()).toBe(0) // the race's timer is cleared, nothing left behind
     } finally {
       vi.useRealTimers()

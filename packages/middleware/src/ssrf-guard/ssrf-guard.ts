@@ -10,7 +10,7 @@ import {
   assertNonEmptyString,
 } from '../internal/options'
 import { refuse, type SsrfGuardRejects } from './answers'
-import { compileChecker, type SsrfCheckOptions } from './check-url'
+import { compileChecker, type SsrfBlockReason, type SsrfCheckOptions } from './check-url'
 import { ssrfGuardDescription } from './description'
 
 /**
@@ -29,7 +29,12 @@ export interface SsrfGuardOptions extends SsrfCheckOptions {
    * is not JSON, or has no `url`, passes. A `url` that is present but not a string is 400.
    */
   extractUrl?: (c: Context) => string | null | undefined | Promise<string | null | undefined>
-  /** Body of the 403 response for a blocked destination. @default 'Forbidden URL' */
+  /**
+   * Body of the 403 response for a blocked destination, used as is for every reason. Default:
+   * `'Forbidden URL'`, or, when the hostname's DNS lookup failed or timed out,
+   * `'Forbidden URL: DNS lookup of the hostname failed'` / `'… timed out'`, so a URL that is
+   * merely unresolvable is not mistaken for one pointing inside.
+   */
   message?: string
   /**
    * Report instead of refuse: a request that would be rejected passes, and its decision is
@@ -43,7 +48,8 @@ export interface SsrfGuardOptions extends SsrfCheckOptions {
  * forgery). The target URL comes from `extractUrl` (default: the `url` field of a JSON body).
  *
  * `400 Invalid URL` for an unparseable URL or a scheme other than http/https; `403 Forbidden URL`
- * (or `message`) for a blocked destination, including a hostname whose lookup fails. No URL found
+ * (or `message`) for a blocked destination, including a hostname whose lookup fails (then the
+ * default message says so: `Forbidden URL: DNS lookup of the hostname failed`). No URL found
  * → the request passes. See {@link checkUrl} for the policy and its limits.
  *
  * @param options.blockList extra IPs/CIDRs, default `[]`; invalid entries throw here.
@@ -84,7 +90,10 @@ export function ssrfGuard(options?: SsrfGuardOptions): MiddlewareHandler & SsrfG
           'extractUrl',
           options.extractUrl,
         )
-  const message = assertNonEmptyString(FACTORY, 'message', options?.message ?? 'Forbidden URL')
+  const message =
+    options?.message === undefined
+      ? undefined
+      : assertNonEmptyString(FACTORY, 'message', options.message)
   const dryRun = assertBoolean(FACTORY, 'dryRun', options?.dryRun ?? false)
 
   const description = ssrfGuardDescription
@@ -107,7 +116,9 @@ export function ssrfGuard(options?: SsrfGuardOptions): MiddlewareHandler & SsrfG
           d,
           dryRun,
           verdict.status,
-          forbidden ? message : 'Invalid URL',
+          forbidden
+            ? (message ?? DEFAULT_MESSAGES[verdict.reason] ?? 'Forbidden URL')
+            : 'Invalid URL',
           forbidden ? 'url_forbidden' : 'url_invalid',
         )
         break
@@ -116,6 +127,12 @@ export function ssrfGuard(options?: SsrfGuardOptions): MiddlewareHandler & SsrfG
     decide(d, checked ? 'allow' : 'skip')
     await next()
   })
+}
+
+/** The default 403 message where the reason is not the destination itself. */
+const DEFAULT_MESSAGES: Partial<Record<SsrfBlockReason, string>> = {
+  'dns-failure': 'Forbidden URL: DNS lookup of the hostname failed',
+  'dns-timeout': 'Forbidden URL: DNS lookup of the hostname timed out',
 }
 
 const FORM_TYPE = /^(?:application\/x-www-form-urlencoded|multipart\/form-data)\s*(?:;|$)/i

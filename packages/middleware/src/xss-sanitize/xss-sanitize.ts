@@ -98,15 +98,20 @@ export function xssSanitize(options?: XssSanitizeOptions): MiddlewareHandler & X
     let body: unknown
     if (isJsonContentType(c.req.header('content-type'))) {
       const text = await readBodyText(c)
-      if (text === null) refuse(d, dryRun, 400, 'Malformed JSON', 'malformed_body')
+      if (text === null)
+        refuseBody(d, dryRun, 'malformed_body', 'The request body could not be read')
       // An empty body is no body (a GET that carries a JSON content type), not a malformed one.
       else if (text !== '') {
         // The JSON reader request validation uses too: one depth limit, one code per fault.
         const read = readJsonText(text)
         if (read.ok) body = sanitizeJson(read.value, sanitizer, fields)
-        else if (read.reason === 'too_deep') {
-          refuse(d, dryRun, 400, 'JSON nested too deeply', 'body_too_deep')
-        } else refuse(d, dryRun, 400, 'Malformed JSON', 'malformed_body')
+        else
+          refuseBody(
+            d,
+            dryRun,
+            read.reason === 'too_deep' ? 'body_too_deep' : 'malformed_body',
+            read.message,
+          )
       }
     }
     decide(d, 'allow')
@@ -121,6 +126,22 @@ export function xssSanitize(options?: XssSanitizeOptions): MiddlewareHandler & X
     c.set('xssSanitized', { body, query })
     await next()
   })
+}
+
+/**
+ * Refuses an unreadable JSON body with the shape request validation gives the same fault: the
+ * code, and one `errors` item for the body as a whole (`{ in: 'body', path: '', message }`).
+ */
+function refuseBody(
+  d: Parameters<typeof refuse>[0],
+  dryRun: boolean,
+  code: 'malformed_body' | 'body_too_deep',
+  why: string,
+): void {
+  const errors = [{ in: 'body' as const, path: '', message: why }]
+  if (code === 'body_too_deep')
+    refuse(d, dryRun, 400, 'JSON nested too deeply', 'body_too_deep', undefined, errors)
+  else refuse(d, dryRun, 400, 'Malformed JSON', 'malformed_body', undefined, errors)
 }
 
 /**

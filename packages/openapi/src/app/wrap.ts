@@ -85,6 +85,24 @@ function specJSON(state: State, prefix: string): string {
   return json
 }
 
+/**
+ * The security schemes the document will name, read from the options and from what each
+ * recorded route's middleware describe, without building the document: serving a page never
+ * generates it (the page fetches it), and this is all the explorer's policy needs.
+ */
+function describedSchemes(state: State): Record<string, unknown> {
+  const schemes: Record<string, unknown> = { ...state.options.securitySchemes }
+  let n = 0
+  for (const route of state.routes) {
+    for (const mw of route.middleware ?? []) {
+      for (const alternative of readDescription(mw)?.security ?? []) {
+        for (const { scheme } of alternative) schemes[`described${n++}`] = scheme
+      }
+    }
+  }
+  return schemes
+}
+
 function register(
   state: State,
   prefix: string,
@@ -290,6 +308,7 @@ export function wrap<A extends HonoApp>(
       referencePath,
       title: info.title,
       servers: state.options.servers,
+      securitySchemes: () => describedSchemes(state),
     },
     register,
   )

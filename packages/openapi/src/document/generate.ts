@@ -179,7 +179,7 @@ function buildOperation(
  * cannot be a parameter list.
  *
  * @param routes - route records, as `OpenAPIApp.routes` holds them
- * @param options - `info` (required) and `servers` (default `[]`: the document says `[{ url: '/' }]`)
+ * @param specOptions - `info` (required) and `servers` (default `[]`: the document says `[{ url: '/' }]`)
  * @returns a fresh document; schemas are copied, never shared with the input
  * @example
  * ```ts

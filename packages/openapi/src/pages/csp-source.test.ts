@@ -1,8 +1,9 @@
 import fc from 'fast-check'
+import { Hono } from 'hono'
 import { describe, expect, it } from 'vitest'
 import { cspSource } from './csp-source'
 import { EXPLORER_CSP } from './explorer'
-import { explorerCSPFor } from './index'
+import { authorizeURLs, explorerCSPFor, mountDocsPages } from './index'
 
 /** A CSP host-source as we emit it: scheme, host of letters, digits and dashes, optional port. */
 const SOURCE = /^(?:https?|wss?):\/\/[a-z0-9-]+(?:\.[a-z0-9-]+)*(?::\d{1,5})?$/
@@ -102,5 +103,66 @@ describe('explorerCSPFor', () => {
       }),
       { numRuns: 500 },
     )
+  })
+})
+
+describe('the explorer policy and the security schemes', () => {
+  it('lists the URLs Authorize fetches: OIDC discovery, OAuth 2 token and refresh URLs', () => {
+    expect(
+      authorizeURLs({
+        oidc: {
+          type: 'openIdConnect',
+          openIdConnectUrl: 'https://id.example.com/.well-known/openid-configuration',
+        },
+        oauth: {
+          type: 'oauth2',
+          flows: {
+            clientCredentials: { tokenUrl: 'https://token.example.net/t', scopes: {} },
+            authorizationCode: {
+              authorizationUrl: 'https://login.example.org/a',
+              tokenUrl: 'https://token.example.net/t',
+              refreshUrl: 'https://refresh.example.net/r',
+              scopes: {},
+            },
+          },
+        },
+        bearer: { type: 'http', scheme: 'bearer' },
+        broken: null,
+      }),
+    ).toEqual([
+      'https://id.example.com/.well-known/openid-configuration',
+      'https://token.example.net/t',
+      'https://token.example.net/t',
+      'https://refresh.example.net/r',
+    ])
+  })
+
+  it('allows their origins in connect-src, read when the page is served, and nothing hostile', async () => {
+    let schemes: Record<string, unknown> = {}
+    const app = new Hono()
+    mountDocsPages(app, {
+      specPath: '/openapi.json',
+      explorerPath: '/explorer',
+      referencePath: '/reference',
+      title: 'T',
+      servers: [{ url: 'https://api.example.com' }],
+      securitySchemes: () => schemes,
+    })
+    const policy = async () =>
+      (await app.request('/explorer')).headers.get('content-security-policy')
+    expect(await policy()).toContain("connect-src 'self' https://api.example.com;")
+    schemes = {
+      oidc: {
+        type: 'openIdConnect',
+        openIdConnectUrl: 'https://ID.example.com:8443/.well-known/x',
+      },
+      evil: {
+        type: 'openIdConnect',
+        openIdConnectUrl: "https://a.example;script-src 'unsafe-inline'",
+      },
+    }
+    const csp = await policy()
+    expect(csp).toContain("connect-src 'self' https://api.example.com https://id.example.com:8443;")
+    expect(directiveNames(csp ?? '')).toEqual(directiveNames(EXPLORER_CSP))
   })
 })

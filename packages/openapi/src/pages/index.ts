@@ -20,8 +20,42 @@ export { createNonce, referenceCSP, referenceHTML } from './reference'
  * the policy, where it could add directives.
  */
 export function explorerCSPFor(servers: readonly { url: string }[] = []): string {
+  return explorerCSPForURLs(servers.map((s) => s.url))
+}
+
+/**
+ * The URLs the explorer's Authorize dialog fetches for the document's security schemes: an
+ * `openIdConnect` scheme's discovery document (`openIdConnectUrl`, which Swagger UI loads to
+ * list the scheme at all) and an `oauth2` flow's `tokenUrl` and `refreshUrl` (where it posts for
+ * a token). An `authorizationUrl` is opened as a window, which `connect-src` does not govern.
+ *
+ * @example
+ * authorizeURLs({ oidc: { type: 'openIdConnect', openIdConnectUrl: 'https://id.example.com/.well-known/openid-configuration' } })
+ * // ['https://id.example.com/.well-known/openid-configuration']
+ */
+export function authorizeURLs(schemes: Readonly<Record<string, unknown>> = {}): string[] {
+  const urls: string[] = []
+  const add = (value: unknown) => {
+    if (typeof value === 'string') urls.push(value)
+  }
+  for (const scheme of Object.values(schemes)) {
+    if (scheme === null || typeof scheme !== 'object') continue
+    const { type, openIdConnectUrl, flows } = scheme as Record<string, unknown>
+    if (type === 'openIdConnect') add(openIdConnectUrl)
+    if (type === 'oauth2' && flows !== null && typeof flows === 'object') {
+      for (const flow of Object.values(flows)) {
+        if (flow === null || typeof flow !== 'object') continue
+        add((flow as Record<string, unknown>).tokenUrl)
+        add((flow as Record<string, unknown>).refreshUrl)
+      }
+    }
+  }
+  return urls
+}
+
+function explorerCSPForURLs(urls: readonly string[]): string {
   const origins = new Set<string>()
-  for (const { url } of servers) {
+  for (const url of urls) {
     const source = cspSource(url)
     if (source !== null) origins.add(source)
   }
@@ -35,7 +69,8 @@ const PAGE_CACHE = 'no-cache'
 
 /**
  * Registers the explorer page at `explorerPath`, the reference page at `referencePath`, and the
- * hashed viewer files they load under `<explorerPath>/assets/` and `<referencePath>/assets/`. Each
+ * hashed viewer files they load under `<explorerPath>/assets/` and `<referencePath>/assets/`.
+ * Each page's path with its trailing slash toggled (`/explorer/`) redirects (301) to the page. Each
  * page response carries its own Content-Security-Policy, which `securityHeaders()` keeps. The pages
  * name the document and their files by the paths they are served at, also when a parent app mounts
  * this one with `parent.route(prefix, app)`.
@@ -54,8 +89,28 @@ export function mountDocsPages(
   options: DocsPagesOptions,
   register?: DocsRegistrar,
 ): void {
-  const { specPath, explorerPath, referencePath, title, servers } = options
-  const explorerCSP = explorerCSPFor(servers)
+  const { specPath, explorerPath, referencePath, title, servers = [], securitySchemes } = options
+  const serverURLs = servers.map((s) => s.url)
+  // The policy follows the document's schemes (an `openIdConnect` discovery URL must be
+  // reachable, or Swagger UI silently leaves the scheme out of Authorize); one policy per set of
+  // URLs, built once.
+  const policies = new Map<string, string>()
+  const explorerCSP = (): string => {
+    let schemeURLs: string[] = []
+    try {
+      schemeURLs = authorizeURLs(securitySchemes?.())
+    } catch {
+      // A document that cannot be built: the page still loads, and says why when it fetches it.
+    }
+    const urls = [...serverURLs, ...schemeURLs]
+    const key = urls.join('\n')
+    let policy = policies.get(key)
+    if (policy === undefined) {
+      policy = explorerCSPForURLs(urls)
+      policies.set(key, policy)
+    }
+    return policy
+  }
   // Hono reports the served path (with the app's base path) in `app.routes`.
   const get: DocsRegistrar =
     register ??
@@ -76,7 +131,7 @@ export function mountDocsPages(
       explorerPages.set(prefix, html)
     }
     return c.html(html, 200, {
-      'Content-Security-Policy': explorerCSP,
+      'Content-Security-Policy': explorerCSP(),
       'Cache-Control': PAGE_CACHE,
     })
   })
@@ -93,6 +148,18 @@ export function mountDocsPages(
       'Cache-Control': PAGE_CACHE,
     })
   })
+
+  // `/explorer/` for `/explorer` (and `/ref` for `/ref/`): Hono routes them apart, and a 404 for
+  // the spelling a browser or a link happened to use helps nobody. The other spelling redirects
+  // to the page (301, query kept), so each page keeps one URL.
+  for (const page of [explorerPath, referencePath]) {
+    if (page === '/') continue
+    get(page.endsWith('/') ? page.slice(0, -1) : `${page}/`, function docsPageRedirect(c) {
+      const path = c.req.path
+      const target = path.endsWith('/') ? path.slice(0, -1) : `${path}/`
+      return c.redirect(`${target}${new URL(c.req.url).search}`, 301)
+    })
+  }
 
   // Registered relative to the app, like the pages, so the base path applies once.
   for (const asset of explorerAssets) {

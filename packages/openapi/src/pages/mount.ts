@@ -16,6 +16,12 @@ export interface DocsPagesOptions {
   title: string
   /** Server URLs of the document: "Try it out" may call the origins of the absolute ones. */
   servers?: readonly { url: string }[]
+  /**
+   * The document's security schemes, read when the explorer is served (the document is built
+   * lazily, and middleware added later describe schemes too): the explorer's Authorize dialog
+   * may call the origins of their `openIdConnectUrl` and OAuth 2 `tokenUrl`/`refreshUrl`.
+   */
+  securitySchemes?: () => Readonly<Record<string, unknown>> | undefined
 }
 
 /**

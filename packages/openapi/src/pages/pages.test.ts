@@ -161,6 +161,26 @@ describe('mountDocsPages', () => {
     }
   })
 
+  test.each([
+    ['/explorer/', '/explorer'],
+    ['/reference/', '/reference'],
+    ['/explorer/?x=1', '/explorer?x=1'],
+  ])('redirects %s to the page at %s', async (path, location) => {
+    const res = await docsApp().request(path)
+    expect(res.status).toBe(301)
+    expect(res.headers.get('location')).toBe(location)
+  })
+
+  test('redirects the slashless spelling of a page path that ends in a slash, under a base path', async () => {
+    const app = new Hono().basePath('/api')
+    mountDocsPages(app, { ...defaults, specPath: '/api/openapi.json', referencePath: '/ref/' })
+    const res = await app.request('/api/ref')
+    expect(res.status).toBe(301)
+    expect(res.headers.get('location')).toBe('/api/ref/')
+    expect((await app.request('/api/ref/')).status).toBe(200)
+    expect((await app.request('/api/explorer/')).headers.get('location')).toBe('/api/explorer')
+  })
+
   test('escapes a hostile title in both served pages', async () => {
     const app = docsApp({ title: '</title><script>alert(1)</script>' })
     for (const path of ['/explorer', '/reference']) {
