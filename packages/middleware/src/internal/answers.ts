@@ -1,5 +1,6 @@
 import type { RejectionCode } from '@palisade/shared/codes'
 import type { DescribedHeader, DescribedResponse, Rejects } from '@palisade/shared/describe'
+import type { ProblemFieldError } from '@palisade/shared/problem'
 import type { ContentfulStatusCode } from 'hono/utils/http-status'
 import type { Pending } from './decisions'
 
@@ -70,6 +71,7 @@ export type RefuseFor<T extends Answers<never>> = <S extends T[number]['status']
   message: string,
   code: AnswerCodes<T>[S],
   headers?: Record<string, string>,
+  errors?: readonly ProblemFieldError[],
 ) => void
 
 /**
