@@ -740,7 +740,8 @@ describe('response validation of what JSON.stringify sends (any object, toJSON a
       const responses = { 200: { description: 'u', schema: User } }
       api.get(
         '/body',
-        (c) => c.body(JSON.stringify(leaky), 200, { 'Content-Type': 'application/json' }) as Response,
+        (c) =>
+          c.body(JSON.stringify(leaky), 200, { 'Content-Type': 'application/json' }) as Response,
         {
           openapi: { responses },
         },
@@ -756,9 +757,13 @@ describe('response validation of what JSON.stringify sends (any object, toJSON a
           }),
         { openapi: { responses } },
       )
-      api.get('/garbled', (c) => c.body('{"id":', 200, { 'Content-Type': 'application/json' }) as Response, {
-        openapi: { responses },
-      })
+      api.get(
+        '/garbled',
+        (c) => c.body('{"id":', 200, { 'Content-Type': 'application/json' }) as Response,
+        {
+          openapi: { responses },
+        },
+      )
       for (const path of ['/body', '/raw']) {
         const res = await api.request(path)
         if (mode === 'strip') expect([res.status, await res.json()]).toEqual([200, user])

@@ -81,19 +81,15 @@ const setOwn = (o: Record<string, unknown>, key: string, value: unknown) => {
   else o[key] = value
 }
 
-/**
- * What `JSON.stringify` looks at for `value` held under `key`: the result of its `toJSON(key)`
- * when it has one, the primitive inside a `Number`/`String`/`Boolean` object.
- */
-function serialisable(value: unknown, key: string | number): unknown {
-  let v = value
-  if (v !== null && (typeof v === 'object' || typeof v === 'bigint')) {
-    const toJSON = (v as { toJSON?: unknown }).toJSON
-    if (typeof toJSON === 'function') v = toJSON.call(v, String(key))
-  }
-  if (v instanceof Number || v instanceof String || v instanceof Boolean) return v.valueOf()
-  return v
+/** The result of `v.toJSON(key)` when `v` has one (as `JSON.stringify` calls it), else `v`. */
+function applyToJSON(v: object | bigint, key: string | number): unknown {
+  const toJSON = (v as { toJSON?: unknown }).toJSON
+  return typeof toJSON === 'function' ? toJSON.call(v, String(key)) : v
 }
+
+/** The primitive inside a `Number`/`String`/`Boolean` object (sent as that primitive), or `v`. */
+const unboxed = (v: object): unknown =>
+  v instanceof Number || v instanceof String || v instanceof Boolean ? v.valueOf() : v
 
 /** The elements of an array as a fresh plain array (holes become `undefined`, sent as null). */
 const copyArray = (a: readonly unknown[]) => {
@@ -113,7 +109,8 @@ const copyArray = (a: readonly unknown[]) => {
  * jsonValue({ at: new Date(0) }) // { at: '1970-01-01T00:00:00.000Z' }
  */
 export function jsonValue(value: unknown, key: string | number = ''): unknown {
-  const v = serialisable(value, key)
+  if (value === null || (typeof value !== 'object' && typeof value !== 'bigint')) return value
+  const v = applyToJSON(value, key)
   if (v === null || typeof v !== 'object') return v
   return jsonObject(v)
 }
@@ -134,6 +131,10 @@ function jsonObject(v: object): unknown {
   }
   const record = v as Record<string, unknown>
   const copy = !isPlainObject(v)
+  if (copy) {
+    const primitive = unboxed(v)
+    if (primitive !== v) return primitive
+  }
   let out: Record<string, unknown> | undefined = copy ? {} : undefined
   for (const key in record) {
     if (!Object.hasOwn(record, key)) continue
@@ -417,7 +418,8 @@ export function stripperFor(root: OpenAPISchema): (value: unknown, removed?: Rem
 
     /** `value`, held under `key`, stripped and ready to serialise. */
     strip(value: unknown, key: string | number, at: string, removed: Removed | undefined): unknown {
-      const v = serialisable(value, key)
+      if (value === null || (typeof value !== 'object' && typeof value !== 'bigint')) return value
+      const v = applyToJSON(value, key)
       if (v === null || typeof v !== 'object') return v
       return this.stripSerialisable(v, at, removed)
     }
@@ -446,6 +448,10 @@ export function stripperFor(root: OpenAPISchema): (value: unknown, removed?: Rem
       if (view === null) return jsonObject(value)
       // Anything but a plain object is sent as a plain copy of what was read here.
       const copy = !isPlainObject(value)
+      if (copy) {
+        const primitive = unboxed(value)
+        if (primitive !== value) return primitive
+      }
       let out: Record<string, unknown> | undefined = copy ? {} : undefined
       for (const key in value) {
         if (!Object.hasOwn(value, key)) continue
