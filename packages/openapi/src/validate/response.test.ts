@@ -814,4 +814,19 @@ describe('response validation of what JSON.stringify sends (any object, toJSON a
       ['undeclared_status', '/refusing', 401],
     ])
   })
+
+  it('keeps what a route middleware describes of itself readable on the function Hono runs', () => {
+    const { api } = make('strip')
+    const key = Symbol.for('palisade.openapi.describe')
+    const described: MiddlewareHandler = async (_c, next) => next()
+    Object.defineProperty(described, key, { value: { middleware: 'custom', responses: [] } })
+    api.get('/d', (c) => c.json(user, 200), {
+      middlewares: [described],
+      openapi: { responses: { 200: { description: 'u', schema: User } } },
+    })
+    const handlers = api.app.routes.filter((r) => r.path === '/d').map((r) => r.handler)
+    expect(
+      handlers.some((h) => h !== described && (h as unknown as Record<symbol, unknown>)[key]),
+    ).toBe(true)
+  })
 })

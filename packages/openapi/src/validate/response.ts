@@ -320,8 +320,8 @@ export function responseCheck(
    * A route middleware whose answer (a response returned, or set as `c.res`, without calling
    * `next()`) is checked like the handler's; what it does around `next()` is left alone.
    */
-  const middleware = (mw: MiddlewareHandler): MiddlewareHandler =>
-    async function checkedMiddleware(c, next) {
+  const middleware = (mw: MiddlewareHandler): MiddlewareHandler => {
+    const checkedMiddleware: MiddlewareHandler = async (c, next) => {
       let passed = false
       const out = await mw(c, () => {
         passed = true
@@ -335,6 +335,17 @@ export function responseCheck(
       if (checked !== answer && c.finalized) c.res = checked as Response
       return checked as Response
     }
+    // What it describes of itself (symbol-keyed: the openapi description) stays readable on the
+    // function Hono runs, for whoever reads the router.
+    for (const key of Object.getOwnPropertySymbols(mw)) {
+      Object.defineProperty(
+        checkedMiddleware,
+        key,
+        Object.getOwnPropertyDescriptor(mw, key) as PropertyDescriptor,
+      )
+    }
+    return checkedMiddleware
+  }
 
   if (checks.size === 0) {
     const handler = (handler: Handler): Handler =>
