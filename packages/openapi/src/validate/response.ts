@@ -15,6 +15,10 @@ import { type JSONSchemaValidator, resolveValidator } from './validator'
  * - `'strict'`: an undeclared property is itself a failure (500);
  * - `'report'`: the body is sent as built; failures and undeclared properties go to the hook;
  * - `'off'`: nothing is checked, not even the status.
+ *
+ * The body checked is what `JSON.stringify` would send (`toJSON` applied, class instances read by
+ * their own enumerable properties). In `'strip'` and `'strict'` a JSON body under a status the
+ * route does not declare is answered 500 `response_invalid` too.
  */
 export type ResponseValidationMode = 'strip' | 'strict' | 'report' | 'off'
 
@@ -29,7 +33,8 @@ export const RESPONSE_VALIDATION_MODES: readonly ResponseValidationMode[] = [
 /**
  * What the `onResponseValidationError` hook receives: a body that failed its declared schema
  * (`invalid_body`), or a status the route does not declare (`undeclared_status`, reported in every
- * mode but `'off'`; the response is sent as it is).
+ * mode but `'off'`; a JSON answer under it is refused in `'strip'` and `'strict'`, anything else
+ * is sent as it is).
  *
  * @example
  * const issue: ResponseValidationIssue = {
