@@ -782,6 +782,21 @@ describe('response validation of what JSON.stringify sends (any object, toJSON a
     }
   })
 
+  it('refuses a compressed JSON answer it cannot read, and leaves a status declared without a schema alone', async () => {
+    const { api, issues } = make('strip')
+    const encoded = () =>
+      new Response('not really gzip', {
+        headers: { 'content-type': 'application/json', 'content-encoding': 'gzip' },
+      })
+    api.get('/gz', encoded, { openapi: { responses: { 200: { description: 'u', schema: User } } } })
+    api.get('/free', encoded, { openapi: { responses: { 200: { description: 'anything' } } } })
+    expect((await api.request('/gz')).status).toBe(500)
+    expect((await api.request('/free')).status).toBe(200)
+    expect(issues.map((i) => [i.path, i.errors])).toEqual([
+      ['/gz', [{ path: '', message: 'Encoded JSON body' }]],
+    ])
+  })
+
   it("checks a route middleware's answer as the handler's, and leaves what it does around next() alone", async () => {
     const { api, issues } = make('strip')
     const responses = { 200: { description: 'u', schema: User } }
