@@ -416,6 +416,37 @@ describe('stripping (property tests)', () => {
     )
   })
 
+  it('reads any value as JSON.stringify does (jsonValue, and a stripper of {})', () => {
+    const strip = stripperFor({})
+    const closed = stripperFor({
+      type: ['object', 'array'],
+      properties: { a: { type: 'object', properties: { b: {} } }, c: {} },
+      items: { $ref: '#' },
+    })
+    const anything = fc.anything({
+      withBoxedValues: true,
+      withDate: true,
+      withMap: true,
+      withSet: true,
+      withNullPrototype: true,
+      withObjectString: true,
+      withSparseArray: true,
+      withTypedArray: true,
+    })
+    fc.assert(
+      fc.property(anything, (value) => {
+        const expected = JSON.stringify(value)
+        expect(JSON.stringify(jsonValue(value))).toBe(expected)
+        expect(JSON.stringify(strip(value))).toBe(expected)
+        // A closed schema strips the value as it strips its JSON form.
+        if (expected !== undefined) {
+          expect(JSON.stringify(closed(value))).toBe(JSON.stringify(closed(JSON.parse(expected))))
+        }
+      }),
+      { numRuns: 500 },
+    )
+  })
+
   it('never keeps a key of the variant the discriminator did not select', () => {
     const strip = stripperFor(Pet)
     fc.assert(
