@@ -26,13 +26,6 @@ type IsJSON<M> = M extends { schema: infer S }
 /** The body a declared JSON response carries, as the client reads it. */
 type DeclaredBody<M> = M extends { schema: infer S } ? JSONParsed<SchemaInput<S>> : never
 
-/** A plain `Response` (a stream, `c.body()`, `new Response()`): not typed, so not checked. */
-type Untyped = Response & {
-  readonly _data?: never
-  readonly _status?: never
-  readonly _format?: never
-}
-
 /** What a handler may answer under one declared status. */
 type Answer<M, St extends StatusCode> =
   IsJSON<M> extends true
@@ -40,51 +33,67 @@ type Answer<M, St extends StatusCode> =
     : // biome-ignore lint/suspicious/noExplicitAny: a status without a JSON schema: any body
       TypedResponse<any, St, any>
 
-type Answers<O> =
-  | { [K in keyof O]: Answer<O[K], Extract<K, StatusCode>> }[keyof O]
-  // `c.json(body)` names no status: Hono types it as any status, and sends 200. (Being the
-  // union of all statuses, this also admits a named status with a body that fits 200's schema;
-  // `StatusCheck` catches those.)
-  | (200 extends keyof O ? Answer<O[200], ContentfulStatusCode> : never)
-
 /**
- * What a route's handler may return. Without declared responses, anything Hono allows. With
- * them, each typed answer (`c.json()`, `c.text()`, …) must have a declared status and, where that
- * status declares a JSON schema, a JSON body that fits it (properties the schema does not declare
- * are allowed by type and stripped at run time); an untyped `Response` passes.
+ * What a route's handler may return: anything Hono allows. Whether each answer fits the declared
+ * responses is checked by `StatusCheck`, so the error is reported at the handler and says which
+ * status (and which properties) are wrong, instead of a mismatch with a union of every answer.
  */
-export type AllowedResponse<O> = [keyof O] extends [never]
-  ? // biome-ignore lint/suspicious/noExplicitAny: Hono's own handler response
-    HandlerResponse<any>
-  : Answers<O> | Untyped | Promise<Answers<O> | Untyped>
+// biome-ignore lint/suspicious/noExplicitAny: Hono's own handler response
+export type AllowedResponse<_O> = HandlerResponse<any>
 
-/**
- * The statuses a handler names that the route does not declare, or whose answer does not fit
- * that status's declaration (never when all fit).
- */
-type Undeclared<R, O> = R extends { _status: infer St }
+/** Top-level properties of a body `D` that do not fit the declared body `T` (or are missing). */
+type FieldsOff<D, T> = D extends object
+  ? T extends object
+    ? {
+        [K in keyof T]-?: K extends keyof D
+          ? [D[K]] extends [T[K]]
+            ? never
+            : K
+          : undefined extends T[K]
+            ? never
+            : K
+      }[keyof T] &
+        string
+    : never
+  : never
+
+/** ` at 'name'` for the properties of answer `R` that do not fit declaration `M`, or nothing. */
+type At<R, M> = R extends { _data: infer D }
+  ? [FieldsOff<D, DeclaredBody<M>>] extends [never]
+    ? ''
+    : ` at '${FieldsOff<D, DeclaredBody<M>>}'`
+  : ''
+
+/** What is wrong with answer `R` under declared statuses `O`, as messages (never when it fits). */
+type Problem<R, O> = R extends { _status: infer St }
   ? [ContentfulStatusCode] extends [St]
-    ? never
+    ? // `c.json(body)` names no status: Hono types it as any status, and sends 200.
+      200 extends keyof O
+      ? R extends Answer<O[200], ContentfulStatusCode>
+        ? never
+        : `the body of status 200 does not fit its schema${At<R, O[200]>}`
+      : 'an answer without a status is sent as 200, which is not declared in responses'
     : St extends keyof O
       ? R extends Answer<O[St], Extract<St, StatusCode>>
         ? never
-        : St
-      : St
+        : `the body of status ${St & number} does not fit its schema${At<R, O[St]>}`
+      : `status ${St & number} is not declared in responses`
   : never
 
 /**
- * The rest parameter of a route method: empty when every status the handler names is declared
- * and its answer fits the declaration, otherwise one required argument that no call passes, so the call fails to compile ("Expected 4
- * arguments") and the label names the status. It complements `AllowedResponse`, which cannot tell
- * a named status from the unnamed one (`c.json(body)`, typed as any status).
+ * What the handler must also be when one of its answers does not fit the declared responses: an
+ * object whose required properties are the messages (`status 201 is not declared in responses`,
+ * `the body of status 200 does not fit its schema at 'name'`), which no function has. So tsc
+ * reports the error at the handler, naming the status and the properties, not at the call
+ * ("Expected 4 arguments") nor as a mismatch with every declared answer. `unknown` (no
+ * constraint) when every answer fits or no responses are declared. An untyped `Response` (a
+ * stream, `new Response()`) is not checked.
  */
 export type StatusCheck<Res, O> = [keyof O] extends [never]
-  ? []
-  : [Undeclared<Awaited<Res>, O>] extends [never]
-    ? []
-    : [
-        undeclared_status: `status ${Undeclared<Awaited<Res>, O> & number} is not declared, or its body does not fit`,
-      ]
+  ? unknown
+  : [Problem<Awaited<Res>, O>] extends [never]
+    ? unknown
+    : { [K in Problem<Awaited<Res>, O>]: never }
 
 /** What the client sees under one declared status. */
 type StatusOutput<K, M, Out> =

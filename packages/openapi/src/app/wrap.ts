@@ -11,7 +11,7 @@ import { RouteIndex } from '../rules/route-index'
 import { normalizeRouteOptions } from '../rules/route-options'
 import { isRecord } from '../schema/common'
 import { requestValidator } from '../validate/request'
-import { responseChecked } from '../validate/response'
+import { responseCheck } from '../validate/response'
 import { type DocsRoute, docsGuard, patternMatches } from './docs-routes'
 import { assertKnownErrorHandler, existingMiddleware } from './existing'
 import { basePathOf, errorHandlerOf, lastRouteRecord, routeRecords } from './hono-internals'
@@ -144,7 +144,7 @@ function register(
         onValidationError: onValidationError ?? state.options.onValidationError,
       })
     : undefined
-  const checked = responseChecked(handler as Handler, draft.openapi?.responses, {
+  const check = responseCheck(draft.openapi?.responses, {
     mode: responseValidation ?? state.options.responseValidation,
     path: full,
     alsoDeclared: answeredBefore(running, validator !== undefined, draft.openapi?.request),
@@ -152,7 +152,14 @@ function register(
     converters: state.options.converters,
     onResponseValidationError: onResponseValidationError ?? state.options.onResponseValidationError,
   })
-  const handlers = validator ? [...middlewares, validator, checked] : [...middlewares, checked]
+  // A route middleware that answers instead of the handler is checked as the handler is.
+  const routeMiddleware = check
+    ? middlewares.map((mw) => check.middleware(mw as MiddlewareHandler))
+    : middlewares
+  const checked = check ? check.handler(handler as Handler) : (handler as Handler)
+  const handlers = validator
+    ? [...routeMiddleware, validator, checked]
+    : [...routeMiddleware, checked]
   // Hono's overloads type handler chains by arity; the wrapper passes a checked list.
   const on = state.app.on as (method: string, path: string, ...handlers: Handler[]) => unknown
   const all = state.app.all as (path: string, ...handlers: Handler[]) => unknown

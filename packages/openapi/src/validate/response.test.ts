@@ -3,7 +3,7 @@
 import { toJsonSchema } from '@valibot/to-json-schema'
 import Ajv2020 from 'ajv/dist/2020'
 import { type } from 'arktype'
-import { type Context, Hono } from 'hono'
+import { type Context, Hono, type MiddlewareHandler } from 'hono'
 import { stream } from 'hono/streaming'
 import * as v from 'valibot'
 import { describe, expect, it } from 'vitest'
@@ -222,28 +222,41 @@ describe('response validation', () => {
     expect(routeIssues.map((i) => i.path)).toEqual(['/hooked'])
   })
 
-  it('reports an undeclared status in every mode but off, and sends it untouched', async () => {
+  it('refuses a JSON body under an undeclared status in strip and strict (reports it in every mode but off)', async () => {
     for (const mode of ['strip', 'strict', 'report', 'off'] as const) {
       const { api, issues } = make({ responseValidation: mode })
-      api.get('/u', (c) => untyped(c)({ ...leaky }, 201), {
+      api.get('/u', (c) => untyped(c)({ ...leaky }, 202), {
+        openapi: { responses: { 200: { description: 'u', schema: User } } },
+      })
+      // Not JSON: nothing is checked in a text body; it is reported and sent.
+      api.get('/t', (c) => c.text('accepted', 202) as Response, {
         openapi: { responses: { 200: { description: 'u', schema: User } } },
       })
       const res = await api.request('/u')
-      expect([res.status, await res.json()]).toEqual([201, leaky])
-      expect(issues).toEqual(
-        mode === 'off'
-          ? []
-          : [
+      expect([res.status, await res.json()]).toEqual(
+        mode === 'strip' || mode === 'strict'
+          ? [
+              500,
               {
-                kind: 'undeclared_status',
-                mode,
-                method: 'GET',
-                path: '/u',
-                status: 201,
-                errors: [],
+                type: 'about:blank',
+                title: 'Internal Server Error',
+                status: 500,
+                code: 'response_invalid',
               },
-            ],
+            ]
+          : [202, leaky],
       )
+      const text = await api.request('/t')
+      expect([text.status, await text.text()]).toEqual([202, 'accepted'])
+      const issue = (path: string) => ({
+        kind: 'undeclared_status',
+        mode,
+        method: 'GET',
+        path,
+        status: 202,
+        errors: [],
+      })
+      expect(issues).toEqual(mode === 'off' ? [] : [issue('/u'), issue('/t')])
     }
   })
 
@@ -264,13 +277,16 @@ describe('response validation', () => {
       openapi: { responses: { 200: { description: 'no schema' } } },
     })
     for (const [path, status] of [
-      ['/sync', 201],
-      ['/async', 202],
+      ['/sync', 500],
+      ['/async', 500],
       ['/fine', 200],
     ] as const) {
       const res = await api.request(path)
-      // Nothing to strip without a schema: the body goes out as built.
-      expect([res.status, await res.json()]).toEqual([status, leaky])
+      // Nothing to strip without a schema: a declared status's body goes out as built.
+      expect([res.status, await res.json()]).toEqual([
+        status,
+        status === 200 ? leaky : expect.objectContaining({ code: 'response_invalid' }),
+      ])
     }
     expect(issues.map((i) => [i.kind, i.path, i.status])).toEqual([
       ['undeclared_status', '/sync', 201],
@@ -295,7 +311,7 @@ describe('response validation', () => {
     expect(issues).toEqual([])
   })
 
-  it('lets streams, text, HEAD, 304 and statuses without a schema pass untouched', async () => {
+  it('lets streams, text, HEAD, 304 and statuses without a schema pass untouched, and reads other JSON answers', async () => {
     const { api, issues } = make()
     const responses = {
       200: { description: 'u', schema: User },
@@ -324,7 +340,7 @@ describe('response validation', () => {
     api.get('/head', (c) => c.json(leaky, 200), { openapi: { responses } })
     api.get('/nm', (c) => c.body(null, 304), { openapi: { responses } })
     api.get('/accepted', (c) => c.json(leaky, 202), { openapi: { responses } })
-    for (const path of ['/stream', '/text', '/raw']) {
+    for (const path of ['/stream', '/text']) {
       expect(await (await api.request(path)).text()).toBe('{"secret":1}')
     }
     const head = await api.request('/head', { method: 'HEAD' })
@@ -332,9 +348,20 @@ describe('response validation', () => {
     expect((await api.request('/nm')).status).toBe(304)
     expect(await (await api.request('/accepted')).json()).toEqual(leaky)
     expect(issues).toEqual([])
+    // A JSON answer built without c.json() is read and checked: stripped to {}, it fails.
+    expect((await api.request('/raw')).status).toBe(500)
+    expect(issues.map((i) => [i.path, i.errors])).toEqual([
+      [
+        '/raw',
+        [
+          { path: '/id', message: expect.any(String) },
+          { path: '/name', message: expect.any(String) },
+        ],
+      ],
+    ])
   })
 
-  it('strips nested objects, arrays, unions and intersections, keeping what any option declares', async () => {
+  it('strips nested objects, arrays, unions (by the variant the tag selects) and intersections', async () => {
     const { api } = make()
     const Item = z.object({ sku: z.string() })
     const Order = z.object({
@@ -367,7 +394,7 @@ describe('response validation', () => {
       items: [{ sku: 'a' }, { sku: 'b' }],
       owner: user,
       extra: { anything: { goes: 1 } },
-      shape: { kind: 'a', a: 1, b: 2 },
+      shape: { kind: 'a', a: 1 },
       both: { x: 1, y: 2 },
       tuple: [{ sku: 'c' }, 'x'],
     })
@@ -562,5 +589,259 @@ describe('response validation', () => {
     expect(() => api.get('/x', (c) => c.text(''), { responseValidation: 'on' as never })).toThrow(
       /^openapi: GET \/x: responseValidation must be one of/,
     )
+  })
+})
+
+describe('response validation of what JSON.stringify sends (any object, toJSON applied)', () => {
+  const make = (mode: ResponseValidationMode, options: Partial<OpenAPIOptions> = {}) => {
+    const issues: ResponseValidationIssue[] = []
+    const api = openapi(new Hono(), {
+      info,
+      responseValidation: mode,
+      onResponseValidationError: (issue) => {
+        issues.push(issue)
+      },
+      ...options,
+    })
+    return { api, issues }
+  }
+  const User = z.object({ id: z.string(), name: z.string() })
+  /** An ORM entity: a class instance with a field the API must never send. */
+  class UserEntity {
+    passwordHash = '$argon2id$secret'
+    constructor(
+      public id: string,
+      public name: string,
+    ) {}
+  }
+  /** A document as Mongoose returns it: getters over internal data, and a toJSON. */
+  class UserDocument {
+    #doc: Record<string, unknown>
+    constructor(doc: Record<string, unknown>) {
+      this.#doc = doc
+    }
+    get id() {
+      return this.#doc.id
+    }
+    toJSON() {
+      return { ...this.#doc }
+    }
+  }
+  const entity = () => new UserEntity('u1', 'Ada')
+  const doc = () => new UserDocument({ id: 'u1', name: 'Ada', passwordHash: 'h', __v: 0 })
+  const bodies: [string, () => unknown, unknown, unknown][] = [
+    ['an entity', entity, User, user],
+    ['an array of entities', () => [entity(), entity()], z.array(User), [user, user]],
+    ['a nested entity', () => ({ owner: entity() }), z.object({ owner: User }), { owner: user }],
+    ['a document with toJSON', doc, User, user],
+    ['documents in an array', () => [doc()], z.array(User), [user]],
+  ]
+
+  it.each(bodies)("'strip' sends %s stripped", async (_name, body, schema, expected) => {
+    const { api, issues } = make('strip')
+    api.get('/u', (c) => untyped(c)(body(), 200), {
+      openapi: { responses: { 200: { description: 'u', schema } } },
+    })
+    const res = await api.request('/u')
+    expect([res.status, await res.json()]).toEqual([200, expected])
+    expect(issues).toEqual([])
+  })
+
+  it.each(bodies)("'strict' refuses %s", async (_name, body, schema) => {
+    const { api, issues } = make('strict')
+    api.get('/u', (c) => untyped(c)(body(), 200), {
+      openapi: { responses: { 200: { description: 'u', schema } } },
+    })
+    expect((await api.request('/u')).status).toBe(500)
+    expect(issues[0]?.errors.map((e) => e.message)).toContain('Undeclared property')
+  })
+
+  it('validates what is sent: a Date passes as an ISO string, and report mode sees the JSON form', async () => {
+    for (const mode of ['strip', 'report'] as const) {
+      const { api, issues } = make(mode)
+      api.get('/e', (c) => untyped(c)({ at: new Date(0) }, 200), {
+        openapi: {
+          responses: { 200: { description: 'e', schema: z.object({ at: z.iso.datetime() }) } },
+        },
+      })
+      const res = await api.request('/e')
+      expect([res.status, await res.json()]).toEqual([200, { at: '1970-01-01T00:00:00.000Z' }])
+      expect(issues).toEqual([])
+    }
+  })
+
+  it('serialises the checked copy, not the object again', async () => {
+    const { api } = make('strip')
+    let calls = 0
+    const shifty = {
+      toJSON() {
+        calls++
+        return calls === 1 ? { id: 'u1', name: 'Ada' } : { id: 'u1', name: 'Ada', leak: 'x' }
+      },
+    }
+    api.get('/u', (c) => untyped(c)({ user: shifty }, 200), {
+      openapi: { responses: { 200: { description: 'u', schema: z.object({ user: User }) } } },
+    })
+    expect(await (await api.request('/u')).json()).toEqual({ user: user })
+    expect(calls).toBe(1)
+  })
+
+  it('strips a discriminated union by the selected variant (zod 4, zod 3, valibot)', async () => {
+    const unions = [
+      z.discriminatedUnion('kind', [
+        z.object({ kind: z.literal('cat'), lives: z.number() }),
+        z.object({ kind: z.literal('dog'), good: z.boolean() }),
+      ]),
+      z3.discriminatedUnion('kind', [
+        z3.object({ kind: z3.literal('cat'), lives: z3.number() }),
+        z3.object({ kind: z3.literal('dog'), good: z3.boolean() }),
+      ]),
+      v.variant('kind', [
+        v.object({ kind: v.literal('cat'), lives: v.number() }),
+        v.object({ kind: v.literal('dog'), good: v.boolean() }),
+      ]),
+    ]
+    for (const schema of unions) {
+      const { api } = make('strip', { converters: { valibot: toJsonSchema } })
+      api.get('/pet', (c) => untyped(c)({ kind: 'cat', lives: 9, good: false, owner: 'x' }, 200), {
+        openapi: { responses: { 200: { description: 'p', schema } } },
+      })
+      expect(await (await api.request('/pet')).json()).toEqual({ kind: 'cat', lives: 9 })
+    }
+  })
+
+  it('answers 500 rather than guess at a $ref that does not resolve (raw schema, no validator)', async () => {
+    const schema = {
+      anyOf: [
+        { $ref: '#/components/schemas/Missing' },
+        { type: 'object', properties: { id: { type: 'string' } } },
+      ],
+    }
+    for (const mode of ['strip', 'strict', 'report'] as const) {
+      const { api, issues } = make(mode)
+      api.get('/u', (c) => untyped(c)({ id: 'u1', passwordHash: 'h' }, 200), {
+        openapi: { responses: { 200: { description: 'u', schema } } },
+      })
+      const res = await api.request('/u')
+      expect([res.status, await res.json()]).toEqual(
+        mode === 'report'
+          ? [200, { id: 'u1', passwordHash: 'h' }]
+          : [500, expect.objectContaining({ code: 'response_invalid' })],
+      )
+      expect(issues.map((i) => i.errors)).toEqual([
+        [{ path: '', message: 'Schema not found: $ref #/components/schemas/Missing' }],
+      ])
+    }
+  })
+
+  it("checks c.body() and new Response() with a JSON media type: stripped in 'strip', refused in 'strict'", async () => {
+    for (const mode of ['strip', 'strict'] as const) {
+      const { api, issues } = make(mode)
+      const responses = { 200: { description: 'u', schema: User } }
+      api.get(
+        '/body',
+        (c) =>
+          c.body(JSON.stringify(leaky), 200, { 'Content-Type': 'application/json' }) as Response,
+        {
+          openapi: { responses },
+        },
+      )
+      api.get(
+        '/raw',
+        () =>
+          new Response(JSON.stringify(leaky), {
+            headers: {
+              'content-type': 'application/vnd.api+json; charset=utf-8',
+              'content-length': '99',
+            },
+          }),
+        { openapi: { responses } },
+      )
+      api.get(
+        '/garbled',
+        (c) => c.body('{"id":', 200, { 'Content-Type': 'application/json' }) as Response,
+        {
+          openapi: { responses },
+        },
+      )
+      for (const path of ['/body', '/raw']) {
+        const res = await api.request(path)
+        if (mode === 'strip') expect([res.status, await res.json()]).toEqual([200, user])
+        else expect(res.status).toBe(500)
+      }
+      expect((await api.request('/garbled')).status).toBe(500)
+      expect(issues.map((i) => [i.path, i.errors[0]?.message])).toEqual([
+        ...(mode === 'strict'
+          ? [
+              ['/body', 'Undeclared property'],
+              ['/raw', 'Undeclared property'],
+            ]
+          : []),
+        ['/garbled', 'Not JSON'],
+      ])
+    }
+  })
+
+  it('refuses a compressed JSON answer it cannot read, and leaves a status declared without a schema alone', async () => {
+    const { api, issues } = make('strip')
+    const encoded = () =>
+      new Response('not really gzip', {
+        headers: { 'content-type': 'application/json', 'content-encoding': 'gzip' },
+      })
+    api.get('/gz', encoded, { openapi: { responses: { 200: { description: 'u', schema: User } } } })
+    api.get('/free', encoded, { openapi: { responses: { 200: { description: 'anything' } } } })
+    expect((await api.request('/gz')).status).toBe(500)
+    expect((await api.request('/free')).status).toBe(200)
+    expect(issues.map((i) => [i.path, i.errors])).toEqual([
+      ['/gz', [{ path: '', message: 'Encoded JSON body' }]],
+    ])
+  })
+
+  it("checks a route middleware's answer as the handler's, and leaves what it does around next() alone", async () => {
+    const { api, issues } = make('strip')
+    const responses = { 200: { description: 'u', schema: User } }
+    const cached: MiddlewareHandler = async (c) => untyped(c)(entity(), 200)
+    const setsRes: MiddlewareHandler = async (c) => {
+      c.res = untyped(c)({ ...leaky }, 200)
+    }
+    const refusing: MiddlewareHandler = async (c) => untyped(c)({ error: 'no', token: 't' }, 401)
+    const around: MiddlewareHandler = async (c, next) => {
+      await next()
+      c.header('X-Around', '1')
+    }
+    api.get('/cached', (c) => c.json(user, 200), { middlewares: [cached], openapi: { responses } })
+    api.get('/set', (c) => c.json(user, 200), { middlewares: [setsRes], openapi: { responses } })
+    api.get('/refusing', (c) => c.json(user, 200), {
+      middlewares: [refusing],
+      openapi: { responses },
+    })
+    api.get('/around', (c) => untyped(c)(leaky, 200), {
+      middlewares: [around],
+      openapi: { responses },
+    })
+    expect(await (await api.request('/cached')).json()).toEqual(user)
+    expect(await (await api.request('/set')).json()).toEqual(user)
+    // An undescribed 401 the route does not declare: nothing says what may leave.
+    expect((await api.request('/refusing')).status).toBe(500)
+    const wrapped = await api.request('/around')
+    expect([wrapped.headers.get('x-around'), await wrapped.json()]).toEqual(['1', user])
+    expect(issues.map((i) => [i.kind, i.path, i.status])).toEqual([
+      ['undeclared_status', '/refusing', 401],
+    ])
+  })
+
+  it('keeps what a route middleware describes of itself readable on the function Hono runs', () => {
+    const { api } = make('strip')
+    const key = Symbol.for('palisade.openapi.describe')
+    const described: MiddlewareHandler = async (_c, next) => next()
+    Object.defineProperty(described, key, { value: { middleware: 'custom', responses: [] } })
+    api.get('/d', (c) => c.json(user, 200), {
+      middlewares: [described],
+      openapi: { responses: { 200: { description: 'u', schema: User } } },
+    })
+    const handlers = api.app.routes.filter((r) => r.path === '/d').map((r) => r.handler)
+    expect(
+      handlers.some((h) => h !== described && (h as unknown as Record<symbol, unknown>)[key]),
+    ).toBe(true)
   })
 })
