@@ -25,6 +25,7 @@ import {
 import { reject } from '../internal/reject'
 import { storeFor } from '../internal/store-context'
 import { storeFailures } from '../internal/store-failure'
+import { frontStore } from './deny-cache'
 import { rateLimitDescription, rateLimitHeaders } from './description'
 import {
   defaultPolicyName,
@@ -44,7 +45,7 @@ import type {
   RateLimitVerdict,
   RateLimitWindow,
 } from './store'
-import { MAX_LIMITS } from './store'
+import { clampCost, MAX_LIMITS } from './store'
 
 /**
  * Options of {@link rateLimit}.
@@ -193,10 +194,13 @@ export function rateLimit(
     if (typeof max !== 'number' || !Number.isInteger(max) || max <= 0) {
       throw optionError(factory, `${where} must be a positive integer, got ${formatValue(max)}`)
     }
-    if (algorithm === 'token-bucket' && !Number.isSafeInteger(max * w)) {
+    // Every store's consume() and the bucket count in units of max × windowMs: beyond 2^53 a
+    // store would refuse the call (or PostgreSQL's bigint overflow), and a failing store lets the
+    // request through under failOpen.
+    if (!Number.isSafeInteger(max * w)) {
       throw optionError(
         factory,
-        `${where} × "windowMs" must be a safe integer for the token bucket`,
+        `${where} × "windowMs" must be a safe integer (at most 2^53 − 1), got ${formatValue(max)} × ${w}`,
       )
     }
     return max
@@ -404,6 +408,13 @@ export function rateLimit(
       ? new BoundedCache<string, Denied>(10_000)
       : undefined
   if (options.denyCache !== undefined) assertBoolean(factory, 'denyCache', options.denyCache)
+  // The store's reset(key) reaches this cache (see deny-cache.ts): a reset key passes at once.
+  const forgetRefusal = denyCache
+    ? async (key: string) => {
+        denyCache.delete(await boundKey(key))
+      }
+    : undefined
+  if (forgetRefusal && store) frontStore(store, forgetRefusal)
   // What this process keeps by key (deny cache, partition keys) is keyed by the bounded key: a
   // keyGenerator may return long client-chosen text (a username, a body field).
   const keepsKeys = denyCache !== undefined || pkOf !== undefined
@@ -471,18 +482,24 @@ export function rateLimit(
       ? assertNonNegativeInteger('rateLimit', 'cost(c)', await costFn(c))
       : staticCost
     const windows = limits ?? [{ max, windowMs }]
+    // A cost above the smallest max can never pass: the stores count it as that max + 1, so
+    // no backend's arithmetic meets a number it cannot hold (see clampCost).
+    const sent = consumes ? clampCost(windows, cost) : cost
     let info: RateLimitInfo | undefined
     let verdict: RateLimitVerdict | undefined
     let s: RateLimitStore
     try {
-      store ??= new MemoryRateLimitStore()
+      if (store === undefined) {
+        store = new MemoryRateLimitStore()
+        if (forgetRefusal) frontStore(store, forgetRefusal)
+      }
       s = storeFor(store, c)
       const t = clock(d)
       if (consumes) {
         verdict = await (s.consume as NonNullable<RateLimitStore['consume']>)(key, {
           algorithm,
           limits: windows,
-          cost,
+          cost: sent,
           blockMs,
         })
         if (
@@ -521,17 +538,19 @@ export function rateLimit(
       const blocked = verdict.blockedMs > 0
       const quotas = windows.map((w, i) => {
         const l = verdict.limits[i] as RateLimitInfo
-        const used = verdict.allowed ? l.count : l.count - cost
+        const used = verdict.allowed ? l.count : l.count - sent
         return {
           max: w.max,
           windowMs: w.windowMs,
           remaining: blocked ? 0 : Math.max(0, Math.min(w.max, w.max - used)),
           reset: Math.max(0, Math.ceil(l.ttl / 1000)),
           ttl: l.ttl,
-          refuses: l.count > w.max,
+          // A free request (cost 0) needs a unit left too: a spent budget refuses everything,
+          // or a route whose cost the client picks would stay open to it at 0.
+          refuses: sent === 0 ? l.count >= w.max : l.count > w.max,
         }
       })
-      if (!verdict.allowed) {
+      if (!verdict.allowed || quotas.some((q) => q.refuses)) {
         // Retry once every refusing limit has room again (or the block ends).
         let retryMs = verdict.blockedMs
         let until = blocked ? verdict.blockedMs : 0
@@ -543,7 +562,7 @@ export function rateLimit(
           const full = q.max - q.remaining >= q.max
           if (
             (algorithm === 'fixed-window' && full) ||
-            (algorithm === 'token-bucket' && cost === 1)
+            (algorithm === 'token-bucket' && sent === 1)
           ) {
             until = Math.max(until, q.ttl)
           }
