@@ -26,6 +26,10 @@ import {
   sessionStoreConformance,
 } from '../stores/conformance'
 import { raceConsume } from '../stores/consume-race'
+import {
+  concurrencyHostileConformance,
+  rateLimitHostileConformance,
+} from '../stores/hostile-conformance'
 import { leaseCases } from '../stores/lease-cases'
 import { remoteStore } from '../stores/remote'
 import { startWorker, type TestWorker } from './support'
@@ -62,6 +66,12 @@ leaseCases('DurableObjectConcurrencyStore (workerd)', () =>
   remoteStore<ConcurrencyStore>(worker, 'concurrency', fresh()),
 )
 concurrencyStoreConformance('DurableObjectConcurrencyStore (workerd)', () =>
+  remoteStore<ConcurrencyStore>(worker, 'concurrency', fresh()),
+)
+rateLimitHostileConformance('DurableObjectRateLimitStore (workerd)', () =>
+  remoteStore<RateLimitStore>(worker, 'rateLimit', fresh()),
+)
+concurrencyHostileConformance('DurableObjectConcurrencyStore (workerd)', () =>
   remoteStore<ConcurrencyStore>(worker, 'concurrency', fresh()),
 )
 

@@ -27,7 +27,22 @@ export function linkStore<S extends object>(derived: S, origin: object): S {
   return derived
 }
 
-/** Drops `key` from every deny cache in front of `store` (or of the store it came from). */
+/**
+ * Drops `key` from the deny cache of every `rateLimit` in front of `store` in this process (or
+ * of the store it came from), so the key passes at once instead of after its remembered refusal.
+ * The stores of this package call it in their `reset`; call it in the `reset` of a store you
+ * write.
+ *
+ * @example
+ * const counters = new MemoryRateLimitStore()
+ * const store: RateLimitStore = {
+ *   increment: (key, windowMs) => counters.increment(key, windowMs),
+ *   async reset(key) {
+ *     await counters.reset(key)
+ *     await forgetRefusals(store, key)
+ *   },
+ * }
+ */
 export async function forgetRefusals(store: object, key: string): Promise<void> {
   const caches = fronting.get(origins.get(store) ?? store)
   if (caches === undefined) return
