@@ -181,3 +181,11 @@ describe('concurrencyLimit: a store that takes the lease and then throws', () =>
     })
   }
 })
+
+describe('concurrencyLimit: numbers', () => {
+  it('refuses a max beyond 2^53 − 1 at construction (no store could count it)', () => {
+    for (const max of [2 ** 53, 1e19]) {
+      expect(() => concurrencyLimit({ max })).toThrow(/"max" must be at most 2\^53 − 1/)
+    }
+  })
+})

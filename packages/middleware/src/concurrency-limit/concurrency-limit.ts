@@ -122,6 +122,11 @@ export function concurrencyLimit(
   assertKnownKeys(NAME, options, KNOWN)
   if (options.max === undefined) throw optionError(NAME, '"max" is required')
   const max = assertPositiveInteger(NAME, 'max', options.max)
+  if (!Number.isSafeInteger(max)) {
+    // No store can count beyond: PostgreSQL's bigint fails, and under failOpen a failing store
+    // lets every request through.
+    throw optionError(NAME, `"max" must be at most 2^53 − 1, got ${max}`)
+  }
   const leaseMs = assertPositiveInteger(NAME, 'leaseMs', options.leaseMs ?? 60_000)
   if (leaseMs < 2 || leaseMs > 2_147_483_647) {
     throw optionError(NAME, `"leaseMs" must be from 2 to 2147483647, got ${leaseMs}`)

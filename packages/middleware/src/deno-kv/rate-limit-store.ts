@@ -1,5 +1,6 @@
 import type { Context } from 'hono'
 import { boundKey } from '../internal/bounded-key'
+import { forgetRefusals, linkStore } from '../internal/deny-caches'
 import { checkMax, checkWindowMs } from '../internal/store-args'
 import {
   algorithmHit,
@@ -9,7 +10,6 @@ import {
   type StoredBucket,
   type StoredSliding,
 } from '../rate-limit/algorithms'
-import { forgetRefusals, linkStore } from '../rate-limit/deny-cache'
 import {
   checkRateLimitRequest,
   type RateLimitHit,

@@ -28,18 +28,6 @@ export function assertPositiveInteger(factory: string, name: string, value: unkn
   if (typeof value !== 'number' || !Number.isInteger(value) || value <= 0) {
     throw optionError(factory, `"${name}" must be a positive integer, got ${formatValue(value)}`)
   }
-  return assertSafe(factory, name, value)
-}
-
-/**
- * An integer option is a safe integer (at most 2^53 − 1): beyond, numbers are not exact, and a
- * store's bigint column or Lua arithmetic would fail (and a failing store may let the request
- * through under failOpen) or round where the option said otherwise.
- */
-export function assertSafe(factory: string, name: string, value: number): number {
-  if (!Number.isSafeInteger(value)) {
-    throw optionError(factory, `"${name}" must be at most 2^53 − 1, got ${formatValue(value)}`)
-  }
   return value
 }
 
@@ -50,7 +38,7 @@ export function assertNonNegativeInteger(factory: string, name: string, value: u
       `"${name}" must be a non-negative integer, got ${formatValue(value)}`,
     )
   }
-  return assertSafe(factory, name, value)
+  return value
 }
 
 export function assertNonEmptyString(factory: string, name: string, value: unknown): string {

@@ -1,4 +1,5 @@
 import { boundKey } from '../internal/bounded-key'
+import { forgetRefusals } from '../internal/deny-caches'
 import { unrefInterval } from '../internal/timers'
 import {
   type BucketState,
@@ -11,7 +12,6 @@ import {
   slidingWindowHit,
   tokenBucketHit,
 } from './algorithms'
-import { forgetRefusals } from './deny-cache'
 import type {
   RateLimitHit,
   RateLimitInfo,

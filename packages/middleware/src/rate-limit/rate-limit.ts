@@ -9,6 +9,7 @@ import { BoundedCache } from '../internal/bounded-cache'
 import { boundKey } from '../internal/bounded-key'
 import { keyOption } from '../internal/client-ip-key'
 import { begin, clock, decide, type Pending, storeTime } from '../internal/decisions'
+import { frontStore } from '../internal/deny-caches'
 import { described } from '../internal/described'
 import { editResponseHeaders } from '../internal/headers'
 import {
@@ -25,7 +26,6 @@ import {
 import { reject } from '../internal/reject'
 import { storeFor } from '../internal/store-context'
 import { storeFailures } from '../internal/store-failure'
-import { frontStore } from './deny-cache'
 import { rateLimitDescription, rateLimitHeaders } from './description'
 import {
   defaultPolicyName,
@@ -183,7 +183,18 @@ export function rateLimit(
 ): MiddlewareHandler & Rejects<{ 429: 'rate_limited' }> {
   const factory = 'rateLimit'
   assertKnownKeys(factory, options, KNOWN)
-  const windowMs = assertPositiveInteger(factory, 'windowMs', options.windowMs ?? 60_000)
+  // Numbers a store counts with are safe integers: beyond 2^53 PostgreSQL's bigint overflows and
+  // Lua's doubles round, and a failing store lets the request through under failOpen.
+  const safe = (name: string, value: number): number => {
+    if (!Number.isSafeInteger(value)) {
+      throw optionError(factory, `"${name}" must be at most 2^53 − 1, got ${formatValue(value)}`)
+    }
+    return value
+  }
+  const windowMs = safe(
+    'windowMs',
+    assertPositiveInteger(factory, 'windowMs', options.windowMs ?? 60_000),
+  )
   const algorithm = assertOneOf(
     factory,
     'algorithm',
@@ -291,12 +302,15 @@ export function rateLimit(
   let staticCost = 1
   if (typeof costOption === 'function') costFn = costOption
   else if (costOption !== undefined) {
-    staticCost = assertNonNegativeInteger(factory, 'cost', costOption)
+    staticCost = safe('cost', assertNonNegativeInteger(factory, 'cost', costOption))
   }
   const blockMs =
     options.blockDurationMs === undefined
       ? 0
-      : assertPositiveInteger(factory, 'blockDurationMs', options.blockDurationMs)
+      : safe(
+          'blockDurationMs',
+          assertPositiveInteger(factory, 'blockDurationMs', options.blockDurationMs),
+        )
   // Anything beyond one unit of one limit goes through the store's consume().
   const consumes = limits !== undefined || costOption !== undefined || blockMs > 0
   const consumeOption =
@@ -479,7 +493,7 @@ export function rateLimit(
     }
     const max = maxFn ? checkMax(await maxFn(c), 'max(c)') : staticMax
     const cost = costFn
-      ? assertNonNegativeInteger('rateLimit', 'cost(c)', await costFn(c))
+      ? safe('cost(c)', assertNonNegativeInteger(factory, 'cost(c)', await costFn(c)))
       : staticCost
     const windows = limits ?? [{ max, windowMs }]
     // A cost above the smallest max can never pass: the stores count it as that max + 1, so

@@ -1,6 +1,6 @@
 import { boundKey } from '../internal/bounded-key'
+import { forgetRefusals } from '../internal/deny-caches'
 import { checkMax, checkWindowMs } from '../internal/store-args'
-import { forgetRefusals } from '../rate-limit/deny-cache'
 import type {
   RateLimitHit,
   RateLimitInfo,
