@@ -97,6 +97,18 @@ describe('middleware built once at module scope, stores given a resolver (worker
     expect(statuses).toEqual([200, 200, 200, 429])
   })
 
+  it('lets a client in again at once after a reset through forContext(c), deny cache included', async () => {
+    const statuses: number[] = []
+    for (let i = 0; i < 5; i++) {
+      statuses.push((await get('/module/visits', { 'x-client': 'reset-me' })).status)
+    }
+    // The fifth was refused from the deny cache (on by default for a Durable Object store).
+    expect(statuses).toEqual([200, 200, 200, 429, 429])
+    const reset = await worker.fetch('/module-admin/reset', { method: 'POST', body: 'reset-me' })
+    expect(await reset.text()).toBe('reset')
+    expect((await get('/module/visits', { 'x-client': 'reset-me' })).status).toBe(200)
+  })
+
   it('validates API keys added through forContext(c) in a handler', async () => {
     const key = `pk-${crypto.randomUUID()}`
     const added = await worker.fetch('/module-admin/keys', { method: 'POST', body: key })
