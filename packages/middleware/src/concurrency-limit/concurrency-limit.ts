@@ -96,8 +96,9 @@ type Get = (key: string) => unknown
  * Limits the requests in flight at once per key (default: client IP). A request that finds `max`
  * requests of its key in flight gets 429 `concurrency_limited` with `Retry-After`. Its slot is
  * freed exactly once: when the response body has been sent (a streamed body: when the stream
- * ends or is cancelled), when the client aborts, when the handler throws, or when an enclosing
- * `requestTimeout` answers 408. On a shared store slots are leases of `leaseMs`, renewed while
+ * ends or is cancelled; for HEAD, when the GET handler's unsent body ends), when the client
+ * aborts, when the handler throws, or when an enclosing `requestTimeout` answers 408 (with
+ * `release: 'handler'`, not before the handler has returned). On a shared store slots are leases of `leaseMs`, renewed while
  * the request runs, so a crashed instance's slots come back on their own.
  *
  * @param options.max required
@@ -107,6 +108,7 @@ type Get = (key: string) => unknown
  * @param options.retryAfter default `1` (seconds)
  * @param options.message default `'Too many concurrent requests'`
  * @param options.failOpen default `false`
+ * @param options.release default `'response'`
  * @example
  * ```ts
  * // Two LLM streams at a time per client; the third waits for one to finish.
