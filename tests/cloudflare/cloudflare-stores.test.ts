@@ -26,6 +26,10 @@ import {
   sessionStoreConformance,
 } from '../stores/conformance'
 import { raceConsume } from '../stores/consume-race'
+import {
+  concurrencyHostileConformance,
+  rateLimitHostileConformance,
+} from '../stores/hostile-conformance'
 import { leaseCases } from '../stores/lease-cases'
 import { remoteStore } from '../stores/remote'
 import { startWorker, type TestWorker } from './support'
@@ -64,6 +68,12 @@ leaseCases('DurableObjectConcurrencyStore (workerd)', () =>
 concurrencyStoreConformance('DurableObjectConcurrencyStore (workerd)', () =>
   remoteStore<ConcurrencyStore>(worker, 'concurrency', fresh()),
 )
+rateLimitHostileConformance('DurableObjectRateLimitStore (workerd)', () =>
+  remoteStore<RateLimitStore>(worker, 'rateLimit', fresh()),
+)
+concurrencyHostileConformance('DurableObjectConcurrencyStore (workerd)', () =>
+  remoteStore<ConcurrencyStore>(worker, 'concurrency', fresh()),
+)
 
 describe('middleware built once at module scope, stores given a resolver (workerd)', () => {
   const get = (path: string, headers: Record<string, string> = {}) =>
@@ -85,6 +95,18 @@ describe('middleware built once at module scope, stores given a resolver (worker
       statuses.push((await get('/module/visits', { 'x-client': 'counted' })).status)
     }
     expect(statuses).toEqual([200, 200, 200, 429])
+  })
+
+  it('lets a client in again at once after a reset through forContext(c), deny cache included', async () => {
+    const statuses: number[] = []
+    for (let i = 0; i < 5; i++) {
+      statuses.push((await get('/module/visits', { 'x-client': 'reset-me' })).status)
+    }
+    // The fifth was refused from the deny cache (on by default for a Durable Object store).
+    expect(statuses).toEqual([200, 200, 200, 429, 429])
+    const reset = await worker.fetch('/module-admin/reset', { method: 'POST', body: 'reset-me' })
+    expect(await reset.text()).toBe('reset')
+    expect((await get('/module/visits', { 'x-client': 'reset-me' })).status).toBe(200)
   })
 
   it('validates API keys added through forContext(c) in a handler', async () => {

@@ -104,6 +104,7 @@ app.post('/race/session', async (c) => {
 const binding = (c: { env: Env }) => c.env.PALISADE
 const moduleKeys = new DurableObjectApiKeyStore({ namespace: binding, prefix: 'module:key:' })
 const moduleLeases = new DurableObjectConcurrencyStore({ namespace: binding, prefix: 'module:cc:' })
+const moduleLimits = new DurableObjectRateLimitStore({ namespace: binding, prefix: 'module:rl:' })
 const api = openapi(app, { info: { title: 'Workers at module scope', version: '1.0.0' } })
 api.use(
   '/module/*',
@@ -111,7 +112,7 @@ api.use(
     max: 3,
     windowMs: 60_000,
     keyGenerator: (c) => c.req.header('x-client') ?? 'anonymous',
-    store: new DurableObjectRateLimitStore({ namespace: binding, prefix: 'module:rl:' }),
+    store: moduleLimits,
   }),
 )
 api.use(
@@ -139,6 +140,11 @@ api.get('/module/partner', (c) => c.json({ id: c.get('apiKey').id }), {
 app.post('/module-admin/keys', async (c) => {
   const id = await moduleKeys.forContext(c).add(await c.req.text(), { via: 'module' })
   return c.json({ id })
+})
+// A reset through forContext(c) also clears the key from the deny cache of the rateLimit above.
+app.post('/module-admin/reset', async (c) => {
+  await moduleLimits.forContext(c).reset(await c.req.text())
+  return c.text('reset')
 })
 app.post('/module-admin/lease', async (c) => {
   const { key, lease, max } = await c.req.json<{ key: string; lease: string; max: number }>()

@@ -28,6 +28,10 @@ import {
   sessionStoreConformance,
 } from '../stores/conformance'
 import { raceConsume } from '../stores/consume-race'
+import {
+  concurrencyHostileConformance,
+  rateLimitHostileConformance,
+} from '../stores/hostile-conformance'
 import { leaseCases } from '../stores/lease-cases'
 import { remoteStore } from '../stores/remote'
 import { type DenoServer, startDenoServer } from './support'
@@ -69,6 +73,12 @@ leaseCases('DenoKvConcurrencyStore (deno)', () =>
   remoteStore<ConcurrencyStore>(memory, 'concurrency', fresh()),
 )
 concurrencyStoreConformance('DenoKvConcurrencyStore (deno)', () =>
+  remoteStore<ConcurrencyStore>(memory, 'concurrency', fresh()),
+)
+rateLimitHostileConformance('DenoKvRateLimitStore (deno)', () =>
+  remoteStore<RateLimitStore>(memory, 'rateLimit', fresh()),
+)
+concurrencyHostileConformance('DenoKvConcurrencyStore (deno)', () =>
   remoteStore<ConcurrencyStore>(memory, 'concurrency', fresh()),
 )
 leaseCases('DenoKvConcurrencyStore (deno), built with a resolver of the opening handle', () =>

@@ -7,6 +7,7 @@ import { readFileSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
 import * as rateLimitModule from '@palisade/middleware/rate-limit'
 import { Hono } from 'hono'
+import { HTTPException } from 'hono/http-exception'
 import ts from 'typescript'
 import { describe, expect, it } from 'vitest'
 
@@ -37,6 +38,7 @@ function recipeApp() {
   const modules: Record<string, unknown> = {
     '@palisade/middleware/rate-limit': rateLimitModule,
     hono: { Hono },
+    'hono/http-exception': { HTTPException },
   }
   const require = (name: string) => {
     if (!(name in modules)) throw new Error(`the recipe imports ${name}`)
@@ -93,5 +95,33 @@ describe('the documented login recipe under attack', () => {
     const { app } = recipeApp()
     for (const user of ['alice', 'Alice', ' ALICE', 'alice ', 'aLiCe']) await login(app, user, 'x')
     expect((await login(app, 'alice', 'y')).status).toBe(429)
+  })
+})
+
+describe("the same page's x-max-tokens cost, run as written", () => {
+  const complete = (app: Hono, header?: string) =>
+    app.request(
+      '/v1/complete',
+      { method: 'POST', headers: header === undefined ? {} : { 'x-max-tokens': header } },
+      { incoming: { socket: { remoteAddress: '198.51.100.9' } } },
+    )
+
+  it('answers 400 to an empty, zero or malformed header instead of charging nothing', async () => {
+    const { app } = recipeApp()
+    for (const bad of ['', '0', '-1', '1.5', '1e4', 'abc', '100001']) {
+      const res = await complete(app, bad)
+      expect(res.status).toBe(400)
+      expect(res.headers.get('RateLimit-Remaining')).toBeNull()
+    }
+  })
+
+  it('charges a missing header 1,000 tokens and a valid one its tokens, then refuses', async () => {
+    const { app } = recipeApp()
+    const first = await complete(app)
+    expect(first.status).toBe(200)
+    expect(first.headers.get('RateLimit-Remaining')).toBe('19000')
+    expect((await complete(app, '19000')).status).toBe(200)
+    // The per-second budget is spent: a 1-token request is refused and the key blocked.
+    expect((await complete(app, '1')).status).toBe(429)
   })
 })

@@ -22,6 +22,11 @@ import {
   rateLimitStoreConformance,
   sessionStoreConformance,
 } from '../stores/conformance'
+import { denyCacheResetConformance } from '../stores/deny-cache-conformance'
+import {
+  concurrencyHostileConformance,
+  rateLimitHostileConformance,
+} from '../stores/hostile-conformance'
 import {
   deleteClusterPrefix,
   hashSlot,
@@ -112,6 +117,21 @@ for (const [client, send] of clients) {
   sessionStoreConformance(
     `RedisSessionStore on Redis Cluster via ${client}`,
     () => withPrefix((o) => new RedisSessionStore(o), send()),
+    { release },
+  )
+  rateLimitHostileConformance(
+    `RedisRateLimitStore on Redis Cluster via ${client}`,
+    () => withPrefix((o) => new RedisRateLimitStore(o), send()),
+    { release },
+  )
+  denyCacheResetConformance(
+    `RedisRateLimitStore on Redis Cluster via ${client}`,
+    () => withPrefix((o) => new RedisRateLimitStore(o), send()),
+    { release },
+  )
+  concurrencyHostileConformance(
+    `RedisConcurrencyStore on Redis Cluster via ${client}`,
+    () => withPrefix((o) => new RedisConcurrencyStore(o), send()),
     { release },
   )
   concurrencyStoreConformance(

@@ -146,6 +146,19 @@ export function concurrencyStoreConformance<S extends ConcurrencyStore>(
       })
     })
 
+    it('answers false when renewing an expired lease with no acquire in between, and does not revive it', async () => {
+      // No acquire runs between the expiry and the renewal: an acquire would drop the expired
+      // lease itself, and hide a renew that brings it back.
+      const key = freshKey('renew-expired')
+      await store().acquire(key, 'stale', 1, leaseMs)
+      await sleep(leaseMs + 100)
+      expect(await store().renew(key, 'stale', 60_000)).toBe(false)
+      expect(await store().acquire(key, 'next', 1, 60_000)).toEqual({
+        acquired: true,
+        inFlight: 1,
+      })
+    })
+
     it('keeps a renewed lease past its first expiry', async () => {
       const key = freshKey('renew')
       await store().acquire(key, 'long', 1, leaseMs)

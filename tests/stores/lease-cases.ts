@@ -80,6 +80,14 @@ export function leaseCases(
       })
     })
 
+    it('answers false when renewing an expired lease with no acquire in between, and does not revive it', async () => {
+      const store = make()
+      await store.acquire('k', 'stale', 1, leaseMs)
+      await sleep(leaseMs + 150)
+      expect(await store.renew('k', 'stale', 60_000)).toBe(false)
+      expect(await store.acquire('k', 'next', 1, 60_000)).toEqual({ acquired: true, inFlight: 1 })
+    })
+
     it('keeps a renewed lease past its first expiry', async () => {
       const store = make()
       await store.acquire('k', 'long', 1, leaseMs)

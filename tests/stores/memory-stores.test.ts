@@ -12,6 +12,8 @@ import {
   rateLimitStoreConformance,
   sessionStoreConformance,
 } from './conformance'
+import { denyCacheResetConformance } from './deny-cache-conformance'
+import { concurrencyHostileConformance, rateLimitHostileConformance } from './hostile-conformance'
 
 rateLimitStoreConformance('MemoryRateLimitStore', () => new MemoryRateLimitStore(), {
   release: (store) => store.destroy(),
@@ -44,5 +46,15 @@ apiKeyStoreConformance('MemoryApiKeyStore', () => new MemoryApiKeyStore(), {
 })
 
 concurrencyStoreConformance('MemoryConcurrencyStore', () => new MemoryConcurrencyStore(), {
+  release: (store) => store.destroy(),
+})
+
+rateLimitHostileConformance('MemoryRateLimitStore', () => new MemoryRateLimitStore(), {
+  release: (store) => store.destroy(),
+})
+denyCacheResetConformance('MemoryRateLimitStore', () => new MemoryRateLimitStore(), {
+  release: (store) => store.destroy(),
+})
+concurrencyHostileConformance('MemoryConcurrencyStore', () => new MemoryConcurrencyStore(), {
   release: (store) => store.destroy(),
 })

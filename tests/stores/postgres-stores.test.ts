@@ -24,6 +24,8 @@ import {
   rateLimitStoreConformance,
   sessionStoreConformance,
 } from './conformance'
+import { denyCacheResetConformance } from './deny-cache-conformance'
+import { concurrencyHostileConformance, rateLimitHostileConformance } from './hostile-conformance'
 
 const pool = pgPool()
 const sql = postgresJs()
@@ -69,6 +71,21 @@ for (const [driver, client] of clients) {
     { release, update: true },
   )
   concurrencyStoreConformance(
+    `PostgresConcurrencyStore via ${driver}`,
+    () => onFreshTable((o) => new PostgresConcurrencyStore(o), client),
+    { release },
+  )
+  rateLimitHostileConformance(
+    `PostgresRateLimitStore via ${driver}`,
+    () => onFreshTable((o) => new PostgresRateLimitStore(o), client),
+    { release },
+  )
+  denyCacheResetConformance(
+    `PostgresRateLimitStore via ${driver}`,
+    () => onFreshTable((o) => new PostgresRateLimitStore(o), client),
+    { release },
+  )
+  concurrencyHostileConformance(
     `PostgresConcurrencyStore via ${driver}`,
     () => onFreshTable((o) => new PostgresConcurrencyStore(o), client),
     { release },

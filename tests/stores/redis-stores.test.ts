@@ -28,6 +28,8 @@ import {
   rateLimitStoreConformance,
   sessionStoreConformance,
 } from './conformance'
+import { denyCacheResetConformance } from './deny-cache-conformance'
+import { concurrencyHostileConformance, rateLimitHostileConformance } from './hostile-conformance'
 import { raceLogoutAgainstSaves, writeGate } from './session-race'
 
 const io = ioredisClient()
@@ -102,6 +104,21 @@ for (const [client, send] of clients) {
     }
   })
   concurrencyStoreConformance(
+    `RedisConcurrencyStore via ${client}`,
+    () => withPrefix((o) => new RedisConcurrencyStore(o), send()),
+    { release },
+  )
+  rateLimitHostileConformance(
+    `RedisRateLimitStore via ${client}`,
+    () => withPrefix((o) => new RedisRateLimitStore(o), send()),
+    { release },
+  )
+  denyCacheResetConformance(
+    `RedisRateLimitStore via ${client}`,
+    () => withPrefix((o) => new RedisRateLimitStore(o), send()),
+    { release },
+  )
+  concurrencyHostileConformance(
     `RedisConcurrencyStore via ${client}`,
     () => withPrefix((o) => new RedisConcurrencyStore(o), send()),
     { release },

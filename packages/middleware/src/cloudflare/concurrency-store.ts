@@ -6,6 +6,7 @@ import {
   checkLease,
   checkLeaseMs,
 } from '../concurrency-limit/store'
+import { boundKey } from '../internal/bounded-key'
 import type { ContextBinding } from '../internal/context-binding'
 import {
   type DurableObjectNamespaceLike,
@@ -92,7 +93,7 @@ export class DurableObjectConcurrencyStore implements ConcurrencyStore {
     leaseMs: number,
   ): Promise<{ acquired: boolean; inFlight: number }> {
     checkAcquire(`${NAME}.acquire`, key, lease, max, leaseMs)
-    const reply = (await this.#call(this.#prefix + key, 'lease/acquire', {
+    const reply = (await this.#call(this.#prefix + (await boundKey(key)), 'lease/acquire', {
       lease,
       max,
       leaseMs,
@@ -108,9 +109,10 @@ export class DurableObjectConcurrencyStore implements ConcurrencyStore {
     checkKey(`${NAME}.renew`, key)
     checkLease(`${NAME}.renew`, lease)
     checkLeaseMs(`${NAME}.renew`, leaseMs)
-    const reply = (await this.#call(this.#prefix + key, 'lease/renew', { lease, leaseMs })) as
-      | { renewed?: unknown }
-      | undefined
+    const reply = (await this.#call(this.#prefix + (await boundKey(key)), 'lease/renew', {
+      lease,
+      leaseMs,
+    })) as { renewed?: unknown } | undefined
     if (typeof reply?.renewed !== 'boolean') throw new Error(`${NAME}: unexpected reply to renew`)
     return reply.renewed
   }
@@ -119,6 +121,6 @@ export class DurableObjectConcurrencyStore implements ConcurrencyStore {
   async release(key: string, lease: string): Promise<void> {
     checkKey(`${NAME}.release`, key)
     checkLease(`${NAME}.release`, lease)
-    await this.#call(this.#prefix + key, 'lease/release', { lease })
+    await this.#call(this.#prefix + (await boundKey(key)), 'lease/release', { lease })
   }
 }

@@ -1,5 +1,7 @@
 import type { Context } from 'hono'
+import { boundKey } from '../internal/bounded-key'
 import type { ContextBinding } from '../internal/context-binding'
+import { forgetRefusals, linkStore } from '../internal/deny-caches'
 import { checkMax, checkWindowMs } from '../internal/store-args'
 import {
   checkRateLimitRequest,
@@ -72,17 +74,15 @@ export class DurableObjectRateLimitStore implements RateLimitStore {
    * calls it once per request; call it yourself before using the store in a handler.
    */
   forContext(c: Context): DurableObjectRateLimitStore {
-    return this.#binding.bind(
-      c,
-      this,
-      (namespace) => new DurableObjectRateLimitStore({ namespace, prefix: this.#prefix }),
+    return this.#binding.bind(c, this, (namespace) =>
+      linkStore(new DurableObjectRateLimitStore({ namespace, prefix: this.#prefix }), this),
     )
   }
 
   /** Counts one request for `key`; starts a window of `windowMs` when none is running. */
   async increment(key: string, windowMs: number): Promise<RateLimitInfo> {
     checkWindowMs(NAME, windowMs)
-    const reply = await this.#call(this.#prefix + key, 'increment', { windowMs })
+    const reply = await this.#call(this.#prefix + (await boundKey(key)), 'increment', { windowMs })
     if (!isInfo(reply)) throw new Error(`${NAME}: unexpected reply to increment`)
     return { count: reply.count, ttl: reply.ttl }
   }
@@ -101,7 +101,11 @@ export class DurableObjectRateLimitStore implements RateLimitStore {
   async decrement(key: string, hit: RateLimitHit): Promise<void> {
     checkMax(`${NAME}.decrement`, checkWindowMs(`${NAME}.decrement`, hit?.windowMs), hit.max)
     const { algorithm, windowMs, max } = hit
-    await this.#call(this.#prefix + key, 'rate/refund', { algorithm, windowMs, max })
+    await this.#call(this.#prefix + (await boundKey(key)), 'rate/refund', {
+      algorithm,
+      windowMs,
+      max,
+    })
   }
 
   /**
@@ -111,9 +115,11 @@ export class DurableObjectRateLimitStore implements RateLimitStore {
    */
   async consume(key: string, request: RateLimitRequest): Promise<RateLimitVerdict> {
     const checked = checkRateLimitRequest(NAME, request)
-    const reply = (await this.#call(this.#prefix + key, 'rate/consume', checked)) as
-      | Partial<RateLimitVerdict>
-      | undefined
+    const reply = (await this.#call(
+      this.#prefix + (await boundKey(key)),
+      'rate/consume',
+      checked,
+    )) as Partial<RateLimitVerdict> | undefined
     const limits = reply?.limits
     if (
       typeof reply?.allowed !== 'boolean' ||
@@ -135,14 +141,19 @@ export class DurableObjectRateLimitStore implements RateLimitStore {
     max: number,
   ): Promise<RateLimitInfo> {
     checkMax(`${NAME}.${method}`, checkWindowMs(`${NAME}.${method}`, windowMs), max)
-    const reply = await this.#call(this.#prefix + key, 'rate/hit', { algorithm, windowMs, max })
+    const reply = await this.#call(this.#prefix + (await boundKey(key)), 'rate/hit', {
+      algorithm,
+      windowMs,
+      max,
+    })
     if (!isInfo(reply)) throw new Error(`${NAME}: unexpected reply to ${method}`)
     return { count: reply.count, ttl: reply.ttl }
   }
 
   /** Forgets `key` under every algorithm: its next request starts fresh. */
   async reset(key: string): Promise<void> {
-    await this.#call(this.#prefix + key, 'delete')
+    await this.#call(this.#prefix + (await boundKey(key)), 'delete')
+    await forgetRefusals(this, key)
   }
 }
 

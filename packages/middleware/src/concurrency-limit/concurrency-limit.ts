@@ -7,6 +7,7 @@ import {
   assertFunction,
   assertKnownKeys,
   assertNonEmptyString,
+  assertOneOf,
   assertPositiveInteger,
   optionError,
 } from '../internal/options'
@@ -61,6 +62,14 @@ export interface ConcurrencyLimitOptions {
    * decision (`concurrency_limited`). Default `false`.
    */
   dryRun?: boolean
+  /**
+   * When the slot comes back while the handler still runs. `'response'` (default): as soon as
+   * the client has its answer, also when an enclosing `requestTimeout` answers 408 or the client
+   * aborts, so a hung handler never locks its client out. `'handler'`: not before the handler
+   * has returned (or thrown), whatever was answered meanwhile, so the work in flight never
+   * exceeds `max` even when handlers ignore `timeoutSignal`.
+   */
+  release?: 'response' | 'handler'
 }
 
 const NAME = 'concurrencyLimit'
@@ -76,6 +85,7 @@ const KNOWN = [
   'failOpen',
   'onStoreError',
   'dryRun',
+  'release',
 ] as const
 
 type Get = (key: string) => unknown
@@ -84,8 +94,9 @@ type Get = (key: string) => unknown
  * Limits the requests in flight at once per key (default: client IP). A request that finds `max`
  * requests of its key in flight gets 429 `concurrency_limited` with `Retry-After`. Its slot is
  * freed exactly once: when the response body has been sent (a streamed body: when the stream
- * ends or is cancelled), when the client aborts, when the handler throws, or when an enclosing
- * `requestTimeout` answers 408. On a shared store slots are leases of `leaseMs`, renewed while
+ * ends or is cancelled; for HEAD, when the GET handler's unsent body ends), when the client
+ * aborts, when the handler throws, or when an enclosing `requestTimeout` answers 408 (with
+ * `release: 'handler'`, not before the handler has returned). On a shared store slots are leases of `leaseMs`, renewed while
  * the request runs, so a crashed instance's slots come back on their own.
  *
  * @param options.max required
@@ -95,6 +106,7 @@ type Get = (key: string) => unknown
  * @param options.retryAfter default `1` (seconds)
  * @param options.message default `'Too many concurrent requests'`
  * @param options.failOpen default `false`
+ * @param options.release default `'response'`
  * @example
  * ```ts
  * // Two LLM streams at a time per client; the third waits for one to finish.
@@ -110,6 +122,11 @@ export function concurrencyLimit(
   assertKnownKeys(NAME, options, KNOWN)
   if (options.max === undefined) throw optionError(NAME, '"max" is required')
   const max = assertPositiveInteger(NAME, 'max', options.max)
+  if (!Number.isSafeInteger(max)) {
+    // No store can count beyond: PostgreSQL's bigint fails, and under failOpen a failing store
+    // lets every request through.
+    throw optionError(NAME, `"max" must be at most 2^53 − 1, got ${max}`)
+  }
   const leaseMs = assertPositiveInteger(NAME, 'leaseMs', options.leaseMs ?? 60_000)
   if (leaseMs < 2 || leaseMs > 2_147_483_647) {
     throw optionError(NAME, `"leaseMs" must be from 2 to 2147483647, got ${leaseMs}`)
@@ -127,6 +144,11 @@ export function concurrencyLimit(
       : assertFunction<(c: Context) => boolean | Promise<boolean>>(NAME, 'skip', options.skip)
   const failOpen = assertBoolean(NAME, 'failOpen', options.failOpen ?? false)
   const dryRun = assertBoolean(NAME, 'dryRun', options.dryRun ?? false)
+  const untilHandlerEnds =
+    assertOneOf(NAME, 'release', options.release ?? 'response', [
+      'response',
+      'handler',
+    ] as const) === 'handler'
   const onStoreError =
     options.onStoreError === undefined
       ? undefined
@@ -163,14 +185,15 @@ export function concurrencyLimit(
 
   /**
    * Holds the slot of one admitted request until the first of: `free()` (the chain threw, or the
-   * response body ended or was cancelled), the client's abort, an enclosing requestTimeout's
-   * deadline. Renews the lease every `leaseMs / 2` meanwhile.
+   * response body ended or was cancelled), and, once `watch()` is called, the client's abort or
+   * an enclosing requestTimeout's deadline. Renews the lease every `leaseMs / 2` meanwhile.
    */
   const hold = (c: Context, s: ConcurrencyStore, key: string, lease: string): Slot => {
     const signal = c.req.raw.signal
     // Set by an enclosing requestTimeout (aborted when it answers 408); undefined otherwise.
     const deadline = (c.get as Get)('timeoutSignal') as AbortSignal | undefined
     let renewing = false
+    let watching = false
     const slot: Slot = {
       held: true,
       // Ticks since the body was handed on without being read (-1: not waiting for a first read).
@@ -181,7 +204,15 @@ export function concurrencyLimit(
         stopRenewing()
         signal.removeEventListener('abort', slot.free)
         deadline?.removeEventListener('abort', slot.free)
+        slot.stop?.()
         void attempt(c, () => s.release(key, lease))
+      },
+      watch() {
+        if (watching) return
+        watching = true
+        signal.addEventListener('abort', slot.free)
+        deadline?.addEventListener('abort', slot.free)
+        if (signal.aborted || deadline?.aborted) slot.free()
       },
     }
     const stopRenewing = unrefInterval(() => {
@@ -194,9 +225,7 @@ export function concurrencyLimit(
         renewing = false
       })
     }, renewMs)
-    signal.addEventListener('abort', slot.free)
-    deadline?.addEventListener('abort', slot.free)
-    if (signal.aborted || deadline?.aborted) slot.free()
+    if (!untilHandlerEnds) slot.watch()
     return slot
   }
 
@@ -253,6 +282,9 @@ export function concurrencyLimit(
       slot.free()
       throw error
     }
+    // With release: 'handler' the handler has now returned: from here on the slot follows the
+    // response (a 408 or an abort already sent means nobody will read this body: free now).
+    slot.watch()
     releaseWithBody(c, slot)
   })
 }
@@ -262,26 +294,27 @@ interface Slot {
   held: boolean
   unread: number
   free(): void
+  /** Frees the slot on the client's abort and the requestTimeout deadline from now on. */
+  watch(): void
+  /** Called once when the slot is freed (stops the reading of a HEAD request's body). */
+  stop?: () => void
 }
 
 /**
  * Frees the slot now when the handler's work is over with the chain (it threw: the error page is
- * not the handler's work) or the response has no body to send (none, a HEAD request, a 1xx
- * upgrade), or else once its body has been read to the end, failed or been cancelled: a streamed
- * body (SSE, an LLM answer) holds its slot until its last chunk is out.
+ * not the handler's work) or the response has no body to send (none, a 1xx upgrade), or else
+ * once its body has been read to the end, failed or been cancelled: a streamed body (SSE, an LLM
+ * answer) holds its slot until its last chunk is out.
  */
 function releaseWithBody(c: Context, slot: Slot): void {
   const res = c.res
   const body = res.body
-  if (
-    !slot.held ||
-    c.error !== undefined ||
-    body === null ||
-    body.locked ||
-    c.req.method === 'HEAD' ||
-    res.status < 200
-  ) {
+  if (!slot.held || c.error !== undefined || body === null || body.locked || res.status < 200) {
     slot.free()
+    return
+  }
+  if (c.req.method === 'HEAD') {
+    drainHead(body, slot)
     return
   }
   const reader = body.getReader()
@@ -310,4 +343,27 @@ function releaseWithBody(c: Context, slot: Slot): void {
     { highWaterMark: 0 },
   )
   c.res = new Response(wrapped, res)
+}
+
+/**
+ * Hono answers HEAD by running the GET handler and dropping its body, neither read nor
+ * cancelled, so a streaming handler keeps working (and without this, 5 HEAD requests ran 5
+ * streams under `max: 1`). The body is read here, to nobody, and the slot held until it ends, as
+ * a GET's would be; a plain body ends at once. If the slot is freed first (client abort,
+ * requestTimeout), the reading stops and the body is cancelled, which tells the stream to end.
+ */
+function drainHead(body: ReadableStream<Uint8Array>, slot: Slot): void {
+  const reader = body.getReader()
+  slot.stop = () => {
+    reader.cancel().catch(() => {})
+  }
+  void (async () => {
+    try {
+      while (slot.held && !(await reader.read()).done) {}
+    } catch {
+      // A failing body ends the work as well.
+    } finally {
+      slot.free()
+    }
+  })()
 }

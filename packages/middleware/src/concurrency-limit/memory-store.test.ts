@@ -32,6 +32,15 @@ describe('MemoryConcurrencyStore', () => {
     expect(await store.acquire('k', 'b', 1, 100)).toEqual({ acquired: true, inFlight: 1 })
   })
 
+  it('does not revive an expired lease on renew, when no acquire dropped it first', async () => {
+    let now = 0
+    const store = new MemoryConcurrencyStore({ now: () => now })
+    await store.acquire('k', 'stale', 1, 100)
+    now = 100
+    expect(await store.renew('k', 'stale', 100)).toBe(false)
+    expect(await store.acquire('k', 'next', 1, 100)).toEqual({ acquired: true, inFlight: 1 })
+  })
+
   it('refuses bad options', () => {
     expect(() => new MemoryConcurrencyStore({ now: 5 as never })).toThrow(
       /"now" must be a function/,

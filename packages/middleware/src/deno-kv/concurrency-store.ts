@@ -6,6 +6,7 @@ import {
   checkLease,
   checkLeaseMs,
 } from '../concurrency-limit/store'
+import { boundKey } from '../internal/bounded-key'
 import {
   checkAndSet,
   type DenoKvKey,
@@ -99,7 +100,7 @@ export class DenoKvConcurrencyStore implements ConcurrencyStore {
     leaseMs: number,
   ): Promise<{ acquired: boolean; inFlight: number }> {
     checkAcquire(`${NAME}.acquire`, key, lease, max, leaseMs)
-    const guard = [this.#prefix, key]
+    const guard = [this.#prefix, await boundKey(key)]
     return checkAndSet<{ acquired: boolean; inFlight: number }>(NAME, async () => {
       const read = await this.#kv.get(guard)
       const now = Date.now()
@@ -133,7 +134,7 @@ export class DenoKvConcurrencyStore implements ConcurrencyStore {
     checkKey(`${NAME}.renew`, key)
     checkLease(`${NAME}.renew`, lease)
     checkLeaseMs(`${NAME}.renew`, leaseMs)
-    const guard = [this.#prefix, key]
+    const guard = [this.#prefix, await boundKey(key)]
     const leaseKey = [...guard, lease]
     return checkAndSet(NAME, async () => {
       const read = await this.#kv.get(guard)
@@ -159,6 +160,6 @@ export class DenoKvConcurrencyStore implements ConcurrencyStore {
   async release(key: string, lease: string): Promise<void> {
     checkKey(`${NAME}.release`, key)
     checkLease(`${NAME}.release`, lease)
-    await this.#kv.delete([this.#prefix, key, lease])
+    await this.#kv.delete([this.#prefix, await boundKey(key), lease])
   }
 }

@@ -1,4 +1,6 @@
 import type { Context } from 'hono'
+import { boundKey } from '../internal/bounded-key'
+import { forgetRefusals, linkStore } from '../internal/deny-caches'
 import { checkMax, checkWindowMs } from '../internal/store-args'
 import {
   algorithmHit,
@@ -88,17 +90,15 @@ export class DenoKvRateLimitStore implements RateLimitStore {
    * it once per request; call it yourself before using the store in a handler.
    */
   forContext(c: Context): DenoKvRateLimitStore {
-    return this.#target.forContext(
-      c,
-      this,
-      (kv) => new DenoKvRateLimitStore({ kv, prefix: this.#prefix }),
+    return this.#target.forContext(c, this, (kv) =>
+      linkStore(new DenoKvRateLimitStore({ kv, prefix: this.#prefix }), this),
     )
   }
 
   /** Counts one request for `key`; starts a window of `windowMs` when none is running. */
   async increment(key: string, windowMs: number): Promise<RateLimitInfo> {
     checkWindowMs(NAME, windowMs)
-    const kvKey = [this.#prefix, key]
+    const kvKey = [this.#prefix, await boundKey(key)]
     return checkAndSet(NAME, async () => {
       const entry = await this.#kv.get<Counter>(kvKey)
       const now = Date.now()
@@ -133,7 +133,7 @@ export class DenoKvRateLimitStore implements RateLimitStore {
     checkMax(`${NAME}.decrement`, checkWindowMs(`${NAME}.decrement`, windowMs), max)
     if (algorithm === 'fixed-window') {
       await this.#step<undefined, { count: number; resetAt: number }>(
-        [this.#prefix, key],
+        [this.#prefix, await boundKey(key)],
         (counter, now) => {
           if (counter === undefined || counter.resetAt <= now || counter.count <= 0) {
             return { result: undefined }
@@ -145,7 +145,7 @@ export class DenoKvRateLimitStore implements RateLimitStore {
       return
     }
     await this.#step<undefined, StoredSliding | StoredBucket>(
-      [this.#prefix, key, PART[algorithm]],
+      [this.#prefix, await boundKey(key), PART[algorithm]],
       (state, now) => ({
         result: undefined,
         next: algorithmRefund(algorithm, state, now, windowMs, max),
@@ -161,7 +161,7 @@ export class DenoKvRateLimitStore implements RateLimitStore {
   async consume(key: string, request: RateLimitRequest): Promise<RateLimitVerdict> {
     const checked = checkRateLimitRequest(NAME, request)
     return this.#step<RateLimitVerdict, ConsumeState>(
-      [this.#prefix, key, PART.consume],
+      [this.#prefix, await boundKey(key), PART.consume],
       (state, now) => {
         const { verdict, next } = consumeEvaluate(state, now, checked)
         return { result: verdict, next }
@@ -171,13 +171,15 @@ export class DenoKvRateLimitStore implements RateLimitStore {
 
   /** Forgets `key` under every algorithm: its next request starts fresh. */
   async reset(key: string): Promise<void> {
+    const base = [this.#prefix, await boundKey(key)]
     await this.#kv
       .atomic()
-      .delete([this.#prefix, key])
-      .delete([this.#prefix, key, PART['sliding-window']])
-      .delete([this.#prefix, key, PART['token-bucket']])
-      .delete([this.#prefix, key, PART.consume])
+      .delete(base)
+      .delete([...base, PART['sliding-window']])
+      .delete([...base, PART['token-bucket']])
+      .delete([...base, PART.consume])
       .commit()
+    await forgetRefusals(this, key)
   }
 
   async #hit(
@@ -189,7 +191,7 @@ export class DenoKvRateLimitStore implements RateLimitStore {
   ): Promise<RateLimitInfo> {
     checkMax(`${NAME}.${method}`, checkWindowMs(`${NAME}.${method}`, windowMs), max)
     return this.#step<RateLimitInfo, StoredSliding | StoredBucket>(
-      [this.#prefix, key, PART[algorithm]],
+      [this.#prefix, await boundKey(key), PART[algorithm]],
       (state, now) => {
         const { info, next } = algorithmHit(algorithm, state, now, windowMs, max)
         return { result: info, next }

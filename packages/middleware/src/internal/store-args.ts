@@ -32,7 +32,7 @@ export function prefixOption(store: string, prefix: unknown, fallback: string): 
 
 /** `windowMs` of a rate-limit call: a positive integer number of milliseconds. */
 export function checkWindowMs(where: string, windowMs: unknown): number {
-  if (typeof windowMs !== 'number' || !Number.isInteger(windowMs) || windowMs <= 0) {
+  if (typeof windowMs !== 'number' || !Number.isSafeInteger(windowMs) || windowMs <= 0) {
     throw new TypeError(`${where}: windowMs must be a positive integer, got ${String(windowMs)}`)
   }
   return windowMs

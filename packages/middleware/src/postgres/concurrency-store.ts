@@ -1,5 +1,6 @@
 import type { ConcurrencyStore } from '../concurrency-limit/store'
 import { checkAcquire, checkRelease, checkRenew } from '../concurrency-limit/store'
+import { boundKey } from '../internal/bounded-key'
 import {
   columnNumber,
   expiryIndexSql,
@@ -129,7 +130,7 @@ export class PostgresConcurrencyStore implements ConcurrencyStore {
     checkAcquire(`${NAME}.acquire`, key, lease, max, leaseMs)
     const sweep = this.#sweep.tick() ? SWEEP_ROWS : 0
     const rows = await this.#query(this.#acquire, [
-      key,
+      await boundKey(key),
       lease,
       String(max),
       String(leaseMs),
@@ -148,13 +149,16 @@ export class PostgresConcurrencyStore implements ConcurrencyStore {
       `UPDATE ${this.#table} SET expires_at = ${NOW_MS} + $3::bigint
 WHERE key = $1 AND lease = $2 AND expires_at > ${NOW_MS}
 RETURNING 1`,
-      [key, lease, String(leaseMs)],
+      [await boundKey(key), lease, String(leaseMs)],
     )
     return rows.length === 1
   }
 
   async release(key: string, lease: string): Promise<void> {
     checkRelease(`${NAME}.release`, key, lease)
-    await this.#query(`DELETE FROM ${this.#table} WHERE key = $1 AND lease = $2`, [key, lease])
+    await this.#query(`DELETE FROM ${this.#table} WHERE key = $1 AND lease = $2`, [
+      await boundKey(key),
+      lease,
+    ])
   }
 }

@@ -1,3 +1,5 @@
+import { boundKey } from '../internal/bounded-key'
+import { forgetRefusals } from '../internal/deny-caches'
 import { checkMax, checkWindowMs } from '../internal/store-args'
 import type {
   RateLimitAlgorithm,
@@ -345,7 +347,7 @@ export class PostgresRateLimitStore implements RateLimitStore {
     const sorted = order.map((i) => limits[i] as Limit)
     const sweep = cost > 0 && this.#sweep.tick() ? SWEEP_ROWS : 0
     const rows = await this.#query(this.#consume, [
-      key,
+      await boundKey(key),
       ALGORITHM[algorithm],
       `{${sorted.map((l) => l.windowMs).join(',')}}`,
       `{${sorted.map((l) => l.max).join(',')}}`,
@@ -380,6 +382,7 @@ export class PostgresRateLimitStore implements RateLimitStore {
    */
   async decrement(key: string, hit: RateLimitHit): Promise<void> {
     checkArgs('decrement', hit.windowMs, hit.max)
+    key = await boundKey(key)
     const t = this.#table
     const where = `WHERE key = $1 AND algorithm = '${ALGORITHM[hit.algorithm]}' AND expires_at > n.now_ms`
     const now = `(SELECT ${NOW_MS} AS now_ms) n`
@@ -409,7 +412,8 @@ FROM ${now} ${where}`,
 
   /** Forgets `key` under every algorithm, so its next request starts fresh. One `DELETE`. */
   async reset(key: string): Promise<void> {
-    await this.#query(`DELETE FROM ${this.#table} WHERE key = $1`, [key])
+    await this.#query(`DELETE FROM ${this.#table} WHERE key = $1`, [await boundKey(key)])
+    await forgetRefusals(this, key)
   }
 
   async #take(
@@ -421,7 +425,7 @@ FROM ${now} ${where}`,
   ): Promise<RateLimitInfo> {
     const sweep = this.#sweep.tick() ? SWEEP_ROWS : 0
     const rows = await this.#query(this.#hit, [
-      key,
+      await boundKey(key),
       ALGORITHM[algorithm],
       String(windowMs),
       String(max),

@@ -1,4 +1,5 @@
 import { boundKey } from '../internal/bounded-key'
+import { forgetRefusals } from '../internal/deny-caches'
 import { unrefInterval } from '../internal/timers'
 import {
   type BucketState,
@@ -238,11 +239,12 @@ export class MemoryRateLimitStore implements RateLimitStore {
   /** Forgets `key` under every algorithm, so its next request starts fresh. */
   async reset(key: string): Promise<void> {
     const bound = boundKey(key)
-    if (typeof bound !== 'string') key = await bound
-    this.#fixed.delete(key)
-    this.#sliding.delete(key)
-    this.#buckets.delete(key)
-    this.#consumed.delete(key)
+    const held = typeof bound === 'string' ? bound : await bound
+    this.#fixed.delete(held)
+    this.#sliding.delete(held)
+    this.#buckets.delete(held)
+    this.#consumed.delete(held)
+    await forgetRefusals(this, key)
   }
 
   /** Stops the sweep and forgets every key. The store stays usable. */

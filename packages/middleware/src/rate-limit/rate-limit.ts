@@ -8,6 +8,7 @@ import { BoundedCache } from '../internal/bounded-cache'
 import { boundKey } from '../internal/bounded-key'
 import { keyOption } from '../internal/client-ip-key'
 import { begin, clock, decide, type Pending, storeTime } from '../internal/decisions'
+import { frontStore } from '../internal/deny-caches'
 import { described } from '../internal/described'
 import { editResponseHeaders } from '../internal/headers'
 import {
@@ -43,7 +44,7 @@ import type {
   RateLimitVerdict,
   RateLimitWindow,
 } from './store'
-import { MAX_LIMITS } from './store'
+import { clampCost, MAX_LIMITS } from './store'
 
 /**
  * Options of {@link rateLimit}.
@@ -179,7 +180,18 @@ const METHOD = {
 export function rateLimit(options: RateLimitOptions = {}): MiddlewareHandler & RateLimitRejects {
   const factory = 'rateLimit'
   assertKnownKeys(factory, options, KNOWN)
-  const windowMs = assertPositiveInteger(factory, 'windowMs', options.windowMs ?? 60_000)
+  // Numbers a store counts with are safe integers: beyond 2^53 PostgreSQL's bigint overflows and
+  // Lua's doubles round, and a failing store lets the request through under failOpen.
+  const safe = (name: string, value: number): number => {
+    if (!Number.isSafeInteger(value)) {
+      throw optionError(factory, `"${name}" must be at most 2^53 − 1, got ${formatValue(value)}`)
+    }
+    return value
+  }
+  const windowMs = safe(
+    'windowMs',
+    assertPositiveInteger(factory, 'windowMs', options.windowMs ?? 60_000),
+  )
   const algorithm = assertOneOf(
     factory,
     'algorithm',
@@ -190,10 +202,13 @@ export function rateLimit(options: RateLimitOptions = {}): MiddlewareHandler & R
     if (typeof max !== 'number' || !Number.isInteger(max) || max <= 0) {
       throw optionError(factory, `${where} must be a positive integer, got ${formatValue(max)}`)
     }
-    if (algorithm === 'token-bucket' && !Number.isSafeInteger(max * w)) {
+    // Every store's consume() and the bucket count in units of max × windowMs: beyond 2^53 a
+    // store would refuse the call (or PostgreSQL's bigint overflow), and a failing store lets the
+    // request through under failOpen.
+    if (!Number.isSafeInteger(max * w)) {
       throw optionError(
         factory,
-        `${where} × "windowMs" must be a safe integer for the token bucket`,
+        `${where} × "windowMs" must be a safe integer (at most 2^53 − 1), got ${formatValue(max)} × ${w}`,
       )
     }
     return max
@@ -284,12 +299,15 @@ export function rateLimit(options: RateLimitOptions = {}): MiddlewareHandler & R
   let staticCost = 1
   if (typeof costOption === 'function') costFn = costOption
   else if (costOption !== undefined) {
-    staticCost = assertNonNegativeInteger(factory, 'cost', costOption)
+    staticCost = safe('cost', assertNonNegativeInteger(factory, 'cost', costOption))
   }
   const blockMs =
     options.blockDurationMs === undefined
       ? 0
-      : assertPositiveInteger(factory, 'blockDurationMs', options.blockDurationMs)
+      : safe(
+          'blockDurationMs',
+          assertPositiveInteger(factory, 'blockDurationMs', options.blockDurationMs),
+        )
   // Anything beyond one unit of one limit goes through the store's consume().
   const consumes = limits !== undefined || costOption !== undefined || blockMs > 0
   const consumeOption =
@@ -401,6 +419,13 @@ export function rateLimit(options: RateLimitOptions = {}): MiddlewareHandler & R
       ? new BoundedCache<string, Denied>(10_000)
       : undefined
   if (options.denyCache !== undefined) assertBoolean(factory, 'denyCache', options.denyCache)
+  // The store's reset(key) reaches this cache (see deny-cache.ts): a reset key passes at once.
+  const forgetRefusal = denyCache
+    ? async (key: string) => {
+        denyCache.delete(await boundKey(key))
+      }
+    : undefined
+  if (forgetRefusal && store) frontStore(store, forgetRefusal)
   // What this process keeps by key (deny cache, partition keys) is keyed by the bounded key: a
   // keyGenerator may return long client-chosen text (a username, a body field).
   const keepsKeys = denyCache !== undefined || pkOf !== undefined
@@ -465,21 +490,27 @@ export function rateLimit(options: RateLimitOptions = {}): MiddlewareHandler & R
     }
     const max = maxFn ? checkMax(await maxFn(c), 'max(c)') : staticMax
     const cost = costFn
-      ? assertNonNegativeInteger('rateLimit', 'cost(c)', await costFn(c))
+      ? safe('cost(c)', assertNonNegativeInteger(factory, 'cost(c)', await costFn(c)))
       : staticCost
     const windows = limits ?? [{ max, windowMs }]
+    // A cost above the smallest max can never pass: the stores count it as that max + 1, so
+    // no backend's arithmetic meets a number it cannot hold (see clampCost).
+    const sent = consumes ? clampCost(windows, cost) : cost
     let info: RateLimitInfo | undefined
     let verdict: RateLimitVerdict | undefined
     let s: RateLimitStore
     try {
-      store ??= new MemoryRateLimitStore()
+      if (store === undefined) {
+        store = new MemoryRateLimitStore()
+        if (forgetRefusal) frontStore(store, forgetRefusal)
+      }
       s = storeFor(store, c)
       const t = clock(d)
       if (consumes) {
         verdict = await (s.consume as NonNullable<RateLimitStore['consume']>)(key, {
           algorithm,
           limits: windows,
-          cost,
+          cost: sent,
           blockMs,
         })
         if (
@@ -518,17 +549,19 @@ export function rateLimit(options: RateLimitOptions = {}): MiddlewareHandler & R
       const blocked = verdict.blockedMs > 0
       const quotas = windows.map((w, i) => {
         const l = verdict.limits[i] as RateLimitInfo
-        const used = verdict.allowed ? l.count : l.count - cost
+        const used = verdict.allowed ? l.count : l.count - sent
         return {
           max: w.max,
           windowMs: w.windowMs,
           remaining: blocked ? 0 : Math.max(0, Math.min(w.max, w.max - used)),
           reset: Math.max(0, Math.ceil(l.ttl / 1000)),
           ttl: l.ttl,
-          refuses: l.count > w.max,
+          // A free request (cost 0) needs a unit left too: a spent budget refuses everything,
+          // or a route whose cost the client picks would stay open to it at 0.
+          refuses: sent === 0 ? l.count >= w.max : l.count > w.max,
         }
       })
-      if (!verdict.allowed) {
+      if (!verdict.allowed || quotas.some((q) => q.refuses)) {
         // Retry once every refusing limit has room again (or the block ends).
         let retryMs = verdict.blockedMs
         let until = blocked ? verdict.blockedMs : 0
@@ -540,7 +573,7 @@ export function rateLimit(options: RateLimitOptions = {}): MiddlewareHandler & R
           const full = q.max - q.remaining >= q.max
           if (
             (algorithm === 'fixed-window' && full) ||
-            (algorithm === 'token-bucket' && cost === 1)
+            (algorithm === 'token-bucket' && sent === 1)
           ) {
             until = Math.max(until, q.ttl)
           }

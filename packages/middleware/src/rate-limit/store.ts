@@ -78,8 +78,10 @@ export interface RateLimitRequest {
   /** One to eight limits with distinct `windowMs`, all checked, all consumed, or none. */
   limits: readonly RateLimitWindow[]
   /**
-   * Units this request takes from every limit (a non-negative integer). `0` reads the key's
-   * state without recording anything (no window starts, no block is set).
+   * Units this request takes from every limit (a non-negative safe integer). `0` reads the key's
+   * state without recording anything (no window starts, no block is set). A cost above the
+   * smallest `max` can never pass; the stores count it as that `max + 1` (see `clampCost`), so
+   * the `count`s reported for it are the ones of that cost.
    */
   cost: number
   /**
@@ -194,9 +196,23 @@ export function checkRateLimitRequest(
     if (windows.has(windowMs)) throw fail(`two limits share windowMs ${windowMs}`)
     windows.add(windowMs)
   }
-  if (!Number.isInteger(cost) || cost < 0) throw fail('cost must be a non-negative integer')
-  if (!Number.isInteger(blockMs) || blockMs < 0) {
-    throw fail('blockMs must be a non-negative integer')
+  if (!Number.isSafeInteger(cost) || cost < 0) {
+    throw fail('cost must be a non-negative integer up to 2^53 − 1')
   }
-  return { algorithm, limits, cost, blockMs }
+  if (!Number.isSafeInteger(blockMs) || blockMs < 0) {
+    throw fail('blockMs must be a non-negative integer up to 2^53 − 1')
+  }
+  return { algorithm, limits, cost: clampCost(limits, cost), blockMs }
+}
+
+/**
+ * The cost a store computes with: `cost`, or the smallest `max` + 1 when `cost` is above it. Such
+ * a request is refused whatever it costs (one limit can never hold it), and a bounded number
+ * keeps every backend's arithmetic in range (a token bucket multiplies the cost by `windowMs`:
+ * PostgreSQL's bigint overflows, Lua's doubles round).
+ */
+export function clampCost(limits: readonly RateLimitWindow[], cost: number): number {
+  let smallest = Number.POSITIVE_INFINITY
+  for (const l of limits) smallest = Math.min(smallest, l.max)
+  return Math.min(cost, smallest + 1)
 }

@@ -1,5 +1,6 @@
 import type { ConcurrencyStore } from '../concurrency-limit/store'
 import { checkAcquire, checkRelease, checkRenew } from '../concurrency-limit/store'
+import { boundKey } from '../internal/bounded-key'
 import {
   type RedisStoreOptions,
   redisScript,
@@ -97,7 +98,7 @@ export class RedisConcurrencyStore implements ConcurrencyStore {
     const reply = await runScript(
       this.#send,
       SCRIPTS.acquire,
-      [this.#prefix + key + SUFFIX],
+      [this.#prefix + (await boundKey(key)) + SUFFIX],
       [lease, String(max), String(leaseMs)],
     )
     const pair = Array.isArray(reply) ? reply.map(replyInteger) : []
@@ -114,7 +115,7 @@ export class RedisConcurrencyStore implements ConcurrencyStore {
       await runScript(
         this.#send,
         SCRIPTS.renew,
-        [this.#prefix + key + SUFFIX],
+        [this.#prefix + (await boundKey(key)) + SUFFIX],
         [lease, String(leaseMs)],
       ),
     )
@@ -124,6 +125,6 @@ export class RedisConcurrencyStore implements ConcurrencyStore {
 
   async release(key: string, lease: string): Promise<void> {
     checkRelease(`${NAME}.release`, key, lease)
-    await this.#send(['ZREM', this.#prefix + key + SUFFIX, lease])
+    await this.#send(['ZREM', this.#prefix + (await boundKey(key)) + SUFFIX, lease])
   }
 }

@@ -1,3 +1,5 @@
+import { boundKey } from '../internal/bounded-key'
+import { forgetRefusals } from '../internal/deny-caches'
 import { checkMax, checkWindowMs } from '../internal/store-args'
 import type {
   RateLimitHit,
@@ -267,16 +269,18 @@ export class RedisRateLimitStore implements RateLimitStore {
     checkArgs('increment', windowMs)
     return this.#info(
       'increment',
-      await this.#run(SCRIPTS.fixed, this.#prefix + key + SUFFIX['fixed-window'], [
-        String(windowMs),
-      ]),
+      await this.#run(
+        SCRIPTS.fixed,
+        this.#prefix + (await boundKey(key)) + SUFFIX['fixed-window'],
+        [String(windowMs)],
+      ),
     )
   }
 
   /** Sliding window: counts one request unless the weighted count would pass `max`. */
   async slidingWindow(key: string, windowMs: number, max: number): Promise<RateLimitInfo> {
     checkArgs('slidingWindow', windowMs, max)
-    const redisKey = this.#prefix + key + SUFFIX['sliding-window']
+    const redisKey = this.#prefix + (await boundKey(key)) + SUFFIX['sliding-window']
     return this.#info(
       'slidingWindow',
       await this.#run(SCRIPTS.sliding, redisKey, [String(windowMs), String(max)]),
@@ -286,7 +290,7 @@ export class RedisRateLimitStore implements RateLimitStore {
   /** Token bucket of `max` tokens, refilled at `max` per `windowMs`: takes one token. */
   async tokenBucket(key: string, windowMs: number, max: number): Promise<RateLimitInfo> {
     checkArgs('tokenBucket', windowMs, max)
-    const redisKey = this.#prefix + key + SUFFIX['token-bucket']
+    const redisKey = this.#prefix + (await boundKey(key)) + SUFFIX['token-bucket']
     return this.#info(
       'tokenBucket',
       await this.#run(SCRIPTS.bucket, redisKey, [String(windowMs), String(max)]),
@@ -296,7 +300,7 @@ export class RedisRateLimitStore implements RateLimitStore {
   /** Gives back one request of `key` under `hit.algorithm` (never below zero or above `max`). */
   async decrement(key: string, hit: RateLimitHit): Promise<void> {
     checkArgs('decrement', hit.windowMs, hit.max)
-    const redisKey = this.#prefix + key + SUFFIX[hit.algorithm]
+    const redisKey = this.#prefix + (await boundKey(key)) + SUFFIX[hit.algorithm]
     const refund =
       hit.algorithm === 'fixed-window'
         ? SCRIPTS.fixedRefund
@@ -315,7 +319,11 @@ export class RedisRateLimitStore implements RateLimitStore {
     const { algorithm, limits, cost, blockMs } = checkRateLimitRequest(NAME, request)
     const args = [ALGORITHM_LETTER[algorithm], String(cost), String(blockMs), String(limits.length)]
     for (const l of limits) args.push(String(l.windowMs), String(l.max))
-    const reply = await this.#run(SCRIPTS.consume, this.#prefix + key + CONSUMED, args)
+    const reply = await this.#run(
+      SCRIPTS.consume,
+      this.#prefix + (await boundKey(key)) + CONSUMED,
+      args,
+    )
     const values = Array.isArray(reply) ? reply.map(replyInteger) : []
     if (values.length !== 2 + 2 * limits.length || values.some((v) => v === null)) {
       throw new Error(`${NAME}: unexpected reply to the consume script`)
@@ -333,9 +341,10 @@ export class RedisRateLimitStore implements RateLimitStore {
 
   /** Forgets `key` under every algorithm: one single-key `DEL` each, so it is Cluster-safe. */
   async reset(key: string): Promise<void> {
-    const base = this.#prefix + key
+    const base = this.#prefix + (await boundKey(key))
     const suffixes = [...Object.values(SUFFIX), CONSUMED]
     await Promise.all(suffixes.map((suffix) => this.#send(['DEL', base + suffix])))
+    await forgetRefusals(this, key)
   }
 
   #run(s: RedisScript, key: string, args: string[]): Promise<unknown> {
