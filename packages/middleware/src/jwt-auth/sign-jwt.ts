@@ -30,7 +30,7 @@ import type { JWK, JWTPayload } from './payload'
 export interface SignJwtOptions {
   /**
    * Lifetime: a duration string (`'15m'`, `'2h'`, `'7d'`) or a number of seconds. Default
-   * {@link SIGN_JWT_DEFAULT_LIFETIME} (15 minutes), unless the payload sets `exp` itself: a token
+   * 15 minutes, unless the payload sets `exp` itself: a token
    * `jwtAuth` accepts by default (it requires `exp`). `false`: no `exp`, a token that never expires
    * (`jwtAuth` then needs `requireExp: false`).
    */
