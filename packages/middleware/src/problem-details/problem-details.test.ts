@@ -1,3 +1,4 @@
+import { formatWithOptions } from 'node:util'
 import { getMiddlewareDescription } from '@palisade/shared/describe'
 import { Hono } from 'hono'
 import { HTTPException } from 'hono/http-exception'
@@ -183,6 +184,37 @@ describe('problemHandler', () => {
       },
     ).request('/')
     expect(res2.status).toBe(500)
+  })
+
+  it('logs an unexpected error by default without the secrets an HTTP client attached to it', async () => {
+    // As axios attaches them: the request's config (headers in any case, a Headers object), and a
+    // cause carrying the same. The stack is printed as text; the rest is a scrubbed copy.
+    const lines: string[] = []
+    const spy = vi.spyOn(console, 'error').mockImplementation((...args: unknown[]) => {
+      lines.push(formatWithOptions({ depth: Number.POSITIVE_INFINITY }, ...args))
+    })
+    const err = Object.assign(new Error('Request failed with status code 502'), {
+      config: {
+        url: 'https://upstream.example.com/v1',
+        headers: { Authorization: 'Bearer sekret-token-1', 'X-API-KEY': 'sekret-key-2' },
+      },
+      response: { headers: new Headers({ 'set-cookie': 'sid=sekret-cookie-3' }) },
+      cause: { request: { headers: [['proxy-authorization', 'Basic sekret-4']] } },
+    })
+    try {
+      const res = await appWith(() => {
+        throw err
+      }).request('/')
+      expect(res.status).toBe(500)
+    } finally {
+      spy.mockRestore()
+    }
+    expect(lines).toHaveLength(1)
+    const line = lines[0] as string
+    expect(line).toContain('Request failed with status code 502')
+    expect(line).toContain('https://upstream.example.com/v1')
+    expect(line).not.toMatch(/sekret/)
+    expect(line).toContain('[redacted]')
   })
 
   it('builds type from typeBase and the code', async () => {

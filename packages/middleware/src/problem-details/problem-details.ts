@@ -12,6 +12,7 @@ import {
 import type { Context, ErrorHandler } from 'hono'
 import { HTTPException } from 'hono/http-exception'
 import { assertFunction, assertKnownKeys, assertNonEmptyString } from '../internal/options'
+import { redactValue, secretNames } from '../internal/redact'
 import { codeForStatus } from '../internal/rejection'
 
 export { PROBLEM_SCHEMA, type ProblemBody, type ProblemFieldError } from '@palisade/shared/problem'
@@ -31,12 +32,27 @@ export interface ProblemHandlerOptions {
   typeBase?: string
   /**
    * Called with every error that is not an `HTTPException` (answered 500 without its message).
-   * Default: `console.error(err)`, as Hono's default error handler does.
+   * Default: `console.error` of the error's stack, then its own properties and causes with the
+   * values of secret headers redacted (an HTTP client's `err.config.headers.Authorization`, as
+   * axios attaches it, never reaches the log). Hono's default handler prints the error whole.
    */
   onUnexpected?: (err: Error, c: Context) => void
 }
 
 const SNAKE = new RegExp(CODE_PATTERN)
+const SECRETS = secretNames()
+
+/**
+ * The default report of an unexpected error: its stack as text (readable, as Hono prints it),
+ * then what else it carries (own properties such as an HTTP client's `config`, `cause`) as a
+ * scrubbed copy: secret header values redacted wherever they sit, bounded, never throwing.
+ */
+function logUnexpected(err: Error): void {
+  const { type, message, stack, ...rest } = redactValue(err, SECRETS) as Record<string, unknown>
+  const head = typeof stack === 'string' ? stack : `${String(type)}: ${String(message)}`
+  if (Object.keys(rest).length === 0) console.error(head)
+  else console.error(head, rest)
+}
 /** Headers of the rejection's own response that describe its old body, not the problem. */
 const BODY_HEADERS = new Set(['content-type', 'content-length', 'content-encoding'])
 
@@ -76,7 +92,7 @@ const LOCATIONS = new Set(['body', 'query', 'path', 'header'])
  * documents every middleware and validation rejection with this body.
  *
  * @param options.typeBase default unset (`type` is `about:blank`)
- * @param options.onUnexpected default `console.error`
+ * @param options.onUnexpected default `console.error` of the error, secret header values redacted
  * @example
  * ```ts
  * const app = new Hono()
@@ -97,7 +113,7 @@ export function problemHandler(
       : assertNonEmptyString(factory, 'typeBase', options.typeBase)
   const onUnexpected =
     options.onUnexpected === undefined
-      ? (err: Error) => console.error(err)
+      ? logUnexpected
       : assertFunction<(err: Error, c: Context) => void>(
           factory,
           'onUnexpected',
