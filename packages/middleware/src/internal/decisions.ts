@@ -82,11 +82,6 @@ export function installDecisions(c: Context, timed = true): DecisionRecord {
   return record
 }
 
-/** The record of this request, when a consumer installed one. */
-export function decisionsOf(c: Context): DecisionRecord | undefined {
-  return (c.get as Get)(KEY) as DecisionRecord | undefined
-}
-
 /**
  * Opens `middleware`'s decision. Returns `undefined`, at the cost of one context lookup, when no
  * consumer is installed; every other function here takes that `undefined` and does nothing.
