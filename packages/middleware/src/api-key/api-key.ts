@@ -9,7 +9,7 @@ import {
   optionError,
 } from '../internal/options'
 import { assertNoDryRun } from '../internal/refuse'
-import { storeFor } from '../internal/store-context'
+import { storeFor } from '../internal/store-binding'
 import { type ApiKeyRejects, reject } from './answers'
 import { apiKeyDescription } from './description'
 import type { ApiKeyInfo, ApiKeyStore } from './store'

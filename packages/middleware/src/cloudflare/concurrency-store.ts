@@ -7,7 +7,7 @@ import {
   checkLeaseMs,
 } from '../concurrency-limit/store'
 import { boundKey } from '../internal/bounded-key'
-import type { ContextBinding } from '../internal/context-binding'
+import type { ContextBinding } from '../internal/store-binding'
 import {
   type DurableObjectNamespaceLike,
   type DurableObjectStoreOptions,

@@ -1,8 +1,8 @@
 import type { Context } from 'hono'
 import { boundKey } from '../internal/bounded-key'
-import type { ContextBinding } from '../internal/context-binding'
 import { forgetRefusals, linkStore } from '../internal/deny-caches'
 import { checkMax, checkWindowMs } from '../internal/store-args'
+import type { ContextBinding } from '../internal/store-binding'
 import {
   checkRateLimitRequest,
   type RateLimitHit,

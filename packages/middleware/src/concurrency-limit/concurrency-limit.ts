@@ -11,7 +11,7 @@ import {
   assertPositiveInteger,
   optionError,
 } from '../internal/options'
-import { storeFor } from '../internal/store-context'
+import { storeFor } from '../internal/store-binding'
 import { storeFailures } from '../internal/store-failure'
 import { unrefInterval } from '../internal/timers'
 import { type ConcurrencyLimitRejects, refuse, reject } from './answers'

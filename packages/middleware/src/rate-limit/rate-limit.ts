@@ -22,7 +22,7 @@ import {
   formatValue,
   optionError,
 } from '../internal/options'
-import { storeFor } from '../internal/store-context'
+import { storeFor } from '../internal/store-binding'
 import { storeFailures } from '../internal/store-failure'
 import { type RateLimitRejects, reject } from './answers'
 import { rateLimitDescription, rateLimitHeaders } from './description'

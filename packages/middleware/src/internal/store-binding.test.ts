@@ -7,8 +7,7 @@ import { rateLimit } from '../rate-limit/rate-limit'
 import type { RateLimitStore } from '../rate-limit/store'
 import { sessions } from '../sessions/sessions'
 import type { SessionStore } from '../sessions/store'
-import { ContextBinding } from './context-binding'
-import { storeFor } from './store-context'
+import { ContextBinding, storeFor } from './store-binding'
 
 type Env = { TENANT: string }
 
