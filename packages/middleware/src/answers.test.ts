@@ -70,10 +70,10 @@ const FOLDERS = readdirSync(src, { withFileTypes: true })
       .map((f) => ({ file: `${d.name}/${f}`, text: read(join(src, d.name, f)) })),
   }))
 
-/** The argument text of every `reject(…)` and `refuse(…)` call in `text`. */
+/** The argument text of every `reject(…)` and `rejectOrRecord(…)` call in `text`. */
 function rejectionCalls(text: string): string[] {
   const calls: string[] = []
-  for (const m of text.matchAll(/(?<![.\w])(?:reject|refuse)\(/g)) {
+  for (const m of text.matchAll(/(?<![.\w])(?:reject|rejectOrRecord)\(/g)) {
     let depth = 1
     let i = (m.index ?? 0) + m[0].length
     const start = i
@@ -96,7 +96,7 @@ describe('the static scan', () => {
     expect(
       thrownCodes(`reject(401, 'Unauthorized', error ? 'token_invalid' : 'token_missing', {
         'WWW-Authenticate': challenge(f(x)),
-      }); Promise.reject(new Error('x')); refuse(d, dryRun, 403, message, 'ip_denied')`),
+      }); Promise.reject(new Error('x')); rejectOrRecord(d, dryRun, 403, message, 'ip_denied')`),
     ).toEqual(['token_invalid', 'token_missing', 'ip_denied'])
     const all = FOLDERS.flatMap(({ files }) => files.flatMap(({ text }) => thrownCodes(text)))
     expect(all.length).toBeGreaterThan(25)
@@ -112,14 +112,14 @@ describe.each(FOLDERS)('$folder', ({ folder, files }) => {
     expect([...thrown].sort()).toEqual([...new Set(table?.map((row) => row.code))].sort())
   })
 
-  it("rejects only through its table's typed reject() and refuse()", () => {
+  it("rejects only through its table's typed reject() and rejectOrRecord()", () => {
     const untyped = files.flatMap(({ file, text }) => {
       if (file === `${folder}/answers.ts`) return []
       const found: string[] = []
       for (const m of text.matchAll(
-        /import\s*\{([^}]*)\}\s*from\s*'\.\.\/internal\/(?:reject|refuse|rejection)'/g,
+        /import\s*\{([^}]*)\}\s*from\s*'\.\.\/internal\/(?:[\w-]+\/)?(?:reject|reject-or-record|rejection)'/g,
       )) {
-        for (const name of ['reject', 'refuse', 'Rejection']) {
+        for (const name of ['reject', 'rejectOrRecord', 'Rejection']) {
           if (new RegExp(`(?<![\\w$])${name}(?![\\w$])`).test(m[1] ?? '')) {
             found.push(`${file} imports ${name}`)
           }

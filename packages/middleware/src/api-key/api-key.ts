@@ -8,7 +8,7 @@ import {
   assertOneOf,
   optionError,
 } from '../internal/options'
-import { assertNoDryRun } from '../internal/refuse'
+import { assertNoDryRun } from '../internal/reject-or-record'
 import { storeFor } from '../internal/store-binding'
 import { type ApiKeyRejects, reject } from './answers'
 import { apiKeyDescription } from './description'

@@ -14,7 +14,7 @@ import {
 import { storeFor } from '../internal/store-binding'
 import { storeFailures } from '../internal/store-failure'
 import { unrefInterval } from '../internal/timers'
-import { type ConcurrencyLimitRejects, refuse, reject } from './answers'
+import { type ConcurrencyLimitRejects, reject, rejectOrRecord } from './answers'
 import { concurrencyLimitDescription } from './description'
 import { MemoryConcurrencyStore } from './memory-store'
 import type { ConcurrencyStore } from './store'
@@ -271,7 +271,7 @@ export function concurrencyLimit(
       return reject(503, 'Concurrency store unavailable', 'store_unavailable')
     }
     if (!acquired) {
-      refuse(d, dryRun, 429, message, 'concurrency_limited', { 'Retry-After': retryAfter })
+      rejectOrRecord(d, dryRun, 429, message, 'concurrency_limited', { 'Retry-After': retryAfter })
       return next()
     }
     decide(d, 'allow')

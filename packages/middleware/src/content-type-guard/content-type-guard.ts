@@ -10,7 +10,7 @@ import {
   assertStringArray,
   optionError,
 } from '../internal/options'
-import { type ContentTypeGuardRejects, refuse } from './answers'
+import { type ContentTypeGuardRejects, rejectOrRecord } from './answers'
 import { contentTypeGuardDescription } from './description'
 
 /**
@@ -108,7 +108,7 @@ export function contentTypeGuard(
     const d = begin(c, NAME)
     if (!methods.has(c.req.method.toUpperCase())) decide(d, 'skip')
     else if (!allowed(c.req.header('content-type'))) {
-      refuse(d, dryRun, 415, message, 'unsupported_media_type')
+      rejectOrRecord(d, dryRun, 415, message, 'unsupported_media_type')
     } else decide(d, 'allow')
     return next()
   })

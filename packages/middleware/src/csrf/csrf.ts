@@ -21,7 +21,7 @@ import {
   assertStringArray,
   optionError,
 } from '../internal/options'
-import { type CsrfRejects, refuse } from './answers'
+import { type CsrfRejects, rejectOrRecord } from './answers'
 import { csrfDescription } from './description'
 import { originAllowed } from './origin'
 
@@ -236,7 +236,7 @@ export function csrf(options: CsrfOptions = {}): MiddlewareHandler & CsrfRejects
     const method = c.req.method
     if (safeMethods.has(method) || safeMethods.has(method.toUpperCase())) decide(d, 'skip')
     else if (await proven(c, tokens)) decide(d, 'allow')
-    else refuse(d, dryRun, 403, 'Invalid CSRF token', 'csrf_token_invalid')
+    else rejectOrRecord(d, dryRun, 403, 'Invalid CSRF token', 'csrf_token_invalid')
 
     const cookieToken = tokens[0]
     const token = cookieToken ?? (await newToken(binding))

@@ -12,7 +12,7 @@ import {
   assertStringArray,
   optionError,
 } from '../internal/options'
-import { type IpGuardRejects, refuse } from './answers'
+import { type IpGuardRejects, rejectOrRecord } from './answers'
 import { ipGuardDescription } from './description'
 
 const FACTORY = 'ipGuard'
@@ -112,7 +112,8 @@ export function ipGuard(options: IpGuardOptions): MiddlewareHandler & IpGuardRej
       ip = getClientIPParsed(c)
     }
     // Fail closed: without a usable address neither mode can decide, so nobody passes.
-    if (ip === null || matcher.has(ip) !== allowListed) refuse(d, dryRun, 403, message, 'ip_denied')
+    if (ip === null || matcher.has(ip) !== allowListed)
+      rejectOrRecord(d, dryRun, 403, message, 'ip_denied')
     decide(d, 'allow')
     await next()
   })

@@ -18,7 +18,7 @@ import {
   formatValue,
   optionError,
 } from '../internal/options'
-import { assertNoDryRun } from '../internal/refuse'
+import { assertNoDryRun } from '../internal/reject-or-record'
 import { type JwtAuthRejects, reject } from './answers'
 import { jwtAuthDescription } from './description'
 import {

@@ -8,7 +8,7 @@ import {
   assertPositiveInteger,
   optionError,
 } from '../internal/options'
-import { assertNoDryRun } from '../internal/refuse'
+import { assertNoDryRun } from '../internal/reject-or-record'
 import { META_KEY } from './session-data'
 import type { SessionData, SessionStore } from './store'
 

@@ -10,7 +10,7 @@ import {
   assertKnownKeys,
   assertStringArray,
 } from '../internal/options'
-import { refuse, type XssSanitizeRejects } from './answers'
+import { rejectOrRecord, type XssSanitizeRejects } from './answers'
 import { xssSanitizeDescription } from './description'
 
 /**
@@ -133,15 +133,15 @@ export function xssSanitize(options?: XssSanitizeOptions): MiddlewareHandler & X
  * code, and one `errors` item for the body as a whole (`{ in: 'body', path: '', message }`).
  */
 function refuseBody(
-  d: Parameters<typeof refuse>[0],
+  d: Parameters<typeof rejectOrRecord>[0],
   dryRun: boolean,
   code: 'malformed_body' | 'body_too_deep',
   why: string,
 ): void {
   const errors = [{ in: 'body' as const, path: '', message: why }]
   if (code === 'body_too_deep')
-    refuse(d, dryRun, 400, 'JSON nested too deeply', 'body_too_deep', undefined, errors)
-  else refuse(d, dryRun, 400, 'Malformed JSON', 'malformed_body', undefined, errors)
+    rejectOrRecord(d, dryRun, 400, 'JSON nested too deeply', 'body_too_deep', undefined, errors)
+  else rejectOrRecord(d, dryRun, 400, 'Malformed JSON', 'malformed_body', undefined, errors)
 }
 
 /**
