@@ -94,6 +94,14 @@ module.exports = {
       to: { path: MW, pathNot: `${MW}internal/` },
     },
     {
+      name: 'middleware-internal-root-no-topic',
+      severity: 'error',
+      comment:
+        'The modules at the root of middleware internal/ (options.ts, crypto.ts) are what every topic folder uses: they import none of them.',
+      from: { path: `${MW}internal/[^/]+$`, pathNot: TEST },
+      to: { path: `${MW}internal/[^/]+/` },
+    },
+    {
       name: 'middleware-feature-no-backend',
       severity: 'error',
       comment:

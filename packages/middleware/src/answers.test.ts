@@ -1,8 +1,8 @@
-// Every middleware declares its answers once, in `<feature>/answers.ts` (internal/answers.ts says
-// what is derived from the table). This walks every feature folder: each code its source can
-// throw is in its table (a static scan), each row of each table is thrown by the input that
-// triggers it and listed by that instance's description (a behavioural sample), and
-// docs/guide/rejection-codes.md lists exactly the rows.
+// Every middleware declares its answers once, in `<feature>/answers.ts`
+// (internal/outcomes/answers.ts says what is derived from the table). This walks every feature
+// folder: each code its source can throw is in its table (a static scan), each row of each table
+// is thrown by the input that triggers it and listed by that instance's description (a
+// behavioural sample), and docs/guide/rejection-codes.md lists exactly the rows.
 import { readdirSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { getMiddlewareDescription } from '@palisade/shared/describe'
@@ -19,8 +19,8 @@ import { contentTypeGuard } from './content-type-guard'
 import { ANSWERS as contentTypeGuardAnswers } from './content-type-guard/answers'
 import { csrf } from './csrf'
 import { ANSWERS as csrfAnswers } from './csrf/answers'
-import type { Answers, KnownCode } from './internal/answers'
-import { Rejection } from './internal/rejection'
+import type { Answers, KnownCode } from './internal/outcomes/answers'
+import { Rejection } from './internal/outcomes/rejection'
 import { ipGuard } from './ip-guard'
 import { ANSWERS as ipGuardAnswers } from './ip-guard/answers'
 import { jwtAuth } from './jwt-auth'

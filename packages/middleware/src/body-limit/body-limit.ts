@@ -1,9 +1,9 @@
 import type { MiddlewareHandler } from 'hono'
-import { CONTENT_LENGTH, framedByRuntime, mayHaveBody } from '../internal/body'
-import { begin, decide } from '../internal/decisions'
-import { described } from '../internal/described'
+import { CONTENT_LENGTH, framedByRuntime, mayHaveBody } from '../internal/http/body'
+import { socketFramedLength, unreadBodyHeaders } from '../internal/http/socket-body'
 import { assertBoolean, assertKnownKeys, assertNonNegativeInteger } from '../internal/options'
-import { socketFramedLength, unreadBodyHeaders } from '../internal/socket-body'
+import { begin, decide } from '../internal/outcomes/decisions'
+import { described } from '../internal/outcomes/described'
 import { type BodyLimitRejects, reject, rejectOrRecord } from './answers'
 import { bodyLimitDescription } from './description'
 

@@ -1,6 +1,11 @@
-import type { Answers, RejectFor, RejectOrRecordFor, RejectsFrom } from '../internal/answers'
-import { reject as rejectAny } from '../internal/reject'
-import { rejectOrRecord as rejectOrRecordAny } from '../internal/reject-or-record'
+import type {
+  Answers,
+  RejectFor,
+  RejectOrRecordFor,
+  RejectsFrom,
+} from '../internal/outcomes/answers'
+import { reject as rejectAny } from '../internal/outcomes/reject'
+import { rejectOrRecord as rejectOrRecordAny } from '../internal/outcomes/reject-or-record'
 
 /** What `concurrencyLimit`'s answers depend on. */
 export interface ConcurrencyLimitSetup {

@@ -1,7 +1,5 @@
 import type { Context, MiddlewareHandler } from 'hono'
-import { keyOption } from '../internal/client-ip-key'
-import { begin, clock, decide, storeTime } from '../internal/decisions'
-import { described } from '../internal/described'
+import { keyOption } from '../internal/network/client-ip-key'
 import {
   assertBoolean,
   assertFunction,
@@ -11,9 +9,11 @@ import {
   assertPositiveInteger,
   optionError,
 } from '../internal/options'
-import { storeFor } from '../internal/store-binding'
-import { storeFailures } from '../internal/store-failure'
-import { unrefInterval } from '../internal/timers'
+import { begin, clock, decide, storeTime } from '../internal/outcomes/decisions'
+import { described } from '../internal/outcomes/described'
+import { storeFor } from '../internal/stores/store-binding'
+import { storeFailures } from '../internal/stores/store-failure'
+import { unrefInterval } from '../internal/stores/timers'
 import { type ConcurrencyLimitRejects, reject, rejectOrRecord } from './answers'
 import { concurrencyLimitDescription } from './description'
 import { MemoryConcurrencyStore } from './memory-store'

@@ -1,8 +1,6 @@
 import { MEDIA_RANGE } from '@palisade/shared/media-type'
 import type { MiddlewareHandler } from 'hono'
-import { begin, decide } from '../internal/decisions'
-import { described } from '../internal/described'
-import { TOKEN } from '../internal/header-syntax'
+import { TOKEN } from '../internal/http/header-syntax'
 import {
   assertBoolean,
   assertKnownKeys,
@@ -10,6 +8,8 @@ import {
   assertStringArray,
   optionError,
 } from '../internal/options'
+import { begin, decide } from '../internal/outcomes/decisions'
+import { described } from '../internal/outcomes/described'
 import { type ContentTypeGuardRejects, rejectOrRecord } from './answers'
 import { contentTypeGuardDescription } from './description'
 

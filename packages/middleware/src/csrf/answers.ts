@@ -1,5 +1,5 @@
-import type { Answers, RejectOrRecordFor, RejectsFrom } from '../internal/answers'
-import { rejectOrRecord as rejectOrRecordAny } from '../internal/reject-or-record'
+import type { Answers, RejectOrRecordFor, RejectsFrom } from '../internal/outcomes/answers'
+import { rejectOrRecord as rejectOrRecordAny } from '../internal/outcomes/reject-or-record'
 
 /** Every answer `csrf` gives instead of calling `next()`. */
 export const ANSWERS = [

@@ -1,8 +1,6 @@
 import type { Context, MiddlewareHandler } from 'hono'
-import { getClientIPParsed } from '../internal/client-ip'
-import { begin, decide } from '../internal/decisions'
-import { described } from '../internal/described'
-import { type CIDR, IPMatcher, parseCIDR, parseIP } from '../internal/ip'
+import { getClientIPParsed } from '../internal/network/client-ip'
+import { type CIDR, IPMatcher, parseCIDR, parseIP } from '../internal/network/ip'
 import {
   assertBoolean,
   assertFunction,
@@ -12,6 +10,8 @@ import {
   assertStringArray,
   optionError,
 } from '../internal/options'
+import { begin, decide } from '../internal/outcomes/decisions'
+import { described } from '../internal/outcomes/described'
 import { type IpGuardRejects, rejectOrRecord } from './answers'
 import { ipGuardDescription } from './description'
 

@@ -1,14 +1,14 @@
 import type { Context, MiddlewareHandler } from 'hono'
-import { mayHaveBody } from '../internal/body'
-import { begin, decide } from '../internal/decisions'
-import { described } from '../internal/described'
-import { readBodyForm, readBodyText } from '../internal/json-body'
+import { mayHaveBody } from '../internal/http/body'
+import { readBodyForm, readBodyText } from '../internal/http/json-body'
 import {
   assertBoolean,
   assertFunction,
   assertKnownKeys,
   assertNonEmptyString,
 } from '../internal/options'
+import { begin, decide } from '../internal/outcomes/decisions'
+import { described } from '../internal/outcomes/described'
 import { rejectOrRecord, type SsrfGuardRejects } from './answers'
 import { compileChecker, type SsrfBlockReason, type SsrfCheckOptions } from './check-url'
 import { ssrfGuardDescription } from './description'

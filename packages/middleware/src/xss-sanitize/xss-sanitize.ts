@@ -1,15 +1,15 @@
 import { escapeHtml } from '@palisade/shared/html'
 import { readJsonText } from '@palisade/shared/json'
 import type { Context, MiddlewareHandler } from 'hono'
-import { begin, decide } from '../internal/decisions'
-import { described } from '../internal/described'
-import { isJsonContentType, readBodyText } from '../internal/json-body'
+import { isJsonContentType, readBodyText } from '../internal/http/json-body'
 import {
   assertBoolean,
   assertFunction,
   assertKnownKeys,
   assertStringArray,
 } from '../internal/options'
+import { begin, decide } from '../internal/outcomes/decisions'
+import { described } from '../internal/outcomes/described'
 import { rejectOrRecord, type XssSanitizeRejects } from './answers'
 import { xssSanitizeDescription } from './description'
 

@@ -1,7 +1,7 @@
 import type { ProblemFieldError } from '@palisade/shared/problem'
 import type { ContentfulStatusCode } from 'hono/utils/http-status'
+import { optionError } from '../options'
 import { decide, type Pending } from './decisions'
-import { optionError } from './options'
 import { reject } from './reject'
 import { Rejection, type RejectionCode } from './rejection'
 
