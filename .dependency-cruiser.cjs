@@ -26,15 +26,9 @@ const MW_FEATURE = `${MW}(?!internal/|${BACKENDS}/)[^/]+/`
 /** A feature's contract, which backends implement: the store interface and its types. */
 const CONTRACT = '/(?:store|types)\\.ts$'
 /**
- * The few implementation files another folder may import, each with its reason. Keep it small:
- * a file that many folders need belongs in internal/.
+ * The few implementation files a backend may import beyond the contracts, each with its reason.
+ * Keep it small: a file that many folders need belongs in internal/.
  */
-const FEATURE_ALLOW = [
-  // The self-description protocol (types and `describeMiddleware`) every described middleware
-  // attaches; it has no other home until the shared package holds it.
-  `${MW}describe/describe\\.ts$`,
-]
-/** Backends may also import these, beyond the contracts. */
 const BACKEND_ALLOW = [
   // How an API key is stored (SHA-256 hex) is part of the API-key store contract.
   `${MW}api-key/hash-key\\.ts$`,
@@ -100,6 +94,14 @@ module.exports = {
       to: { path: MW, pathNot: `${MW}internal/` },
     },
     {
+      name: 'middleware-internal-root-no-topic',
+      severity: 'error',
+      comment:
+        'The modules at the root of middleware internal/ (options.ts, crypto.ts) are what every topic folder uses: they import none of them.',
+      from: { path: `${MW}internal/[^/]+$`, pathNot: TEST },
+      to: { path: `${MW}internal/[^/]+/` },
+    },
+    {
       name: 'middleware-feature-no-backend',
       severity: 'error',
       comment:
@@ -119,17 +121,17 @@ module.exports = {
       name: 'middleware-backend-contracts-only',
       severity: 'error',
       comment:
-        "A backend imports only the contracts of the middleware it serves (store.ts, types.ts) and internal/, never a middleware's implementation.",
+        "A backend imports only the contracts of the middleware it serves (store.ts, types.ts), the few files BACKEND_ALLOW names with their reasons, and internal/, never a middleware's implementation.",
       from: { path: `${MW}${BACKENDS}/`, pathNot: TEST },
-      to: { path: MW_FEATURE, pathNot: [CONTRACT, ...FEATURE_ALLOW, ...BACKEND_ALLOW] },
+      to: { path: MW_FEATURE, pathNot: [CONTRACT, ...BACKEND_ALLOW] },
     },
     {
       name: 'middleware-feature-no-other-feature',
       severity: 'error',
       comment:
-        "A middleware folder imports another one's contract (store.ts, types.ts) at most, never its implementation, except the allow-list in .dependency-cruiser.cjs.",
+        "A middleware folder imports another one's contract (store.ts, types.ts) at most, never its implementation: what two features share goes to internal/.",
       from: { path: `${MW}((?!internal/|${BACKENDS}/)[^/]+)/`, pathNot: TEST },
-      to: { path: MW_FEATURE, pathNot: [`${MW}$1/`, CONTRACT, ...FEATURE_ALLOW] },
+      to: { path: MW_FEATURE, pathNot: [`${MW}$1/`, CONTRACT] },
     },
   ],
   options: {

@@ -1,8 +1,8 @@
-// Every middleware declares its answers once, in `<feature>/answers.ts` (internal/answers.ts says
-// what is derived from the table). This walks every feature folder: each code its source can
-// throw is in its table (a static scan), each row of each table is thrown by the input that
-// triggers it and listed by that instance's description (a behavioural sample), and
-// docs/guide/rejection-codes.md lists exactly the rows.
+// Every middleware declares its answers once, in `<feature>/answers.ts`
+// (internal/outcomes/answers.ts says what is derived from the table). This walks every feature
+// folder: each code its source can throw is in its table (a static scan), each row of each table
+// is thrown by the input that triggers it and listed by that instance's description (a
+// behavioural sample), and docs/guide/rejection-codes.md lists exactly the rows.
 import { readdirSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { getMiddlewareDescription } from '@palisade/shared/describe'
@@ -19,8 +19,8 @@ import { contentTypeGuard } from './content-type-guard'
 import { ANSWERS as contentTypeGuardAnswers } from './content-type-guard/answers'
 import { csrf } from './csrf'
 import { ANSWERS as csrfAnswers } from './csrf/answers'
-import type { Answers, KnownCode } from './internal/answers'
-import { Rejection } from './internal/rejection'
+import type { Answers, KnownCode } from './internal/outcomes/answers'
+import { Rejection } from './internal/outcomes/rejection'
 import { ipGuard } from './ip-guard'
 import { ANSWERS as ipGuardAnswers } from './ip-guard/answers'
 import { jwtAuth } from './jwt-auth'
@@ -70,10 +70,10 @@ const FOLDERS = readdirSync(src, { withFileTypes: true })
       .map((f) => ({ file: `${d.name}/${f}`, text: read(join(src, d.name, f)) })),
   }))
 
-/** The argument text of every `reject(…)` and `refuse(…)` call in `text`. */
+/** The argument text of every `reject(…)` and `rejectOrRecord(…)` call in `text`. */
 function rejectionCalls(text: string): string[] {
   const calls: string[] = []
-  for (const m of text.matchAll(/(?<![.\w])(?:reject|refuse)\(/g)) {
+  for (const m of text.matchAll(/(?<![.\w])(?:reject|rejectOrRecord)\(/g)) {
     let depth = 1
     let i = (m.index ?? 0) + m[0].length
     const start = i
@@ -96,7 +96,7 @@ describe('the static scan', () => {
     expect(
       thrownCodes(`reject(401, 'Unauthorized', error ? 'token_invalid' : 'token_missing', {
         'WWW-Authenticate': challenge(f(x)),
-      }); Promise.reject(new Error('x')); refuse(d, dryRun, 403, message, 'ip_denied')`),
+      }); Promise.reject(new Error('x')); rejectOrRecord(d, dryRun, 403, message, 'ip_denied')`),
     ).toEqual(['token_invalid', 'token_missing', 'ip_denied'])
     const all = FOLDERS.flatMap(({ files }) => files.flatMap(({ text }) => thrownCodes(text)))
     expect(all.length).toBeGreaterThan(25)
@@ -112,14 +112,14 @@ describe.each(FOLDERS)('$folder', ({ folder, files }) => {
     expect([...thrown].sort()).toEqual([...new Set(table?.map((row) => row.code))].sort())
   })
 
-  it("rejects only through its table's typed reject() and refuse()", () => {
+  it("rejects only through its table's typed reject() and rejectOrRecord()", () => {
     const untyped = files.flatMap(({ file, text }) => {
       if (file === `${folder}/answers.ts`) return []
       const found: string[] = []
       for (const m of text.matchAll(
-        /import\s*\{([^}]*)\}\s*from\s*'\.\.\/internal\/(?:reject|refuse|rejection)'/g,
+        /import\s*\{([^}]*)\}\s*from\s*'\.\.\/internal\/(?:[\w-]+\/)?(?:reject|reject-or-record|rejection)'/g,
       )) {
-        for (const name of ['reject', 'refuse', 'Rejection']) {
+        for (const name of ['reject', 'rejectOrRecord', 'Rejection']) {
           if (new RegExp(`(?<![\\w$])${name}(?![\\w$])`).test(m[1] ?? '')) {
             found.push(`${file} imports ${name}`)
           }

@@ -1,15 +1,15 @@
 import type { MiddlewareHandler } from 'hono'
-import { begin, clock, decide, storeTime } from '../internal/decisions'
-import { described } from '../internal/described'
-import { TOKEN } from '../internal/header-syntax'
+import { TOKEN } from '../internal/http/header-syntax'
 import {
   assertKnownKeys,
   assertNonEmptyString,
   assertOneOf,
   optionError,
 } from '../internal/options'
-import { assertNoDryRun } from '../internal/refuse'
-import { storeFor } from '../internal/store-context'
+import { begin, clock, decide, storeTime } from '../internal/outcomes/decisions'
+import { described } from '../internal/outcomes/described'
+import { assertNoDryRun } from '../internal/outcomes/reject-or-record'
+import { storeFor } from '../internal/stores/store-binding'
 import { type ApiKeyRejects, reject } from './answers'
 import { apiKeyDescription } from './description'
 import type { ApiKeyInfo, ApiKeyStore } from './store'

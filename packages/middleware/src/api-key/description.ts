@@ -1,5 +1,5 @@
 import type { DescribedScheme, MiddlewareDescription } from '@palisade/shared/describe'
-import { responsesOf } from '../internal/answers'
+import { responsesOf } from '../internal/outcomes/answers'
 import { ANSWERS } from './answers'
 import { MemoryApiKeyStore } from './memory-store'
 import type { ApiKeyStore } from './store'

@@ -1,6 +1,11 @@
-import type { Answers, RefuseFor, RejectFor, RejectsFrom } from '../internal/answers'
-import { refuse as refuseAny } from '../internal/refuse'
-import { reject as rejectAny } from '../internal/reject'
+import type {
+  Answers,
+  RejectFor,
+  RejectOrRecordFor,
+  RejectsFrom,
+} from '../internal/outcomes/answers'
+import { reject as rejectAny } from '../internal/outcomes/reject'
+import { rejectOrRecord as rejectOrRecordAny } from '../internal/outcomes/reject-or-record'
 
 /** What `bodyLimit`'s answers depend on. */
 export interface BodyLimitSetup {
@@ -29,5 +34,5 @@ export type BodyLimitRejects = RejectsFrom<typeof ANSWERS>
 
 /** `reject()` taking only the statuses and codes above. */
 export const reject: RejectFor<typeof ANSWERS> = rejectAny
-/** `refuse()` taking only the statuses and codes above. */
-export const refuse: RefuseFor<typeof ANSWERS> = refuseAny
+/** `rejectOrRecord()` taking only the statuses and codes above. */
+export const rejectOrRecord: RejectOrRecordFor<typeof ANSWERS> = rejectOrRecordAny

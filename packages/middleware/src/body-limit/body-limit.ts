@@ -1,10 +1,10 @@
 import type { MiddlewareHandler } from 'hono'
-import { CONTENT_LENGTH, framedByRuntime, mayHaveBody } from '../internal/body'
-import { begin, decide } from '../internal/decisions'
-import { described } from '../internal/described'
+import { CONTENT_LENGTH, framedByRuntime, mayHaveBody } from '../internal/http/body'
+import { socketFramedLength, unreadBodyHeaders } from '../internal/http/socket-body'
 import { assertBoolean, assertKnownKeys, assertNonNegativeInteger } from '../internal/options'
-import { socketFramedLength, unreadBodyHeaders } from '../internal/socket-body'
-import { type BodyLimitRejects, refuse, reject } from './answers'
+import { begin, decide } from '../internal/outcomes/decisions'
+import { described } from '../internal/outcomes/described'
+import { type BodyLimitRejects, reject, rejectOrRecord } from './answers'
 import { bodyLimitDescription } from './description'
 
 /**
@@ -58,7 +58,7 @@ export function bodyLimit(options?: BodyLimitOptions): MiddlewareHandler & BodyL
     // and keep the connection (socketFramedLength), and a pass never builds the undici Request.
     const framed = socketFramedLength(c)
     if (framed !== undefined) {
-      if (framed > max) refuse(d, dryRun, 413, 'Content Too Large', 'body_too_large')
+      if (framed > max) rejectOrRecord(d, dryRun, 413, 'Content Too Large', 'body_too_large')
       else decide(d, 'allow')
       return next() // dry run: the body passes untouched
     }
@@ -81,7 +81,7 @@ export function bodyLimit(options?: BodyLimitOptions): MiddlewareHandler & BodyL
     ) {
       expected = Number(declared)
       if (expected > max) {
-        refuse(d, dryRun, 413, 'Content Too Large', 'body_too_large')
+        rejectOrRecord(d, dryRun, 413, 'Content Too Large', 'body_too_large')
         return next() // dry run: the body passes untouched
       }
       if (framedByRuntime(c)) {
@@ -100,9 +100,9 @@ export function bodyLimit(options?: BodyLimitOptions): MiddlewareHandler & BodyL
         decide(d, 'skip')
         return next()
       }
-      if (size > max) refuse(d, dryRun, 413, 'Content Too Large', 'body_too_large')
+      if (size > max) rejectOrRecord(d, dryRun, 413, 'Content Too Large', 'body_too_large')
       if (expected !== undefined && size !== expected)
-        refuse(d, dryRun, 400, MISMATCH, 'content_length_mismatch')
+        rejectOrRecord(d, dryRun, 400, MISMATCH, 'content_length_mismatch')
       decide(d, 'allow')
       return next()
     }
@@ -123,7 +123,7 @@ export function bodyLimit(options?: BodyLimitOptions): MiddlewareHandler & BodyL
       if (size > max) {
         // Stop reading: the rest of an oversized body is never pulled into memory.
         if (!dryRun) reader.cancel().catch(() => {})
-        refuse(d, dryRun, 413, 'Content Too Large', 'body_too_large', unreadBodyHeaders(c))
+        rejectOrRecord(d, dryRun, 413, 'Content Too Large', 'body_too_large', unreadBodyHeaders(c))
         // Dry run: what was read, then the rest as it arrives, never buffered whole.
         c.req.raw = new Request(raw, {
           body: rejoin(chunks, reader),
@@ -134,7 +134,7 @@ export function bodyLimit(options?: BodyLimitOptions): MiddlewareHandler & BodyL
     }
     // The declared length lied (only possible in-process): the body is not what it claims to be.
     if (expected !== undefined && size !== expected)
-      refuse(d, dryRun, 400, MISMATCH, 'content_length_mismatch')
+      rejectOrRecord(d, dryRun, 400, MISMATCH, 'content_length_mismatch')
     decide(d, 'allow')
     // Downstream code now sees the body's real, single length instead of the untrusted framing.
     const headers = new Headers(raw.headers)

@@ -4,8 +4,8 @@ import {
   type ClientIpPlatform,
   declarePlatform,
   getClientIP,
-} from '../internal/client-ip'
-import { parseIP } from '../internal/ip'
+} from '../internal/network/client-ip'
+import { parseIP } from '../internal/network/ip'
 import { assertKnownKeys, assertOneOf, optionError } from '../internal/options'
 
 export type { ClientIpPlatform }

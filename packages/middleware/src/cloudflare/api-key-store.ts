@@ -1,8 +1,8 @@
 import type { Context } from 'hono'
 import { hashApiKey } from '../api-key/hash-key'
 import type { ApiKeyInfo, ManagedApiKeyStore } from '../api-key/store'
-import type { ContextBinding } from '../internal/context-binding'
-import { checkApiKey, checkMetadata } from '../internal/store-args'
+import { checkApiKey, checkMetadata } from '../internal/stores/store-args'
+import type { ContextBinding } from '../internal/stores/store-binding'
 import {
   type DurableObjectNamespaceLike,
   type DurableObjectStoreOptions,

@@ -6,8 +6,8 @@ import {
   checkLease,
   checkLeaseMs,
 } from '../concurrency-limit/store'
-import { boundKey } from '../internal/bounded-key'
-import type { ContextBinding } from '../internal/context-binding'
+import { boundKey } from '../internal/stores/bounded-key'
+import type { ContextBinding } from '../internal/stores/store-binding'
 import {
   type DurableObjectNamespaceLike,
   type DurableObjectStoreOptions,

@@ -8,7 +8,7 @@
  */
 
 import { checkAcquire, checkLease, checkLeaseMs } from '../concurrency-limit/store'
-import { checkMax, checkWindowMs } from '../internal/store-args'
+import { checkMax, checkWindowMs } from '../internal/stores/store-args'
 import {
   algorithmHit,
   algorithmRefund,

@@ -1,8 +1,8 @@
 import type { Context } from 'hono'
-import { boundKey } from '../internal/bounded-key'
-import type { ContextBinding } from '../internal/context-binding'
-import { forgetRefusals, linkStore } from '../internal/deny-caches'
-import { checkMax, checkWindowMs } from '../internal/store-args'
+import { boundKey } from '../internal/stores/bounded-key'
+import { forgetRefusals, linkStore } from '../internal/stores/deny-caches'
+import { checkMax, checkWindowMs } from '../internal/stores/store-args'
+import type { ContextBinding } from '../internal/stores/store-binding'
 import {
   checkRateLimitRequest,
   type RateLimitHit,

@@ -1,6 +1,6 @@
 import type { Context } from 'hono'
-import type { ContextBinding } from '../internal/context-binding'
-import { parseStoredObject, sessionLifetimeMs, sessionWrite } from '../internal/store-args'
+import { parseStoredObject, sessionLifetimeMs, sessionWrite } from '../internal/stores/store-args'
+import type { ContextBinding } from '../internal/stores/store-binding'
 import type { SessionData, SessionStore, SessionUpdate } from '../sessions/store'
 import {
   type DurableObjectNamespaceLike,

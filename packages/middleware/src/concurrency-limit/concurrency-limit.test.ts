@@ -2,8 +2,8 @@ import { getMiddlewareDescription } from '@palisade/shared/describe'
 import { Hono } from 'hono'
 import { stream } from 'hono/streaming'
 import { afterEach, describe, expect, it, vi } from 'vitest'
-import { installDecisions } from '../internal/decisions'
-import { Rejection } from '../internal/rejection'
+import { installDecisions } from '../internal/outcomes/decisions'
+import { Rejection } from '../internal/outcomes/rejection'
 import { requestTimeout } from '../request-timeout'
 import {
   type ConcurrencyLimitOptions,

@@ -1,7 +1,5 @@
 import type { Context, MiddlewareHandler } from 'hono'
-import { keyOption } from '../internal/client-ip-key'
-import { begin, clock, decide, storeTime } from '../internal/decisions'
-import { described } from '../internal/described'
+import { keyOption } from '../internal/network/client-ip-key'
 import {
   assertBoolean,
   assertFunction,
@@ -11,10 +9,12 @@ import {
   assertPositiveInteger,
   optionError,
 } from '../internal/options'
-import { storeFor } from '../internal/store-context'
-import { storeFailures } from '../internal/store-failure'
-import { unrefInterval } from '../internal/timers'
-import { type ConcurrencyLimitRejects, refuse, reject } from './answers'
+import { begin, clock, decide, storeTime } from '../internal/outcomes/decisions'
+import { described } from '../internal/outcomes/described'
+import { storeFor } from '../internal/stores/store-binding'
+import { storeFailures } from '../internal/stores/store-failure'
+import { unrefInterval } from '../internal/stores/timers'
+import { type ConcurrencyLimitRejects, reject, rejectOrRecord } from './answers'
 import { concurrencyLimitDescription } from './description'
 import { MemoryConcurrencyStore } from './memory-store'
 import type { ConcurrencyStore } from './store'
@@ -271,7 +271,7 @@ export function concurrencyLimit(
       return reject(503, 'Concurrency store unavailable', 'store_unavailable')
     }
     if (!acquired) {
-      refuse(d, dryRun, 429, message, 'concurrency_limited', { 'Retry-After': retryAfter })
+      rejectOrRecord(d, dryRun, 429, message, 'concurrency_limited', { 'Retry-After': retryAfter })
       return next()
     }
     decide(d, 'allow')

@@ -1,5 +1,5 @@
 import type { MiddlewareDescription } from '@palisade/shared/describe'
-import { responsesOf } from '../internal/answers'
+import { responsesOf } from '../internal/outcomes/answers'
 import { ANSWERS } from './answers'
 
 /**

@@ -1,5 +1,5 @@
-import type { Answers, RefuseFor, RejectsFrom } from '../internal/answers'
-import { refuse as refuseAny } from '../internal/refuse'
+import type { Answers, RejectOrRecordFor, RejectsFrom } from '../internal/outcomes/answers'
+import { rejectOrRecord as rejectOrRecordAny } from '../internal/outcomes/reject-or-record'
 
 /** What `contentTypeGuard`'s answers depend on. */
 export interface ContentTypeGuardSetup {
@@ -19,5 +19,5 @@ export const ANSWERS = [
 /** `contentTypeGuard()`'s return type: what `hc` knows it can answer. */
 export type ContentTypeGuardRejects = RejectsFrom<typeof ANSWERS>
 
-/** `refuse()` taking only the statuses and codes above. */
-export const refuse: RefuseFor<typeof ANSWERS> = refuseAny
+/** `rejectOrRecord()` taking only the statuses and codes above. */
+export const rejectOrRecord: RejectOrRecordFor<typeof ANSWERS> = rejectOrRecordAny

@@ -1,8 +1,6 @@
 import { MEDIA_RANGE } from '@palisade/shared/media-type'
 import type { MiddlewareHandler } from 'hono'
-import { begin, decide } from '../internal/decisions'
-import { described } from '../internal/described'
-import { TOKEN } from '../internal/header-syntax'
+import { TOKEN } from '../internal/http/header-syntax'
 import {
   assertBoolean,
   assertKnownKeys,
@@ -10,7 +8,9 @@ import {
   assertStringArray,
   optionError,
 } from '../internal/options'
-import { type ContentTypeGuardRejects, refuse } from './answers'
+import { begin, decide } from '../internal/outcomes/decisions'
+import { described } from '../internal/outcomes/described'
+import { type ContentTypeGuardRejects, rejectOrRecord } from './answers'
 import { contentTypeGuardDescription } from './description'
 
 /**
@@ -108,7 +108,7 @@ export function contentTypeGuard(
     const d = begin(c, NAME)
     if (!methods.has(c.req.method.toUpperCase())) decide(d, 'skip')
     else if (!allowed(c.req.header('content-type'))) {
-      refuse(d, dryRun, 415, message, 'unsupported_media_type')
+      rejectOrRecord(d, dryRun, 415, message, 'unsupported_media_type')
     } else decide(d, 'allow')
     return next()
   })

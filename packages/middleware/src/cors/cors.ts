@@ -1,7 +1,6 @@
 import type { MiddlewareHandler } from 'hono'
-import { begin, decide } from '../internal/decisions'
-import { TOKEN } from '../internal/header-syntax'
-import { editResponseHeaders, type HeaderEdit } from '../internal/headers'
+import { TOKEN } from '../internal/http/header-syntax'
+import { editResponseHeaders, type HeaderEdit } from '../internal/http/headers'
 import {
   assertBoolean,
   assertKnownKeys,
@@ -9,6 +8,7 @@ import {
   assertStringArray,
   optionError,
 } from '../internal/options'
+import { begin, decide } from '../internal/outcomes/decisions'
 
 /**
  * Options of {@link cors}.

@@ -1,18 +1,20 @@
 import type { Context, MiddlewareHandler } from 'hono'
-import { appendSetCookie, type CookieSettings, getCookieCopies } from '../internal/cookie'
-import { assertCookieName, assertCookieSettings, cookieOptions } from '../internal/cookie-settings'
+import { appendSetCookie, type CookieSettings, getCookieCopies } from '../internal/cookies/cookie'
+import {
+  assertCookieName,
+  assertCookieSettings,
+  cookieOptions,
+} from '../internal/cookies/cookie-settings'
 import {
   assertSecretList,
   type CookieSigner,
   createCookieSigner,
   SESSION_BINDING,
   type SessionBinding,
-} from '../internal/cookie-signing'
+} from '../internal/cookies/cookie-signing'
 import { timingSafeEqual } from '../internal/crypto'
-import { begin, decide } from '../internal/decisions'
-import { described } from '../internal/described'
-import { TOKEN as HTTP_TOKEN } from '../internal/header-syntax'
-import { isJsonContentType, readBodyForm, readBodyText } from '../internal/json-body'
+import { TOKEN as HTTP_TOKEN } from '../internal/http/header-syntax'
+import { isJsonContentType, readBodyForm, readBodyText } from '../internal/http/json-body'
 import {
   assertBoolean,
   assertFunction,
@@ -21,7 +23,9 @@ import {
   assertStringArray,
   optionError,
 } from '../internal/options'
-import { type CsrfRejects, refuse } from './answers'
+import { begin, decide } from '../internal/outcomes/decisions'
+import { described } from '../internal/outcomes/described'
+import { type CsrfRejects, rejectOrRecord } from './answers'
 import { csrfDescription } from './description'
 import { originAllowed } from './origin'
 
@@ -236,7 +240,7 @@ export function csrf(options: CsrfOptions = {}): MiddlewareHandler & CsrfRejects
     const method = c.req.method
     if (safeMethods.has(method) || safeMethods.has(method.toUpperCase())) decide(d, 'skip')
     else if (await proven(c, tokens)) decide(d, 'allow')
-    else refuse(d, dryRun, 403, 'Invalid CSRF token', 'csrf_token_invalid')
+    else rejectOrRecord(d, dryRun, 403, 'Invalid CSRF token', 'csrf_token_invalid')
 
     const cookieToken = tokens[0]
     const token = cookieToken ?? (await newToken(binding))

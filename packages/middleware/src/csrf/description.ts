@@ -1,6 +1,6 @@
 import type { MiddlewareDescription } from '@palisade/shared/describe'
-import { responsesOf } from '../internal/answers'
-import { methodsExcept } from '../internal/described'
+import { responsesOf } from '../internal/outcomes/answers'
+import { methodsExcept } from '../internal/outcomes/described'
 import { ANSWERS } from './answers'
 
 /**

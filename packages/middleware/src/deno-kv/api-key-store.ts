@@ -1,7 +1,7 @@
 import type { Context } from 'hono'
 import { hashApiKey } from '../api-key/hash-key'
 import type { ApiKeyInfo, ManagedApiKeyStore } from '../api-key/store'
-import { checkApiKey, checkMetadata } from '../internal/store-args'
+import { checkApiKey, checkMetadata } from '../internal/stores/store-args'
 import {
   checkAndSet,
   type DenoKvLike,

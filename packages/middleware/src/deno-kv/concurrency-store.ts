@@ -6,7 +6,7 @@ import {
   checkLease,
   checkLeaseMs,
 } from '../concurrency-limit/store'
-import { boundKey } from '../internal/bounded-key'
+import { boundKey } from '../internal/stores/bounded-key'
 import {
   checkAndSet,
   type DenoKvKey,

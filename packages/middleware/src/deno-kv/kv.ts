@@ -1,7 +1,7 @@
 import type { Context } from 'hono'
-import { ContextBinding, unboundStoreError } from '../internal/context-binding'
 import { optionError } from '../internal/options'
-import { storeOptions } from '../internal/store-args'
+import { storeOptions } from '../internal/stores/store-args'
+import { ContextBinding, unboundStoreError } from '../internal/stores/store-binding'
 
 /** A Deno KV key: an array of parts (`Deno.KvKey`). */
 export type DenoKvKey = readonly unknown[]

@@ -1,7 +1,7 @@
 import type { Context } from 'hono'
-import { boundKey } from '../internal/bounded-key'
-import { forgetRefusals, linkStore } from '../internal/deny-caches'
-import { checkMax, checkWindowMs } from '../internal/store-args'
+import { boundKey } from '../internal/stores/bounded-key'
+import { forgetRefusals, linkStore } from '../internal/stores/deny-caches'
+import { checkMax, checkWindowMs } from '../internal/stores/store-args'
 import {
   algorithmHit,
   algorithmRefund,

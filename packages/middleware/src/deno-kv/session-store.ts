@@ -1,5 +1,5 @@
 import type { Context } from 'hono'
-import { parseStoredObject, sessionLifetimeMs, sessionWrite } from '../internal/store-args'
+import { parseStoredObject, sessionLifetimeMs, sessionWrite } from '../internal/stores/store-args'
 import type { SessionData, SessionStore, SessionUpdate } from '../sessions/store'
 import {
   checkAndSet,

@@ -1,8 +1,6 @@
 import type { Context, MiddlewareHandler } from 'hono'
-import { getClientIPParsed } from '../internal/client-ip'
-import { begin, decide } from '../internal/decisions'
-import { described } from '../internal/described'
-import { type CIDR, IPMatcher, parseCIDR, parseIP } from '../internal/ip'
+import { getClientIPParsed } from '../internal/network/client-ip'
+import { type CIDR, IPMatcher, parseCIDR, parseIP } from '../internal/network/ip'
 import {
   assertBoolean,
   assertFunction,
@@ -12,7 +10,9 @@ import {
   assertStringArray,
   optionError,
 } from '../internal/options'
-import { type IpGuardRejects, refuse } from './answers'
+import { begin, decide } from '../internal/outcomes/decisions'
+import { described } from '../internal/outcomes/described'
+import { type IpGuardRejects, rejectOrRecord } from './answers'
 import { ipGuardDescription } from './description'
 
 const FACTORY = 'ipGuard'
@@ -112,7 +112,8 @@ export function ipGuard(options: IpGuardOptions): MiddlewareHandler & IpGuardRej
       ip = getClientIPParsed(c)
     }
     // Fail closed: without a usable address neither mode can decide, so nobody passes.
-    if (ip === null || matcher.has(ip) !== allowListed) refuse(d, dryRun, 403, message, 'ip_denied')
+    if (ip === null || matcher.has(ip) !== allowListed)
+      rejectOrRecord(d, dryRun, 403, message, 'ip_denied')
     decide(d, 'allow')
     await next()
   })

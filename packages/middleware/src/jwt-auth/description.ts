@@ -3,7 +3,7 @@ import type {
   DescribedScheme,
   MiddlewareDescription,
 } from '@palisade/shared/describe'
-import { responsesOf } from '../internal/answers'
+import { responsesOf } from '../internal/outcomes/answers'
 import { ANSWERS, type JwtAuthSetup } from './answers'
 
 /** What shapes the description of one `jwtAuth` instance. */

@@ -12,7 +12,7 @@ import {
   type TestKey,
   testKey,
 } from '../../test/jwks-server'
-import { Rejection } from '../internal/rejection'
+import { Rejection } from '../internal/outcomes/rejection'
 import { logger } from '../logger'
 import { type JwtAuthOptions, jwtAuth } from './index'
 

@@ -9,7 +9,7 @@ import {
   type TestKey,
   testKey,
 } from '../../test/jwks-server'
-import { Rejection } from '../internal/rejection'
+import { Rejection } from '../internal/outcomes/rejection'
 import { type JwtAuthOptions, jwtAuth } from './index'
 import { JWKS_MAX_BYTES, JWKS_MAX_KEYS, type JwksFetch } from './jwks'
 import { MAX_CANDIDATE_KEYS } from './jwt-auth'

@@ -1,7 +1,7 @@
 import type { JSONWebKeySet } from 'jose'
 import { createLocalJWKSet } from 'jose/jwks/local'
-import { BoundedCache } from '../internal/bounded-cache'
-import { parseIPv4 } from '../internal/ip'
+import { BoundedCache } from '../internal/caches/bounded-cache'
+import { parseIPv4 } from '../internal/network/ip'
 import {
   assertKnownKeys,
   assertPositiveInteger,

@@ -1,7 +1,7 @@
 import { Hono } from 'hono'
 import { generateKeyPair, base64url as joseB64, SignJWT } from 'jose'
 import { afterEach, describe, expect, expectTypeOf, it, vi } from 'vitest'
-import { paddedCookies } from '../internal/padded-cookies'
+import { paddedCookies } from '../../test/padded-cookies'
 import { type JWTPayload, type JwtAuthOptions, jwtAuth, signJwt } from './index'
 import { VERIFIED_TOKEN_CACHE_SIZE } from './jwt-auth'
 

@@ -1,12 +1,9 @@
 import type { Context, MiddlewareHandler } from 'hono'
-import { BoundedCache } from '../internal/bounded-cache'
-import { getCookieCopies } from '../internal/cookie'
-import { assertCookieName } from '../internal/cookie-settings'
+import { BoundedCache } from '../internal/caches/bounded-cache'
+import { copyJson } from '../internal/caches/json-copy'
+import { getCookieCopies } from '../internal/cookies/cookie'
+import { assertCookieName } from '../internal/cookies/cookie-settings'
 import { importHmacKey, lazy } from '../internal/crypto'
-import { begin, decide } from '../internal/decisions'
-import { described } from '../internal/described'
-import { failureReporter } from '../internal/failure-report'
-import { copyJson } from '../internal/json-copy'
 import {
   assertBoolean,
   assertFunction,
@@ -18,7 +15,10 @@ import {
   formatValue,
   optionError,
 } from '../internal/options'
-import { assertNoDryRun } from '../internal/refuse'
+import { begin, decide } from '../internal/outcomes/decisions'
+import { described } from '../internal/outcomes/described'
+import { assertNoDryRun } from '../internal/outcomes/reject-or-record'
+import { failureReporter } from '../internal/stores/failure-report'
 import { type JwtAuthRejects, reject } from './answers'
 import { jwtAuthDescription } from './description'
 import {

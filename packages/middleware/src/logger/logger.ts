@@ -1,8 +1,8 @@
 import type { Context, MiddlewareHandler } from 'hono'
 import { HTTPException } from 'hono/http-exception'
-import { type DecisionRecord, installDecisions, lastDecisionEnd } from '../internal/decisions'
-import { editResponseHeaders } from '../internal/headers'
-import { rawPath, redactPathParams } from '../internal/log-path'
+import { editResponseHeaders } from '../internal/http/headers'
+import { rawPath, redactPathParams } from '../internal/logging/log-path'
+import { redactFields, secretNames } from '../internal/logging/redact'
 import {
   assertBoolean,
   assertFunction,
@@ -12,8 +12,12 @@ import {
   assertStringArray,
   optionError,
 } from '../internal/options'
-import { redactFields, secretNames } from '../internal/redact'
-import { settle } from '../internal/settle'
+import {
+  type DecisionRecord,
+  installDecisions,
+  lastDecisionEnd,
+} from '../internal/outcomes/decisions'
+import { settle } from '../internal/outcomes/settle'
 import { escapeControl } from './escape'
 
 /** A pino-shaped logger: `logger({ sink: pino() })`. Only `info`, `warn` and `error` are used. */

@@ -1,4 +1,4 @@
-export type { Decision, DecisionOutcome, StoreTiming } from '../internal/decisions'
+export type { Decision, DecisionOutcome, StoreTiming } from '../internal/outcomes/decisions'
 export {
   type OtelApi,
   type OtelAttributes,

@@ -1,9 +1,9 @@
 import type { Context, MiddlewareHandler } from 'hono'
 import { HTTPException } from 'hono/http-exception'
-import { type DecisionRecord, installDecisions } from '../internal/decisions'
-import { rawPath, stripPathParams } from '../internal/log-path'
+import { rawPath, stripPathParams } from '../internal/logging/log-path'
 import { assertKnownKeys, optionError } from '../internal/options'
-import { settle } from '../internal/settle'
+import { type DecisionRecord, installDecisions } from '../internal/outcomes/decisions'
+import { settle } from '../internal/outcomes/settle'
 
 // The OpenTelemetry API comes from the user (`otel({ api })`), as platform handles do: this file
 // imports nothing from `@opentelemetry/api`, so it loads, and bundles, without the optional peer.

@@ -1,6 +1,6 @@
 import { hashApiKey } from '../api-key/hash-key'
 import type { ApiKeyInfo, ManagedApiKeyStore } from '../api-key/store'
-import { checkApiKey, checkMetadata, parseStoredObject } from '../internal/store-args'
+import { checkApiKey, checkMetadata, parseStoredObject } from '../internal/stores/store-args'
 import { migrationSql, type PostgresStoreOptions, postgresStoreOptions, type Query } from './client'
 
 const NAME = 'PostgresApiKeyStore'

@@ -1,6 +1,6 @@
-import { boundKey } from '../internal/bounded-key'
-import { forgetRefusals } from '../internal/deny-caches'
-import { checkMax, checkWindowMs } from '../internal/store-args'
+import { boundKey } from '../internal/stores/bounded-key'
+import { forgetRefusals } from '../internal/stores/deny-caches'
+import { checkMax, checkWindowMs } from '../internal/stores/store-args'
 import type {
   RateLimitAlgorithm,
   RateLimitHit,

@@ -9,7 +9,7 @@ import { bodyLimit } from '../body-limit'
 import { concurrencyLimit } from '../concurrency-limit'
 import { contentTypeGuard } from '../content-type-guard'
 import { csrf } from '../csrf'
-import { Rejection } from '../internal/rejection'
+import { Rejection } from '../internal/outcomes/rejection'
 import { ipGuard } from '../ip-guard'
 import { jwtAuth } from '../jwt-auth'
 import { rateLimit } from '../rate-limit'
@@ -24,14 +24,16 @@ describe('rejection codes', () => {
   it('every reject() call in the package names a snake_case code', () => {
     const files = readdirSync(src, { recursive: true, encoding: 'utf8' }).filter(
       (f) =>
-        f.endsWith('.ts') && !f.endsWith('.test.ts') && !/(?:^|\/)(?:reject|refuse)\.ts$/.test(f),
+        f.endsWith('.ts') &&
+        !f.endsWith('.test.ts') &&
+        !/(?:^|\/)(?:reject|reject-or-record)\.ts$/.test(f),
     )
-    // reject(status, …) and refuse(decision, dryRun, status, …): the calls that carry a status.
+    // reject(status, …) and rejectOrRecord(decision, dryRun, status, …): the calls that carry a status.
     const calls: string[] = []
     for (const file of files) {
       const code = readFileSync(join(src, file), 'utf8')
       for (const m of code.matchAll(
-        /(?<![.\w])(?:reject|refuse)\((?=[^;)]*?\b[1-5]\d\d\b)\s*([^;]*?)\)\s*(?:$|;|\n)/gm,
+        /(?<![.\w])(?:reject|rejectOrRecord)\((?=[^;)]*?\b[1-5]\d\d\b)\s*([^;]*?)\)\s*(?:$|;|\n)/gm,
       ))
         calls.push(m[1] ?? '')
     }

@@ -11,9 +11,9 @@ import {
 } from '@palisade/shared/problem'
 import type { Context, ErrorHandler } from 'hono'
 import { HTTPException } from 'hono/http-exception'
+import { redactValue, secretNames } from '../internal/logging/redact'
 import { assertFunction, assertKnownKeys, assertNonEmptyString } from '../internal/options'
-import { redactValue, secretNames } from '../internal/redact'
-import { codeForStatus } from '../internal/rejection'
+import { codeForStatus } from '../internal/outcomes/rejection'
 
 export { PROBLEM_SCHEMA, type ProblemBody, type ProblemFieldError } from '@palisade/shared/problem'
 

@@ -1,5 +1,5 @@
-import type { Answers, RejectFor, RejectsFrom } from '../internal/answers'
-import { reject as rejectAny } from '../internal/reject'
+import type { Answers, RejectFor, RejectsFrom } from '../internal/outcomes/answers'
+import { reject as rejectAny } from '../internal/outcomes/reject'
 
 /** What `rateLimit`'s answers depend on. */
 export interface RateLimitSetup {

@@ -1,4 +1,4 @@
-import { BoundedCache } from '../internal/bounded-cache'
+import { BoundedCache } from '../internal/caches/bounded-cache'
 import { digestHex } from '../internal/crypto'
 
 /**

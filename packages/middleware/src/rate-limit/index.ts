@@ -1,4 +1,4 @@
-export { forgetRefusals } from '../internal/deny-caches'
+export { forgetRefusals } from '../internal/stores/deny-caches'
 export { clientIpKey } from './client-ip-key'
 export type { RateLimitHeaders } from './headers'
 export { MemoryRateLimitStore, type MemoryRateLimitStoreOptions } from './memory-store'

@@ -1,6 +1,6 @@
-import { boundKey } from '../internal/bounded-key'
-import { forgetRefusals } from '../internal/deny-caches'
-import { unrefInterval } from '../internal/timers'
+import { boundKey } from '../internal/stores/bounded-key'
+import { forgetRefusals } from '../internal/stores/deny-caches'
+import { unrefInterval } from '../internal/stores/timers'
 import {
   type BucketState,
   bucketExpiresAt,

@@ -6,7 +6,7 @@
 import { Hono } from 'hono'
 import { HTTPException } from 'hono/http-exception'
 import { describe, expect, it } from 'vitest'
-import { forgetRefusals } from '../internal/deny-caches'
+import { forgetRefusals } from '../internal/stores/deny-caches'
 import {
   MemoryRateLimitStore,
   type RateLimitAlgorithm,

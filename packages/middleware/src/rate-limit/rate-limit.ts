@@ -4,13 +4,9 @@
 // rate-limit entry 128 bytes gzipped, for no change in behaviour.
 
 import type { Context, MiddlewareHandler } from 'hono'
-import { BoundedCache } from '../internal/bounded-cache'
-import { boundKey } from '../internal/bounded-key'
-import { keyOption } from '../internal/client-ip-key'
-import { begin, clock, decide, type Pending, storeTime } from '../internal/decisions'
-import { frontStore } from '../internal/deny-caches'
-import { described } from '../internal/described'
-import { editResponseHeaders } from '../internal/headers'
+import { BoundedCache } from '../internal/caches/bounded-cache'
+import { editResponseHeaders } from '../internal/http/headers'
+import { keyOption } from '../internal/network/client-ip-key'
 import {
   assertBoolean,
   assertFunction,
@@ -22,8 +18,12 @@ import {
   formatValue,
   optionError,
 } from '../internal/options'
-import { storeFor } from '../internal/store-context'
-import { storeFailures } from '../internal/store-failure'
+import { begin, clock, decide, type Pending, storeTime } from '../internal/outcomes/decisions'
+import { described } from '../internal/outcomes/described'
+import { boundKey } from '../internal/stores/bounded-key'
+import { frontStore } from '../internal/stores/deny-caches'
+import { storeFor } from '../internal/stores/store-binding'
+import { storeFailures } from '../internal/stores/store-failure'
 import { type RateLimitRejects, reject } from './answers'
 import { rateLimitDescription, rateLimitHeaders } from './description'
 import {

@@ -1,5 +1,5 @@
 import type { Context } from 'hono'
-import { checkMax, checkWindowMs } from '../internal/store-args'
+import { checkMax, checkWindowMs } from '../internal/stores/store-args'
 
 /**
  * How `rateLimit` counts:

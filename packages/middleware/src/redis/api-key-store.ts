@@ -1,6 +1,6 @@
 import { hashApiKey } from '../api-key/hash-key'
 import type { ApiKeyInfo, ManagedApiKeyStore } from '../api-key/store'
-import { checkApiKey, checkMetadata } from '../internal/store-args'
+import { checkApiKey, checkMetadata } from '../internal/stores/store-args'
 import {
   parseJsonObject,
   type RedisCommand,

@@ -1,6 +1,6 @@
 import { digestHex, lazy } from '../internal/crypto'
 import { assertFunction } from '../internal/options'
-import { parseStoredObject, storeOptions } from '../internal/store-args'
+import { parseStoredObject, storeOptions } from '../internal/stores/store-args'
 
 /**
  * Sends one raw Redis command and resolves with its reply. This is the only thing the Redis stores

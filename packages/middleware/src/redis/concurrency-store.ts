@@ -1,6 +1,6 @@
 import type { ConcurrencyStore } from '../concurrency-limit/store'
 import { checkAcquire, checkRelease, checkRenew } from '../concurrency-limit/store'
-import { boundKey } from '../internal/bounded-key'
+import { boundKey } from '../internal/stores/bounded-key'
 import {
   type RedisStoreOptions,
   redisScript,

@@ -1,5 +1,5 @@
-import { KeyedQueue } from '../internal/key-queue'
-import { sessionLifetimeMs, sessionWrite } from '../internal/store-args'
+import { KeyedQueue } from '../internal/stores/key-queue'
+import { sessionLifetimeMs, sessionWrite } from '../internal/stores/store-args'
 import type { SessionData, SessionStore, SessionUpdate } from '../sessions/store'
 import {
   parseJsonObject,

@@ -1,7 +1,6 @@
 import type { MiddlewareHandler } from 'hono'
-import { described } from '../internal/described'
-import { TOKEN } from '../internal/header-syntax'
-import { setResponseHeader } from '../internal/headers'
+import { TOKEN } from '../internal/http/header-syntax'
+import { setResponseHeader } from '../internal/http/headers'
 import {
   assertBoolean,
   assertFunction,
@@ -9,6 +8,7 @@ import {
   assertNonEmptyString,
   optionError,
 } from '../internal/options'
+import { described } from '../internal/outcomes/described'
 import { REQUEST_ID_PATTERN, REQUEST_ID_SHAPE, requestIdDescription } from './description'
 
 /**

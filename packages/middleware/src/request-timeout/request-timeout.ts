@@ -1,12 +1,12 @@
 import type { MiddlewareHandler } from 'hono'
-import { begin, decide, overrule } from '../internal/decisions'
-import { described } from '../internal/described'
 import {
   assertKnownKeys,
   assertNonEmptyString,
   assertPositiveInteger,
   optionError,
 } from '../internal/options'
+import { begin, decide, overrule } from '../internal/outcomes/decisions'
+import { described } from '../internal/outcomes/described'
 import { type RequestTimeoutRejects, reject } from './answers'
 import { requestTimeoutDescription } from './description'
 

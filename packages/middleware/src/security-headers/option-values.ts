@@ -2,7 +2,7 @@
  * Checks of securityHeaders' option values: booleans, header strings (no CR/LF), one token from a
  * list, and Referrer-Policy lists. Each error message starts with `securityHeaders:`.
  */
-import { HEADER_VALUE } from '../internal/header-syntax'
+import { HEADER_VALUE } from '../internal/http/header-syntax'
 import { assertOneOf, formatValue, optionError } from '../internal/options'
 
 export const NAME = 'securityHeaders'

@@ -1,7 +1,7 @@
 import type { MiddlewareHandler } from 'hono'
-import { described } from '../internal/described'
-import { editResponseHeaders } from '../internal/headers'
+import { editResponseHeaders } from '../internal/http/headers'
 import { assertKnownKeys, assertOneOf, formatValue, optionError } from '../internal/options'
+import { described } from '../internal/outcomes/described'
 import { compileCsp, cspNonce } from './csp'
 import { securityHeadersDescription } from './description'
 import {

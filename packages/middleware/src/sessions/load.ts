@@ -2,7 +2,7 @@
  * Finding the request's session: the signed IDs among the cookie's copies, and the one live
  * session they point at.
  */
-import type { CookieSigner } from '../internal/cookie-signing'
+import type { CookieSigner } from '../internal/cookies/cookie-signing'
 import { MemorySessionStore, readNow } from './memory-store'
 import type { SessionData, SessionStore } from './store'
 

@@ -1,5 +1,5 @@
-import { copyJson } from '../internal/json-copy'
-import { unrefInterval } from '../internal/timers'
+import { copyJson } from '../internal/caches/json-copy'
+import { unrefInterval } from '../internal/stores/timers'
 import type { SessionData, SessionStore, SessionUpdate } from './store'
 
 /**

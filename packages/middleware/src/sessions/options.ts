@@ -1,6 +1,14 @@
-import type { CookieSettings } from '../internal/cookie'
-import { assertCookieName, assertCookieSettings, MAX_COOKIE_AGE } from '../internal/cookie-settings'
-import { assertSecretList, type CookieSigner, createCookieSigner } from '../internal/cookie-signing'
+import type { CookieSettings } from '../internal/cookies/cookie'
+import {
+  assertCookieName,
+  assertCookieSettings,
+  MAX_COOKIE_AGE,
+} from '../internal/cookies/cookie-settings'
+import {
+  assertSecretList,
+  type CookieSigner,
+  createCookieSigner,
+} from '../internal/cookies/cookie-signing'
 import {
   assertBoolean,
   assertKnownKeys,
@@ -8,7 +16,7 @@ import {
   assertPositiveInteger,
   optionError,
 } from '../internal/options'
-import { assertNoDryRun } from '../internal/refuse'
+import { assertNoDryRun } from '../internal/outcomes/reject-or-record'
 import { META_KEY } from './session-data'
 import type { SessionData, SessionStore } from './store'
 

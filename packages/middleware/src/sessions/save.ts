@@ -3,8 +3,8 @@
  * per-key merge onto the data as stored now, and the cookie that goes with each.
  */
 import type { Context } from 'hono'
-import { appendDeleteCookie, appendSetCookie } from '../internal/cookie'
-import { cookieOptions } from '../internal/cookie-settings'
+import { appendDeleteCookie, appendSetCookie } from '../internal/cookies/cookie'
+import { cookieOptions } from '../internal/cookies/cookie-settings'
 import { randomToken } from '../internal/crypto'
 import { type SessionsConfig, sessionLifetime } from './options'
 import { applyChanges, isEmptyData } from './session-data'

@@ -1,4 +1,4 @@
-import type { SessionBinding } from '../internal/cookie-signing'
+import type { SessionBinding } from '../internal/cookies/cookie-signing'
 import { randomToken } from '../internal/crypto'
 import { define, isEmptyData, META_KEY, type Meta, type SessionChanges } from './session-data'
 import type { SessionData } from './store'

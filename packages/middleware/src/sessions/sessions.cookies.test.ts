@@ -1,6 +1,6 @@
 import { Hono } from 'hono'
 import { describe, expect, it } from 'vitest'
-import { paddedCookies } from '../internal/padded-cookies'
+import { paddedCookies } from '../../test/padded-cookies'
 import { MemorySessionStore, sessions } from './index'
 
 const SECRET = 'session-secret-for-tests-0123456789'

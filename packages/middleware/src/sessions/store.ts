@@ -1,5 +1,5 @@
 import type { Context } from 'hono'
-import { KeyedQueue } from '../internal/key-queue'
+import { KeyedQueue } from '../internal/stores/key-queue'
 
 /**
  * Data of one session: plain JSON-serialisable values.

@@ -1,5 +1,5 @@
-import type { Answers, RefuseFor, RejectsFrom } from '../internal/answers'
-import { refuse as refuseAny } from '../internal/refuse'
+import type { Answers, RejectOrRecordFor, RejectsFrom } from '../internal/outcomes/answers'
+import { rejectOrRecord as rejectOrRecordAny } from '../internal/outcomes/reject-or-record'
 
 /** Every answer `ssrfGuard` gives instead of calling `next()`. */
 export const ANSWERS = [
@@ -14,5 +14,5 @@ export const ANSWERS = [
 /** `ssrfGuard()`'s return type: what `hc` knows it can answer. */
 export type SsrfGuardRejects = RejectsFrom<typeof ANSWERS>
 
-/** `refuse()` taking only the statuses and codes above. */
-export const refuse: RefuseFor<typeof ANSWERS> = refuseAny
+/** `rejectOrRecord()` taking only the statuses and codes above. */
+export const rejectOrRecord: RejectOrRecordFor<typeof ANSWERS> = rejectOrRecordAny

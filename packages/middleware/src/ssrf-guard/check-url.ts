@@ -3,7 +3,7 @@
  * link-local, multicast, reserved or metadata destination, by literal, by name or by any resolved
  * address). `checkUrl` is its public face; `ssrfGuard` (ssrf-guard.ts) applies it to requests.
  */
-import { type IP, IPMatcher, parseCIDR, parseIP } from '../internal/ip'
+import { type IP, IPMatcher, parseCIDR, parseIP } from '../internal/network/ip'
 import {
   assertBoolean,
   assertFunction,

@@ -2,7 +2,7 @@
  * What counts as an internal destination for the SSRF policy (check-url.ts): the special-purpose
  * address blocks, the metadata host names, and the IPv4 addresses an IPv6 address can carry.
  */
-import { type CIDR, parseCIDR } from '../internal/ip'
+import { type CIDR, parseCIDR } from '../internal/network/ip'
 
 // Blocked whatever `allowPrivate` says. Checked against the IANA IPv4 and IPv6 Special-Purpose
 // Address Registries: every block that is not globally reachable is here or in PRIVATE, except

@@ -2,7 +2,7 @@ import fc from 'fast-check'
 import { Hono } from 'hono'
 import { describe, expect, it } from 'vitest'
 import { ipv4Value } from '../../test/arbitraries'
-import { formatIPv4 } from '../internal/ip'
+import { formatIPv4 } from '../internal/network/ip'
 import { checkUrl, type SsrfResolver, ssrfGuard } from './index'
 
 // No hostname is ever resolved for real: the fake answers with a public address.

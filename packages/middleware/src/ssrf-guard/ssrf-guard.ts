@@ -1,15 +1,15 @@
 import type { Context, MiddlewareHandler } from 'hono'
-import { mayHaveBody } from '../internal/body'
-import { begin, decide } from '../internal/decisions'
-import { described } from '../internal/described'
-import { readBodyForm, readBodyText } from '../internal/json-body'
+import { mayHaveBody } from '../internal/http/body'
+import { readBodyForm, readBodyText } from '../internal/http/json-body'
 import {
   assertBoolean,
   assertFunction,
   assertKnownKeys,
   assertNonEmptyString,
 } from '../internal/options'
-import { refuse, type SsrfGuardRejects } from './answers'
+import { begin, decide } from '../internal/outcomes/decisions'
+import { described } from '../internal/outcomes/described'
+import { rejectOrRecord, type SsrfGuardRejects } from './answers'
 import { compileChecker, type SsrfBlockReason, type SsrfCheckOptions } from './check-url'
 import { ssrfGuardDescription } from './description'
 
@@ -106,13 +106,13 @@ export function ssrfGuard(options?: SsrfGuardOptions): MiddlewareHandler & SsrfG
       checked = true
       // A non-string would be coerced by fetch(): ['http://127.0.0.1'] becomes 'http://127.0.0.1'.
       if (typeof target !== 'string') {
-        refuse(d, dryRun, 400, 'Invalid URL', 'url_invalid')
+        rejectOrRecord(d, dryRun, 400, 'Invalid URL', 'url_invalid')
         break
       }
       const verdict = await check(target)
       if (!verdict.ok) {
         const forbidden = verdict.status === 403
-        refuse(
+        rejectOrRecord(
           d,
           dryRun,
           verdict.status,

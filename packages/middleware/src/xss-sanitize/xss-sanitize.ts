@@ -1,16 +1,16 @@
 import { escapeHtml } from '@palisade/shared/html'
 import { readJsonText } from '@palisade/shared/json'
 import type { Context, MiddlewareHandler } from 'hono'
-import { begin, decide } from '../internal/decisions'
-import { described } from '../internal/described'
-import { isJsonContentType, readBodyText } from '../internal/json-body'
+import { isJsonContentType, readBodyText } from '../internal/http/json-body'
 import {
   assertBoolean,
   assertFunction,
   assertKnownKeys,
   assertStringArray,
 } from '../internal/options'
-import { refuse, type XssSanitizeRejects } from './answers'
+import { begin, decide } from '../internal/outcomes/decisions'
+import { described } from '../internal/outcomes/described'
+import { rejectOrRecord, type XssSanitizeRejects } from './answers'
 import { xssSanitizeDescription } from './description'
 
 /**
@@ -133,15 +133,15 @@ export function xssSanitize(options?: XssSanitizeOptions): MiddlewareHandler & X
  * code, and one `errors` item for the body as a whole (`{ in: 'body', path: '', message }`).
  */
 function refuseBody(
-  d: Parameters<typeof refuse>[0],
+  d: Parameters<typeof rejectOrRecord>[0],
   dryRun: boolean,
   code: 'malformed_body' | 'body_too_deep',
   why: string,
 ): void {
   const errors = [{ in: 'body' as const, path: '', message: why }]
   if (code === 'body_too_deep')
-    refuse(d, dryRun, 400, 'JSON nested too deeply', 'body_too_deep', undefined, errors)
-  else refuse(d, dryRun, 400, 'Malformed JSON', 'malformed_body', undefined, errors)
+    rejectOrRecord(d, dryRun, 400, 'JSON nested too deeply', 'body_too_deep', undefined, errors)
+  else rejectOrRecord(d, dryRun, 400, 'Malformed JSON', 'malformed_body', undefined, errors)
 }
 
 /**

@@ -1,9 +1,6 @@
-import type { Context, MiddlewareHandler } from 'hono'
+import type { MiddlewareHandler } from 'hono'
 import { every } from 'hono/combine'
 import { TrieRouter } from 'hono/router/trie-router'
-
-/** A response the wrapper serves itself: the document, a page, or a viewer file. */
-export type DocsResponder = (c: Context) => Response | Promise<Response>
 
 /**
  * One endpoint `openapi()` registered, with the middleware added through the wrapper's `use()`

@@ -6,9 +6,6 @@ import type { JSONParsed } from 'hono/utils/types'
 import type { SchemaInput } from '../validate/types'
 import type { HandlerOutput } from './hono-types'
 
-/** The `responses` of a route as inferred from `opts.openapi.responses`. */
-export type ResponsesMeta = { [status: number]: { schema?: unknown; contentType?: string } }
-
 /**
  * True when a declared response carries a JSON schema: no `contentType`, or a JSON one spelled
  * as a literal (a `contentType` typed only as `string` is not checked).

@@ -1,68 +1,9 @@
 /**
  * @palisade/openapi/spec — the package without the explorer and reference pages: `openapi()`
  * serves the document only, and nothing here imports the pages, so a bundle (a Worker's) leaves
- * out their 2 MB of viewer files. Everything else is the root entry's API, name for name.
+ * out their 2 MB of viewer files. Everything else is the root entry's API, name for name: both
+ * entries export the one list in ./api.ts.
  */
 
-export type { BasePathOf, EnvOf, HonoApp } from '../app/hono-types'
-export type { RejectionProblem, UseRecord } from '../app/rejection-types'
-export type {
-  OpenAPIApp,
-  OpenAPIGroup,
-  OpenAPIRouter,
-  RouteMethodFn,
-  RouterKind,
-  RouterOf,
-} from '../app/router-types'
-export { openapi, type SpecOnlyOptions } from '../app/spec-only'
-export { generateSpec } from '../document/generate'
-export type {
-  OpenAPIDocument,
-  OpenAPIHeader,
-  OpenAPIInfo,
-  OpenAPIMediaType,
-  OpenAPIParameter,
-  OpenAPIPathItem,
-  OpenAPIRequestBody,
-  OpenAPIResponse,
-  OpenAPISecurityRequirement,
-  OpenAPISecurityScheme,
-  OpenAPIServer,
-  OpenAPITag,
-} from '../model/document'
-export { OPENAPI_VERSION } from '../model/document'
-export type { OpenAPIOptions, RouteOptions, RouteOptionsArg, SpecOptions } from '../model/options'
-export type {
-  OpenAPIRequestMeta,
-  OpenAPIResponseMeta,
-  RouteMethod,
-  RouteOpenAPIMeta,
-  StoredRoute,
-} from '../model/route'
-export type { ComponentSink, ConvertOptions, SchemaConverter } from '../schema/convert'
-export { toOpenAPISchema } from '../schema/convert'
-export { component } from '../schema/names'
-export type { OpenAPISchema, OpenAPISchemaType } from '../schema/types'
-export type {
-  ProblemDetails,
-  ValidationCode,
-  ValidationIssue,
-  ValidationLocation,
-  ValidationProblem,
-} from '../validate/problem'
-export {
-  PROBLEM_JSON,
-  problemDetails,
-  problemResponse,
-  validationProblem,
-  validationProblemSchema,
-} from '../validate/problem'
-export type { ValidationErrorHandler } from '../validate/request'
-export type {
-  ResponseValidationErrorHandler,
-  ResponseValidationIssue,
-  ResponseValidationMode,
-} from '../validate/response'
-export type { StandardIssue, StandardResult, StandardSchemaV1 } from '../validate/standard'
-export type { RequestInput, SchemaInput, SchemaOutput } from '../validate/types'
-export type { JSONSchemaValidator } from '../validate/validator'
+export { openapi } from '../app/spec-only'
+export * from './api'

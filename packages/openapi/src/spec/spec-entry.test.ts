@@ -1,5 +1,8 @@
-// `@palisade/openapi/spec`: the root entry's API without the pages (issue 26, finding 10). The
-// bundle side (no viewer file in a Worker bundle) is tests/openapi/spec-only-bundle.test.ts.
+// `@palisade/openapi/spec`: the root entry's API without the pages (issue 26, finding 10); both
+// entries export the one list in ./api.ts. The bundle side (no viewer file in a Worker bundle) is
+// tests/openapi/spec-only-bundle.test.ts.
+import { readFileSync } from 'node:fs'
+import { join } from 'node:path'
 import { Hono } from 'hono'
 import { describe, expect, it } from 'vitest'
 import { z } from 'zod'
@@ -21,6 +24,22 @@ describe('@palisade/openapi/spec', () => {
     expect(Object.keys(spec).sort()).toEqual(rootNames.sort())
     expect(spec.openapi).not.toBe(root.openapi)
     expect(spec.generateSpec).toBe(root.generateSpec)
+  })
+
+  it('shares one list with the root entry, which adds only its openapi() and the pages (types too)', () => {
+    // Values are compared above; types leave no trace at run time, so the root entry's source is
+    // read: every export it makes itself is one of the pages' or its openapi(), the rest is ./api.
+    const source = readFileSync(join(import.meta.dirname, '../index.ts'), 'utf8')
+    const statements = source.match(/^export\b[\s\S]*?from '[^']+'$/gm) ?? []
+    expect(statements).toContain("export * from './spec/api'")
+    const own = statements.filter((s) => s !== "export * from './spec/api'")
+    expect(own.length).toBeGreaterThan(0)
+    for (const statement of own) {
+      expect(statement).toMatch(
+        /^export (?:\{ openapi \} from '\.\/app\/openapi'|[\s\S]* from '\.\/pages')$/,
+      )
+    }
+    expect(source.match(/^export\b/gm)).toHaveLength(statements.length)
   })
 
   it('serves the document, and no page or viewer file', async () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
+import { sha256Hex } from '../crypto'
 import { boundKey, MAX_VERBATIM_KEY } from './bounded-key'
-import { sha256Hex } from './crypto'
 
 describe('boundKey', () => {
   it('keeps keys up to the limit as they are, synchronously', () => {

@@ -1,7 +1,7 @@
 import type { Context } from 'hono'
+import { TOKEN } from '../http/header-syntax'
+import { assertBoolean, assertKnownKeys, assertNonNegativeInteger, optionError } from '../options'
 import { type CookieOptions, type CookieSettings, isHttps } from './cookie'
-import { TOKEN } from './header-syntax'
-import { assertBoolean, assertKnownKeys, assertNonNegativeInteger, optionError } from './options'
 
 /** RFC 6265 cookie names are HTTP tokens: the same grammar as header names. */
 const COOKIE_NAME = TOKEN

@@ -20,7 +20,7 @@ import { CONTENT_LENGTH, socketMessage } from './body'
  * @example
  * ```ts
  * const declared = socketFramedLength(c)
- * if (declared !== undefined && declared > max) refuse()
+ * if (declared !== undefined && declared > max) rejectOrRecord()
  * ```
  */
 export function socketFramedLength(c: Context): number | undefined {

@@ -1,4 +1,4 @@
-import { digestHex } from './crypto'
+import { digestHex } from '../crypto'
 
 /** Longest key kept as it is; longer keys are held as their SHA-256. */
 export const MAX_VERBATIM_KEY = 128

@@ -1,6 +1,6 @@
 import { Hono } from 'hono'
 import { afterEach, describe, expect, it, vi } from 'vitest'
-import { type Served, serveOnLoopback } from '../../test/node-server'
+import { type Served, serveOnLoopback } from '../../../test/node-server'
 import { isJsonContentType, readBodyForm, readBodyText } from './json-body'
 
 afterEach(() => {

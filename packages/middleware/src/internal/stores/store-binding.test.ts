@@ -1,14 +1,13 @@
 import { Hono } from 'hono'
 import { describe, expect, it } from 'vitest'
-import { apiKey } from '../api-key/api-key'
-import { MemoryApiKeyStore } from '../api-key/memory-store'
-import type { ApiKeyStore } from '../api-key/store'
-import { rateLimit } from '../rate-limit/rate-limit'
-import type { RateLimitStore } from '../rate-limit/store'
-import { sessions } from '../sessions/sessions'
-import type { SessionStore } from '../sessions/store'
-import { ContextBinding } from './context-binding'
-import { storeFor } from './store-context'
+import { apiKey } from '../../api-key/api-key'
+import { MemoryApiKeyStore } from '../../api-key/memory-store'
+import type { ApiKeyStore } from '../../api-key/store'
+import { rateLimit } from '../../rate-limit/rate-limit'
+import type { RateLimitStore } from '../../rate-limit/store'
+import { sessions } from '../../sessions/sessions'
+import type { SessionStore } from '../../sessions/store'
+import { ContextBinding, storeFor } from './store-binding'
 
 type Env = { TENANT: string }
 

@@ -1,6 +1,6 @@
 /**
- * Cookie padding for the cookie-tossing tests of sessions, csrf and jwtAuth (test-only: nothing in
- * the package imports this module, so it is never built or published).
+ * Cookie padding for the cookie-tossing tests of sessions, csrf and jwtAuth. Test support lives in
+ * test/, outside src/, so it is never built or published.
  */
 
 /**

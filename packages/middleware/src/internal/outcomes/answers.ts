@@ -7,7 +7,7 @@ import type { Pending } from './decisions'
 // A middleware's answers (each status and code it can reject with) are declared once, in a table
 // beside it (`<feature>/answers.ts`). Everything else is derived from that table: the phantom
 // `Rejects<…>` type `hc` reads, the responses of the self-description, the codes the feature's
-// `reject()` and `refuse()` accept, and the rows of docs/guide/rejection-codes.md and of the
+// `reject()` and `rejectOrRecord()` accept, and the rows of docs/guide/rejection-codes.md and of the
 // feature's docs page (a test compares them). `src/answers.test.ts` fails when a feature can throw
 // a code its table lacks.
 
@@ -63,8 +63,8 @@ export type RejectFor<T extends Answers<never>> = <S extends T[number]['status']
   headers?: Record<string, string>,
 ) => never
 
-/** `refuse()` narrowed to the statuses of table `T`, each with its own codes (as {@link RejectFor}). */
-export type RefuseFor<T extends Answers<never>> = <S extends T[number]['status']>(
+/** `rejectOrRecord()` narrowed to the statuses of table `T`, each with its own codes (as {@link RejectFor}). */
+export type RejectOrRecordFor<T extends Answers<never>> = <S extends T[number]['status']>(
   p: Pending | undefined,
   dryRun: boolean,
   status: S,

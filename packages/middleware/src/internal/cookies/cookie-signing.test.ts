@@ -1,11 +1,11 @@
 import { afterEach, describe, expect, it, vi } from 'vitest'
+import { hmacSign, importHmacKey } from '../crypto'
 import {
   assertSecretList,
   createCookieSigner,
   signingInput,
   VERIFIED_COOKIE_CACHE_SIZE,
 } from './cookie-signing'
-import { hmacSign, importHmacKey } from './crypto'
 
 /** Test secrets, each 32+ characters as assertSecretList requires. */
 const S = {

@@ -3,7 +3,7 @@
  * in rate-limit/store.ts, sessions/store.ts and api-key/store.ts say what a valid call is; these
  * helpers say it once, with the store's name (and method, where it helps) in every message.
  */
-import { assertKnownKeys, optionError } from './options'
+import { assertKnownKeys, optionError } from '../options'
 
 /**
  * The options every backend store takes: its handle (`sendCommand`, `kv`, `namespace`) and an

@@ -13,7 +13,8 @@ import type { Context } from 'hono'
 // the logger entry must still be found by the rate-limit entry.
 //
 // This file imports nothing at run time, so a middleware that only records (cors) pays a few
-// hundred bytes for it; refusing (refuse.ts) and settling (settle.ts) live beside it.
+// hundred bytes for it; rejecting or recording a dry run (reject-or-record.ts) and settling
+// (settle.ts) live beside it.
 
 /** What a middleware did with a request. `dry-run`: it would have rejected, but let it pass. */
 export type DecisionOutcome = 'allow' | 'reject' | 'skip' | 'dry-run'
@@ -80,11 +81,6 @@ export function installDecisions(c: Context, timed = true): DecisionRecord {
   const record: DecisionRecord = { decisions: [], pending: [], timed }
   ;(c.set as (key: string, value: unknown) => void)(KEY, record)
   return record
-}
-
-/** The record of this request, when a consumer installed one. */
-export function decisionsOf(c: Context): DecisionRecord | undefined {
-  return (c.get as Get)(KEY) as DecisionRecord | undefined
 }
 
 /**

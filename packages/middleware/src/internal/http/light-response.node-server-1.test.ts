@@ -6,10 +6,10 @@
 import { serve } from '@hono/node-server-1'
 import { Hono } from 'hono'
 import { afterAll, beforeAll, expect, it } from 'vitest'
-import { type Served, serveOnLoopback } from '../../test/node-server'
-import { cors } from '../cors'
-import { rateLimit } from '../rate-limit'
-import { securityHeaders } from '../security-headers'
+import { type Served, serveOnLoopback } from '../../../test/node-server'
+import { cors } from '../../cors'
+import { rateLimit } from '../../rate-limit'
+import { securityHeaders } from '../../security-headers'
 
 const ORIGIN = 'https://app.example'
 const constant = { 'Content-Type': 'application/json' }

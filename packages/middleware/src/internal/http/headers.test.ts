@@ -1,9 +1,9 @@
 import { Hono } from 'hono'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { type Served, serveOnLoopback } from '../../test/node-server'
-import { cors } from '../cors'
-import { rateLimit } from '../rate-limit'
-import { securityHeaders } from '../security-headers'
+import { type Served, serveOnLoopback } from '../../../test/node-server'
+import { cors } from '../../cors'
+import { rateLimit } from '../../rate-limit'
+import { securityHeaders } from '../../security-headers'
 import { HEADER_VALUE, TOKEN } from './header-syntax'
 import { editResponseHeaders, setResponseHeader } from './headers'
 

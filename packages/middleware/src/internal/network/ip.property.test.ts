@@ -1,8 +1,14 @@
 import fc from 'fast-check'
 import { Hono } from 'hono'
 import { describe, expect, it } from 'vitest'
-import { headerValue, ipv4Value, ipv6Compressed, ipv6Text, ipv6Value } from '../../test/arbitraries'
-import { ipGuard } from '../ip-guard'
+import {
+  headerValue,
+  ipv4Value,
+  ipv6Compressed,
+  ipv6Text,
+  ipv6Value,
+} from '../../../test/arbitraries'
+import { ipGuard } from '../../ip-guard'
 import { getClientIPParsed } from './client-ip'
 import { formatIPv4, IPMatcher, ipv4Mapped, parseCIDR, parseIP } from './ip'
 

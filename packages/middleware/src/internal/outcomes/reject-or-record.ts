@@ -1,16 +1,16 @@
 import type { ProblemFieldError } from '@palisade/shared/problem'
 import type { ContentfulStatusCode } from 'hono/utils/http-status'
+import { optionError } from '../options'
 import { decide, type Pending } from './decisions'
-import { optionError } from './options'
 import { reject } from './reject'
 import { Rejection, type RejectionCode } from './rejection'
 
 /**
- * The one place a guard refuses: throws the rejection and records it, or, in dry run, records
- * `dry-run` with the code the request would have got and returns so the request passes.
+ * The one place a guard refuses: rejects (throws the rejection and records it), or, in dry run,
+ * records `dry-run` with the code the request would have got and returns so the request passes.
  * `errors` name the part of the request at fault, as request validation does.
  */
-export function refuse(
+export function rejectOrRecord(
   p: Pending | undefined,
   dryRun: boolean,
   status: ContentfulStatusCode,

@@ -1,7 +1,7 @@
 import type { Context } from 'hono'
+import { assertFunction, formatValue, optionError } from '../options'
 import { getClientIP } from './client-ip'
 import { formatIPv4, formatIPv6, ipv6Network, parseIP } from './ip'
-import { assertFunction, formatValue, optionError } from './options'
 
 /**
  * The default rate-limit key: the client address from the shared client-IP rule (the runtime's

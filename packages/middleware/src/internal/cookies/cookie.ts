@@ -2,7 +2,7 @@ import type { Context } from 'hono'
 import { generateCookie } from 'hono/cookie'
 import type { CookieOptions } from 'hono/utils/cookie'
 import { tryDecodeURIComponent } from 'hono/utils/url'
-import { appendResponseCookie } from './fetch-headers'
+import { appendResponseCookie } from '../http/fetch-headers'
 
 export { deleteCookie, getCookie, setCookie } from 'hono/cookie'
 export type { CookieOptions }

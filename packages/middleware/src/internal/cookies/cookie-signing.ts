@@ -1,6 +1,6 @@
-import { BoundedCache } from './bounded-cache'
-import { hmacSign, hmacVerify, importHmacKey, lazy } from './crypto'
-import { optionError } from './options'
+import { BoundedCache } from '../caches/bounded-cache'
+import { hmacSign, hmacVerify, importHmacKey, lazy } from '../crypto'
+import { optionError } from '../options'
 
 /**
  * What a signed value is for. Each purpose is a separate label inside the HMAC input, so a value
