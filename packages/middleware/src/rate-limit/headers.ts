@@ -1,5 +1,7 @@
+import type { Context } from 'hono'
 import { BoundedCache } from '../internal/caches/bounded-cache'
 import { digestHex } from '../internal/crypto'
+import { editResponseHeaders } from '../internal/http/headers'
 
 /**
  * Which IETF RateLimit header draft `rateLimit` speaks: `'draft-6'` sends `RateLimit-Limit`,
@@ -86,4 +88,71 @@ export function draft8(
     RateLimit: `"${name}"; r=${quota.remaining}; t=${quota.reset}`,
     'RateLimit-Policy': `"${name}"; q=${quota.max}; w=${windowSeconds}; pk=:${pk}:`,
   }
+}
+
+/** A quota with the window it counts over. */
+export interface WindowQuota extends Quota {
+  windowMs: number
+}
+
+/** Renders the RateLimit headers of one response; a promise for draft-8 (its partition key). */
+export type QuotaHeaders = (
+  quotas: readonly WindowQuota[],
+  key: string,
+) => Record<string, string> | Promise<Record<string, string>>
+
+/**
+ * The header renderer of one limiter. The first quota is the one to report; with several, the
+ * policy header lists them all. `key` is the bounded key (see `boundKey`), as the draft-8
+ * partition keys are cached by it.
+ */
+export function quotaHeaders(
+  standardHeaders: RateLimitHeaders,
+  identifier: string | undefined,
+): QuotaHeaders {
+  if (standardHeaders === 'draft-6') {
+    return (quotas) => {
+      const first = quotas[0] as WindowQuota
+      const headers = draft6(first, Math.ceil(first.windowMs / 1000))
+      if (quotas.length > 1) {
+        headers['RateLimit-Policy'] = quotas
+          .map((q) => `${q.max};w=${Math.ceil(q.windowMs / 1000)}`)
+          .join(', ')
+      }
+      return headers
+    }
+  }
+  const pkOf = partitionKeys()
+  const name = (q: WindowQuota) => identifier ?? defaultPolicyName(q.max, q.windowMs)
+  return (quotas, key) =>
+    pkOf(key).then((pk) => {
+      const first = quotas[0] as WindowQuota
+      const headers = draft8(first, Math.ceil(first.windowMs / 1000), name(first), pk)
+      if (quotas.length > 1) {
+        headers['RateLimit-Policy'] = quotas
+          .map((q) => draft8(q, Math.ceil(q.windowMs / 1000), name(q), pk)['RateLimit-Policy'])
+          .join(', ')
+      }
+      return headers
+    })
+}
+
+/**
+ * Sets a limiter's headers on the response, in place: c.header() on a finished response rebuilds
+ * the Response on every call, which turns a string body into a stream and costs
+ * @hono/node-server its fast path. Stacked draft-8 limiters list every quota: the outer one
+ * (which runs last) goes first.
+ */
+export function setQuotaHeaders(
+  c: Context,
+  headers: Record<string, string>,
+  standardHeaders: RateLimitHeaders,
+): void {
+  editResponseHeaders(c, (h) => {
+    for (const name in headers) {
+      const value = headers[name] as string
+      const inner = standardHeaders === 'draft-8' ? h.get(name) : null
+      h.set(name, inner ? `${value}, ${inner}` : value)
+    }
+  })
 }

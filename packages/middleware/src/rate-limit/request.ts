@@ -1,0 +1,218 @@
+import type { MiddlewareHandler } from 'hono'
+import { assertNonNegativeInteger } from '../internal/options'
+import { begin, clock, decide, type Pending, storeTime } from '../internal/outcomes/decisions'
+import { reject } from './answers'
+import { COUNT_METHOD, checkMax, type RateLimitConfig, safeInteger } from './config'
+import type { RateLimitCounter } from './counter'
+import { type QuotaHeaders, setQuotaHeaders, type WindowQuota } from './headers'
+import { keySource } from './key-source'
+import type {
+  RateLimitAlgorithm,
+  RateLimitHit,
+  RateLimitInfo,
+  RateLimitStore,
+  RateLimitVerdict,
+  RateLimitWindow,
+} from './store'
+import { clampCost } from './store'
+
+/** A limit's quota in a `consume` verdict, with what the refusal logic needs. */
+interface VerdictQuota extends WindowQuota {
+  ttl: number
+  /** Whether this limit refuses the request. */
+  refuses: boolean
+}
+
+/**
+ * The request path of one `rateLimit`: skip, key, the deny cache, the store call (one unit of
+ * one limit, or a `consume`), the refusal or the pass, the headers, and the refund after the
+ * handler. Everything it reads is fixed at construction (`config`, `counter`, `headersOf`).
+ */
+export function rateLimitHandler(
+  config: RateLimitConfig,
+  counter: RateLimitCounter,
+  headersOf: QuotaHeaders,
+): MiddlewareHandler {
+  const { algorithm, windowMs, skip, maxFn, costFn, limits, consumes, failOpen, dryRun } = config
+  const { skipFailed, skipSuccessful, standardHeaders } = config
+  // What this process keeps by key (deny cache, partition keys) is keyed by the bounded key.
+  const keyOf = keySource(config.keyGenerator, counter.remembers || standardHeaders === 'draft-8')
+  // The sliding window and the token bucket record nothing for a rejected request; the fixed
+  // window counts it, so only there does skipFailedRequests give a 429 back.
+  const countsRejected = algorithm === 'fixed-window'
+  const refunds = skipFailed || skipSuccessful
+
+  return async function rateLimit(c, next) {
+    const d = begin(c, 'rateLimit')
+    if (skip && (await skip(c))) {
+      decide(d, 'skip')
+      return next()
+    }
+    const k = keyOf(c)
+    const { key, local } = k instanceof Promise ? await k : k
+    const cached = counter.refusal(local)
+    if (cached !== undefined) {
+      const reset = Math.ceil(cached.left / 1000)
+      const quotas = cached.denied.quotas.map((q) => ({
+        max: q.max,
+        windowMs: q.windowMs,
+        remaining: 0,
+        reset: Math.max(q.reset, reset),
+      }))
+      const refused = refuse(config, headersOf, quotas, local, cached.left, d)
+      if (refused) await refused
+    }
+    const max = maxFn ? checkMax(await maxFn(c), 'max(c)', windowMs) : config.max
+    const cost = costFn
+      ? safeInteger('cost(c)', assertNonNegativeInteger('rateLimit', 'cost(c)', await costFn(c)))
+      : config.cost
+    const windows = limits ?? [{ max, windowMs }]
+    // A cost above the smallest max can never pass: the stores count it as that max + 1, so
+    // no backend's arithmetic meets a number it cannot hold (see clampCost).
+    const sent = consumes ? clampCost(windows, cost) : cost
+    let info: RateLimitInfo | undefined
+    let verdict: RateLimitVerdict | undefined
+    let s: RateLimitStore
+    try {
+      s = counter.bind(c)
+      const t = clock(d)
+      if (consumes) verdict = await counter.consume(s, key, windows, sent)
+      else {
+        const result = counter.count(s, key, max)
+        info = result instanceof Promise ? await result : result
+      }
+      storeTime(d, consumes ? 'consume' : COUNT_METHOD[algorithm], t)
+      counter.recovered()
+    } catch (error) {
+      counter.report(error, c)
+      if (failOpen) {
+        decide(d, 'skip', 'store_unavailable')
+        return next()
+      }
+      reject(503, 'Rate limit store unavailable', 'store_unavailable')
+    }
+
+    if (verdict !== undefined) {
+      const quotas = verdictQuotas(verdict, windows, sent)
+      if (!verdict.allowed || quotas.some((q) => q.refuses)) {
+        const { reported, retryMs, until } = verdictRefusal(verdict, quotas, algorithm, sent)
+        if (until > 0) counter.remember(local, until, reported)
+        const refused = refuse(config, headersOf, reported, local, retryMs, d)
+        if (refused) await refused
+      }
+      // The tightest limit first: least room left, then the longest wait.
+      const reported = [...quotas].sort((a, b) => a.remaining - b.remaining || b.ttl - a.ttl)
+      const h = headersOf(reported, local)
+      const headers = h instanceof Promise ? await h : h
+      decide(d, 'allow')
+      await next()
+      setQuotaHeaders(c, headers, standardHeaders)
+      return
+    }
+
+    const counted = info as RateLimitInfo
+    const reset = Math.max(0, Math.ceil(counted.ttl / 1000))
+    const quota = { max, windowMs, remaining: Math.max(0, max - counted.count), reset }
+    const h = headersOf([quota], local)
+    const headers = h instanceof Promise ? await h : h
+    const deadline = refunds ? Date.now() + counted.ttl : 0
+    const hit: RateLimitHit = { algorithm, windowMs, max }
+    if (counted.count > max) {
+      if (skipFailed && countsRejected && !dryRun) await counter.refund(s, key, hit, deadline, c)
+      if (algorithm !== 'sliding-window') counter.remember(local, counted.ttl, [quota])
+      decide(d, dryRun ? 'dry-run' : 'reject', 'rate_limited', 429)
+      if (!dryRun) {
+        reject(429, config.message, 'rate_limited', {
+          ...headers,
+          'Retry-After': String(Math.max(1, reset)),
+        })
+      }
+    }
+    decide(d, 'allow')
+    await next()
+    if (refunds) {
+      const failed = c.error !== undefined || c.res.status >= 400
+      if (failed ? skipFailed : skipSuccessful) await counter.refund(s, key, hit, deadline, c)
+    }
+    setQuotaHeaders(c, headers, standardHeaders)
+  }
+}
+
+/**
+ * Refuses with 429: throws (synchronously when the headers are: draft-6), or returns nothing in
+ * dry run; a promise only for draft-8, whose partition key is awaited.
+ */
+function refuse(
+  config: RateLimitConfig,
+  headersOf: QuotaHeaders,
+  quotas: readonly WindowQuota[],
+  local: string,
+  retryMs: number,
+  d: Pending | undefined,
+): undefined | Promise<void> {
+  decide(d, config.dryRun ? 'dry-run' : 'reject', 'rate_limited', 429)
+  if (config.dryRun) return undefined
+  const retryAfter = String(Math.max(1, Math.ceil(retryMs / 1000)))
+  const h = headersOf(quotas, local)
+  if (h instanceof Promise) {
+    return h.then((headers) =>
+      reject(429, config.message, 'rate_limited', { ...headers, 'Retry-After': retryAfter }),
+    )
+  }
+  return reject(429, config.message, 'rate_limited', { ...h, 'Retry-After': retryAfter })
+}
+
+/** Each limit of a `consume` verdict as a quota to report, and whether it refuses. */
+function verdictQuotas(
+  verdict: RateLimitVerdict,
+  windows: readonly RateLimitWindow[],
+  sent: number,
+): VerdictQuota[] {
+  const blocked = verdict.blockedMs > 0
+  return windows.map((w, i) => {
+    const l = verdict.limits[i] as RateLimitInfo
+    const used = verdict.allowed ? l.count : l.count - sent
+    return {
+      max: w.max,
+      windowMs: w.windowMs,
+      remaining: blocked ? 0 : Math.max(0, Math.min(w.max, w.max - used)),
+      reset: Math.max(0, Math.ceil(l.ttl / 1000)),
+      ttl: l.ttl,
+      // A free request (cost 0) needs a unit left too: a spent budget refuses everything,
+      // or a route whose cost the client picks would stay open to it at 0.
+      refuses: sent === 0 ? l.count >= w.max : l.count > w.max,
+    }
+  })
+}
+
+/**
+ * A refused `consume`: the quotas to report (the refusing limits first, longest wait first),
+ * when to retry (once every refusing limit has room again, or the block ends), and how long the
+ * refusal may be remembered (`until`, 0: not at all).
+ */
+function verdictRefusal(
+  verdict: RateLimitVerdict,
+  quotas: VerdictQuota[],
+  algorithm: RateLimitAlgorithm,
+  sent: number,
+): { reported: VerdictQuota[]; retryMs: number; until: number } {
+  const blocked = verdict.blockedMs > 0
+  let retryMs = verdict.blockedMs
+  let until = blocked ? verdict.blockedMs : 0
+  for (const q of quotas) {
+    if (!q.refuses) continue
+    retryMs = Math.max(retryMs, q.ttl)
+    // Remembered only where nothing can pass before ttl: a fixed window with no unit left, a
+    // bucket refusing a single unit.
+    const full = q.max - q.remaining >= q.max
+    if ((algorithm === 'fixed-window' && full) || (algorithm === 'token-bucket' && sent === 1)) {
+      until = Math.max(until, q.ttl)
+    }
+  }
+  const reported = quotas
+    .filter((q) => q.refuses || blocked)
+    .sort((a, b) => b.ttl - a.ttl)
+    .concat(quotas.filter((q) => !(q.refuses || blocked)))
+  if (blocked) for (const q of reported) q.reset = Math.max(q.reset, Math.ceil(retryMs / 1000))
+  return { reported, retryMs, until }
+}
