@@ -69,8 +69,12 @@ logoutRaceConformance('DenoKvSessionStore (deno), two instances', async () =>
 apiKeyStoreConformance('DenoKvApiKeyStore (deno)', () =>
   remoteStore<ManagedApiKeyStore>(memory, 'apiKey', fresh()),
 )
-leaseCases('DenoKvConcurrencyStore (deno)', () =>
-  remoteStore<ConcurrencyStore>(memory, 'concurrency', fresh()),
+leaseCases(
+  'DenoKvConcurrencyStore (deno)',
+  () => remoteStore<ConcurrencyStore>(memory, 'concurrency', fresh()),
+  {
+    leaseMs: 1_500, // each call is a round trip to the Deno process: see the workerd suite
+  },
 )
 concurrencyStoreConformance('DenoKvConcurrencyStore (deno)', () =>
   remoteStore<ConcurrencyStore>(memory, 'concurrency', fresh()),
@@ -81,8 +85,12 @@ rateLimitHostileConformance('DenoKvRateLimitStore (deno)', () =>
 concurrencyHostileConformance('DenoKvConcurrencyStore (deno)', () =>
   remoteStore<ConcurrencyStore>(memory, 'concurrency', fresh()),
 )
-leaseCases('DenoKvConcurrencyStore (deno), built with a resolver of the opening handle', () =>
-  remoteStore<ConcurrencyStore>(memory, 'concurrency', `resolved/${fresh()}`),
+leaseCases(
+  'DenoKvConcurrencyStore (deno), built with a resolver of the opening handle',
+  () => remoteStore<ConcurrencyStore>(memory, 'concurrency', `resolved/${fresh()}`),
+  {
+    leaseMs: 1_500, // each call is a round trip to the Deno process: see the workerd suite
+  },
 )
 sessionStoreConformance(
   'DenoKvSessionStore (deno), built with a resolver of the opening handle',
