@@ -3,7 +3,7 @@
 // trim() and \s see (NBSP, U+2028, the BOM) and schemes in any case.
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { bearerToken, INVALID_REQUEST } from './jwt-auth'
+import { bearerToken, INVALID_REQUEST } from './bearer'
 
 /** What jwtAuth did before the fast path: trim, split at whitespace runs, scheme any case. */
 function bySplit(authorization: string): string | undefined | typeof INVALID_REQUEST {

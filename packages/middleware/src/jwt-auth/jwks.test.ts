@@ -12,8 +12,8 @@ import {
 import { Rejection } from '../internal/outcomes/rejection'
 import { type JwtAuthOptions, jwtAuth } from './index'
 import { JWKS_MAX_BYTES, JWKS_MAX_KEYS, type JwksFetch } from './jwks'
-import { MAX_CANDIDATE_KEYS } from './jwt-auth'
 import { ASYMMETRIC_ALGORITHMS } from './keys'
+import { MAX_CANDIDATE_KEYS } from './verifier'
 
 const servers: JwksServer[] = []
 async function server(keys: TestKey[] = []) {

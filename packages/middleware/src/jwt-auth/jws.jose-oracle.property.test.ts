@@ -1,6 +1,6 @@
 /**
  * jose as the oracle (issue 37, point 4): jwtAuth's one-pass verifier (jws.ts, and the claim
- * checks in jwt-auth.ts) must give jose's `jwtVerify` verdict on every token, with the same key
+ * checks in verifier.ts) must give jose's `jwtVerify` verdict on every token, with the same key
  * and equivalent options, and the same payload when both accept. Each case is a token for one of
  * the algorithms jwtAuth supports (HS256/384/512, RS256/384/512, PS256/384/512, ES256/384/512,
  * EdDSA), valid under the case's options, with none, one or a few of these changes (`MUTATIONS`):
@@ -59,7 +59,7 @@ import {
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 import { type JwtAuthOptions, jwtAuth } from './index'
 import { parseCompact } from './jws'
-import { MAX_CANDIDATE_KEYS, MAX_TOKEN_LENGTH } from './jwt-auth'
+import { MAX_CANDIDATE_KEYS, MAX_TOKEN_LENGTH } from './verifier'
 
 const RUNS = Number(process.env.JOSE_ORACLE_RUNS ?? 1000)
 const FULL = process.env.JOSE_ORACLE_RUNS !== undefined

@@ -1,0 +1,120 @@
+import type { Context, MiddlewareHandler } from 'hono'
+import { getCookieCopies } from '../internal/cookies/cookie'
+import { begin, decide } from '../internal/outcomes/decisions'
+import { reject } from './answers'
+import { bearerToken, INVALID_REQUEST } from './bearer'
+import type { JwtAuthConfig } from './config'
+import { JwksUnavailableError } from './jwks'
+import type { JWTPayload } from './payload'
+import { MAX_TOKEN_LENGTH, NO_EXP, type TokenVerifier, type Verdict } from './verifier'
+
+// No double quote: it also goes into the challenge's quoted error_description (RFC 6750).
+const MISSING_EXP_MESSAGE = 'The token has no exp (expiration time) claim, which is required'
+
+/** The scopes a token grants: `scope` (space-separated) and `scp` (array or space-separated). */
+export function tokenScopes(payload: JWTPayload): Set<string> {
+  const out = new Set<string>()
+  for (const value of [payload.scope, payload.scp]) {
+    if (typeof value === 'string') {
+      for (const s of value.split(' ')) if (s !== '') out.add(s)
+    } else if (Array.isArray(value)) {
+      for (const s of value) if (typeof s === 'string') out.add(s)
+    }
+  }
+  return out
+}
+
+/**
+ * The request path of one `jwtAuth`: the token (the Bearer header, else the cookie's copies),
+ * its verdict from the verifier (from memory when it is known), the refusals with their
+ * `WWW-Authenticate` challenge (RFC 6750), the scopes, and the payload handed to the handler.
+ * Everything it reads is fixed at construction (`config`, `verifier`).
+ */
+export function jwtAuthHandler(config: JwtAuthConfig, verifier: TokenVerifier): MiddlewareHandler {
+  const { cookieName, scopes } = config
+  const retryAfter = String(Math.ceil(config.cacheSettings.cooldownMs / 1000))
+  const challenge = `Bearer realm="${config.realm}"`
+  function unauthorized(error?: 'invalid_token' | 'invalid_request'): never {
+    reject(401, 'Unauthorized', error ? 'token_invalid' : 'token_missing', {
+      'WWW-Authenticate': error ? `${challenge}, error="${error}"` : challenge,
+    })
+  }
+  function expMissing(): never {
+    reject(401, MISSING_EXP_MESSAGE, 'token_invalid', {
+      'WWW-Authenticate': `${challenge}, error="invalid_token", error_description="${MISSING_EXP_MESSAGE}"`,
+    })
+  }
+  const scopeChallenge = `${challenge}, error="insufficient_scope", scope="${scopes.join(' ')}"`
+
+  return async function jwtAuth(c, next) {
+    const d = begin(c, 'jwtAuth')
+    let token: string | undefined
+    const authorization = c.req.header('authorization')
+    if (authorization !== undefined) {
+      const bearer = bearerToken(authorization)
+      if (bearer === INVALID_REQUEST) unauthorized('invalid_request')
+      token = bearer
+    }
+    let copies: string[] = []
+    if (token === undefined) {
+      const all = cookieName === undefined ? [] : getCookieCopies(c, cookieName)
+      // More copies than are examined (padding): ambiguous, none is accepted.
+      if (all === null) unauthorized('invalid_token')
+      copies = all.filter((v) => v !== '')
+      if (copies.length === 0) unauthorized()
+    }
+    let payload: Verdict
+    try {
+      if (token === undefined) payload = await fromCookies(verifier, copies, c)
+      else if (token.length > MAX_TOKEN_LENGTH) payload = null
+      else {
+        // `verifier.verify` inlined: a remembered token costs no extra await.
+        const known = verifier.remembered(token)
+        payload = known !== undefined ? known : await verifier.verifyAnew(token, c)
+      }
+    } catch (err) {
+      if (!(err instanceof JwksUnavailableError)) throw err
+      // The cause goes to the operator (hook or warning, decision record), never to the client.
+      verifier.keySetFailed(err, c)
+      decide(d, 'reject', 'jwks_unavailable', 503)
+      if (d !== undefined) d.decision.cause = err.message
+      reject(503, 'Service Unavailable', 'jwks_unavailable', { 'Retry-After': retryAfter })
+    }
+    if (payload === null) unauthorized('invalid_token')
+    if (payload === NO_EXP) expMissing()
+    if (scopes.length > 0) {
+      const granted = tokenScopes(payload)
+      if (!scopes.every((s) => granted.has(s))) {
+        reject(403, 'Forbidden', 'insufficient_scope', { 'WWW-Authenticate': scopeChallenge })
+      }
+    }
+    c.set('jwtPayload', payload)
+    decide(d, 'allow')
+    // Nothing to do after the handler: the chain's promise is this middleware's.
+    return next()
+  }
+}
+
+/**
+ * Cookie tossing: a sibling subdomain can plant a second cookie of this name that the browser
+ * sends first. Every copy (up to 8; more is a 401) is verified: junk in front is skipped, and
+ * two different valid tokens (one may be the attacker's own) are ambiguous and accept neither.
+ */
+async function fromCookies(
+  verifier: TokenVerifier,
+  copies: string[],
+  c: Context,
+): Promise<Verdict> {
+  let found: { token: string; payload: JWTPayload } | null = null
+  let noExp = false
+  for (const copy of copies) {
+    if (found !== null && copy === found.token) continue
+    const payload = await verifier.verify(copy, c)
+    if (payload === NO_EXP) noExp = true
+    if (payload === null || payload === NO_EXP) continue
+    if (found !== null) return null
+    found = { token: copy, payload }
+  }
+  if (found === null) return noExp ? NO_EXP : null
+  return found.payload
+}
