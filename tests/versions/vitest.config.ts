@@ -33,6 +33,10 @@ export const FILES = [
   'packages/middleware/src/internal/http/*.test.ts',
   'packages/middleware/src/body-limit/*.test.ts',
   'packages/openapi/src/app/*.test.ts',
+  // The wrapper's route records, base path and error handler on a whole app, end to end.
+  'tests/openapi/audit.test.ts',
+  'tests/openapi/docs-wire.test.ts',
+  'tests/openapi/one-json-reader.test.ts',
 ]
 
 export default mergeConfig(
