@@ -81,7 +81,8 @@ export function bodyLimit(options?: BodyLimitOptions): MiddlewareHandler & BodyL
     ) {
       expected = Number(declared)
       if (expected > max) {
-        rejectOrRecord(d, dryRun, 413, 'Content Too Large', 'body_too_large')
+        // The body stream exists and is left unread (see unreadBodyHeaders).
+        rejectOrRecord(d, dryRun, 413, 'Content Too Large', 'body_too_large', unreadBodyHeaders(c))
         return next() // dry run: the body passes untouched
       }
       if (framedByRuntime(c)) {

@@ -1,5 +1,4 @@
 import { Hono } from 'hono'
-import { mount } from 'hono/mount'
 import { describe, expect, it } from 'vitest'
 import {
   basePathOf,
@@ -49,7 +48,17 @@ describe('the reads of Hono internals', () => {
     expect(targetHandler(handler)).toBe(handler)
   })
 
-  it('recognises mounted applications, and not a middleware of the same arity', () => {
+  it('recognises mounted applications, and not a middleware of the same arity', async () => {
+    // `hono/mount` is recent (4.13.11 or so): the version matrix (tests/versions) also runs
+    // older releases, where only `app.mount()` exists.
+    const mount = await import('hono/mount').then(
+      (m) => m.mount,
+      () => (handler: () => Response) => {
+        const probe = new Hono()
+        probe.mount('/', handler)
+        return routeRecords(probe)?.at(-1)?.handler as never
+      },
+    )
     const app = new Hono()
     app.mount('/legacy', () => new Response('legacy'))
     app.all(

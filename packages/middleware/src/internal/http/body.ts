@@ -1,11 +1,5 @@
 import type { Context } from 'hono'
-
-/** The parts of node:http's IncomingMessage these modules read (`c.env.incoming`). */
-interface NodeIncoming {
-  httpVersionMajor?: unknown
-  headers?: Record<string, unknown>
-  rawBody?: unknown
-}
+import { type NodeIncoming, requestBuiltFrom, socketMessage } from './node-server'
 
 /**
  * True unless the request provably has no body. On @hono/node-server, reading `c.req.raw.body`
@@ -57,41 +51,6 @@ function framedBody(c: Context): boolean | undefined {
 }
 
 /**
- * The HTTP/1.x message @hono/node-server built `c.req.raw` from, while `c.req.raw` is still that
- * request (no middleware replaced it); `undefined` on every other runtime, on HTTP/2, for
- * `app.request()` and for a fake `env`.
- */
-export function socketMessage(c: Context): NodeIncoming | undefined {
-  const incoming = (c.env as { incoming?: NodeIncoming } | undefined)?.incoming
-  if (incoming?.httpVersionMajor !== 1 || 'rawBody' in incoming || !incoming.headers) {
-    return undefined
-  }
-  return builtFrom(c.req.raw, incoming) ? incoming : undefined
-}
-
-/**
- * @hono/node-server's lightweight request keeps its message under a private symbol. Finding the
- * message there, as an own property, proves `raw` was built from it; a Request some middleware
- * put in its place has no such property, and its body is then checked directly. The symbol found
- * last is tried first: listing an object's symbols costs an array per request.
- */
-let messageKey: symbol | undefined
-
-function builtFrom(raw: Request, incoming: NodeIncoming): boolean {
-  const r = raw as unknown as Record<symbol, unknown>
-  if (messageKey !== undefined && r[messageKey] === incoming && Object.hasOwn(r, messageKey)) {
-    return true
-  }
-  for (const key of Object.getOwnPropertySymbols(raw)) {
-    if (r[key] === incoming) {
-      messageKey = key
-      return true
-    }
-  }
-  return false
-}
-
-/**
  * True when a server runtime built `c.req.raw` from a real connection, so its body is exactly as
  * long as a lone numeric `Content-Length` says (the runtime's HTTP parser frames the body by it):
  * @hono/node-server (the request still built from its message), Bun (`env.requestIP`), Deno
@@ -109,7 +68,7 @@ export function framedByRuntime(c: Context): boolean {
     | undefined
   if (env && typeof env === 'object') {
     if (env.incoming && typeof env.incoming === 'object') {
-      return !('rawBody' in env.incoming) && builtFrom(c.req.raw, env.incoming)
+      return requestBuiltFrom(c, env.incoming)
     }
     if (typeof env.requestIP === 'function') return true
     if (env.remoteAddr && typeof env.remoteAddr === 'object') return true

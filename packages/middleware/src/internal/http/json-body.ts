@@ -1,5 +1,6 @@
 import type { Context } from 'hono'
-import { mayHaveBody, socketMessage } from './body'
+import { mayHaveBody } from './body'
+import { socketMessage } from './node-server'
 
 // `application/json`, `application/<anything>+json` (merge-patch, problem, vnd.api…), any params.
 const JSON_TYPE = /^application\/(?:[a-z0-9!#$&^_.-]+\+)?json\s*(?:;|$)/i

@@ -1,4 +1,5 @@
 import type { Context } from 'hono'
+import { lightResponseParts } from './node-server'
 
 /**
  * The header methods the middleware use to edit a finished response. `Headers` has them all; so
@@ -47,34 +48,33 @@ const OWN = Symbol('palisade.headerRecord')
  * to a response built here go into its copy in place, while the response still holds it.
  *
  * **What is read privately, and how it is guarded.** The status, body and header record are read
- * from the instance's cache entry (a symbol-keyed `[status, body, headers]`; no public getter
- * gives them without building the undici Response). The class is checked once, through its
+ * from the instance's cache entry (a symbol-keyed `[status, body, headers]`, read by
+ * `lightResponseParts` in node-server.ts, the one module that reads node-server's internals). The
+ * class is checked once, through its
  * public API, before it is trusted: a probe built with a known record must show that record
  * under one own symbol, and an edit made to the record after construction must be seen through
  * `.headers`, both before and after the body is materialised. Any other shape (a newer
  * node-server, a subclass, a streamed or Blob body, a record with array values, a response whose
- * `.headers` were already read) takes the standard way.
+ * `.headers` were already read) takes the standard way, and so does every response when the
+ * borrowed internals are switched off (node-server.ts, `__PALISADE_NO_INTERNALS__`).
  *
  * One difference, not on the wire: a rebuilt response's `statusText` is `''`. node-server never
  * writes a custom status text on this path (it calls `writeHead(status, headers)`), so only a
  * later middleware reading `c.res.statusText` could tell.
  */
 export function recordHeaders(c: Context): HeaderEdit | undefined {
-  const res = c.res as unknown as Record<symbol, unknown>
-  const Light = res.constructor as typeof Response
-  if (Light !== globalThis.Response) return undefined
-  const key = Light === lastClass ? lastKey : cacheKeyOf(Light)
   // A materialised response has dropped its cache entry: then `.headers` is the real one.
-  const cache = key && res[key]
-  if (!Array.isArray(cache)) return undefined
-  const [status, body, headers] = cache
-  const own = res[OWN] as RecordView | undefined
+  const parts = lightResponseParts(c.res)
+  if (parts === undefined) return undefined
+  const { status, body, headers } = parts
+  const own = (c.res as unknown as Record<symbol, unknown>)[OWN] as RecordView | undefined
   if (own !== undefined && own.record === headers) return own
   if (typeof status !== 'number') return undefined
   if (!(body === null || typeof body === 'string' || body instanceof Uint8Array)) return undefined
   const record = copyRecord(headers, body !== null)
   if (record === undefined) return undefined
-  const rebuilt = new Light(body, { status, headers: record })
+  const Light = c.res.constructor as typeof Response
+  const rebuilt = new Light(body as BodyInit | null, { status, headers: record })
   const view = new RecordView(record)
   ;(rebuilt as unknown as Record<symbol, unknown>)[OWN] = view
   // Unset first: assigning over a set `c.res` makes Hono copy every header across.
@@ -155,40 +155,4 @@ function fieldName(name: string): string {
   const lower = name.toLowerCase()
   if (lower === 'set-cookie' || lower === '__proto__') throw new TypeError(`header record: ${name}`)
   return lower
-}
-
-/**
- * The class checked last (only `globalThis.Response` is ever checked, so there is one at a time)
- * and the symbol it passed with, `undefined` when it failed.
- */
-let lastClass: unknown
-let lastKey: symbol | undefined
-
-function cacheKeyOf(Light: typeof Response): symbol | undefined {
-  lastClass = Light
-  lastKey = probe(Light)
-  return lastKey
-}
-
-/**
- * Checks a Response class through its public API (see `recordHeaders`): the symbol that holds
- * `[status, body, record]`, an edit to the record seen through `.headers`, and again after the
- * body was materialised. Undici's own Response has no such symbol and fails at once.
- */
-function probe(Light: typeof Response): symbol | undefined {
-  try {
-    const records: HeaderRecord[] = [{}, {}]
-    const [one, two] = records.map((headers) => new Light('probe', { status: 299, headers }))
-    const bag = one as unknown as Record<symbol, unknown>
-    const key = Object.getOwnPropertySymbols(one).find((k) => {
-      const v = bag[k]
-      return Array.isArray(v) && v[0] === 299 && v[1] === 'probe' && v[2] === records[0]
-    })
-    for (const record of records) record['x-late'] = 'b'
-    // One is read through `.headers` first, the other after its body was materialised.
-    const seen = !two?.bodyUsed && [one, two].every((r) => r?.headers.get('x-late') === 'b')
-    return seen ? key : undefined
-  } catch {
-    return undefined
-  }
 }

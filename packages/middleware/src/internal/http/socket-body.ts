@@ -1,5 +1,6 @@
 import type { Context } from 'hono'
-import { CONTENT_LENGTH, socketMessage } from './body'
+import { CONTENT_LENGTH } from './body'
+import { overNodeHttp1, socketMessage } from './node-server'
 
 // What bodyLimit reads off @hono/node-server's socket message to refuse without breaking the
 // connection. Apart from body.ts so that the middleware that only ask whether a body is there
@@ -36,11 +37,12 @@ export function socketFramedLength(c: Context): number | undefined {
 
 /**
  * Headers for a refusal that leaves part of a streamed body unread: `Connection: close` on
- * @hono/node-server over HTTP/1.x (the request still built from its message), so Node closes the
+ * @hono/node-server over HTTP/1.x (read from its documented binding, so also with the borrowed
+ * internals switched off, and also for a request a middleware replaced), so Node closes the
  * connection after the answer instead of parsing the rest of the body as the next request, which
  * resets the client's next request on that connection (RFC 9112 §9.6: a server that does not read
  * the whole body closes). Elsewhere nothing: other runtimes manage their own connections.
  */
 export function unreadBodyHeaders(c: Context): Record<string, string> | undefined {
-  return socketMessage(c) ? { Connection: 'close' } : undefined
+  return overNodeHttp1(c) ? { Connection: 'close' } : undefined
 }
