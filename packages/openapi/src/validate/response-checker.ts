@@ -1,10 +1,11 @@
 // The check of one answer against what its route declares: the status, then the JSON body,
 // stripped of undeclared properties and validated; and the answer that is sent in its place.
 import type { Context } from 'hono'
+import { jsonValue } from './json-value'
 import { PROBLEM_JSON, problemDetails } from './problem'
 import type { ResponseValidationErrorHandler, ResponseValidationIssue } from './response-types'
 import { type StandardResult, toPointer, type ValidateFn } from './standard'
-import { jsonValue, type Removed, UnresolvedSchemaError } from './strip'
+import { type Removed, UnresolvedSchemaError } from './strip'
 
 /** How the body under one declared status is checked. */
 export interface StatusCheck {
