@@ -9,7 +9,7 @@ import type { Context } from 'hono'
  * be allowed; without `Origin`, the `Referer`'s origin must be. With neither (a non-browser
  * client, or a browser that strips both), the token check alone decides.
  */
-export function originAllowed(c: Context, origins: Set<string> | undefined): boolean {
+export function originAllowed(c: Context, origins: ReadonlySet<string> | undefined): boolean {
   const origin = c.req.header('origin')
   // With an Origin, the Origin rule covers cross-site requests too: one header read fewer.
   if (origin !== undefined) return isAllowed(origin, c, origins)
@@ -26,7 +26,7 @@ export function originAllowed(c: Context, origins: Set<string> | undefined): boo
 }
 
 /** Listed in `origins`, or (without the option) on the host the request was sent to. */
-function isAllowed(origin: string, c: Context, origins: Set<string> | undefined): boolean {
+function isAllowed(origin: string, c: Context, origins: ReadonlySet<string> | undefined): boolean {
   if (origins) return origins.has(origin.toLowerCase())
   const url = c.req.url
   // Fast path, the common case: the URL starts with exactly this origin, then its path.

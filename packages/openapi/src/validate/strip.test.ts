@@ -5,7 +5,8 @@ import Ajv2020 from 'ajv/dist/2020'
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import type { OpenAPISchema } from '../schema/types'
-import { jsonValue, type Removed, stripperFor, UnresolvedSchemaError } from './strip'
+import { jsonValue } from './json-value'
+import { type Removed, stripperFor, UnresolvedSchemaError } from './strip'
 
 const User: OpenAPISchema = {
   type: 'object',
