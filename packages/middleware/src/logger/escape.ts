@@ -8,9 +8,10 @@ const CONTROLS = new RegExp(CONTROL.source, 'g')
 const SHORT: Record<string, string> = { '\n': '\\n', '\r': '\\r', '\t': '\\t' }
 
 /**
- * `text` with every control character written as an escape, `\n`, `\r`, `\t` or `\uXXXX` (as
- * JSON writes them), so one log call is one line, shown as it was written. A backslash stays a
- * backslash: the line stays readable, and a literal `\n` in a message cannot start a line either.
+ * `text` with every control character written as an escape: `\n`, `\r`, `\t`, or `\u` and four
+ * hex digits (as JSON writes them), so one log call is one line, shown as it was written. A
+ * backslash stays a backslash: the line stays readable, and a literal `\n` in a message cannot
+ * start a line either.
  */
 export function escapeControl(text: string): string {
   return CONTROL.test(text) ? text.replace(CONTROLS, escapeOne) : text
