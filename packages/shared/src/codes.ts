@@ -29,6 +29,8 @@ export type RejectionCode =
   | 'malformed_body'
   | 'body_too_deep'
   | 'response_invalid'
+  /** `problemNotFound()`: no route matches the method and path. */
+  | 'not_found'
   | (string & {})
 
 /** What a rejection code looks like: snake_case, starting with a letter. */
