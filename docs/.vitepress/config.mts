@@ -32,6 +32,7 @@ const middleware: [string, string][] = [
   ['xssSanitize', 'xss-sanitize'],
   ['ssrfGuard', 'ssrf-guard'],
   ['sessions', 'sessions'],
+  ['webhook and signWebhook', 'webhook'],
 ]
 
 const sidebar: DefaultTheme.Sidebar = {
