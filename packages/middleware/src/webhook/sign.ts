@@ -29,7 +29,7 @@ export interface SignWebhookOptions {
 export interface SignedWebhook {
   headers: Record<string, string>
   /** The body to send, byte for byte (a payload object is serialised once, here). */
-  body: string | Uint8Array
+  body: string | Uint8Array<ArrayBuffer>
 }
 
 const encoder = new TextEncoder()
@@ -67,8 +67,13 @@ export async function signWebhook(
     throw optionError(FACTORY, '"preset" and "secret" are required')
   const scheme = schemeOf(FACTORY, options.preset)
   const secrets = secretsOf(FACTORY, scheme, options.secret)
+  // Bytes are copied: the caller's array may change (or be a view of a shared buffer).
   const body =
-    typeof payload === 'string' || payload instanceof Uint8Array ? payload : JSON.stringify(payload)
+    typeof payload === 'string'
+      ? payload
+      : payload instanceof Uint8Array
+        ? new Uint8Array(payload)
+        : JSON.stringify(payload)
   if (body === undefined) throw optionError(FACTORY, 'the payload cannot be sent as JSON')
   let id = options.id
   if (id === undefined && scheme.preset === 'standardWebhooks') id = `msg_${crypto.randomUUID()}`

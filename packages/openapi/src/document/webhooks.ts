@@ -5,77 +5,64 @@ import type { StoredWebhook, WebhookSignature } from '../model/webhook'
 import { objectParts } from '../rules/route-check'
 import { type ConvertOptions, toOpenAPISchema } from '../schema/convert'
 
-const STRING = { type: 'string' } as const
-const SECONDS = { type: 'string', pattern: '^[0-9]+$' } as const
+/** A header value of at most `maxLength` characters matching `pattern`. */
+const text = (maxLength: number, pattern: string) => ({ type: 'string', maxLength, pattern })
+/** Visible ASCII, as the ids senders write (and webhook() accepts). */
+const ID = text(256, '^[!-~]+$')
+const SECONDS = text(12, '^[0-9]+$')
+
+/** One header parameter. */
+function header(name: string, required: boolean, schema: object, description: string) {
+  return { name, in: 'header', required, schema, description } as OpenAPIParameter
+}
 
 /** The headers each signature preset writes, as header parameters. */
 const SIGNATURE_HEADERS: Record<WebhookSignature, OpenAPIParameter[]> = {
   standardWebhooks: [
-    {
-      name: 'webhook-id',
-      in: 'header',
-      required: true,
-      schema: { ...STRING },
-      description:
-        'The message id (Standard Webhooks); the same on every retry: an idempotency key',
-    },
-    {
-      name: 'webhook-timestamp',
-      in: 'header',
-      required: true,
-      schema: { ...SECONDS },
-      description: 'When it was sent, in Unix seconds; part of what is signed',
-    },
-    {
-      name: 'webhook-signature',
-      in: 'header',
-      required: true,
-      schema: { ...STRING },
-      description:
-        'Space-separated `v1,<base64>` HMAC-SHA256 (or `v1a,<base64>` Ed25519) signatures of `{webhook-id}.{webhook-timestamp}.{body}`',
-    },
+    header(
+      'webhook-id',
+      true,
+      ID,
+      'The message id (Standard Webhooks); the same on every retry: an idempotency key',
+    ),
+    header(
+      'webhook-timestamp',
+      true,
+      SECONDS,
+      'When it was sent, in Unix seconds; part of what is signed',
+    ),
+    header(
+      'webhook-signature',
+      true,
+      text(4096, '^v1a?,[A-Za-z0-9+/=]+( v1a?,[A-Za-z0-9+/=]+)*$'),
+      'Space-separated `v1,<base64>` HMAC-SHA256 (or `v1a,<base64>` Ed25519) signatures of `{webhook-id}.{webhook-timestamp}.{body}`',
+    ),
   ],
   stripe: [
-    {
-      name: 'Stripe-Signature',
-      in: 'header',
-      required: true,
-      schema: { ...STRING },
-      description:
-        '`t=<unix seconds>,v1=<hex>`: the HMAC-SHA256 of `{t}.{body}`, one `v1` per secret',
-    },
+    header(
+      'Stripe-Signature',
+      true,
+      text(1024, '^t=[0-9]+(,v[0-9]+=[0-9a-f]+)+$'),
+      '`t=<unix seconds>,v1=<hex>`: the HMAC-SHA256 of `{t}.{body}`, one `v1` per secret',
+    ),
   ],
   github: [
-    {
-      name: 'X-Hub-Signature-256',
-      in: 'header',
-      required: true,
-      schema: { ...STRING },
-      description: '`sha256=<hex>`: the HMAC-SHA256 of the body',
-    },
-    {
-      name: 'X-GitHub-Delivery',
-      in: 'header',
-      required: false,
-      schema: { ...STRING },
-      description: 'The delivery id',
-    },
+    header(
+      'X-Hub-Signature-256',
+      true,
+      text(71, '^sha256=[0-9a-f]{64}$'),
+      '`sha256=<hex>`: the HMAC-SHA256 of the body',
+    ),
+    header('X-GitHub-Delivery', false, ID, 'The delivery id'),
   ],
   slack: [
-    {
-      name: 'X-Slack-Signature',
-      in: 'header',
-      required: true,
-      schema: { ...STRING },
-      description: '`v0=<hex>`: the HMAC-SHA256 of `v0:{timestamp}:{body}`',
-    },
-    {
-      name: 'X-Slack-Request-Timestamp',
-      in: 'header',
-      required: true,
-      schema: { ...SECONDS },
-      description: 'When it was sent, in Unix seconds',
-    },
+    header(
+      'X-Slack-Signature',
+      true,
+      text(67, '^v0=[0-9a-f]{64}$'),
+      '`v0=<hex>`: the HMAC-SHA256 of `v0:{timestamp}:{body}`',
+    ),
+    header('X-Slack-Request-Timestamp', true, SECONDS, 'When it was sent, in Unix seconds'),
   ],
 }
 
