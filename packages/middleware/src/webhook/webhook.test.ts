@@ -34,7 +34,7 @@ function appWith(options: WebhookOptions, seen: unknown[] = []) {
   return app
 }
 
-function post(app: Hono, headers: Record<string, string>, body: string | Uint8Array) {
+function post(app: Hono, headers: Record<string, string>, body: string | Uint8Array<ArrayBuffer>) {
   return app.request('http://localhost/hook', {
     method: 'POST',
     headers: { 'content-type': 'application/json', ...headers },
