@@ -37,13 +37,13 @@ export function own(value: unknown, key: string): unknown {
 /** Own keys of an object (none for anything else). */
 export const keys = (value: unknown): string[] => (isObject(value) ? Object.keys(value) : [])
 
-export const escape = (key: string) => key.replace(/~/g, '~0').replace(/\//g, '~1')
+export const escapeKey = (key: string) => key.replace(/~/g, '~0').replace(/\//g, '~1')
 
 /** The child `key` of a node. */
 export function child(node: Node, key: string | number): Node {
   const k = String(key)
   const value = Array.isArray(node.value) ? node.value[Number(k)] : own(node.value, k)
-  return { value, ptr: `${node.ptr}/${escape(k)}` }
+  return { value, ptr: `${node.ptr}/${escapeKey(k)}` }
 }
 
 function lookup(doc: unknown, pointer: string): Node | undefined {
