@@ -6,6 +6,10 @@ import { child, deref, isObject, keys, type Node, own } from './walk'
 
 export interface Facets {
   ptr: string
+  /** The schema is in the document (not an absent `schema` read as "anything"). */
+  exists: boolean
+  /** Where its (first) `properties` object is, when it has one. */
+  propsPtr?: string
   /** Declared types without "null"; empty: any type. */
   types: string[]
   nullable: boolean
@@ -67,7 +71,9 @@ function read(acc: Acc, doc: unknown, node: Node, depth: number): void {
     const bound = own(value, keyword)
     if (!f.bounds.has(keyword) && isNumber(bound)) f.bounds.set(keyword, bound)
   }
+  f.exists = true
   const properties = child(resolved, 'properties')
+  if (f.propsPtr === undefined && isObject(properties.value)) f.propsPtr = properties.ptr
   for (const name of keys(properties.value)) {
     if (!f.props.has(name)) f.props.set(name, child(properties, name))
   }
@@ -86,6 +92,7 @@ function read(acc: Acc, doc: unknown, node: Node, depth: number): void {
 export function facetsOf(doc: unknown, node: Node): Facets {
   const facets: Facets = {
     ptr: deref(doc, node).ptr,
+    exists: false,
     types: [],
     nullable: false,
     bounds: new Map(),

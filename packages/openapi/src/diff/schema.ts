@@ -21,8 +21,9 @@ function where(place: SchemaPlace): string {
   return place.path === '' ? place.label : `property '${place.path}' of ${place.label}`
 }
 
+/** The schema's place, when the document has it (an absent schema has no pointer). */
 function node(f: Facets): Node {
-  return { value: true, ptr: f.ptr }
+  return { value: f.exists ? true : undefined, ptr: f.ptr }
 }
 
 function compareTypes(ctx: Context, o: Facets, n: Facets, place: SchemaPlace): void {
@@ -108,7 +109,8 @@ function compareProperties(
   const sub: SchemaSubject = inRequest ? 'request-property' : 'response-property'
   const hidden = (f: Facets) => (inRequest ? f.readOnly : f.writeOnly)
   const nameOf = (name: string) => (place.path === '' ? name : `${place.path}.${name}`)
-  const propsPtr = (f: Facets): Node => ({ value: true, ptr: `${f.ptr}/properties` })
+  const propsPtr = (f: Facets): Node =>
+    f.propsPtr === undefined ? node(f) : { value: true, ptr: f.propsPtr }
   for (const [name, before] of o.props) {
     const label = `property '${nameOf(name)}' of ${place.label}`
     const after = n.props.get(name)
