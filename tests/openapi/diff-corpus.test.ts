@@ -6,6 +6,17 @@ import { describe, expect, it } from 'vitest'
 import { DIFF_RULES, diff, fromOasdiff } from '../../packages/openapi/src/diff'
 import { CORPUS } from './fixtures/diff-corpus'
 
+/** The value at a JSON pointer, or undefined. */
+function at(value: unknown, pointer: string): unknown {
+  let node = value
+  for (const raw of pointer.split('/').slice(1)) {
+    const key = raw.replace(/~1/g, '/').replace(/~0/g, '~')
+    if (node === null || typeof node !== 'object' || !Object.hasOwn(node, key)) return undefined
+    node = (node as Record<string, unknown>)[key]
+  }
+  return node
+}
+
 const sorted = (pairs: Array<[string, string]>) => pairs.map((p) => p.join(' ')).sort()
 
 describe('diff corpus', () => {
@@ -20,6 +31,8 @@ describe('diff corpus', () => {
     for (const change of changes) {
       // Every change is located in at least one document, by a pointer that resolves there.
       expect(change.old ?? change.new).toBeDefined()
+      if (change.old !== undefined) expect(at(c.before, change.old)).toBeDefined()
+      if (change.new !== undefined) expect(at(c.after, change.new)).toBeDefined()
       expect(DIFF_RULES.has(change.id)).toBe(true)
     }
     // The reverse direction never throws and the pair compared with itself is empty.
