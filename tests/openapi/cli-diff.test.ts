@@ -33,7 +33,8 @@ afterEach(() => {
   vi.restoreAllMocks()
 })
 
-type Json = Record<string, any>
+type Json = Record<string, unknown>
+type Doc = { paths: Record<string, unknown> }
 const doc = (paths: Json): Json => ({
   openapi: '3.1.0',
   info: { title: 't', version: '1' },
@@ -201,7 +202,7 @@ describe('palisade diff --app and export --check --breaking', () => {
     await main(['export', EXAMPLE, '--out', committed])
     vi.restoreAllMocks()
   })
-  const edited = (name: string, edit: (d: Json) => void) => {
+  const edited = (name: string, edit: (d: Doc) => void) => {
     const d = JSON.parse(readFileSync(committed, 'utf8'))
     edit(d)
     return write(name, d)

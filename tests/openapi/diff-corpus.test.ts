@@ -52,6 +52,9 @@ describe('diff corpus', () => {
     expect(page).toContain(
       `The corpus exercises ${new Set(ids).size} rules: ${shared.length} are oasdiff checks, and ${agree.length} of them have the level oasdiff gives`,
     )
+    const all = [...DIFF_RULES.values()]
+    const oasdiff = all.filter((rule) => rule.oasdiff !== undefined).length
+    expect(page).toContain(`${oasdiff} of our ${all.length} rule ids are oasdiff ids`)
     for (const rule of differ) expect(page).toContain(`\`${rule.id}\``)
     for (const id of ours) expect(page).toContain(`\`${id}\``)
   })
