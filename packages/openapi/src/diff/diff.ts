@@ -105,8 +105,8 @@ const ORDER = { breaking: 0, info: 1, 'non-breaking': 2 } as const
  */
 export function diff(oldDoc: unknown, newDoc: unknown, options: DiffOptions = {}): Change[] {
   const ctx: Context = {
-    old: { doc: oldDoc },
-    new: { doc: newDoc },
+    old: { doc: oldDoc, facets: new Map() },
+    new: { doc: newDoc, facets: new Map() },
     out: [],
     strictEnums: options.strictEnums === true,
     seen: new Set(),

@@ -3,7 +3,7 @@
 // is already being compared further up.
 import { covers, type Facets, facetsOf } from './facets'
 import { BOUNDS, type SchemaSubject } from './rules'
-import { type Context, type Node, report, show } from './walk'
+import { type Context, type Node, report, type Side, show } from './walk'
 
 /** Where the schema is, for messages: `query parameter 'limit'`, `the 200 response (…)`. */
 export interface SchemaPlace {
@@ -19,6 +19,16 @@ const request = (place: SchemaPlace) => place.subject.startsWith('request')
 
 function where(place: SchemaPlace): string {
   return place.path === '' ? place.label : `property '${place.path}' of ${place.label}`
+}
+
+/** The facets of the schema at `node` on one side, read once per diff. */
+function facets(side: Side, node: Node): Facets {
+  let found = side.facets.get(node.ptr) as Facets | undefined
+  if (found === undefined) {
+    found = facetsOf(side.doc, node)
+    side.facets.set(node.ptr, found)
+  }
+  return found
 }
 
 /** The schema's place, when the document has it (an absent schema has no pointer). */
@@ -115,7 +125,7 @@ function compareProperties(
     const label = `property '${nameOf(name)}' of ${place.label}`
     const after = n.props.get(name)
     if (after === undefined) {
-      if (hidden(facetsOf(ctx.old.doc, before))) continue
+      if (hidden(facets(ctx.old, before))) continue
       const id = inRequest
         ? 'request-property-removed'
         : o.required.has(name)
@@ -126,7 +136,7 @@ function compareProperties(
     }
     const wasRequired = o.required.has(name)
     const isRequired = n.required.has(name)
-    if (wasRequired !== isRequired && !hidden(facetsOf(ctx.new.doc, after))) {
+    if (wasRequired !== isRequired && !hidden(facets(ctx.new, after))) {
       const id = inRequest
         ? `request-property-became-${isRequired ? 'required' : 'optional'}`
         : `response-property-became-${isRequired ? 'required' : 'optional'}`
@@ -135,7 +145,7 @@ function compareProperties(
     compareSchema(ctx, before, after, { ...place, subject: sub, path: nameOf(name) }, depth + 1)
   }
   for (const [name, after] of n.props) {
-    if (o.props.has(name) || hidden(facetsOf(ctx.new.doc, after))) continue
+    if (o.props.has(name) || hidden(facets(ctx.new, after))) continue
     const required = n.required.has(name)
     const id = inRequest
       ? `new-${required ? 'required' : 'optional'}-request-property`
@@ -158,8 +168,8 @@ export function compareSchema(
   depth = 0,
 ): void {
   if (depth >= MAX_DEPTH) return
-  const o = facetsOf(ctx.old.doc, oldNode)
-  const n = facetsOf(ctx.new.doc, newNode)
+  const o = facets(ctx.old, oldNode)
+  const n = facets(ctx.new, newNode)
   const key = `${request(place) ? 'q' : 's'}\u0000${o.ptr}\u0000${n.ptr}`
   if (ctx.seen.has(key)) return
   ctx.seen.add(key)

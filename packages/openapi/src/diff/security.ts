@@ -119,16 +119,18 @@ export function compareSecurity(ctx: Context, oldOp: Node, newOp: Node): void {
   }
 }
 
-/** Compares the document's servers by URL. */
+/** Compares the document's servers by URL (none declared is the default server "/"). */
 export function compareServers(ctx: Context): void {
   const list = (doc: unknown): Map<string, Node> => {
     const node: Node = { value: own(doc, 'servers'), ptr: '/servers' }
     const out = new Map<string, Node>()
-    if (!Array.isArray(node.value)) return out
-    node.value.forEach((server, i) => {
+    const servers = Array.isArray(node.value) ? node.value : []
+    servers.forEach((server, i) => {
       const url = own(server, 'url')
       if (typeof url === 'string' && !out.has(url)) out.set(url, child(node, i))
     })
+    // No servers (or an empty list) means one server, "/" (OpenAPI 3.0 and 3.1 alike).
+    if (out.size === 0) out.set('/', { value: undefined, ptr: '/servers' })
     return out
   }
   const before = list(ctx.old.doc)

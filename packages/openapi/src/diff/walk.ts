@@ -83,6 +83,8 @@ export function deref(doc: unknown, node: Node): Node {
 
 export interface Side {
   doc: unknown
+  /** Facets of the schemas read so far, by the pointer they were reached at (see schema.ts). */
+  facets: Map<string, unknown>
 }
 
 /** What a comparison needs: both documents, the operation in hand and the change list. */
