@@ -41,6 +41,11 @@ export interface Decision {
    * then, after the other keys, so the decisions without one keep their shape.
    */
   cause?: string
+  /**
+   * What kind of request the guard saw, for guards that classify: botGuard's bot category
+   * (`spoofed`, `ai-crawler`, …). Set only by them, after the other keys.
+   */
+  category?: string
 }
 
 /** A decision still being made. Only exists while a consumer is installed. */
