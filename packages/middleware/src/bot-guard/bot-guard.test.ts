@@ -331,14 +331,23 @@ describe('botGuard allow, deny and dry run', () => {
     expect((await from(appWith({ deny: [], resolver }).app, RENTED, GOOGLEBOT)).status).toBe(200)
   })
 
-  it('lets only the categories in allow through', async () => {
+  it('lets only the bot categories in allow through, and browsers always', async () => {
     const { resolver } = google()
-    const { app } = appWith({ allow: ['browser', 'search-engine'], resolver })
+    const { app } = appWith({ allow: ['search-engine'], resolver })
     expect((await from(app, RENTED, CHROME)).status).toBe(200)
     expect((await from(app, GOOGLE_IP, GOOGLEBOT)).status).toBe(200)
     expect((await from(app, RENTED, GOOGLEBOT)).status).toBe(403)
     expect((await from(app, RENTED, 'curl/8.4.0')).status).toBe(403)
     expect((await from(app, RENTED, undefined)).status).toBe(403)
+    const none = appWith({ allow: [], resolver }).app
+    expect((await from(none, GOOGLE_IP, GOOGLEBOT)).status).toBe(403)
+    expect((await from(none, RENTED, CHROME)).status).toBe(200)
+  })
+
+  it('denies browsers too when deny lists them (an API for machines)', async () => {
+    const { app } = appWith({ deny: ['browser', 'spoofed'], resolver: false })
+    expect((await from(app, RENTED, CHROME)).status).toBe(403)
+    expect((await from(app, RENTED, 'curl/8.4.0')).status).toBe(200)
   })
 
   it('records a dry run with the category and lets the request through', async () => {

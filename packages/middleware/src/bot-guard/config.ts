@@ -28,9 +28,15 @@ export const FACTORY = 'botGuard'
  * app.use('*', botGuard(options))
  */
 export interface BotGuardOptions {
-  /** Categories refused with 403 `bot_denied`. Not with `allow`. @default ['spoofed'] */
+  /**
+   * Categories refused with 403 `bot_denied` (`'browser'` included, for an API meant for
+   * machines). Not with `allow`. @default ['spoofed']
+   */
   deny?: readonly BotCategory[]
-  /** Only these categories pass; every other is refused. Not with `deny`. */
+  /**
+   * The only bot categories that pass; every other bot is refused (`[]`: every bot). Browsers
+   * always pass. Not with `deny`.
+   */
   allow?: readonly BotCategory[]
   /**
    * Published IP ranges per crawler (`{ Googlebot: [...], GPTBot: [...] }`, CIDRs): a claim from
@@ -147,7 +153,10 @@ export function configure(options: BotGuardOptions | undefined): BotGuardConfig 
     throw optionError(FACTORY, `"dnsTimeout" must be at most ${MAX_DELAY}, got ${timeoutMs}`)
   }
   return {
-    denied: allow ? (category) => !allow.has(category) : (category) => deny.has(category),
+    // As Arcjet's allow: it names the bots that pass; people (browsers) always do.
+    denied: allow
+      ? (category) => category !== 'browser' && !allow.has(category)
+      : (category) => deny.has(category),
     unverifiableAsSpoofed:
       assertOneOf(FACTORY, 'unverifiable', o.unverifiable ?? 'unverified', [
         'unverified',
