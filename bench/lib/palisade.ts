@@ -43,6 +43,7 @@ export interface Palisade {
   xssSanitize?: Factory
   sanitizedBody?: (c: Loose) => unknown
   ssrfGuard?: Factory
+  botGuard?: Factory
   sessions?: Factory
   MemoryRateLimitStore?: Ctor
   MemoryConcurrencyStore?: Ctor
@@ -86,6 +87,7 @@ const SUBPATHS = [
   'request-timeout',
   'xss-sanitize',
   'ssrf-guard',
+  'bot-guard',
   'sessions',
 ]
 
