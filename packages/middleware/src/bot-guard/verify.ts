@@ -45,7 +45,11 @@ const V = {
 
 /** A resolver for the DNS check: the same shape as `node:dns/promises`' `reverse` and `lookup`. */
 export interface BotResolver {
-  /** The PTR names of an address. An empty list, or an `ENOTFOUND`/`ENODATA` error: no name. */
+  /**
+   * The PTR names of an address. An empty list, or an `ENOTFOUND`/`ENODATA` error: no name
+   * (spoofed). Any other error: no answer (unverifiable). Node's `dns.reverse()` reports a
+   * timeout as `ENOTFOUND`; query the PTR record with `resolvePtr` instead.
+   */
   reverse(ip: string): Promise<readonly string[]>
   /** Every address (A and AAAA) of a name. */
   lookup(name: string): Promise<readonly string[]>
