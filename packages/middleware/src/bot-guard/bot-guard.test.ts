@@ -1,5 +1,5 @@
 import { Hono } from 'hono'
-import { describe, expect, it } from 'vitest'
+import { describe, expect, it, vi } from 'vitest'
 import { clientIp } from '../client-ip'
 import { type Decision, installDecisions } from '../internal/outcomes/decisions'
 import { type BotGuardOptions, type BotInfo, type BotResolver, botGuard } from './index'
@@ -188,6 +188,39 @@ describe('botGuard crawler claims by reverse DNS', () => {
     await from(app, RENTED, GOOGLEBOT)
     await from(app, RENTED, GOOGLEBOT)
     expect(asked).toEqual([`PTR ${GOOGLE_IP}`, `A ${GOOGLE_NAME}`, `PTR ${RENTED}`])
+  })
+
+  it('asks again once a verdict is an hour old, and after 30 s for an unverifiable one', async () => {
+    vi.useFakeTimers({ toFake: ['Date'] })
+    try {
+      const { resolver, asked } = google()
+      let down = true
+      const flaky: BotResolver = {
+        reverse: (ip) => (down ? Promise.reject(new Error('SERVFAIL')) : resolver.reverse(ip)),
+        lookup: (name) => resolver.lookup(name),
+      }
+      const { app, seen } = appWith({ resolver: flaky })
+      await from(app, GOOGLE_IP, GOOGLEBOT)
+      down = false
+      vi.advanceTimersByTime(29_000)
+      await from(app, GOOGLE_IP, GOOGLEBOT)
+      vi.advanceTimersByTime(2_000)
+      await from(app, GOOGLE_IP, GOOGLEBOT)
+      expect(seen.map((x) => x.bot.verified)).toEqual([false, false, true])
+      vi.advanceTimersByTime(3_599_000)
+      await from(app, GOOGLE_IP, GOOGLEBOT)
+      expect(asked).toEqual([`PTR ${GOOGLE_IP}`, `A ${GOOGLE_NAME}`])
+      vi.advanceTimersByTime(2_000)
+      await from(app, GOOGLE_IP, GOOGLEBOT)
+      expect(asked).toEqual([
+        `PTR ${GOOGLE_IP}`,
+        `A ${GOOGLE_NAME}`,
+        `PTR ${GOOGLE_IP}`,
+        `A ${GOOGLE_NAME}`,
+      ])
+    } finally {
+      vi.useRealTimers()
+    }
   })
 
   it('asks no DNS for a browser or a bot that claims no verifiable crawler', async () => {

@@ -75,7 +75,9 @@ export function botGuard(options?: BotGuardOptions): MiddlewareHandler & BotGuar
     let verdict: Verdict | undefined
     const crawler = seen.crawler
     if (crawler !== undefined) {
-      verdict = await verify(crawler, getClientIPParsed(c))
+      const checked = verify(crawler, getClientIPParsed(c))
+      // A cached verdict comes back as is: no promise to wait for.
+      verdict = checked instanceof Promise ? await checked : checked
       info = settle(seen, crawler, verdict)
     }
     c.set('bot', info)

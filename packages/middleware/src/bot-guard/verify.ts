@@ -110,14 +110,26 @@ async function confirm(resolver: BotResolver, crawler: Crawler, ip: IP): Promise
 
 const TIMED_OUT = Symbol('timed out')
 
+type Entry = { verdict: Verdict; until: number }
+
 /**
  * The claim checker of one botGuard instance: ranges first, then DNS, each verdict cached per
  * crawler and address (verified and spoofed for `cacheMs`, unverifiable for `retryMs`), one
  * lookup in flight per crawler and address, at most `maxPending` lookups in flight at all.
  */
 export function createVerifier(settings: VerifierSettings) {
-  const cache = new BoundedCache<string, { verdict: Verdict; until: number }>(settings.maxEntries)
+  // Keyed by the address's value (a number for IPv4, a bigint for IPv6: never equal keys), one
+  // cache per crawler: a returning crawler costs a map lookup, no string built.
+  const caches = new Map<Crawler, BoundedCache<number | bigint, Entry>>()
   const pending = new Map<string, Promise<Verdict>>()
+  const cacheOf = (crawler: Crawler) => {
+    let cache = caches.get(crawler)
+    if (cache === undefined) {
+      cache = new BoundedCache(settings.maxEntries)
+      caches.set(crawler, cache)
+    }
+    return cache
+  }
 
   async function timed(resolver: BotResolver, crawler: Crawler, ip: IP): Promise<Verdict> {
     let timer: ReturnType<typeof setTimeout> | undefined
@@ -141,11 +153,11 @@ export function createVerifier(settings: VerifierSettings) {
     return typeof r === 'function' ? await r() : r
   }
 
-  async function lookUp(key: string, crawler: Crawler, ip: IP, fallback: Verdict | null) {
+  async function lookUp(crawler: Crawler, ip: IP, fallback: Verdict | null) {
     const resolver = crawler.domains.length > 0 ? await resolverOf() : null
     const result = resolver ? await timed(resolver, crawler, ip) : (fallback ?? V.noDns)
     const ttl = result.outcome === 'unverifiable' ? settings.retryMs : settings.cacheMs
-    cache.set(key, { verdict: result, until: Date.now() + ttl })
+    cacheOf(crawler).set(ip.value, { verdict: result, until: Date.now() + ttl })
     return result
   }
 
@@ -156,13 +168,13 @@ export function createVerifier(settings: VerifierSettings) {
     // Ranges given and no other way to check: outside them is a lie.
     const fallback = matcher ? V.notInRanges : null
     if (crawler.domains.length === 0 || settings.resolver === null) return fallback ?? V.noDns
-    const key = `${crawler.name} ${formatIP(ip)}`
-    const hit = cache.get(key)
+    const hit = caches.get(crawler)?.get(ip.value)
     if (hit !== undefined && hit.until > Date.now()) return hit.verdict
+    const key = `${crawler.name} ${formatIP(ip)}`
     const inFlight = pending.get(key)
     if (inFlight) return inFlight
     if (pending.size >= settings.maxPending) return V.busy
-    const p = lookUp(key, crawler, ip, fallback).finally(() => pending.delete(key))
+    const p = lookUp(crawler, ip, fallback).finally(() => pending.delete(key))
     pending.set(key, p)
     return p
   }
