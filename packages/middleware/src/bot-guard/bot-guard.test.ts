@@ -1,3 +1,4 @@
+import fc from 'fast-check'
 import { Hono } from 'hono'
 import { describe, expect, it, vi } from 'vitest'
 import { clientIp } from '../client-ip'
@@ -426,6 +427,28 @@ describe('botGuard hostile user agents', () => {
     const res = await from(app, RENTED, userAgent)
     expect(res.status).toBe(category === 'unknown-bot' ? 403 : 200)
     expect(seen[0]?.bot.category).toBe(category)
+  })
+
+  it('answers 200 or 403, never an error, for any user agent a header can carry', async () => {
+    const { resolver } = google()
+    const guarded = appWith({ resolver, deny: ['spoofed', 'library'] })
+    // Header values: Latin-1 without NUL, CR, LF; trimmed by Headers, as on the wire.
+    const value = fc
+      .array(
+        fc.integer({ min: 1, max: 255 }).filter((n) => n !== 10 && n !== 13),
+        { maxLength: 300 },
+      )
+      .map((codes) => String.fromCharCode(...codes))
+    const withClaim = fc
+      .tuple(value, fc.constantFrom('Googlebot/2.1', 'bingbot', 'curl/8', ''), value)
+      .map(([a, t, b]) => `${a}${t}${b}`)
+    await fc.assert(
+      fc.asyncProperty(fc.oneof(value, withClaim), fc.ipV4(), async (ua, ip) => {
+        const res = await from(guarded.app, ip, ua)
+        expect([200, 403]).toContain(res.status)
+      }),
+      { numRuns: 300 },
+    )
   })
 
   it('reads a duplicated header as one joined value: a browser plus a crawler claim is a claim', async () => {
