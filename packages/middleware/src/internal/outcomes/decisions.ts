@@ -46,6 +46,11 @@ export interface Decision {
    * (`spoofed`, `ai-crawler`, …). Set only by them, after the other keys.
    */
   category?: string
+  /**
+   * A metered middleware's count after this request (quota): whose, how many, out of how many.
+   * Set only then, after the other keys; otel counts it per key.
+   */
+  usage?: { key: string; used: number; limit: number }
 }
 
 /** A decision still being made. Only exists while a consumer is installed. */
