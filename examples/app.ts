@@ -21,6 +21,7 @@
 import {
   apiKey,
   bodyLimit,
+  botGuard,
   contentTypeGuard,
   cors,
   csrf,
@@ -366,6 +367,10 @@ export async function createApp(env: Env = process.env) {
     store: stores.rateLimitStore,
   })
   const session = sessions({ secret: secret(env, 'SESSION_SECRET'), store: stores.sessionStore })
+  // A "Googlebot" (Bingbot, Applebot, …) whose address is not the crawler's is refused: its claim
+  // is checked by forward-confirmed reverse DNS (node:dns), cached per address. A claim that
+  // cannot be checked (DNS down) passes as unverified; handlers read c.get('bot').
+  const bots = botGuard({ deny: ['spoofed'] })
   // One chain, so `AppType` (below) carries every route and what its middleware answer.
   const api = openapi(hono, {
     info: {
@@ -410,13 +415,15 @@ export async function createApp(env: Env = process.env) {
     // One limit and one body cap for every area of the app (/api, /forms, /admin, /): each
     // request matches one prefix, so it counts once against the client's budget.
     .use('/api/*', limitBody, limitRate)
+    // Crawlers that lie about who they are, on the API and on the home page they would index.
+    .use('/api/*', bots)
     // The session cookie only where a handler reads the session: a route behind it that changes
     // state would be authenticated by a cookie alone, and so need CSRF protection (palisade audit).
     .use('/api/session/*', session)
     .use('/api/login', session)
 
     .get('/', (c) => c.html(HOME_PAGE), {
-      middlewares: [limitRate],
+      middlewares: [limitRate, bots],
       openapi: {
         operationId: 'getHome',
         security: [],

@@ -44,6 +44,7 @@ export interface Palisade {
   xssSanitize?: Factory
   sanitizedBody?: (c: Loose) => unknown
   ssrfGuard?: Factory
+  botGuard?: Factory
   sessions?: Factory
   webhook?: Factory
   signWebhook?: (
@@ -93,6 +94,7 @@ const SUBPATHS = [
   'request-timeout',
   'xss-sanitize',
   'ssrf-guard',
+  'bot-guard',
   'sessions',
   'webhook',
 ]

@@ -33,6 +33,7 @@ const middleware: [string, string][] = [
   ['requestTimeout', 'request-timeout'],
   ['xssSanitize', 'xss-sanitize'],
   ['ssrfGuard', 'ssrf-guard'],
+  ['botGuard', 'bot-guard'],
   ['sessions', 'sessions'],
   ['webhook and signWebhook', 'webhook'],
 ]

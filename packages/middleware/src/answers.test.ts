@@ -13,6 +13,8 @@ import { apiKey, MemoryApiKeyStore } from './api-key'
 import { ANSWERS as apiKeyAnswers } from './api-key/answers'
 import { bodyLimit } from './body-limit'
 import { ANSWERS as bodyLimitAnswers } from './body-limit/answers'
+import { botGuard } from './bot-guard'
+import { ANSWERS as botGuardAnswers } from './bot-guard/answers'
 import { concurrencyLimit } from './concurrency-limit'
 import { ANSWERS as concurrencyLimitAnswers } from './concurrency-limit/answers'
 import { contentTypeGuard } from './content-type-guard'
@@ -46,6 +48,7 @@ import { ANSWERS as xssSanitizeAnswers } from './xss-sanitize/answers'
 const TABLES: Record<string, Answers<never>> = {
   apiKey: apiKeyAnswers,
   bodyLimit: bodyLimitAnswers,
+  botGuard: botGuardAnswers,
   concurrencyLimit: concurrencyLimitAnswers,
   contentTypeGuard: contentTypeGuardAnswers,
   csrf: csrfAnswers,
@@ -212,6 +215,10 @@ const TRIGGERS: Record<string, () => Trigger | Promise<Trigger>> = {
   'bodyLimit body_unreadable': () => ({
     mw: bodyLimit({ max: 100 }),
     init: { method: 'POST', body: brokenBody(), duplex: 'half' } as RequestInit,
+  }),
+  'botGuard bot_denied': () => ({
+    mw: botGuard({ deny: ['library'] }),
+    init: { headers: { 'user-agent': 'curl/8.4.0' } },
   }),
   'concurrencyLimit concurrency_limited': () => {
     // The first request holds the only slot until the second has been answered.

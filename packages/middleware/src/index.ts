@@ -13,6 +13,7 @@ export {
 } from '@palisade/shared/describe'
 export * from './api-key'
 export * from './body-limit'
+export * from './bot-guard'
 export * from './client-ip'
 export * from './concurrency-limit'
 export * from './content-type-guard'

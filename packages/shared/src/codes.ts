@@ -39,6 +39,8 @@ export type RejectionCode =
   | 'webhook_timestamp_invalid'
   /** `problemNotFound()`: no route matches the method and path. */
   | 'not_found'
+  /** `botGuard()`: the request's bot category is denied (a spoofed crawler, by default). */
+  | 'bot_denied'
   | (string & {})
 
 /** What a rejection code looks like: snake_case, starting with a letter. */

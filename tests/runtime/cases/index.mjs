@@ -4,6 +4,7 @@
 // `run` by specifier), `run` builds a Hono app and asserts through `app.request()`.
 import apiKey from './api-key.mjs'
 import bodyLimit from './body-limit.mjs'
+import botGuard from './bot-guard.mjs'
 import cjs from './cjs.mjs'
 import clientIp from './client-ip.mjs'
 import contentTypeGuard from './content-type-guard.mjs'
@@ -45,6 +46,7 @@ export const cases = [
   ipGuard,
   clientIp,
   ssrfGuard,
+  botGuard,
   xssSanitize,
   openapi,
   server,

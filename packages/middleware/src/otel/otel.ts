@@ -155,6 +155,7 @@ export function otel(options: OtelOptions): MiddlewareHandler {
       if (d.status !== undefined) event['http.response.status_code'] = d.status
       if (d.ms !== undefined) event['palisade.duration_ms'] = d.ms
       if (d.cause !== undefined) event['palisade.cause'] = d.cause
+      if (d.category !== undefined) event['palisade.category'] = d.category
       if (d.usage !== undefined) {
         usage.add(1, { 'palisade.middleware': d.middleware, 'palisade.quota.key': d.usage.key })
       }

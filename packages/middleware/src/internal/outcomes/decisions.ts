@@ -42,6 +42,11 @@ export interface Decision {
    */
   cause?: string
   /**
+   * What kind of request the guard saw, for guards that classify: botGuard's bot category
+   * (`spoofed`, `ai-crawler`, …). Set only by them, after the other keys.
+   */
+  category?: string
+  /**
    * A metered middleware's count after this request (quota): whose, how many, out of how many.
    * Set only then, after the other keys; otel counts it per key.
    */
