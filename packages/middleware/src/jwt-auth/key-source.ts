@@ -1,4 +1,11 @@
 import { importHmacKey, lazy } from '../internal/crypto'
+import {
+  discoveryUrl,
+  type JwksFetch,
+  jwksCacheSettings,
+  remoteKeySource,
+  remoteUrl,
+} from '../internal/keys/jwks'
 import { assertBoolean, assertFunction, optionError } from '../internal/options'
 import {
   assertHmacAlgorithm,
@@ -7,7 +14,6 @@ import {
   MIN_SECRET_BYTES,
   secretBytes,
 } from './hmac'
-import { discoveryUrl, type JwksFetch, jwksCacheSettings, remoteKeySource, remoteUrl } from './jwks'
 import {
   ASYMMETRIC_ALGORITHMS,
   type AsymmetricAlgorithm,
