@@ -25,6 +25,7 @@ const middleware: [string, string][] = [
   ['csrf', 'csrf'],
   ['requestId', 'request-id'],
   ['apiKey', 'api-key'],
+  ['httpSignature and signRequest', 'http-signature'],
   ['ipGuard', 'ip-guard'],
   ['clientIp', 'client-ip'],
   ['contentTypeGuard', 'content-type-guard'],
@@ -99,6 +100,7 @@ const sidebar: DefaultTheme.Sidebar = {
         { text: 'Login throttling', link: '/recipes/login-throttling' },
         { text: 'Cloudflare Workers', link: '/recipes/workers' },
         { text: 'Several instances', link: '/recipes/multi-instance' },
+        { text: 'Signing requests between services', link: '/recipes/signing-requests' },
       ],
     },
     {

@@ -101,13 +101,11 @@ export function httpSignatureHandler(config: HttpSignatureConfig): MiddlewareHan
     if (digest !== undefined) {
       const check = await checkContentDigest(digest, body)
       if (check !== 'match') {
-        reject(
-          400,
+        const why =
           check === 'mismatch'
             ? 'The body does not match its Content-Digest'
-            : 'Content-Digest must hold sha-256 or sha-512 of the body (RFC 9530)',
-          'digest_mismatch',
-        )
+            : 'Content-Digest must hold sha-256 or sha-512 of the body (RFC 9530)'
+        reject(400, why, 'digest_mismatch')
       }
     }
     if (config.nonce !== undefined) {
