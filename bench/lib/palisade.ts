@@ -44,6 +44,8 @@ export interface Palisade {
   sanitizedBody?: (c: Loose) => unknown
   ssrfGuard?: Factory
   sessions?: Factory
+  httpSignature?: Factory
+  signRequest?: (request: Request, options: Loose) => Promise<Request>
   MemoryRateLimitStore?: Ctor
   MemoryConcurrencyStore?: Ctor
   MemorySessionStore?: Ctor
@@ -87,6 +89,7 @@ const SUBPATHS = [
   'xss-sanitize',
   'ssrf-guard',
   'sessions',
+  'http-signature',
 ]
 
 let cached: Palisade | undefined

@@ -495,7 +495,9 @@ describe('httpSignature: options and description', () => {
     )
     const scheme = d?.security?.[0]?.[0]
     expect(scheme?.scheme).toMatchObject({ type: 'apiKey', in: 'header', name: 'Signature' })
-    expect((scheme?.scheme as { description: string }).description).toMatch(/RFC 9421/)
+    expect((scheme?.scheme as { description?: string } | undefined)?.description).toMatch(
+      /RFC 9421/,
+    )
     expect(d?.responses?.map((r) => [r.status, r.codes])).toEqual([
       [400, ['digest_mismatch']],
       [401, ['signature_missing', 'signature_invalid']],
