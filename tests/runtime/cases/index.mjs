@@ -9,6 +9,7 @@ import clientIp from './client-ip.mjs'
 import contentTypeGuard from './content-type-guard.mjs'
 import cors from './cors.mjs'
 import csrf from './csrf.mjs'
+import httpSignature from './http-signature.mjs'
 import ipGuard from './ip-guard.mjs'
 import jwks from './jwks.mjs'
 import jwtAuth from './jwt-auth.mjs'
@@ -36,6 +37,7 @@ export const cases = [
   requestTimeout,
   jwtAuth,
   jwks,
+  httpSignature,
   apiKey,
   sessions,
   csrf,

@@ -1,5 +1,4 @@
 import type { JSONWebKeySet } from 'jose'
-import { createLocalJWKSet } from 'jose/jwks/local'
 import { BoundedCache } from '../caches/bounded-cache'
 import { parseIPv4 } from '../network/ip'
 import { assertKnownKeys, assertPositiveInteger, formatValue, optionError } from '../options'
@@ -228,9 +227,6 @@ export type LocalSet = (
 /** Builds a {@link LocalSet} from a fetched JWKS; throws when the set is unusable. */
 export type LocalSetBuilder = (jwks: JSONWebKeySet) => LocalSet
 
-/** jwtAuth's builder: jose's local JWKS (the token header's `alg` picks among the key's algorithms). */
-export const joseLocalSet: LocalSetBuilder = (jwks) => createLocalJWKSet(jwks) as LocalSet
-
 /** Where a remote key set comes from: a JWKS URL, or an issuer's discovery document. */
 export type RemoteSource = { jwksUrl: string } | { issuer: string }
 
@@ -257,7 +253,7 @@ export class RemoteKeySet {
     source: RemoteSource,
     settings: Required<JwksCacheOptions>,
     fetchImpl: JwksFetch,
-    build: LocalSetBuilder = joseLocalSet,
+    build: LocalSetBuilder,
   ) {
     this.#build = build
     this.#source = source
@@ -443,7 +439,7 @@ export function remoteKeySource(
   source: RemoteSource,
   settings: Required<JwksCacheOptions>,
   fetchImpl: JwksFetch | undefined,
-  builder: { name: string; build: LocalSetBuilder } = { name: 'jose', build: joseLocalSet },
+  builder: { name: string; build: LocalSetBuilder },
 ): KeySource {
   let fetchId = 0
   if (fetchImpl !== undefined) {
