@@ -466,6 +466,22 @@ describe('httpSignature: keys from a JWKS URL (loopback server)', () => {
 })
 
 describe('httpSignature: options and description', () => {
+  it('signRequest refuses a key that disagrees with alg, an RSA JWK without alg, a missing keyid', async () => {
+    const ed = pair('ed25519').privateKey
+    await expect(signRequest(post(), { key: ed, keyid: 'k', alg: 'hmac-sha256' })).rejects.toThrow(
+      /signRequest: "alg" is "hmac-sha256" but the key is for ed25519/,
+    )
+    const rsa = await crypto.subtle.exportKey('jwk', pair('rsa-pss-sha512').privateKey)
+    const { alg: _alg, ...bare } = rsa
+    await expect(signRequest(post(), { key: bare as never, keyid: 'k' })).rejects.toThrow(
+      /RSA JWK needs "alg"/,
+    )
+    await expect(signRequest(post(), { key: ed, keyid: '' })).rejects.toThrow(/keyid/)
+    const components = ['@method', '@target-uri']
+    await signRequest(post(), { key: ed, keyid: 'k', components })
+    expect(components).toEqual(['@method', '@target-uri'])
+  })
+
   it('refuses bad options at construction', () => {
     expect(() => httpSignature({} as never)).toThrow(/httpSignature: "keys" is required/)
     expect(() => httpSignature({ keys: 42 } as never)).toThrow(/"keys" must be/)

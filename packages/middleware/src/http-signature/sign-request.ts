@@ -130,7 +130,7 @@ export async function signRequest(request: Request, options: SignRequestOptions)
   const hasBody = request.body !== null
   const bytes = hasBody ? new Uint8Array(await request.clone().arrayBuffer()) : new Uint8Array(0)
   const headers = new Headers(request.headers)
-  const names = options.components ?? ['@method', '@target-uri']
+  const names = [...(options.components ?? ['@method', '@target-uri'])]
   if (bytes.length > 0) {
     headers.set('content-digest', await contentDigest(bytes, options.digest ?? 'sha-256'))
     if (!names.includes('content-digest')) names.push('content-digest')
