@@ -20,6 +20,7 @@ const middleware: [string, string][] = [
   ['rateLimit', 'rate-limit'],
   ['concurrencyLimit', 'concurrency-limit'],
   ['loadShed', 'load-shed'],
+  ['quota', 'quota'],
   ['jwtAuth and signJwt', 'jwt-auth'],
   ['logger', 'logger'],
   ['bodyLimit', 'body-limit'],
