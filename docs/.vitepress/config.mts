@@ -91,6 +91,7 @@ const sidebar: DefaultTheme.Sidebar = {
         { text: 'Explorer and reference pages', link: '/openapi/pages' },
         { text: 'generateSpec', link: '/openapi/generate-spec' },
         { text: 'Audit, fuzz, palisade', link: '/openapi/prove' },
+        { text: 'Breaking changes (diff)', link: '/openapi/diff' },
         { text: 'Checked by real tools', link: '/openapi/checked' },
       ],
     },
