@@ -51,6 +51,8 @@ export interface Palisade {
     payload: unknown,
     options: Loose,
   ) => Promise<{ headers: Record<string, string>; body: string | Uint8Array }>
+  httpSignature?: Factory
+  signRequest?: (request: Request, options: Loose) => Promise<Request>
   MemoryRateLimitStore?: Ctor
   MemoryConcurrencyStore?: Ctor
   MemorySessionStore?: Ctor
@@ -97,6 +99,7 @@ const SUBPATHS = [
   'bot-guard',
   'sessions',
   'webhook',
+  'http-signature',
 ]
 
 let cached: Palisade | undefined

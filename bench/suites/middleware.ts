@@ -521,6 +521,61 @@ export async function runMiddleware(): Promise<void> {
     )
   }
 
+  // httpSignature: ed25519 over a 1 KiB JSON body (@method, @target-uri and content-digest
+  // covered, as signRequest signs by default), against its floor: a bare POST route that reads
+  // the body, hashes it once (SHA-256) and runs one crypto.subtle.verify over the same signature
+  // base, built beforehand. Both handlers then read the body as text.
+  {
+    const title = 'httpSignature ed25519 1 KiB ↔ floor (subtle.verify + one SHA-256 of the body)'
+    if (p.httpSignature && p.signRequest && (!settings.filter || settings.filter.test(title))) {
+      const pair = (await crypto.subtle.generateKey({ name: 'Ed25519' }, false, [
+        'sign',
+        'verify',
+      ])) as CryptoKeyPair
+      const body = JSON.stringify({ data: 'x'.repeat(1024 - 12) })
+      const signed = await p.signRequest(
+        new Request(`${BASE}/`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body,
+        }),
+        { key: pair.privateKey, keyid: 'bench', nonce: false },
+      )
+      const headers = Object.fromEntries(signed.headers)
+      const input = (headers['signature-input'] ?? '').slice('sig1='.length)
+      const base = new TextEncoder().encode(
+        `"@method": POST\n"@target-uri": ${BASE}/\n"content-digest": ${headers['content-digest']}\n"@signature-params": ${input}`,
+      )
+      const b64 = (headers.signature ?? '').slice('sig1=:'.length, -1)
+      const signature = Uint8Array.from(atob(b64), (ch) => ch.charCodeAt(0))
+      const floor = new Hono()
+      floor.post('/', async (c) => {
+        await crypto.subtle.digest('SHA-256', await c.req.arrayBuffer())
+        if (!(await crypto.subtle.verify('Ed25519', pair.publicKey, signature, base))) {
+          return c.text('no', 401)
+        }
+        return c.text(`read ${(await c.req.text()).length}`)
+      })
+      const req = () => new Request(`${BASE}/`, { method: 'POST', headers, body })
+      const t = await compare(T, title, req, [
+        { name: 'bare route (POST)', app: bare },
+        { name: 'ed25519 floor (SHA-256 + subtle.verify)', app: floor },
+        {
+          name: 'palisade httpSignature',
+          app: appWith(p.httpSignature({ keys: () => pair.publicKey })),
+        },
+      ])
+      const ours = t.get('palisade httpSignature')
+      const base1 = t.get('ed25519 floor (SHA-256 + subtle.verify)')
+      const r = ours && base1 ? pairedRatio(ours, base1) : undefined
+      addTarget({
+        goal: 'httpSignature ed25519 on a 1 KiB body within 1.2x of crypto.subtle.verify + one SHA-256 of the body',
+        measured: r === undefined ? 'not measured' : `${fmtRatio(r)} of the floor per request`,
+        met: r === undefined ? null : r <= 1.2,
+      })
+    }
+  }
+
   {
     const body = 'title=hello&_csrf=ignored'
     const headers = {

@@ -27,6 +27,7 @@ const middleware: [string, string][] = [
   ['csrf', 'csrf'],
   ['requestId', 'request-id'],
   ['apiKey', 'api-key'],
+  ['httpSignature and signRequest', 'http-signature'],
   ['ipGuard', 'ip-guard'],
   ['clientIp', 'client-ip'],
   ['contentTypeGuard', 'content-type-guard'],
@@ -105,6 +106,7 @@ const sidebar: DefaultTheme.Sidebar = {
         { text: 'Login throttling', link: '/recipes/login-throttling' },
         { text: 'Cloudflare Workers', link: '/recipes/workers' },
         { text: 'Several instances', link: '/recipes/multi-instance' },
+        { text: 'Signing requests between services', link: '/recipes/signing-requests' },
       ],
     },
     {

@@ -13,6 +13,7 @@ import {
   DurableObjectSessionStore,
   PalisadeStoreObject,
 } from '@palisade/middleware/cloudflare'
+import type { NonceStore } from '@palisade/middleware/http-signature'
 import type { RateLimitStore } from '@palisade/middleware/rate-limit'
 import type { SessionStore } from '@palisade/middleware/sessions'
 import type { Context } from 'hono'
@@ -31,6 +32,7 @@ import {
   rateLimitHostileConformance,
 } from '../stores/hostile-conformance'
 import { leaseCases } from '../stores/lease-cases'
+import { nonceStoreConformance } from '../stores/nonce-conformance'
 import { remoteStore } from '../stores/remote'
 import { startWorker, type TestWorker } from './support'
 
@@ -78,6 +80,12 @@ rateLimitHostileConformance('DurableObjectRateLimitStore (workerd)', () =>
 )
 concurrencyHostileConformance('DurableObjectConcurrencyStore (workerd)', () =>
   remoteStore<ConcurrencyStore>(worker, 'concurrency', fresh()),
+)
+
+nonceStoreConformance(
+  'DurableObjectNonceStore (workerd)',
+  () => remoteStore<NonceStore>(worker, 'nonce', fresh()),
+  { ttlMs: 1_000 }, // each call is an HTTP round trip to workerd
 )
 
 describe('middleware built once at module scope, stores given a resolver (workerd)', () => {

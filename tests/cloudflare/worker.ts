@@ -15,6 +15,7 @@ import {
   DurableObjectApiKeyStore,
   DurableObjectConcurrencyStore,
   type DurableObjectNamespaceLike,
+  DurableObjectNonceStore,
   DurableObjectRateLimitStore,
   DurableObjectSessionStore,
 } from '@palisade/middleware/cloudflare'
@@ -35,6 +36,7 @@ const stores = {
   session: DurableObjectSessionStore,
   apiKey: DurableObjectApiKeyStore,
   concurrency: DurableObjectConcurrencyStore,
+  nonce: DurableObjectNonceStore,
 } as const
 
 const app = new Hono<{ Bindings: Env }>()

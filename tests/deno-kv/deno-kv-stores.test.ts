@@ -15,6 +15,7 @@ import {
   DenoKvRateLimitStore,
   DenoKvSessionStore,
 } from '@palisade/middleware/deno-kv'
+import type { NonceStore } from '@palisade/middleware/http-signature'
 import type { RateLimitStore } from '@palisade/middleware/rate-limit'
 import type { SessionStore } from '@palisade/middleware/sessions'
 import type { Context } from 'hono'
@@ -33,6 +34,7 @@ import {
   rateLimitHostileConformance,
 } from '../stores/hostile-conformance'
 import { leaseCases } from '../stores/lease-cases'
+import { nonceStoreConformance } from '../stores/nonce-conformance'
 import { remoteStore } from '../stores/remote'
 import { type DenoServer, startDenoServer } from './support'
 
@@ -81,6 +83,16 @@ concurrencyStoreConformance('DenoKvConcurrencyStore (deno)', () =>
 )
 rateLimitHostileConformance('DenoKvRateLimitStore (deno)', () =>
   remoteStore<RateLimitStore>(memory, 'rateLimit', fresh()),
+)
+nonceStoreConformance(
+  'DenoKvNonceStore (deno)',
+  () => remoteStore<NonceStore>(memory, 'nonce', fresh()),
+  { ttlMs: 1_000 }, // each call is a round trip to the Deno process
+)
+nonceStoreConformance(
+  'DenoKvNonceStore (deno), through a resolver',
+  () => remoteStore<NonceStore>(memory, 'nonce', `resolved/${fresh()}`),
+  { ttlMs: 1_000 },
 )
 concurrencyHostileConformance('DenoKvConcurrencyStore (deno)', () =>
   remoteStore<ConcurrencyStore>(memory, 'concurrency', fresh()),

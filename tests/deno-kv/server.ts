@@ -14,6 +14,7 @@ import {
   DenoKvApiKeyStore,
   DenoKvConcurrencyStore,
   type DenoKvLike,
+  DenoKvNonceStore,
   DenoKvRateLimitStore,
   DenoKvSessionStore,
 } from '@palisade/middleware/deno-kv'
@@ -39,6 +40,7 @@ const stores = {
   session: DenoKvSessionStore,
   apiKey: DenoKvApiKeyStore,
   concurrency: DenoKvConcurrencyStore,
+  nonce: DenoKvNonceStore,
 } as const
 
 const app = new Hono()

@@ -4,6 +4,7 @@
  */
 import { MemoryApiKeyStore } from '@palisade/middleware/api-key'
 import { MemoryConcurrencyStore } from '@palisade/middleware/concurrency-limit'
+import { MemoryNonceStore } from '@palisade/middleware/http-signature'
 import { MemoryRateLimitStore } from '@palisade/middleware/rate-limit'
 import { MemorySessionStore } from '@palisade/middleware/sessions'
 import { concurrencyStoreConformance } from './concurrency-conformance'
@@ -14,6 +15,11 @@ import {
 } from './conformance'
 import { denyCacheResetConformance } from './deny-cache-conformance'
 import { concurrencyHostileConformance, rateLimitHostileConformance } from './hostile-conformance'
+import { nonceStoreConformance } from './nonce-conformance'
+
+nonceStoreConformance('MemoryNonceStore', () => new MemoryNonceStore(), {
+  release: (store) => store.destroy(),
+})
 
 rateLimitStoreConformance('MemoryRateLimitStore', () => new MemoryRateLimitStore(), {
   release: (store) => store.destroy(),

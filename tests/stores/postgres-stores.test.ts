@@ -7,6 +7,7 @@ import {
   PostgresApiKeyStore,
   type PostgresClient,
   PostgresConcurrencyStore,
+  PostgresNonceStore,
   PostgresRateLimitStore,
   PostgresSessionStore,
 } from '@palisade/middleware/postgres'
@@ -26,6 +27,7 @@ import {
 } from './conformance'
 import { denyCacheResetConformance } from './deny-cache-conformance'
 import { concurrencyHostileConformance, rateLimitHostileConformance } from './hostile-conformance'
+import { nonceStoreConformance } from './nonce-conformance'
 
 const pool = pgPool()
 const sql = postgresJs()
@@ -88,6 +90,11 @@ for (const [driver, client] of clients) {
   concurrencyHostileConformance(
     `PostgresConcurrencyStore via ${driver}`,
     () => onFreshTable((o) => new PostgresConcurrencyStore(o), client),
+    { release },
+  )
+  nonceStoreConformance(
+    `PostgresNonceStore via ${driver}`,
+    () => onFreshTable((o) => new PostgresNonceStore(o), client),
     { release },
   )
   apiKeyStoreConformance(

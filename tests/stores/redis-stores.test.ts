@@ -9,6 +9,7 @@ import {
   RedisApiKeyStore,
   type RedisCommand,
   RedisConcurrencyStore,
+  RedisNonceStore,
   RedisRateLimitStore,
   RedisSessionStore,
 } from '@palisade/middleware/redis'
@@ -30,6 +31,7 @@ import {
 } from './conformance'
 import { denyCacheResetConformance } from './deny-cache-conformance'
 import { concurrencyHostileConformance, rateLimitHostileConformance } from './hostile-conformance'
+import { nonceStoreConformance } from './nonce-conformance'
 import { raceLogoutAgainstSaves, writeGate } from './session-race'
 
 const io = ioredisClient()
@@ -121,6 +123,11 @@ for (const [client, send] of clients) {
   concurrencyHostileConformance(
     `RedisConcurrencyStore via ${client}`,
     () => withPrefix((o) => new RedisConcurrencyStore(o), send()),
+    { release },
+  )
+  nonceStoreConformance(
+    `RedisNonceStore via ${client}`,
+    () => withPrefix((o) => new RedisNonceStore(o), send()),
     { release },
   )
   apiKeyStoreConformance(

@@ -55,6 +55,7 @@ export const REMOTE_METHODS = {
   session: ['get', 'set', 'destroy', 'update'],
   apiKey: ['add', 'remove', 'validate'],
   concurrency: ['acquire', 'renew', 'release'],
+  nonce: ['claim'],
 } as const
 
 /** Rounds of a remote `update` before the client gives up (each is a value `apply` had not seen). */

@@ -21,6 +21,8 @@ import { contentTypeGuard } from './content-type-guard'
 import { ANSWERS as contentTypeGuardAnswers } from './content-type-guard/answers'
 import { csrf } from './csrf'
 import { ANSWERS as csrfAnswers } from './csrf/answers'
+import { httpSignature, signRequest } from './http-signature'
+import { ANSWERS as httpSignatureAnswers } from './http-signature/answers'
 import type { Answers, KnownCode } from './internal/outcomes/answers'
 import { Rejection } from './internal/outcomes/rejection'
 import { ipGuard } from './ip-guard'
@@ -52,6 +54,7 @@ const TABLES: Record<string, Answers<never>> = {
   concurrencyLimit: concurrencyLimitAnswers,
   contentTypeGuard: contentTypeGuardAnswers,
   csrf: csrfAnswers,
+  httpSignature: httpSignatureAnswers,
   ipGuard: ipGuardAnswers,
   jwtAuth: jwtAuthAnswers,
   loadShed: loadShedAnswers,
@@ -186,6 +189,23 @@ const brokenBody = () => {
   })
 }
 
+const signedBody = '{"amount":5}'
+/** A POST to the trigger app's URL, signed with a fresh HMAC key. */
+async function signedPost() {
+  const key = await crypto.subtle.importKey(
+    'raw',
+    new Uint8Array(32).fill(7),
+    { name: 'HMAC', hash: 'SHA-256' },
+    false,
+    ['sign', 'verify'],
+  )
+  const signed = await signRequest(
+    new Request('http://localhost/', { method: 'POST', body: signedBody }),
+    { key, keyid: 'k1' },
+  )
+  return { key, signed }
+}
+
 interface Trigger {
   mw: MiddlewareHandler
   init?: RequestInit
@@ -269,6 +289,35 @@ const TRIGGERS: Record<string, () => Trigger | Promise<Trigger>> = {
         fetch: () => new Response('down', { status: 500 }),
       }),
       init: { headers: { authorization: `Bearer ${await signWith(key, {})}` } },
+    }
+  },
+  'httpSignature signature_missing': () => ({ mw: httpSignature({ keys: () => undefined }) }),
+  'httpSignature signature_invalid': () => ({
+    mw: httpSignature({ keys: () => undefined }),
+    init: { headers: { 'signature-input': 'sig1=()', signature: 'sig1=:AAAA:' } },
+  }),
+  'httpSignature digest_mismatch': async () => {
+    const { key, signed } = await signedPost()
+    return {
+      mw: httpSignature({ keys: () => key }),
+      init: { method: 'POST', headers: signed.headers, body: 'not what was signed' },
+    }
+  },
+  'httpSignature jwks_unavailable': async () => {
+    const { signed } = await signedPost()
+    return {
+      mw: httpSignature({
+        keys: 'https://keys.example/.well-known/jwks.json',
+        fetch: () => new Response('down', { status: 500 }),
+      }),
+      init: { method: 'POST', headers: signed.headers, body: signedBody },
+    }
+  },
+  'httpSignature store_unavailable': async () => {
+    const { key, signed } = await signedPost()
+    return {
+      mw: httpSignature({ keys: () => key, nonce: { claim: down } }),
+      init: { method: 'POST', headers: signed.headers, body: signedBody },
     }
   },
   'loadShed overloaded': () => {

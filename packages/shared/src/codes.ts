@@ -41,6 +41,12 @@ export type RejectionCode =
   | 'not_found'
   /** `botGuard()`: the request's bot category is denied (a spoofed crawler, by default). */
   | 'bot_denied'
+  /** httpSignature: no RFC 9421 signature on the request (or none with the required label/tag). */
+  | 'signature_missing'
+  /** httpSignature: a signature that is malformed, unverifiable, too old, replayed or too narrow. */
+  | 'signature_invalid'
+  /** httpSignature: the body does not match its Content-Digest (RFC 9530). */
+  | 'digest_mismatch'
   | (string & {})
 
 /** What a rejection code looks like: snake_case, starting with a letter. */

@@ -10,6 +10,7 @@ import clientIp from './client-ip.mjs'
 import contentTypeGuard from './content-type-guard.mjs'
 import cors from './cors.mjs'
 import csrf from './csrf.mjs'
+import httpSignature from './http-signature.mjs'
 import ipGuard from './ip-guard.mjs'
 import jwks from './jwks.mjs'
 import jwtAuth from './jwt-auth.mjs'
@@ -38,6 +39,7 @@ export const cases = [
   requestTimeout,
   jwtAuth,
   jwks,
+  httpSignature,
   apiKey,
   sessions,
   webhook,

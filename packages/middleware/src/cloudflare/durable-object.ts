@@ -1,13 +1,14 @@
 /**
  * The Durable Object class behind the Cloudflare stores. One object holds the state of one key,
  * named by the store (prefix + key): a session, an API key, a concurrency key's leases, or a
- * rate-limit key's counters (the fixed window, the sliding window, the token bucket and the limits
+ * rate-limit key's counters, a nonce's replay record (the fixed window, the sliding window, the token bucket and the limits
  * and block of `consume`, each under its own storage key). A Durable Object runs one event at a time and its storage calls are
  * atomic with respect to other events (input gates), so read-modify-write of a record needs no
  * lock and no retry: increments are exact, and a `consume` of several limits is all or nothing.
  */
 
 import { checkAcquire, checkLease, checkLeaseMs } from '../concurrency-limit/store'
+import { checkClaim } from '../internal/stores/nonce-store'
 import { checkMax, checkWindowMs } from '../internal/stores/store-args'
 import {
   algorithmHit,
@@ -60,7 +61,9 @@ const BUCKET = 'bucket'
 const CONSUMED = 'consumed'
 /** A concurrency key's leases: lease id → expiry (epoch ms); `expiresAt` is the latest one. */
 const LEASES = 'leases'
-const RECORDS = [RECORD, SLIDING, BUCKET, CONSUMED, LEASES]
+/** A replay record (a nonce claimed): only its `expiresAt`. */
+const NONCE = 'nonce'
+const RECORDS = [RECORD, SLIDING, BUCKET, CONSUMED, LEASES, NONCE]
 
 interface StoredLeases {
   expiresAt: number
@@ -313,6 +316,16 @@ export class PalisadeStoreObject {
       const { current, live } = await this.#leases()
       await this.#saveLeases(live, current, live.delete(lease as string))
       return {}
+    },
+    // A nonce's replay record: claimed when absent or expired, in one event of its object, so of
+    // any number of concurrent claims exactly one gets true.
+    'nonce/claim': async ({ ttlMs }) => {
+      const bad = reason(() => checkClaim('PalisadeStoreObject', 'nonce', ttlMs))
+      if (bad !== undefined) return bad
+      const current = await this.#read<{ expiresAt: number }>(NONCE)
+      if (current !== undefined) return { claimed: false }
+      await this.#write({ expiresAt: Date.now() + (ttlMs as number) }, current, NONCE)
+      return { claimed: true }
     },
     'key/add': async ({ id, metadata }) => {
       if (typeof id !== 'string' || (metadata !== undefined && typeof metadata !== 'object')) {

@@ -1,5 +1,6 @@
 /**
- * Cloudflare Workers stores for `rateLimit`, `sessions`, `apiKey` and `concurrencyLimit`, on
+ * Cloudflare Workers stores for `rateLimit`, `sessions`, `apiKey`, `concurrencyLimit` and the replay
+ * checks (`DurableObjectNonceStore`), on
  * Durable Objects (strongly consistent, one object per key). Export `PalisadeStoreObject` from the
  * Worker, bind it, and give the stores the binding or a resolver (`(c) => c.env.PALISADE`).
  * Web-standard code only: no platform global, no Cloudflare import.
@@ -16,6 +17,8 @@ export type {
   DurableObjectStoreOptions,
   DurableObjectStubLike,
 } from './namespace'
+export type { DurableObjectNonceStoreOptions } from './nonce-store'
+export { DurableObjectNonceStore } from './nonce-store'
 export type { DurableObjectRateLimitStoreOptions } from './rate-limit-store'
 export { DurableObjectRateLimitStore } from './rate-limit-store'
 export type { DurableObjectSessionStoreOptions } from './session-store'

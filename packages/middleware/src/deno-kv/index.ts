@@ -1,5 +1,6 @@
 /**
- * Deno KV stores for `rateLimit`, `sessions`, `apiKey` and `concurrencyLimit`, for Deno Deploy
+ * Deno KV stores for `rateLimit`, `sessions`, `apiKey`, `concurrencyLimit` and the replay checks
+ * (`DenoKvNonceStore`), for Deno Deploy
  * and Deno apps with several instances. Give each store an open handle (`await Deno.openKv()`)
  * or a resolver that returns it (or the promise of it); the package reads no `Deno` global.
  */
@@ -16,6 +17,8 @@ export type {
   DenoKvResolver,
   DenoKvStoreOptions,
 } from './kv'
+export type { DenoKvNonceStoreOptions } from './nonce-store'
+export { DenoKvNonceStore } from './nonce-store'
 export type { DenoKvRateLimitStoreOptions } from './rate-limit-store'
 export { DenoKvRateLimitStore } from './rate-limit-store'
 export type { DenoKvSessionStoreOptions } from './session-store'

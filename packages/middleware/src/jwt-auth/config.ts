@@ -1,5 +1,6 @@
 import type { Context } from 'hono'
 import { assertCookieName } from '../internal/cookies/cookie-settings'
+import { type JwksCacheOptions, type JwksFetch, jwksCacheSettings } from '../internal/keys/jwks'
 import {
   assertBoolean,
   assertFunction,
@@ -13,7 +14,6 @@ import {
 } from '../internal/options'
 import { assertNoDryRun } from '../internal/outcomes/reject-or-record'
 import type { JwtAlgorithm } from './hmac'
-import { type JwksCacheOptions, type JwksFetch, jwksCacheSettings } from './jwks'
 import { normalizeTyp } from './jws'
 import { type JwtKeys, jwtKeys, keySourceKind } from './key-source'
 import type { AsymmetricAlgorithm } from './keys'

@@ -1,7 +1,7 @@
 import type { JWK, JWTPayload } from './payload'
 
+export type { JwksCacheOptions, JwksFetch } from '../internal/keys/jwks'
 export type { JwtAlgorithm } from './hmac'
-export type { JwksCacheOptions, JwksFetch } from './jwks'
 export { type JwtAuthOptions, jwtAuth } from './jwt-auth'
 export type { AsymmetricAlgorithm } from './keys'
 export { type SigningKey, type SignJwtOptions, signJwt } from './sign-jwt'

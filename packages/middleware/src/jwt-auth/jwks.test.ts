@@ -9,9 +9,9 @@ import {
   type TestKey,
   testKey,
 } from '../../test/jwks-server'
+import { JWKS_MAX_BYTES, JWKS_MAX_KEYS, type JwksFetch } from '../internal/keys/jwks'
 import { Rejection } from '../internal/outcomes/rejection'
 import { type JwtAuthOptions, jwtAuth } from './index'
-import { JWKS_MAX_BYTES, JWKS_MAX_KEYS, type JwksFetch } from './jwks'
 import { ASYMMETRIC_ALGORITHMS } from './keys'
 import { MAX_CANDIDATE_KEYS } from './verifier'
 

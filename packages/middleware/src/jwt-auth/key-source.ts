@@ -1,4 +1,13 @@
+import { createLocalJWKSet } from 'jose/jwks/local'
 import { importHmacKey, lazy } from '../internal/crypto'
+import {
+  discoveryUrl,
+  type JwksFetch,
+  jwksCacheSettings,
+  type LocalSet,
+  remoteKeySource,
+  remoteUrl,
+} from '../internal/keys/jwks'
 import { assertBoolean, assertFunction, optionError } from '../internal/options'
 import {
   assertHmacAlgorithm,
@@ -7,7 +16,6 @@ import {
   MIN_SECRET_BYTES,
   secretBytes,
 } from './hmac'
-import { discoveryUrl, type JwksFetch, jwksCacheSettings, remoteKeySource, remoteUrl } from './jwks'
 import {
   ASYMMETRIC_ALGORITHMS,
   type AsymmetricAlgorithm,
@@ -158,6 +166,12 @@ function publicKeys(
   return { source, algorithms, remote: false, openIdConnectUrl: undefined }
 }
 
+/** jwtAuth's view of a fetched JWKS: jose's local set (the token's `alg` picks among a key's). */
+const JOSE_SET = {
+  name: 'jose',
+  build: (jwks: Parameters<typeof createLocalJWKSet>[0]) => createLocalJWKSet(jwks) as LocalSet,
+}
+
 /** A JWKS given as an object, fetched from a URL, or found through the issuer's discovery. */
 function jwksKeys(
   factory: string,
@@ -177,13 +191,13 @@ function jwksKeys(
       : assertFunction<JwksFetch>(factory, 'fetch', options.fetch)
   if (kind === 'jwks') {
     const url = remoteUrl(factory, 'jwks', jwks).href
-    const source = remoteKeySource({ jwksUrl: url }, settings, fetchImpl)
+    const source = remoteKeySource({ jwksUrl: url }, settings, fetchImpl, JOSE_SET)
     return { source, algorithms, remote: true, openIdConnectUrl: undefined }
   }
   if (typeof options.issuer !== 'string') {
     throw optionError(factory, '"discovery: true" needs "issuer" as one URL string')
   }
   remoteUrl(factory, 'issuer', options.issuer)
-  const source = remoteKeySource({ issuer: options.issuer }, settings, fetchImpl)
+  const source = remoteKeySource({ issuer: options.issuer }, settings, fetchImpl, JOSE_SET)
   return { source, algorithms, remote: true, openIdConnectUrl: discoveryUrl(options.issuer) }
 }

@@ -2,6 +2,7 @@ import type { JWK } from 'jose'
 import { createLocalJWKSet } from 'jose/jwks/local'
 import { importJWK } from 'jose/key/import'
 import { lazy } from '../internal/crypto'
+import { isJoseError, type KeySource } from '../internal/keys/key-source'
 import { formatValue, optionError } from '../internal/options'
 
 /**
@@ -51,27 +52,6 @@ const HASH_BITS: Readonly<Record<string, string>> = {
 }
 /** JWK members that only a private or secret key has. */
 const PRIVATE_MEMBERS = ['d', 'p', 'q', 'dp', 'dq', 'qi', 'oth', 'k'] as const
-
-/** A key source: what jose calls for the key of each token, and the generation of its keys. */
-export interface KeySource {
-  /**
-   * The key for a token header. A remote key set calls `failed` when this request met a failed
-   * fetch and got past it (stale keys, an unknown `kid` not refetched), and throws a
-   * `JwksUnavailableError` when no usable keys are left.
-   */
-  key: (
-    header: { alg?: string; kid?: string },
-    token: unknown,
-    failed?: (error: Error) => void,
-  ) => Promise<CryptoKey>
-  /** A remote key set: why its last fetch failed, `undefined` once one succeeds. */
-  failure?: () => Error | undefined
-  /**
-   * The generation of the keys that verify right now, or `-1` when they must be looked at again
-   * (a JWKS past its max age). A remembered token counts only while its generation is current.
-   */
-  generation: () => number
-}
 
 /** Narrows an algorithm name to the public-key family; HMAC and `none` throw. */
 export function assertAsymmetricAlgorithm(
@@ -316,10 +296,4 @@ export function localJwksSource(factory: string, jwks: unknown): KeySource {
   return { key: set as KeySource['key'], generation: () => 0 }
 }
 
-/**
- * A jose error by its code (`ERR_JWKS_NO_MATCHING_KEY`, …): lighter than importing jose's whole
- * `errors` namespace for an `instanceof`.
- */
-export function isJoseError(err: unknown, code: string): boolean {
-  return typeof err === 'object' && err !== null && (err as { code?: unknown }).code === code
-}
+export { isJoseError, type KeySource }

@@ -1,10 +1,10 @@
 import type { Context, MiddlewareHandler } from 'hono'
 import { getCookieCopies } from '../internal/cookies/cookie'
+import { JwksUnavailableError } from '../internal/keys/jwks'
 import { begin, decide } from '../internal/outcomes/decisions'
 import { reject } from './answers'
 import { bearerToken, INVALID_REQUEST } from './bearer'
 import type { JwtAuthConfig } from './config'
-import { JwksUnavailableError } from './jwks'
 import type { JWTPayload } from './payload'
 import { MAX_TOKEN_LENGTH, NO_EXP, type TokenVerifier, type Verdict } from './verifier'
 

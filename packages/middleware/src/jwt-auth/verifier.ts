@@ -1,9 +1,9 @@
 import type { Context } from 'hono'
 import { BoundedCache } from '../internal/caches/bounded-cache'
 import { copyJson } from '../internal/caches/json-copy'
+import { JwksUnavailableError } from '../internal/keys/jwks'
 import { failureReporter } from '../internal/stores/failure-report'
 import type { JwtAuthConfig } from './config'
-import { JwksUnavailableError } from './jwks'
 import {
   type CompactJws,
   jsonObject,

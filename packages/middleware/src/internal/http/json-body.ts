@@ -77,7 +77,7 @@ export async function readBodyText(c: Context): Promise<string | null> {
  * the body cannot be read (a stream error, or consumed outside Hono's cache); an empty array when
  * there is no body.
  */
-export async function readBodyBytes(c: Context): Promise<Uint8Array | null> {
+export async function readBodyBytes(c: Context): Promise<Uint8Array<ArrayBuffer> | null> {
   try {
     if (Object.keys(c.req.bodyCache).length > 0) return new Uint8Array(await c.req.arrayBuffer())
     if (!mayHaveBody(c)) return new Uint8Array(0)

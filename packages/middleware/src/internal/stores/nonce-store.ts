@@ -61,7 +61,11 @@ export interface MemoryNonceStoreOptions {
  * @example
  * ```ts
  * const nonces = new MemoryNonceStore()
- * const fresh = await nonces.claim('msg_1', 300_000) // false for a replay within 5 minutes
+ * app.post('/hooks', async (c) => {
+ *   const id = c.req.header('webhook-id') ?? ''
+ *   if (!(await nonces.claim(id, 300_000))) return c.text('replayed', 409)
+ *   return c.text('ok')
+ * })
  * ```
  */
 export class MemoryNonceStore implements NonceStore {

@@ -1,14 +1,14 @@
 import type { JSONWebKeySet } from 'jose'
-import { createLocalJWKSet } from 'jose/jwks/local'
-import { BoundedCache } from '../internal/caches/bounded-cache'
-import { parseIPv4 } from '../internal/network/ip'
-import {
-  assertKnownKeys,
-  assertPositiveInteger,
-  formatValue,
-  optionError,
-} from '../internal/options'
-import { isJoseError, type KeySource } from './keys'
+import { BoundedCache } from '../caches/bounded-cache'
+import { parseIPv4 } from '../network/ip'
+import { assertKnownKeys, assertPositiveInteger, formatValue, optionError } from '../options'
+import { isJoseError, type KeySource } from './key-source'
+
+/**
+ * A remote JWKS, shared by jwtAuth (`jwks` URL, discovery) and httpSignature (`keys` URL): fetched
+ * on first use, cached, single-flight, bounded in time, size and key count, `https` except
+ * loopback, stale keys served through an outage up to a limit.
+ */
 
 /**
  * How `jwtAuth` caches a remote JWKS. Every value is milliseconds.
@@ -213,7 +213,19 @@ async function fetchJson(url: string, timeoutMs: number, fetchImpl: JwksFetch): 
   }
 }
 
-type LocalSet = ReturnType<typeof createLocalJWKSet>
+/**
+ * A fetched key set, as the feature reads it: the key for a header (`kid`, `alg`). It throws an
+ * error with jose's code `ERR_JWKS_NO_MATCHING_KEY` for an unknown `kid`, which makes the remote
+ * set refetch (once per cooldown). jwtAuth uses jose's local JWKS; httpSignature its own lookup,
+ * where the key decides the algorithm.
+ */
+export type LocalSet = (
+  header: { alg?: string; kid?: string },
+  token: unknown,
+) => Promise<CryptoKey>
+
+/** Builds a {@link LocalSet} from a fetched JWKS; throws when the set is unusable. */
+export type LocalSetBuilder = (jwks: JSONWebKeySet) => LocalSet
 
 /** Where a remote key set comes from: a JWKS URL, or an issuer's discovery document. */
 export type RemoteSource = { jwksUrl: string } | { issuer: string }
@@ -226,6 +238,7 @@ export class RemoteKeySet {
   readonly #source: RemoteSource
   readonly #settings: Required<JwksCacheOptions>
   readonly #fetch: JwksFetch
+  readonly #build: LocalSetBuilder
   #keys: LocalSet | undefined
   #fetchedAt = Number.NEGATIVE_INFINITY
   #attemptAt = Number.NEGATIVE_INFINITY
@@ -236,7 +249,13 @@ export class RemoteKeySet {
   /** The discovered `jwks_uri`, kept while fetches from it succeed. */
   #jwksUrl: string | undefined
 
-  constructor(source: RemoteSource, settings: Required<JwksCacheOptions>, fetchImpl: JwksFetch) {
+  constructor(
+    source: RemoteSource,
+    settings: Required<JwksCacheOptions>,
+    fetchImpl: JwksFetch,
+    build: LocalSetBuilder,
+  ) {
+    this.#build = build
     this.#source = source
     this.#settings = settings
     this.#fetch = fetchImpl
@@ -378,7 +397,7 @@ export class RemoteKeySet {
       }
       let set: LocalSet
       try {
-        set = createLocalJWKSet(json)
+        set = this.#build(json)
       } catch (err) {
         throw new JwksUnavailableError(`${url} is not a usable JWKS: ${reasonOf(err)}`)
       }
@@ -420,6 +439,7 @@ export function remoteKeySource(
   source: RemoteSource,
   settings: Required<JwksCacheOptions>,
   fetchImpl: JwksFetch | undefined,
+  builder: { name: string; build: LocalSetBuilder },
 ): KeySource {
   let fetchId = 0
   if (fetchImpl !== undefined) {
@@ -433,10 +453,11 @@ export function remoteKeySource(
     settings.maxStaleMs,
     settings.timeoutMs,
     fetchId,
+    builder.name,
   ].join('\n')
   let set = registry.get(id)
   if (set === undefined) {
-    set = new RemoteKeySet(source, settings, fetchImpl ?? platformFetch)
+    set = new RemoteKeySet(source, settings, fetchImpl ?? platformFetch, builder.build)
     registry.set(id, set)
   }
   const shared = set
