@@ -1,0 +1,6 @@
+import type { InputKind } from './index'
+import type { Paranoia, Subject } from './subject'
+
+export function detectPhp(subject: Subject, kind: InputKind, paranoia: Paranoia): boolean {
+  return false
+}
