@@ -1,6 +1,70 @@
+// OS command injection: a shell command where a value was expected. The value is read as a shell
+// would (quotes and backslashes that split a word removed, `$IFS` as a space), split at the
+// command separators, and the first word of each command is looked up; plus the shell constructs
+// no form field holds (command substitution, Shellshock, redirection to /dev/tcp, globbed system
+// paths) and the Windows ones (cmd /c, FOR … IN (…) DO, IF EXIST, PowerShell cmdlets).
 import type { InputKind } from './index'
 import type { Paranoia, Subject } from './subject'
+import { AMBIGUOUS_COMMANDS, UNIX_COMMANDS, WINDOWS_COMMANDS } from './shell-commands'
+
+const SHELLSHOCK = /\(\s*\)\s*\{/
+const SUBSTITUTION = /\$\(\s*[a-z\/.$({]|`\s*[a-z\/.$][^`]*`|[<>]\(\s*[a-z\/$]|\$\{\s*[a-z_]*\s*[#%:\/^,@]{1,2}[^}]*\}|\$\(\(|\$\{ifs\}|\$ifs\b|\/dev\/(?:tcp|udp)\/|<<<|\|\s*(?:ba|z|da|k)?sh\b/
+const GLOBBED_PATH = /(?:^|[\s;|&`'"=(])\/(?:[a-z?*\[\]!-]*[?*\[][a-z?*\[\]!-]*)\/[a-z?*\[\]!.-]*|\/(?:bin|etc|usr|sbin|dev|proc|tmp)\/[a-z]*[?*\[]/
+const SYSTEM_BINARY = /(?:^|[\s;|&`'"=(<>{])\/?(?:usr\/(?:local\/)?)?s?bin\/[a-z][\w.+-]*/
+const TILDE_OR_BRACE = /^\s*~[-+]\s*$|\{\s*[a-z]+\s*,[^}]*\}|[a-z]\{[a-z]*,[a-z,]*\}[a-z]/
+const WINDOWS_FOR = /(?:^|[&|(])\s*for\s+(?:\/[a-z]\s+)*(?:"[^"]*"\s+)?%{1,2}[^\s]{0,2}\s+in\s*\(/
+const WINDOWS_IF = /(?:^|[&|(])\s*if\s+(?:\/i\s+)?(?:not\s+)?(?:(?:exist|defined|errorlevel|cmdextversion)\s+\S|[^\s]+\s*(?:==|\s(?:equ|neq|lss|leq|gtr|geq)\s))/
+const WINDOWS_VARIABLES = /%(?:comspec|systemroot|windir|programfiles|appdata|temp|userprofile|path|errorlevel|cd|random|date|time|cmdcmdline)%|%[a-z_]+:~-?\d/
+const POWERSHELL = /\b(?:invoke-(?:webrequest|expression|restmethod|command|item|wmimethod|shellcode|mimikatz)|new-object|start-process|get-(?:content|process|childitem|wmiobject|item|service|acl)|set-(?:content|item|executionpolicy|acl)|remove-item|copy-item|out-file|downloadstring|downloadfile|net\.webclient|frombase64string|-encodedcommand|-executionpolicy|-nop\b|-noprofile|-windowstyle)\b/
+const SEPARATORS = /[;|&`\n\r]|\$\(|\|\||&&|\(|\{|\)/
+
+/** The word a shell executes: quotes, backslashes and empty expansions that split it removed. */
+function shellUnquote(text: string): string {
+  return text
+    .replace(/\$\{ifs\}|\$ifs\b|\$\{?[@*#?!$0-9]\}?/g, (m) => (m.includes('ifs') ? ' ' : ''))
+    .replace(/\\(?=[a-z\/.])/g, '')
+    .replace(/(?<=[a-z])(?:''|""|'|")(?=[a-z])/g, '')
+    .replace(/^['"]|(?<=[;|&`(\s])['"](?=[a-z])/g, '')
+}
+
+function commandWord(segment: string): { word: string; rest: string } {
+  const trimmed = segment.replace(/^[\s'"\\{(!]+/, '')
+  const match = /^(?:\/?(?:[\w.-]+\/)*)?([a-z][\w.+-]*)/.exec(trimmed)
+  if (match === null) return { word: '', rest: '' }
+  return { word: (match[1] as string).replace(/\.exe$/, ''), rest: trimmed.slice(match[0].length) }
+}
+
+/** An argument a command takes rather than the next word of a sentence. */
+const SHELL_ARGUMENT = /^\s+(?:-{1,2}[a-z0-9]|\/[a-z.~]|\.{1,2}\/|~|\$|\*|[a-z0-9_.-]+\s*[|;&>]|[a-z0-9._-]+\/|'|"|[0-9.]+\s*$)|^\s*$|^\s*[|;&><]/
+
+function commandAfterSeparator(lower: string): boolean {
+  const text = shellUnquote(lower)
+  const parts = text.split(SEPARATORS)
+  for (let i = 0; i < parts.length; i++) {
+    const { word, rest } = commandWord(parts[i] as string)
+    if (word === '') continue
+    const windows = WINDOWS_COMMANDS.has(word)
+    if (!UNIX_COMMANDS.has(word) && !windows) continue
+    const afterSeparator = i > 0
+    const argument = SHELL_ARGUMENT.test(rest)
+    if (AMBIGUOUS_COMMANDS.has(word)) {
+      // `time`, `set`, `find` are English: a separator right before and a shell argument after.
+      if (afterSeparator && argument && !/^\s/.test(parts[i] as string)) return true
+      continue
+    }
+    if (afterSeparator || argument) return true
+  }
+  return false
+}
 
 export function detectRce(subject: Subject, kind: InputKind, paranoia: Paranoia): boolean {
-  return false
+  const lower = subject.lower
+  if (kind === 'path') return false
+  if (SHELLSHOCK.test(lower)) return true
+  if (kind === 'user-agent' || kind === 'header') return /^\s*[;|`]\s*[a-z]/.test(lower) && commandAfterSeparator(lower)
+  if (SUBSTITUTION.test(lower) || GLOBBED_PATH.test(lower) || SYSTEM_BINARY.test(lower)) return true
+  if (TILDE_OR_BRACE.test(lower) || WINDOWS_FOR.test(lower) || WINDOWS_IF.test(lower)) return true
+  if (WINDOWS_VARIABLES.test(lower) || POWERSHELL.test(lower)) return true
+  if (commandAfterSeparator(lower)) return true
+  return paranoia === 2 && /[;|`]\s*[a-z]/.test(lower)
 }

@@ -1,6 +1,20 @@
+// Remote file inclusion: a URL the application might fetch or include, when it points at a raw IP
+// address, carries a trailing `?` (the trick that cuts off the extension the application appends),
+// or uses a scheme that only includes use (php://, expect://, data:, file://).
 import type { InputKind } from './index'
 import type { Paranoia, Subject } from './subject'
 
+const URL = /^\s*(?:https?|ftps?):\/\/([^\/?#\s]*)/
+const IP_HOST = /^(?:[^@]*@)?(?:\[?[0-9a-f]*:[0-9a-f:]*:[0-9a-f]*\]?|\d{1,3}(?:\.\d{1,3}){3}|\d{8,10}|0x[0-9a-f]{8})(?::\d+)?$/
+const INCLUDE_SCHEME = /^\s*(?:php|expect|phar|zip|compress\.zlib|compress\.bzip2|glob|ogg|rar|ssh2|dict|gopher|file|jar|netdoc|tftp|ldap|ldaps):\/\//
+const TRAILING_QUERY = /^\s*(?:file|ftps?|https?):(?:\/\/[^\s]*)?\?+$/
+
 export function detectRfi(subject: Subject, kind: InputKind, paranoia: Paranoia): boolean {
-  return false
+  if (kind === 'path' || kind === 'header' || kind === 'user-agent' || kind === 'name') return false
+  const lower = subject.lower
+  if (INCLUDE_SCHEME.test(lower) || TRAILING_QUERY.test(lower)) return true
+  const url = URL.exec(lower)
+  if (url === null) return false
+  if (IP_HOST.test(url[1] as string)) return true
+  return paranoia === 2 && /\.(?:php\d?|phtml|txt|ps1|sh|pl|py|jsp|aspx?|cgi)(?:$|\?)/.test(lower)
 }

@@ -1,6 +1,105 @@
+// SQL injection: the value is tokenized three times, as a bare value (a number in the query), and
+// after a single and a double quote (a string the application opened), and each token stream is
+// checked for the shapes an injection makes: a closed string followed by logic, a union, a stacked
+// statement, a comment that cuts the rest of the query, a time or file function.
+import { stripSqlComments } from './normalize'
+import { type SqlToken, sqlTokens } from './sql-tokens'
 import type { InputKind } from './index'
 import type { Paranoia, Subject } from './subject'
 
+const LOGIC = new Set(['or', 'and', 'xor', '||', '&&', 'div', 'not'])
+const COMPARISON = new Set(['=', '<', '>', '<=', '>=', '!=', '<>', '==', 'like', 'rlike', 'regexp', 'is', 'between', 'in', 'sounds', 'glob', '<=>'])
+const STATEMENTS = new Set([
+  'select', 'insert', 'update', 'delete', 'drop', 'create', 'alter', 'exec', 'execute', 'declare',
+  'shutdown', 'waitfor', 'truncate', 'grant', 'revoke', 'union', 'set', 'load', 'backup', 'call',
+  'merge', 'replace', 'handler', 'rename', 'begin', 'if', 'copy', 'attach', 'pragma', 'use',
+])
+/** Functions whose only use in a parameter is an injection (time, files, errors, metadata). */
+const ATTACK_FUNCTIONS = new Set([
+  'sleep', 'benchmark', 'pg_sleep', 'load_file', 'extractvalue', 'updatexml', 'xp_cmdshell',
+  'sys_eval', 'sys_exec', 'utl_inaddr', 'utl_http', 'dbms_pipe', 'randomblob', 'sqlite_version',
+  'pg_read_file', 'pg_ls_dir', 'lo_import', 'lo_export', 'group_concat', 'concat_ws', 'make_set',
+  'elt', 'name_const', 'geometrycollection', 'multipoint', 'polygon', 'exp', 'gtid_subset',
+  'json_keys', 'ctxsys', 'dbms_xmlgen', 'xmltype', 'sp_executesql', 'sp_oacreate', 'openrowset',
+  'opendatasource', 'master_pos_wait', 'get_lock', 'current_database', 'pg_user', 'schema_name',
+  'information_schema', 'version', 'database', 'user', 'current_user', 'system_user',
+  'session_user', 'schema', 'connection_id', 'last_insert_id', 'row_count', 'found_rows',
+  'unhex', 'hex', 'char', 'chr', 'ascii', 'ord', 'substring', 'substr', 'mid', 'concat', 'if',
+  'iif', 'ifnull', 'isnull', 'nullif', 'coalesce', 'cast', 'convert', 'length', 'count',
+  'md5', 'sha1', 'rand', 'floor', 'row_to_json', 'json_agg', 'string_agg', 'array_agg',
+  'xmlagg', 'to_char', 'dump', 'db_name', 'user_name', 'is_srvrolemember', 'has_dbaccess',
+  'quotename', 'instr', 'locate', 'position', 'lpad', 'rpad', 'reverse', 'strcmp', 'soundex',
+])
+/** Of those, the ones that mean an attack even in prose ("sleep(" is not English). */
+const ALWAYS_FUNCTIONS = new Set([
+  'sleep', 'benchmark', 'pg_sleep', 'load_file', 'extractvalue', 'updatexml', 'xp_cmdshell',
+  'sys_eval', 'sys_exec', 'utl_inaddr', 'utl_http', 'dbms_pipe', 'randomblob', 'sqlite_version',
+  'pg_read_file', 'pg_ls_dir', 'lo_import', 'lo_export', 'group_concat', 'concat_ws', 'make_set',
+  'name_const', 'gtid_subset', 'dbms_xmlgen', 'sp_executesql', 'sp_oacreate', 'openrowset',
+  'opendatasource', 'master_pos_wait', 'get_lock', 'current_database', 'connection_id',
+  'last_insert_id', 'found_rows', 'row_to_json', 'is_srvrolemember', 'has_dbaccess', 'db_name',
+])
+const METADATA = /\b(?:information_schema|sysobjects|syscolumns|sysdatabases|mysql\.user|pg_catalog|pg_shadow|sqlite_master|sqlite_temp_master|all_tables|user_tables|msysaccessobjects|msysobjects|northwind|master\.\.sys)\b/
+const ATTACK_VARIABLE = /^@@(?:version|datadir|hostname|basedir|tmpdir|servername|language|spid)\b/
+
+const isOperand = (t: SqlToken | undefined) =>
+  t !== undefined && (t.type === 'string' || t.type === 'number' || t.type === 'word' || t.type === 'variable')
+const isComparison = (t: SqlToken | undefined) =>
+  t !== undefined && (t.type === 'operator' || t.type === 'word') && COMPARISON.has(t.value)
+const isLogic = (t: SqlToken | undefined) =>
+  t !== undefined && (t.type === 'word' || t.type === 'operator') && LOGIC.has(t.value)
+const isFunctionCall = (tokens: SqlToken[], i: number, names: Set<string>) =>
+  tokens[i]?.type === 'word' && names.has(tokens[i]?.value as string) && tokens[i + 1]?.type === 'open'
+const isEnd = (t: SqlToken | undefined) => t === undefined || t.type === 'comment' || t.type === 'semicolon'
+
+/** `x OR 1=1`, `x AND 'a'='a'`, `x OR 1--`, `x AND sleep(5)` after a closed value. */
+function logicAfterValue(tokens: SqlToken[], i: number): boolean {
+  let j = i + 1
+  while (tokens[j]?.type === 'open' || (tokens[j]?.type === 'word' && tokens[j]?.value === 'not')) j++
+  if (isFunctionCall(tokens, j, ATTACK_FUNCTIONS)) return true
+  if (!isOperand(tokens[j])) return tokens[j]?.type === 'operator' && isOperand(tokens[j + 1]) && isComparison(tokens[j + 2])
+  const operand = tokens[j] as SqlToken
+  if (isComparison(tokens[j + 1]) || (tokens[j + 1]?.type === 'operator' && isOperand(tokens[j + 2]) && isComparison(tokens[j + 3]))) {
+    return operand.type !== 'word' || /^(?:true|false|null|[a-z])$/.test(operand.value) || isOperand(tokens[j + 2])
+  }
+  return (operand.type === 'number' || operand.value === 'true' || operand.type === 'string') && isEnd(tokens[j + 1])
+}
+
+/** The shapes of an injection in one token stream; `quoted` when it begins with the string the attacker closed. */
+function injected(tokens: SqlToken[], quoted: boolean, paranoia: Paranoia): boolean {
+  for (let i = 0; i < tokens.length; i++) {
+    const t = tokens[i] as SqlToken
+    const prev = tokens[i - 1]
+    const closedValue = prev !== undefined && (prev.type === 'number' || (prev.type === 'string' && !prev.open) || prev.type === 'close' || (paranoia === 2 && prev.type === 'word'))
+    if (t.type === 'word' && t.value === 'union') {
+      const next = tokens[i + 1]?.value === 'all' || tokens[i + 1]?.value === 'distinct' ? tokens[i + 2] : tokens[i + 1]
+      if (next?.value === 'select' || (next?.type === 'open' && tokens.slice(i + 1, i + 4).some((x) => x.value === 'select'))) return true
+    }
+    if (isFunctionCall(tokens, i, ALWAYS_FUNCTIONS)) return true
+    if (t.type === 'variable' && ATTACK_VARIABLE.test(t.value)) return true
+    if (isLogic(t) && closedValue && (i === 1 || quoted) && logicAfterValue(tokens, i)) return true
+    if (t.type === 'semicolon' && (i === 1 ? closedValue : i === 0 || (quoted && i === 1)) && tokens[i + 1]?.type === 'word' && STATEMENTS.has(tokens[i + 1]?.value as string)) return true
+    if (t.type === 'comment' && quoted && i === 1 && !(tokens[0] as SqlToken).open) return true
+    if (t.type === 'word' && (t.value === 'order' || t.value === 'group') && tokens[i + 1]?.value === 'by' && tokens[i + 2]?.type === 'number' && closedValue && isEnd(tokens[i + 3])) return true
+    if (t.type === 'operator' && (t.value === '+' || t.value === '||') && quoted && i === 1 && isFunctionCall(tokens, i + 1, ATTACK_FUNCTIONS)) return true
+    if (t.type === 'word' && t.value === 'waitfor' && (tokens[i + 1]?.value === 'delay' || tokens[i + 1]?.value === 'time')) return true
+    if (t.type === 'word' && t.value === 'into' && (tokens[i + 1]?.value === 'outfile' || tokens[i + 1]?.value === 'dumpfile')) return true
+    if (paranoia === 2 && isFunctionCall(tokens, i, ATTACK_FUNCTIONS) && (closedValue || i === 0)) return true
+  }
+  return false
+}
+
+const NOSQL_OPERATOR = /^(?:\[\s*)?\$(?:ne|eq|gt|gte|lt|lte|in|nin|regex|where|exists|or|and|not|nor|expr|elemmatch|function|accumulator|jsonschema|type|size|all|mod|text)(?:\s*\])?$/
+const NOSQL_BRACKET = /\[\s*\$(?:ne|eq|gt|gte|lt|lte|in|nin|regex|where|exists|or|and|not|nor|expr|elemmatch|function)\s*\]/
+
 export function detectSqli(subject: Subject, kind: InputKind, paranoia: Paranoia): boolean {
+  const lower = subject.lower
+  if (kind === 'name' && (NOSQL_OPERATOR.test(lower) || NOSQL_BRACKET.test(lower))) return true
+  if (kind === 'path') return false
+  if (METADATA.test(lower)) return true
+  const text = stripSqlComments(lower)
+  if (injected(sqlTokens(text), false, paranoia)) return true
+  if (text.includes("'") && injected(sqlTokens(`'${text}`), true, paranoia)) return true
+  if (text.includes('"') && injected(sqlTokens(`"${text}`), true, paranoia)) return true
   return false
 }
