@@ -4,10 +4,11 @@
 import type { InputKind } from './index'
 import type { Paranoia, Subject } from './subject'
 
-const OPEN_TAG = /<\?(?!xml\s+version)|\{php\}|\[php\]/
+/** `<?php`, `<?=`, a bare `<?` ending the value or followed by code, `<?xml:` (never `<?xml version`, `<?xpacket`, `<?xml-stylesheet`). */
+const OPEN_TAG = /<\?(?:php|=)|<\?\s*$|<\?\s[^\n]{0,80}?(?:[;($]|\?>)|<\?xml\s*:|\{php\}|\[php\]/
 const SUPERGLOBALS = /\$(?:_(?:get|post|server|cookie|request|files|env|session)\b|globals\b|http_(?:raw_post_data|get_vars|post_vars|cookie_vars|server_vars|env_vars)\b|argv\b)|\bphp:\/\/(?:input|filter|stdin|memory|temp|fd)\b/
 const SERIALIZED = /(?:^|[;{|_])(?:o|c):\d+:"[\w\\]+":\d+:\{|^a:\d+:\{(?:[is]:\d+[:;])|\bs:\d+:"[^"]{0,64}";(?:o|a|s|i|b):\d*/
-const INI = /\b(?:allow_url_(?:include|fopen)|auto_(?:prepend|append)_file|disable_functions|open_basedir|safe_mode|register_globals|(?:opcache|mbstring|session|zend|pcre|mysqli|pdo_mysql|phar|assert|xdebug|suhosin|apc|date|error_log|display_errors|log_errors|short_open_tag|expose_php|memory_limit|max_execution_time|file_uploads|upload_tmp_dir|include_path|extension_dir|sendmail_path|user_ini)(?:\.[\w.]+)?)\s*=/
+const INI = /\b(?:allow_url_(?:include|fopen)|auto_(?:prepend|append)_file|disable_functions|open_basedir|safe_mode|register_globals|display_errors|short_open_tag|expose_php|upload_tmp_dir|extension_dir|sendmail_path|(?:opcache|mbstring|session|zend|pcre|mysqli|pdo_mysql|phar|assert|xdebug|suhosin|apc|user_ini)\.[a-z_][\w.]*)\s*=/
 const UPLOAD = /\.(?:php\d?|phtml|phar|phpt|pht|phps|pgif|inc)[\s.]*$/
 const VARIABLE_CALL = /\$[a-z_@{][\w@{}\[\]'"$!+-]{0,40}\s*(?:\/\*[^*]{0,40}\*\/\s*)?\(|\$\s*\{\s*['"@$]/
 const FUNCTIONS =

@@ -7,16 +7,17 @@ import type { InputKind } from './index'
 import type { Paranoia, Subject } from './subject'
 import { AMBIGUOUS_COMMANDS, UNIX_COMMANDS, WINDOWS_COMMANDS } from './shell-commands'
 
-const SHELLSHOCK = /\(\s*\)\s*\{/
-const SUBSTITUTION = /\$\(\s*[a-z\/.$({]|`\s*[a-z\/.$][^`]*`|[<>]\(\s*[a-z\/$]|\$\{\s*[a-z_]*\s*[#%:\/^,@]{1,2}[^}]*\}|\$\(\(|\$\{ifs\}|\$ifs\b|\/dev\/(?:tcp|udp)\/|<<<|\|\s*(?:ba|z|da|k)?sh\b/
+const SHELLSHOCK = /(?:^|[;&|'"=\s])\(\s*\)\s*\{/
+const SUBSTITUTION = /\$\(\s*[a-z\/.$({]|[<>]\(\s*[a-z\/$]|\$\{\s*[a-z_]*\s*[#%:\/^,@]{1,2}[^}]*\}|\$\(\(|\$\{ifs\}|\$ifs\b|\/dev\/(?:tcp|udp)\/|<<<|\|\s*(?:ba|z|da|k)?sh\b/
 const GLOBBED_PATH = /(?:^|[\s;|&`'"=(])\/(?:[a-z?*\[\]!-]*[?*\[][a-z?*\[\]!-]*)\/[a-z?*\[\]!.-]*|\/(?:bin|etc|usr|sbin|dev|proc|tmp)\/[a-z]*[?*\[]/
 const SYSTEM_BINARY = /(?:^|[\s;|&`'"=(<>{])\/?(?:usr\/(?:local\/)?)?s?bin\/[a-z][\w.+-]*/
 const TILDE_OR_BRACE = /^\s*~[-+]\s*$|\{\s*[a-z]+\s*,[^}]*\}|[a-z]\{[a-z]*,[a-z,]*\}[a-z]/
 const WINDOWS_FOR = /(?:^|[&|(])\s*for\s+(?:\/[a-z]\s+)*(?:"[^"]*"\s+)?%{1,2}[^\s]{0,2}\s+in\s*\(/
 const WINDOWS_IF = /(?:^|[&|(])\s*if\s+(?:\/i\s+)?(?:not\s+)?(?:(?:exist|defined|errorlevel|cmdextversion)\s+\S|[^\s]+\s*(?:==|\s(?:equ|neq|lss|leq|gtr|geq)\s))/
-const WINDOWS_VARIABLES = /%(?:comspec|systemroot|windir|programfiles|appdata|temp|userprofile|path|errorlevel|cd|random|date|time|cmdcmdline)%|%[a-z_]+:~-?\d/
+const WINDOWS_VARIABLES = /%[a-z_]{3,20}%|%(?:comspec|systemroot|windir|programfiles|appdata|temp|userprofile|path|errorlevel|cd|random|date|time|cmdcmdline)%|%[a-z_]+:~-?\d/
 const POWERSHELL = /\b(?:invoke-(?:webrequest|expression|restmethod|command|item|wmimethod|shellcode|mimikatz)|new-object|start-process|get-(?:content|process|childitem|wmiobject|item|service|acl)|set-(?:content|item|executionpolicy|acl)|remove-item|copy-item|out-file|downloadstring|downloadfile|net\.webclient|frombase64string|-encodedcommand|-executionpolicy|-nop\b|-noprofile|-windowstyle)\b/
-const SEPARATORS = /[;|&`\n\r]|\$\(|\|\||&&|\(|\{|\)/
+/** Where a new command starts; the captured separator tells how strong the boundary is. */
+const SEPARATORS = /(\|\||&&|\$\(|[;|&`\n\r(){}])/
 
 /** The word a shell executes: quotes, backslashes and empty expansions that split it removed. */
 function shellUnquote(text: string): string {
@@ -39,20 +40,22 @@ const SHELL_ARGUMENT = /^\s+(?:-{1,2}[a-z0-9]|\/[a-z.~]|\.{1,2}\/|~|\$|\*|[a-z0-
 
 function commandAfterSeparator(lower: string): boolean {
   const text = shellUnquote(lower)
+  // split() with a capturing group alternates text and separators: parts[i - 1] precedes parts[i].
   const parts = text.split(SEPARATORS)
-  for (let i = 0; i < parts.length; i++) {
-    const { word, rest } = commandWord(parts[i] as string)
-    if (word === '') continue
-    const windows = WINDOWS_COMMANDS.has(word)
-    if (!UNIX_COMMANDS.has(word) && !windows) continue
-    const afterSeparator = i > 0
-    const argument = SHELL_ARGUMENT.test(rest)
+  for (let i = 0; i < parts.length; i += 2) {
+    const part = parts[i] as string
+    const { word, rest } = commandWord(part)
+    if (word === '' || !(UNIX_COMMANDS.has(word) || WINDOWS_COMMANDS.has(word))) continue
+    const separator = i > 0 ? (parts[i - 1] as string) : ''
+    const strong = separator !== '' && separator !== '(' && separator !== '{' && separator !== ')' && separator !== '}'
+    const argument = rest.trim() !== '' && SHELL_ARGUMENT.test(rest)
     if (AMBIGUOUS_COMMANDS.has(word)) {
-      // `time`, `set`, `find` are English: a separator right before and a shell argument after.
-      if (afterSeparator && argument && !/^\s/.test(parts[i] as string)) return true
+      // `time`, `set`, `find` are English: a separator right before, and nothing or an option after.
+      if (strong && !/^\s/.test(part) && (argument || rest.trim() === '')) return true
       continue
     }
-    if (afterSeparator || argument) return true
+    if (separator === '`' && parts[i + 1] === '`') return true
+    if (strong || argument) return true
   }
   return false
 }
@@ -61,6 +64,7 @@ export function detectRce(subject: Subject, kind: InputKind, paranoia: Paranoia)
   const lower = subject.lower
   if (kind === 'path') return false
   if (SHELLSHOCK.test(lower)) return true
+  if (kind === 'name') return SUBSTITUTION.test(lower)
   if (kind === 'user-agent' || kind === 'header') return /^\s*[;|`]\s*[a-z]/.test(lower) && commandAfterSeparator(lower)
   if (SUBSTITUTION.test(lower) || GLOBBED_PATH.test(lower) || SYSTEM_BINARY.test(lower)) return true
   if (TILDE_OR_BRACE.test(lower) || WINDOWS_FOR.test(lower) || WINDOWS_IF.test(lower)) return true

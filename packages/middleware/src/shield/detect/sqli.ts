@@ -39,6 +39,34 @@ const ALWAYS_FUNCTIONS = new Set([
   'opendatasource', 'master_pos_wait', 'get_lock', 'current_database', 'connection_id',
   'last_insert_id', 'found_rows', 'row_to_json', 'is_srvrolemember', 'has_dbaccess', 'db_name',
 ])
+/**
+ * SQL functions a parameter has no business calling. Named with `(` right after, or across spaces
+ * for the names that are no English word; a word like `user(s)` in prose is told apart below.
+ */
+const SQL_FUNCTION = /(?<![\w\u0080-\uffff])(ascii|bin|char|chr|coalesce|concat|concat_ws|conv|cos|sin|tan|cot|acos|asin|atan2?|pow|power|rand|random|md5|sha[12]?|hex|unhex|ifnull|isnull|nullif|iif|instr|length|len|locate|lower|upper|lpad|rpad|ltrim|rtrim|trim|mid|ord|position|repeat|replace|reverse|round|floor|ceil|ceiling|substr|substring|substring_index|uncompress|compress|database|schema|user|current_user|session_user|system_user|version|now|sysdate|count|sum|avg|min|max|cast|convert|xmltype|extractvalue|updatexml|json_extract|json_object|json_build_object|json_array|jsonb_\w+|starts_with|unistr|to_char|to_number|elt|field|find_in_set|make_set|exp|log|ln|abs|sqrt|datediff|date_add|date_format|str_to_date|unix_timestamp|from_unixtime|group_concat|load_file|benchmark|sleep|pg_sleep|weight_string|quote|soundex|strcmp|bit_length|octet_length|char_length|character_length|uuid|last_insert_id|row_count|found_rows|connection_id|schema_name|db_name|object_id|col_name|host_name|suser_name|is_member|has_perms_by_name|dbms_\w+|utl_\w+|sys_context|nvl2?|decode|regexp_\w+)\s*\(/g
+/** English words among the functions: they count only with `(` right after and SQL inside. */
+const WORDY_FUNCTION = /^(?:char|count|sum|min|max|field|log|mid|round|floor|power|repeat|replace|reverse|position|length|lower|upper|now|user|version|schema|database|trim|cast|convert|quote|decode|exp|abs|bin|len|random|rand|cos|sin|tan|pow|ord)$/
+const SQL_SIGNS = [
+  /\bxp_(?:cmdshell|dirtree|regread|fileexist|availablemedia|servicecontrol)\b|\bexec(?:ute)?\s+master\.|\bexecute\s+immediate\b|\bdeclare\s+@|\bprocedure\s+analyse\b|\bwaitfor[\s+]+(?:delay|time)\b|\bpg_sleep\b/,
+  /'[\[{][^']{0,200}[\]}]'\s*(?:::\s*jsonb?|->>?|#>>?|@>|<@|\?[|&]?|@@|\|\|)|\)\s*::\s*(?:int|integer|bool|boolean|text|jsonb?|double|varchar|numeric|regclass|bigint)\b|\bor\s+'[\[{]/,
+  /\bcase\s+when\b[^;]{0,200}?\bthen\b|\)\s*like\s*\(|\bif\s*\(\s*\w+\s*[<>=!~]|\bmerge\b[^;]{0,200}?\busing\s*\(|\bmatch\s*\([^)]{0,100}\)\s*against\s*\(/,
+  /\bcreate\s+(?:or\s+replace\s+)?(?:function|procedure|table|trigger|view|user|database)\s+[\w.`"]+|\/\*!\d*\s*[a-z]|\d\.e[(.,]|(?:^|[\s(])(?:msdb|tempdb|schema_name)(?:$|[\s).,])|`\s*(?:regexp|rlike|like)\b/,
+]
+const MAGIC_NUMBER = /^(?:json\.)?(?:429496729[56]|214748364[78]|-214748364[89]|2\.2250738585072(?:011|007)e-308|1e309|0000023456|0000012345)$/
+
+function functionCall(lower: string, kind: InputKind): boolean {
+  for (const match of lower.matchAll(SQL_FUNCTION)) {
+    const name = match[1] as string
+    if (!WORDY_FUNCTION.test(name)) return true
+    if (/\s/.test(match[0])) continue
+    const after = lower.slice((match.index as number) + match[0].length, (match.index as number) + match[0].length + 40)
+    // `user(s)` and `count(ed)` are prose; a call has SQL inside or nothing at all.
+    if (/^\s*(?:e?s|ed|ing)\s*\)/.test(after)) continue
+    if (kind === 'name' || /^\s*(?:\)|\*|\d|'|"|`|select\b|@|0x|\w+\s*[,)])/.test(after)) return true
+  }
+  return false
+}
+
 const METADATA = /\b(?:information_schema|sysobjects|syscolumns|sysdatabases|mysql\.user|pg_catalog|pg_shadow|sqlite_master|sqlite_temp_master|all_tables|user_tables|msysaccessobjects|msysobjects|northwind|master\.\.sys)\b/
 const ATTACK_VARIABLE = /^@@(?:version|datadir|hostname|basedir|tmpdir|servername|language|spid)\b/
 
@@ -80,6 +108,7 @@ function injected(tokens: SqlToken[], quoted: boolean, paranoia: Paranoia): bool
     if (isLogic(t) && closedValue && (i === 1 || quoted) && logicAfterValue(tokens, i)) return true
     if (t.type === 'semicolon' && (i === 1 ? closedValue : i === 0 || (quoted && i === 1)) && tokens[i + 1]?.type === 'word' && STATEMENTS.has(tokens[i + 1]?.value as string)) return true
     if (t.type === 'comment' && quoted && i === 1 && !(tokens[0] as SqlToken).open) return true
+    if (t.type === 'semicolon' && quoted && i === 1 && isEnd(tokens[i + 1])) return true
     if (t.type === 'word' && (t.value === 'order' || t.value === 'group') && tokens[i + 1]?.value === 'by' && tokens[i + 2]?.type === 'number' && closedValue && isEnd(tokens[i + 3])) return true
     if (t.type === 'operator' && (t.value === '+' || t.value === '||') && quoted && i === 1 && isFunctionCall(tokens, i + 1, ATTACK_FUNCTIONS)) return true
     if (t.type === 'word' && t.value === 'waitfor' && (tokens[i + 1]?.value === 'delay' || tokens[i + 1]?.value === 'time')) return true
@@ -95,8 +124,11 @@ const NOSQL_BRACKET = /\[\s*\$(?:ne|eq|gt|gte|lt|lte|in|nin|regex|where|exists|o
 export function detectSqli(subject: Subject, kind: InputKind, paranoia: Paranoia): boolean {
   const lower = subject.lower
   if (kind === 'name' && (NOSQL_OPERATOR.test(lower) || NOSQL_BRACKET.test(lower))) return true
+  if (NOSQL_BRACKET.test(lower)) return true
   if (kind === 'path') return false
-  if (METADATA.test(lower)) return true
+  if (METADATA.test(lower) || MAGIC_NUMBER.test(lower)) return true
+  for (const sign of SQL_SIGNS) if (sign.test(lower)) return true
+  if (lower.includes('(') && functionCall(lower, kind)) return true
   const text = stripSqlComments(lower)
   if (injected(sqlTokens(text), false, paranoia)) return true
   if (text.includes("'") && injected(sqlTokens(`'${text}`), true, paranoia)) return true
