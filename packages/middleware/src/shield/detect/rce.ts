@@ -4,6 +4,7 @@
 // no form field holds (command substitution, Shellshock, redirection to /dev/tcp, globbed system
 // paths) and the Windows ones (cmd /c, FOR … IN (…) DO, IF EXIST, PowerShell cmdlets).
 import type { InputKind } from './index'
+import { jsInjection } from './js-injection'
 import type { Paranoia, Subject } from './subject'
 import { AMBIGUOUS_COMMANDS, UNIX_COMMANDS, WINDOWS_COMMANDS } from './shell-commands'
 
@@ -11,9 +12,9 @@ const SHELLSHOCK = /(?:^|[;&|'"=\s])\(\s*\)\s*\{/
 const SUBSTITUTION = /\$\(\s*[a-z\/.$({]|[<>]\(\s*[a-z\/$]|\$\{\s*[a-z_]*\s*[#%:\/^,@]{1,2}[^}]*\}|\$\(\(|\$\{ifs\}|\$ifs\b|\/dev\/(?:tcp|udp)\/|<<<|\|\s*(?:ba|z|da|k)?sh\b/
 const GLOBBED_PATH = /(?:^|[\s;|&`'"=(])\/(?:[a-z?*\[\]!-]*[?*\[][a-z?*\[\]!-]*)\/[a-z?*\[\]!.-]*|\/(?:bin|etc|usr|sbin|dev|proc|tmp)\/[a-z]*[?*\[]/
 const SYSTEM_BINARY = /(?:^|[\s;|&`'"=(<>{])\/?(?:usr\/(?:local\/)?)?s?bin\/[a-z][\w.+-]*/
-const TILDE_OR_BRACE = /^\s*~[-+]\s*$|\{\s*[a-z]+\s*,[^}]*\}|[a-z]\{[a-z]*,[a-z,]*\}[a-z]/
-const WINDOWS_FOR = /(?:^|[&|(])\s*for\s+(?:\/[a-z]\s+)*(?:"[^"]*"\s+)?%{1,2}[^\s]{0,2}\s+in\s*\(/
-const WINDOWS_IF = /(?:^|[&|(])\s*if\s+(?:\/i\s+)?(?:not\s+)?(?:(?:exist|defined|errorlevel|cmdextversion)\s+\S|[^\s]+\s*(?:==|\s(?:equ|neq|lss|leq|gtr|geq)\s))/
+const TILDE_OR_BRACE = /^\s*~[-+]\d*\s*$|^\s*!-\d|\$\[\s*\d|\{\s*,?\s*[a-z]+\s*,[^}]*\}|\b(?:ba|z|da|k|tc)?sh\s+-c\s|-wrapper\s+sh,-c|\balias\s+(?:-\w+\s+)*[\w'"+-]+=|\$\{?(?:shell|ifs|bash_env|home)\}?\s|[a-z]\{[a-z]*,[a-z,]*\}[a-z]/
+const WINDOWS_FOR = /(?:^|[&|(])\s*for\s+(?:\/[a-z][^%]{0,100})?%{1,2}[^\s]{0,30}\s+in\s*\(/
+const WINDOWS_IF = /(?:^|[&|(])\s*if(?:\s*\/i)?\s+(?:not\s+)?(?:(?:exist|defined|errorlevel|cmdextversion)\s+\S|[^\s]+\s*(?:==|\s(?:equ|neq|lss|leq|gtr|geq)\s))/
 const WINDOWS_VARIABLES = /%[a-z_]{3,20}%|%(?:comspec|systemroot|windir|programfiles|appdata|temp|userprofile|path|errorlevel|cd|random|date|time|cmdcmdline)%|%[a-z_]+:~-?\d/
 const POWERSHELL = /\b(?:invoke-(?:webrequest|expression|restmethod|command|item|wmimethod|shellcode|mimikatz)|new-object|start-process|get-(?:content|process|childitem|wmiobject|item|service|acl)|set-(?:content|item|executionpolicy|acl)|remove-item|copy-item|out-file|downloadstring|downloadfile|net\.webclient|frombase64string|-encodedcommand|-executionpolicy|-nop\b|-noprofile|-windowstyle)\b/
 /** Where a new command starts; the captured separator tells how strong the boundary is. */
@@ -38,7 +39,15 @@ function commandWord(segment: string): { word: string; rest: string } {
 /** An argument a command takes rather than the next word of a sentence. */
 const SHELL_ARGUMENT = /^\s+(?:-{1,2}[a-z0-9]|\/[a-z.~]|\.{1,2}\/|~|\$|\*|[a-z0-9_.-]+\s*[|;&>]|[a-z0-9._-]+\/|'|"|[0-9.]+\s*$)|^\s*$|^\s*[|;&><]/
 
-function commandAfterSeparator(lower: string): boolean {
+/** Commands whose argument is another command (`nohup ifconfig`, `strace sh`). */
+const WRAPPERS = new Set(['nohup', 'strace', 'ltrace', 'time', 'sudo', 'doas', 'env', 'nice', 'timeout', 'xargs', 'exec', 'busybox', 'watch', 'setsid', 'stdbuf', 'unbuffer', 'chroot', 'runuser'])
+
+function wrapped(rest: string): boolean {
+  const { word } = commandWord(rest)
+  return word !== '' && UNIX_COMMANDS.has(word) && !AMBIGUOUS_COMMANDS.has(word)
+}
+
+function commandAfterSeparator(lower: string, requireSeparator = false): boolean {
   const text = shellUnquote(lower)
   // split() with a capturing group alternates text and separators: parts[i - 1] precedes parts[i].
   const parts = text.split(SEPARATORS)
@@ -49,6 +58,8 @@ function commandAfterSeparator(lower: string): boolean {
     const separator = i > 0 ? (parts[i - 1] as string) : ''
     const strong = separator !== '' && separator !== '(' && separator !== '{' && separator !== ')' && separator !== '}'
     const argument = rest.trim() !== '' && SHELL_ARGUMENT.test(rest)
+    if (WRAPPERS.has(word) && wrapped(rest) && (strong || !requireSeparator)) return true
+    if (requireSeparator && !strong) continue
     if (AMBIGUOUS_COMMANDS.has(word)) {
       // `time`, `set`, `find` are English: a separator right before, and nothing or an option after.
       if (strong && !/^\s/.test(part) && (argument || rest.trim() === '')) return true
@@ -64,8 +75,9 @@ export function detectRce(subject: Subject, kind: InputKind, paranoia: Paranoia)
   const lower = subject.lower
   if (kind === 'path') return false
   if (SHELLSHOCK.test(lower)) return true
-  if (kind === 'name') return SUBSTITUTION.test(lower)
+  if (kind === 'name') return SUBSTITUTION.test(lower) || commandAfterSeparator(lower, true)
   if (kind === 'user-agent' || kind === 'header') return /^\s*[;|`]\s*[a-z]/.test(lower) && commandAfterSeparator(lower)
+  if (jsInjection(lower)) return true
   if (SUBSTITUTION.test(lower) || GLOBBED_PATH.test(lower) || SYSTEM_BINARY.test(lower)) return true
   if (TILDE_OR_BRACE.test(lower) || WINDOWS_FOR.test(lower) || WINDOWS_IF.test(lower)) return true
   if (WINDOWS_VARIABLES.test(lower) || POWERSHELL.test(lower)) return true
