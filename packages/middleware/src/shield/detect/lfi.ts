@@ -15,9 +15,17 @@ const BACKUP_FILE = /\.(?:sql|bak|old|orig|swp|save|dump|backup)(?:\.(?:zip|gz|t
 const TOOL_DIRS =
   /(?:^|\/)(?:\.(?:claude|cursor|continue|aider|roo|zed|cline|kiro|windsurf|rovodev|codex|opencode|a0proj|plandex|fabric|n8n|junie|aiignore|cursorignore|vscode|idea|github|gitlab|circleci|terraform)(?:\/|$)|@fs\/|@id\/|node_modules\/\.cache)/
 
+/** `../` twice, or once in a backslash / `...` / `..;` spelling; a single leading `../x` is a relative link (paranoia 2 flags it). */
+function traversal(lower: string, paranoia: Paranoia): boolean {
+  const first = TRAVERSAL.exec(lower)
+  if (first === null) return false
+  if (paranoia === 2 || !/^\.\.\/$/.test(first[0].replace(/^[^.]*/, ''))) return true
+  return TRAVERSAL.test(lower.slice(first.index + first[0].length - 1)) || first.index > 0
+}
+
 export function detectLfi(subject: Subject, kind: InputKind, paranoia: Paranoia): boolean {
   const lower = subject.lower
-  if (TRAVERSAL.test(lower) || HEX_TRAVERSAL.test(lower) && /0x(?:2e|2f|5c)/.test(lower)) return true
+  if (traversal(lower, paranoia) || HEX_TRAVERSAL.test(lower) && /0x(?:2e|2f|5c)/.test(lower)) return true
   if (OS_FILES.test(lower)) return true
   if (kind === 'path') return TOOL_DIRS.test(lower) || BACKUP_FILE.test(lower) && !lower.endsWith('.log') || /\/wp-content\/[\w.-]*\.log$/.test(lower)
   if (kind === 'query' || kind === 'body' || kind === 'cookie') {

@@ -48,7 +48,8 @@ function wrapped(rest: string): boolean {
 }
 
 function commandAfterSeparator(lower: string, requireSeparator = false): boolean {
-  const text = shellUnquote(lower)
+  // A Markdown code fence is not command substitution.
+  const text = shellUnquote(lower.includes('```') ? lower.replaceAll('```', '\n') : lower)
   // split() with a capturing group alternates text and separators: parts[i - 1] precedes parts[i].
   const parts = text.split(SEPARATORS)
   for (let i = 0; i < parts.length; i += 2) {
@@ -56,8 +57,10 @@ function commandAfterSeparator(lower: string, requireSeparator = false): boolean
     const { word, rest } = commandWord(part)
     if (word === '' || !(UNIX_COMMANDS.has(word) || WINDOWS_COMMANDS.has(word))) continue
     const separator = i > 0 ? (parts[i - 1] as string) : ''
-    const strong = separator !== '' && separator !== '(' && separator !== '{' && separator !== ')' && separator !== '}'
     const argument = rest.trim() !== '' && SHELL_ARGUMENT.test(rest)
+    // A line break separates commands, but prose has lines too: it needs an argument after.
+    const lineBreak = separator === '\n' || separator === '\r'
+    const strong = separator !== '' && !'(){}'.includes(separator) && (!lineBreak || argument)
     if (WRAPPERS.has(word) && wrapped(rest) && (strong || !requireSeparator)) return true
     if (requireSeparator && !strong) continue
     if (AMBIGUOUS_COMMANDS.has(word)) {

@@ -45,7 +45,7 @@ const ALWAYS_FUNCTIONS = new Set([
  */
 const SQL_FUNCTION = /(?<![\w\u0080-\uffff])(ascii|bin|char|chr|coalesce|concat|concat_ws|conv|cos|sin|tan|cot|acos|asin|atan2?|pow|power|rand|random|md5|sha[12]?|hex|unhex|ifnull|isnull|nullif|iif|instr|length|len|locate|lower|upper|lpad|rpad|ltrim|rtrim|trim|mid|ord|position|repeat|replace|reverse|round|floor|ceil|ceiling|substr|substring|substring_index|uncompress|compress|database|schema|user|current_user|session_user|system_user|version|now|sysdate|count|sum|avg|min|max|cast|convert|xmltype|extractvalue|updatexml|json_extract|json_object|json_build_object|json_array|jsonb_\w+|starts_with|unistr|to_char|to_number|elt|field|find_in_set|make_set|exp|log|ln|abs|sqrt|datediff|date_add|date_format|str_to_date|unix_timestamp|from_unixtime|group_concat|load_file|benchmark|sleep|pg_sleep|weight_string|quote|soundex|strcmp|bit_length|octet_length|char_length|character_length|uuid|last_insert_id|row_count|found_rows|connection_id|schema_name|db_name|object_id|col_name|host_name|suser_name|is_member|has_perms_by_name|dbms_\w+|utl_\w+|sys_context|nvl2?|decode|regexp_\w+)\s*\(/g
 /** English words among the functions: they count only with `(` right after and SQL inside. */
-const WORDY_FUNCTION = /^(?:char|count|sum|min|max|field|log|mid|round|floor|power|repeat|replace|reverse|position|length|lower|upper|now|user|version|schema|database|trim|cast|convert|quote|decode|exp|abs|bin|len|random|rand|cos|sin|tan|pow|ord)$/
+const WORDY_FUNCTION = /^(?:sleep|char|count|sum|min|max|field|log|mid|round|floor|power|repeat|replace|reverse|position|length|lower|upper|now|user|version|schema|database|trim|cast|convert|quote|decode|exp|abs|bin|len|random|rand|cos|sin|tan|pow|ord)$/
 const SQL_SIGNS = [
   /\bxp_(?:cmdshell|dirtree|regread|fileexist|availablemedia|servicecontrol)\b|\bexec(?:ute)?\s+master\.|\bexecute\s+immediate\b|\bdeclare\s+@|\bprocedure\s+analyse\b|\bwaitfor[\s+]+(?:delay|time)\b|\bpg_sleep\b/,
   /'[\[{][^']{0,200}[\]}]'\s*(?:::\s*jsonb?|->>?|#>>?|@>|<@|\?[|&]?|@@|\|\|)|\)\s*::\s*(?:int|integer|bool|boolean|text|jsonb?|double|varchar|numeric|regclass|bigint)\b|\bor\s+'[\[{]/,
@@ -80,6 +80,9 @@ const isFunctionCall = (tokens: SqlToken[], i: number, names: Set<string>) =>
   tokens[i]?.type === 'word' && names.has(tokens[i]?.value as string) && tokens[i + 1]?.type === 'open'
 const isEnd = (t: SqlToken | undefined) => t === undefined || t.type === 'comment' || t.type === 'semicolon'
 
+/** A function argument that is SQL (`sleep(5)`, `sleep(select…)`), not prose (`sleep (a lot)`). */
+const sqlArgument = (t: SqlToken | undefined) => t === undefined || t.type !== 'word' || STATEMENTS.has(t.value) || /^(?:null|true|false|now|rand|char|concat)$/.test(t.value)
+
 /** `x OR 1=1`, `x AND 'a'='a'`, `x OR 1--`, `x AND sleep(5)` after a closed value. */
 function logicAfterValue(tokens: SqlToken[], i: number): boolean {
   let j = i + 1
@@ -103,7 +106,7 @@ function injected(tokens: SqlToken[], quoted: boolean, paranoia: Paranoia): bool
       const next = tokens[i + 1]?.value === 'all' || tokens[i + 1]?.value === 'distinct' ? tokens[i + 2] : tokens[i + 1]
       if (next?.value === 'select' || (next?.type === 'open' && tokens.slice(i + 1, i + 4).some((x) => x.value === 'select'))) return true
     }
-    if (isFunctionCall(tokens, i, ALWAYS_FUNCTIONS)) return true
+    if (isFunctionCall(tokens, i, ALWAYS_FUNCTIONS) && sqlArgument(tokens[i + 2])) return true
     if (t.type === 'variable' && ATTACK_VARIABLE.test(t.value)) return true
     if (isLogic(t) && closedValue && (i === 1 || quoted) && logicAfterValue(tokens, i)) return true
     if (t.type === 'semicolon' && (i === 1 ? closedValue : i === 0 || (quoted && i === 1)) && tokens[i + 1]?.type === 'word' && STATEMENTS.has(tokens[i + 1]?.value as string)) return true
