@@ -34,13 +34,13 @@ export const ATTACK_CATEGORIES: readonly AttackCategory[] = Object.freeze([
   'prototype-pollution',
   'java',
   'ssti',
-  'php',
+  'scanner',
   'rfi',
-  'lfi',
   'rce',
+  'php',
+  'lfi',
   'xss',
   'sqli',
-  'scanner',
 ])
 
 /** Where a value came from. `'name'` is a parameter, field, cookie or object-key name. */
@@ -54,6 +54,25 @@ export interface DetectOptions {
 }
 
 type Detector = (subject: Subject, kind: InputKind, paranoia: Paranoia) => boolean
+
+/**
+ * Long values are inspected in overlapping windows: a detector's cost on one window is bounded,
+ * so the whole stays linear in the value's length even where a pattern is polynomial on its
+ * input (tests/shield/detect-redos.test.ts lists those). An injection longer than the overlap
+ * that straddles two windows is the price; real payloads are far shorter.
+ */
+const WINDOW = 4096
+const OVERLAP = 512
+
+function windows(text: string): string[] {
+  if (text.length <= WINDOW) return [text]
+  const out: string[] = []
+  for (let start = 0; start < text.length; start += WINDOW - OVERLAP) {
+    out.push(text.slice(start, start + WINDOW))
+    if (start + WINDOW >= text.length) break
+  }
+  return out
+}
 
 const DETECTORS: Record<AttackCategory, Detector> = {
   'prototype-pollution': detectPrototypePollution,
@@ -82,11 +101,12 @@ export function detect(
 ): AttackCategory | undefined {
   if (typeof value !== 'string' || value.length === 0) return undefined
   try {
-    const text = normalize(value)
-    const subject: Subject = { raw: value, text, lower: text.toLowerCase() }
-    for (const category of ATTACK_CATEGORIES) {
-      if (options.rules.has(category) && DETECTORS[category](subject, kind, options.paranoia)) {
-        return category
+    for (const text of windows(normalize(value))) {
+      const subject: Subject = { raw: value, text, lower: text.toLowerCase() }
+      for (const category of ATTACK_CATEGORIES) {
+        if (options.rules.has(category) && DETECTORS[category](subject, kind, options.paranoia)) {
+          return category
+        }
       }
     }
   } catch {

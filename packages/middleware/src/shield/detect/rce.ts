@@ -9,11 +9,11 @@ import type { Paranoia, Subject } from './subject'
 import { AMBIGUOUS_COMMANDS, UNIX_COMMANDS, WINDOWS_COMMANDS } from './shell-commands'
 
 const SHELLSHOCK = /(?:^|[;&|'"=\s])\(\s*\)\s*\{/
-const SUBSTITUTION = /\$\(\s*[a-z\/.$({]|[<>]\(\s*[a-z\/$]|\$\{\s*[a-z_]*\s*[#%:\/^,@]{1,2}[^}]*\}|\$\(\(|\$\{ifs\}|\$ifs\b|\/dev\/(?:tcp|udp)\/|<<<|\|\s*(?:ba|z|da|k)?sh\b/
-const GLOBBED_PATH = /(?:^|[\s;|&`'"=(])\/(?:[a-z?*\[\]!-]*[?*\[][a-z?*\[\]!-]*)\/[a-z?*\[\]!.-]*|\/(?:bin|etc|usr|sbin|dev|proc|tmp)\/[a-z]*[?*\[]/
+const SUBSTITUTION = /\$\(\s{0,16}[a-z\/.$({]|[<>]\(\s{0,16}[a-z\/$]|\$\{\s{0,16}[a-z_]{0,48}\s{0,16}[#%:\/^,@]{1,2}[^}]{0,48}\}|\$\(\(|\$\{ifs\}|\$ifs\b|\/dev\/(?:tcp|udp)\/|<<<|\|\s{0,16}(?:ba|z|da|k)?sh\b/
+const GLOBBED_PATH = /(?:^|[\s;|&`'"=(])\/(?:[a-z?*\[\]!-]{0,48}[?\[][a-z?*\[\]!-]{0,48})\/[a-z?*\[\]!.-]{0,48}|\/(?:bin|etc|usr|sbin|dev|proc|tmp)\/[a-z]{0,48}[?*\[]/
 const SYSTEM_BINARY = /(?:^|[\s;|&`'"=(<>{])\/?(?:usr\/(?:local\/)?)?s?bin\/[a-z][\w.+-]*/
-const TILDE_OR_BRACE = /^\s*~[-+]\d*\s*$|^\s*!-\d|\$\[\s*\d|\{\s*,?\s*[a-z]+\s*,[^}]*\}|\b(?:ba|z|da|k|tc)?sh\s+-c\s|-wrapper\s+sh,-c|\balias\s+(?:-\w+\s+)*[\w'"+-]+=|\$\{?(?:shell|ifs|bash_env|home)\}?\s|[a-z]\{[a-z]*,[a-z,]*\}[a-z]/
-const WINDOWS_FOR = /(?:^|[&|(])\s*for\s+(?:\/[a-z][^%]{0,100})?%{1,2}[^\s]{0,30}\s+in\s*\(/
+const TILDE_OR_BRACE = /^\s{0,16}~[-+]\d{0,16}\s{0,16}$|^\s{0,16}!-\d|\$\[\s{0,16}\d|\{\s{0,16},?\s{0,16}[a-z]{1,48}\s{0,16},[^}]{0,48}\}|\b(?:ba|z|da|k|tc)?sh\s{1,16}-c\s|-wrapper\s{1,16}sh,-c|\balias\s{1,16}(?:-\w{1,48}\s{1,16})*[\w'"+-]{1,48}=|\$\{?(?:shell|ifs|bash_env|home)\}?\s|[a-z]\{[a-z]{0,48},[a-z,]{0,48}\}[a-z]/
+const WINDOWS_FOR = /(?:^|[&|(])\s{0,16}for\s{1,16}(?:\/[a-z][^%]{0,48})?%{1,2}[^\s]{0,30}\s{1,16}in\s{0,16}\(/
 const WINDOWS_IF = /(?:^|[&|(])\s*if(?:\s*\/i)?\s+(?:not\s+)?(?:(?:exist|defined|errorlevel|cmdextversion)\s+\S|[^\s]+\s*(?:==|\s(?:equ|neq|lss|leq|gtr|geq)\s))/
 const WINDOWS_VARIABLES = /%[a-z_]{3,20}%|%(?:comspec|systemroot|windir|programfiles|appdata|temp|userprofile|path|errorlevel|cd|random|date|time|cmdcmdline)%|%[a-z_]+:~-?\d/
 const POWERSHELL = /\b(?:invoke-(?:webrequest|expression|restmethod|command|item|wmimethod|shellcode|mimikatz)|new-object|start-process|get-(?:content|process|childitem|wmiobject|item|service|acl)|set-(?:content|item|executionpolicy|acl)|remove-item|copy-item|out-file|downloadstring|downloadfile|net\.webclient|frombase64string|-encodedcommand|-executionpolicy|-nop\b|-noprofile|-windowstyle)\b/
@@ -69,7 +69,8 @@ function commandAfterSeparator(lower: string, requireSeparator = false): boolean
       continue
     }
     if (separator === '`' && parts[i + 1] === '`') return true
-    if (strong || argument) return true
+    const next = parts[i + 1]
+    if (strong || argument || (next !== undefined && /^[;|&]/.test(next))) return true
   }
   return false
 }

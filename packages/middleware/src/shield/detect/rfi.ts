@@ -7,7 +7,7 @@ import type { Paranoia, Subject } from './subject'
 const URL = /^\s*(?:https?|ftps?):\/\/([^\/?#\s]*)/
 const IP_HOST = /^(?:[^@]*@)?(?:\[?[0-9a-f]*:[0-9a-f:]*:[0-9a-f]*\]?|\d{1,3}(?:\.\d{1,3}){3}|\d{8,10}|0x[0-9a-f]{8})(?::\d+)?$/
 const INCLUDE_SCHEME = /^\s*(?:php|expect|phar|zip|compress\.zlib|compress\.bzip2|glob|ogg|rar|ssh2|dict|gopher|file|jar|netdoc|tftp|ldap|ldaps):\/\//
-const TRAILING_QUERY = /^\s*(?:file|ftps?|https?):(?:\/\/[^\s]*)?\?+$/
+const TRAILING_QUERY = /^\s{0,16}(?:file|ftps?|https?):(?:\/\/[^\s]{0,48})?\?+$/
 
 /** Hosts inside the server's own network: a URL to one is a request forgery (SSRF) probe. */
 const INTERNAL_HOST =

@@ -49,7 +49,7 @@ const WORDY_FUNCTION = /^(?:sleep|char|count|sum|min|max|field|log|mid|round|flo
 const SQL_SIGNS = [
   /\bxp_(?:cmdshell|dirtree|regread|fileexist|availablemedia|servicecontrol)\b|\bexec(?:ute)?\s+master\.|\bexecute\s+immediate\b|\bdeclare\s+@|\bprocedure\s+analyse\b|\bwaitfor[\s+]+(?:delay|time)\b|\bpg_sleep\b/,
   /'[\[{][^']{0,200}[\]}]'\s*(?:::\s*jsonb?|->>?|#>>?|@>|<@|\?[|&]?|@@|\|\|)|\)\s*::\s*(?:int|integer|bool|boolean|text|jsonb?|double|varchar|numeric|regclass|bigint)\b|\bor\s+'[\[{]/,
-  /\bcase\s+when\b[^;]{0,200}?\bthen\b|\)\s*like\s*\(|\bif\s*\(\s*\w+\s*[<>=!~]|\bmerge\b[^;]{0,200}?\busing\s*\(|\bmatch\s*\([^)]{0,100}\)\s*against\s*\(/,
+  /\bcase\s{1,16}when\b[^;]{0,48}?\bthen\b|\)\s{0,16}like\s{0,16}\(|\bif\s{0,16}\(\s{0,16}\w{1,48}\s{0,16}[<>=!~]|\bmerge\b[^;]{0,48}?\busing\s{0,16}\(|\bmatch\s{0,16}\([^)]{0,48}\)\s{0,16}against\s{0,16}\(/,
   /\bcreate\s+(?:or\s+replace\s+)?(?:function|procedure|table|trigger|view|user|database)\s+[\w.`"]+|\/\*!\d*\s*[a-z]|\d\.e[(.,]|(?:^|[\s(])(?:msdb|tempdb|schema_name)(?:$|[\s).,])|`\s*(?:regexp|rlike|like)\b/,
 ]
 const MAGIC_NUMBER = /^(?:json\.)?(?:429496729[56]|214748364[78]|-214748364[89]|2\.2250738585072(?:011|007)e-308|1e309|0000023456|0000012345)$/
