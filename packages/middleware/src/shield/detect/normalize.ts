@@ -136,7 +136,10 @@ export function escapeDecode(text: string): string {
 }
 
 /** Fullwidth forms (U+FF01–U+FF5E, U+3000) to ASCII, NUL bytes dropped. */
+const WIDE_OR_NUL = /[\uff01-\uff5e\u3000\u0000]/
+
 export function foldWidth(text: string): string {
+  if (!WIDE_OR_NUL.test(text)) return text
   let out = ''
   let changed = false
   for (let i = 0; i < text.length; i++) {
@@ -159,11 +162,15 @@ function decodeOnce(text: string): string {
   return foldWidth(escapeDecode(entityDecode(percentDecode(text))))
 }
 
+/** Nothing any decoder would change: the common case, answered with one scan. */
+const ENCODED = /[%&\\\uff01-\uff5e\u3000\u0000]/
+
 /**
  * The text an attacker meant: percent (up to three layers), HTML entities, `\u`/`\x` escapes and
  * fullwidth forms decoded, NUL bytes dropped. Idempotent for text with at most three layers.
  */
 export function normalize(text: string): string {
+  if (!ENCODED.test(text)) return text
   let current = foldWidth(text)
   for (let round = 0; round < MAX_ROUNDS; round++) {
     const next = decodeOnce(current)

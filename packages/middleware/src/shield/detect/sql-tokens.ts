@@ -26,10 +26,22 @@ export interface SqlToken {
 
 const MAX_TOKENS = 2048
 
-const isDigit = (c: string) => c >= '0' && c <= '9'
-const isWordChar = (c: string) =>
-  (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || isDigit(c) || c === '_' || c === '$' || c > '\u007f'
-const isSpace = (c: string) => c === ' ' || c === '\t' || c === '\n' || c === '\r' || c === '\v' || c === '\f' || c === '\u00a0'
+// Character classes by code, looked up in a table: the tokenizer reads every character once.
+const DIGIT = 1
+const WORD = 2
+const SPACE = 4
+const CLASS = new Uint8Array(128)
+for (let c = 48; c <= 57; c++) CLASS[c] = DIGIT | WORD
+for (let c = 65; c <= 90; c++) CLASS[c] = WORD
+for (let c = 97; c <= 122; c++) CLASS[c] = WORD
+CLASS[95] = WORD // _
+CLASS[36] = WORD // $
+for (const c of [9, 10, 11, 12, 13, 32]) CLASS[c] = SPACE
+const classOf = (code: number) => (code < 128 ? (CLASS[code] as number) : code === 0xa0 ? SPACE : WORD)
+const isDigit = (c: string) => c.length > 0 && (classOf(c.charCodeAt(0)) & DIGIT) !== 0
+const isWordChar = (c: string) => c.length > 0 && (classOf(c.charCodeAt(0)) & WORD) !== 0
+const isSpace = (c: string) => c.length > 0 && (classOf(c.charCodeAt(0)) & SPACE) !== 0
+const wordAt = (text: string, i: number) => i < text.length && (classOf(text.charCodeAt(i)) & WORD) !== 0
 
 const TWO_CHAR_OPERATORS = new Set(['<=', '>=', '<>', '!=', '||', '&&', '<<', '>>', ':=', '=='])
 const OPERATOR_CHARS = '=<>!|&+-*/%^~'
@@ -39,25 +51,27 @@ function readString(text: string, start: number): [SqlToken, number] {
   const quote = text[start] as string
   let i = start + 1
   let value = ''
+  let from = i
   while (i < text.length) {
     const c = text[i] as string
     if (c === '\\' && quote !== '`' && i + 1 < text.length) {
-      value += text[i + 1]
+      value += text.slice(from, i) + text[i + 1]
       i += 2
+      from = i
       continue
     }
     if (c === quote) {
       if (text[i + 1] === quote) {
-        value += quote
+        value += text.slice(from, i) + quote
         i += 2
+        from = i
         continue
       }
-      return [{ type: 'string', value }, i + 1]
+      return [{ type: 'string', value: value + text.slice(from, i) }, i + 1]
     }
-    value += c
     i++
   }
-  return [{ type: 'string', value, open: true }, i]
+  return [{ type: 'string', value: value + text.slice(from, i), open: true }, i]
 }
 
 function readComment(text: string, i: number): number | undefined {
@@ -97,21 +111,21 @@ export function sqlTokens(text: string): SqlToken[] {
     }
     if (isDigit(c) || (c === '.' && isDigit(text[i + 1] ?? ''))) {
       let j = i + 1
-      while (j < text.length && (isWordChar(text[j] as string) || text[j] === '.')) j++
+      while (wordAt(text, j) || text.charCodeAt(j) === 46) j++
       tokens.push({ type: 'number', value: text.slice(i, j) })
       i = j
       continue
     }
     if (c === '@') {
       let j = i + 1
-      while (j < text.length && (isWordChar(text[j] as string) || text[j] === '@')) j++
+      while (wordAt(text, j) || text.charCodeAt(j) === 64) j++
       tokens.push({ type: 'variable', value: text.slice(i, j) })
       i = j
       continue
     }
     if (isWordChar(c)) {
       let j = i + 1
-      while (j < text.length && isWordChar(text[j] as string)) j++
+      while (wordAt(text, j)) j++
       tokens.push({ type: 'word', value: text.slice(i, j) })
       i = j
       continue

@@ -43,7 +43,7 @@ const ALWAYS_FUNCTIONS = new Set([
  * SQL functions a parameter has no business calling. Named with `(` right after, or across spaces
  * for the names that are no English word; a word like `user(s)` in prose is told apart below.
  */
-const SQL_FUNCTION = /(?<![\w\u0080-\uffff])(ascii|bin|char|chr|coalesce|concat|concat_ws|conv|cos|sin|tan|cot|acos|asin|atan2?|pow|power|rand|random|md5|sha[12]?|hex|unhex|ifnull|isnull|nullif|iif|instr|length|len|locate|lower|upper|lpad|rpad|ltrim|rtrim|trim|mid|ord|position|repeat|replace|reverse|round|floor|ceil|ceiling|substr|substring|substring_index|uncompress|compress|database|schema|user|current_user|session_user|system_user|version|now|sysdate|count|sum|avg|min|max|cast|convert|xmltype|extractvalue|updatexml|json_extract|json_object|json_build_object|json_array|jsonb_\w+|starts_with|unistr|to_char|to_number|elt|field|find_in_set|make_set|exp|log|ln|abs|sqrt|datediff|date_add|date_format|str_to_date|unix_timestamp|from_unixtime|group_concat|load_file|benchmark|sleep|pg_sleep|weight_string|quote|soundex|strcmp|bit_length|octet_length|char_length|character_length|uuid|last_insert_id|row_count|found_rows|connection_id|schema_name|db_name|object_id|col_name|host_name|suser_name|is_member|has_perms_by_name|dbms_\w+|utl_\w+|sys_context|nvl2?|decode|regexp_\w+)\s*\(/g
+const SQL_FUNCTION = /\b(ascii|bin|char|chr|coalesce|concat|concat_ws|conv|cos|sin|tan|cot|acos|asin|atan2?|pow|power|rand|random|md5|sha[12]?|hex|unhex|ifnull|isnull|nullif|iif|instr|length|len|locate|lower|upper|lpad|rpad|ltrim|rtrim|trim|mid|ord|position|repeat|replace|reverse|round|floor|ceil|ceiling|substr|substring|substring_index|uncompress|compress|database|schema|user|current_user|session_user|system_user|version|now|sysdate|count|sum|avg|min|max|cast|convert|xmltype|extractvalue|updatexml|json_extract|json_object|json_build_object|json_array|jsonb_\w+|starts_with|unistr|to_char|to_number|elt|field|find_in_set|make_set|exp|log|ln|abs|sqrt|datediff|date_add|date_format|str_to_date|unix_timestamp|from_unixtime|group_concat|load_file|benchmark|sleep|pg_sleep|weight_string|quote|soundex|strcmp|bit_length|octet_length|char_length|character_length|uuid|last_insert_id|row_count|found_rows|connection_id|schema_name|db_name|object_id|col_name|host_name|suser_name|is_member|has_perms_by_name|dbms_\w+|utl_\w+|sys_context|nvl2?|decode|regexp_\w+)\s*\(/g
 /** English words among the functions: they count only with `(` right after and SQL inside. */
 const WORDY_FUNCTION = /^(?:sleep|char|count|sum|min|max|field|log|mid|round|floor|power|repeat|replace|reverse|position|length|lower|upper|now|user|version|schema|database|trim|cast|convert|quote|decode|exp|abs|bin|len|random|rand|cos|sin|tan|pow|ord)$/
 const SQL_SIGNS = [
@@ -56,6 +56,8 @@ const MAGIC_NUMBER = /^(?:json\.)?(?:429496729[56]|214748364[78]|-214748364[89]|
 
 function functionCall(lower: string, kind: InputKind): boolean {
   for (const match of lower.matchAll(SQL_FUNCTION)) {
+    // \b treats a letter like ß as a boundary: `haßelt (` is not `elt(`.
+    if ((match.index as number) > 0 && lower.charCodeAt((match.index as number) - 1) > 0x7f) continue
     const name = match[1] as string
     if (!WORDY_FUNCTION.test(name)) return true
     if (/\s/.test(match[0])) continue
