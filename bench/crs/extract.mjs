@@ -13,8 +13,16 @@ const root = process.argv[2]
 if (!root) throw new Error('usage: node bench/crs/extract.mjs <coreruleset checkout>')
 const CATEGORIES = ['913', '930', '931', '932', '933', '934', '941', '942', '944']
 const DEFAULT_HEADERS = new Set([
-  'host', 'accept', 'accept-language', 'accept-encoding', 'accept-charset', 'connection',
-  'content-length', 'proxy-connection', 'keep-alive', 'cache-control',
+  'host',
+  'accept',
+  'accept-language',
+  'accept-encoding',
+  'accept-charset',
+  'connection',
+  'content-length',
+  'proxy-connection',
+  'keep-alive',
+  'cache-control',
 ])
 
 /** rule id -> paranoia level, read from the tag:'paranoia-level/N' of each rule. */
@@ -102,5 +110,8 @@ const out = {
     'id = rule-test[.stage]; pl = paranoia level of the rule; expect = fire | nofire (CRS runs its tests at paranoia 4); others = other attack rules the stage expects',
   cases,
 }
-writeFileSync(new URL('../../tests/fixtures/crs/cases.json', import.meta.url), `${JSON.stringify(out, null, 0).replace(/\},\{"id"/g, '},\n{"id"')}\n`)
+writeFileSync(
+  new URL('../../tests/fixtures/crs/cases.json', import.meta.url),
+  `${JSON.stringify(out, null, 0).replace(/\},\{"id"/g, '},\n{"id"')}\n`,
+)
 console.log(`${cases.length} cases`)

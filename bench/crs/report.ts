@@ -32,7 +32,9 @@ function table(results: Measurement[]): string {
 const results = [measure(1), measure(2)]
 const text = table(results)
 console.log(text)
-console.log(`\n${results[0]?.excludedNoFire} no-fire cases left out as attacks meant for another rule`)
+console.log(
+  `\n${results[0]?.excludedNoFire} no-fire cases left out as attacks meant for another rule`,
+)
 if (process.argv.includes('--verbose')) {
   for (const m of results) {
     for (const c of m.categories) {

@@ -4,7 +4,7 @@
 // Categories below the detection target are named in bench/RESULTS.md: raise a floor when the
 // detectors improve, never lower one to make a change pass.
 import { describe, expect, it } from 'vitest'
-import { type CrsCategory, measure } from '../fixtures/crs/measure.ts'
+import { type CrsCategory, measure } from '../fixtures/crs/measure'
 
 /** Detection at paranoia 1, as a fraction: the target (0.9) where reached, else the rate reached. */
 const DETECTION_FLOOR: Record<CrsCategory, number> = {
@@ -37,6 +37,9 @@ describe('shield detection on the CRS regression corpus, paranoia 1', () => {
 
   it('flags at most 1% of the benign corpus', () => {
     expect(result.benign.total).toBeGreaterThan(150)
-    expect(result.benign.flagged / result.benign.total, result.benign.falsePositives.join('\n')).toBeLessThanOrEqual(0.01)
+    expect(
+      result.benign.flagged / result.benign.total,
+      result.benign.falsePositives.join('\n'),
+    ).toBeLessThanOrEqual(0.01)
   })
 })

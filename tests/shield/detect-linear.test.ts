@@ -2,7 +2,7 @@
 // at), 1 MB costs about 8 times what 128 KB costs. Judged by the ratio of two sizes measured side
 // by side in one process, never by an absolute time.
 import { describe, expect, it } from 'vitest'
-import { ATTACK_CATEGORIES, detect } from '../../packages/middleware/src/shield/detect/index.ts'
+import { ATTACK_CATEGORIES, detect } from '../../packages/middleware/src/shield/detect/index'
 
 const options = { rules: new Set(ATTACK_CATEGORIES), paranoia: 2 as const }
 const ADVERSARIAL: Record<string, string> = {
@@ -26,15 +26,19 @@ function cost(value: string): number {
 }
 
 describe('detect() on 1 MB adversarial inputs', () => {
-  it.each(Object.entries(ADVERSARIAL))('grows linearly on %s', (_, unit) => {
-    const of = (bytes: number) => unit.repeat(Math.ceil(bytes / unit.length)).slice(0, bytes)
-    const small = of(128 * 1024)
-    const large = of(1024 * 1024)
-    cost(of(16 * 1024)) // warm up
-    // The best of two runs of each size keeps a GC pause or a busy core out of the ratio.
-    const smallCost = Math.min(cost(small), cost(small))
-    const largeCost = Math.min(cost(large), cost(large))
-    // 8x the bytes; quadratic would be 64x. 20x leaves room for a noisy shared machine.
-    expect(largeCost / smallCost).toBeLessThan(20)
-  }, 300_000)
+  it.each(Object.entries(ADVERSARIAL))(
+    'grows linearly on %s',
+    (_, unit) => {
+      const of = (bytes: number) => unit.repeat(Math.ceil(bytes / unit.length)).slice(0, bytes)
+      const small = of(128 * 1024)
+      const large = of(1024 * 1024)
+      cost(of(16 * 1024)) // warm up
+      // The best of two runs of each size keeps a GC pause or a busy core out of the ratio.
+      const smallCost = Math.min(cost(small), cost(small))
+      const largeCost = Math.min(cost(large), cost(large))
+      // 8x the bytes; quadratic would be 64x. 20x leaves room for a noisy shared machine.
+      expect(largeCost / smallCost).toBeLessThan(20)
+    },
+    300_000,
+  )
 })

@@ -7,7 +7,7 @@
 // detect-linear.test.ts measures on 1 MB inputs. bench/README.md ("shield corpus") lists them.
 import { check } from 'recheck'
 import { describe, expect, it } from 'vitest'
-import { detectRegexLiterals } from './regex-literals.ts'
+import { detectRegexLiterals } from './regex-literals'
 
 describe('shield detection patterns under recheck', () => {
   it('has no pattern with exponential backtracking', async () => {

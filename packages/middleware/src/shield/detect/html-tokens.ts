@@ -15,8 +15,10 @@ export interface HtmlTag {
 const MAX_TAGS = 256
 const MAX_ATTRIBUTES = 64
 
-const isSpace = (c: string | undefined) => c === ' ' || c === '\t' || c === '\n' || c === '\r' || c === '\f' || c === '/'
-const isLetter = (c: string | undefined) => c !== undefined && ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z'))
+const isSpace = (c: string | undefined) =>
+  c === ' ' || c === '\t' || c === '\n' || c === '\r' || c === '\f' || c === '/'
+const isLetter = (c: string | undefined) =>
+  c !== undefined && ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z'))
 
 function readAttributes(text: string, start: number): [HtmlAttribute[], number] {
   const attributes: HtmlAttribute[] = []
@@ -25,7 +27,13 @@ function readAttributes(text: string, start: number): [HtmlAttribute[], number] 
     while (isSpace(text[i])) i++
     if (i >= text.length || text[i] === '>') return [attributes, i + 1]
     let nameEnd = i + 1
-    while (nameEnd < text.length && !isSpace(text[nameEnd]) && text[nameEnd] !== '=' && text[nameEnd] !== '>') nameEnd++
+    while (
+      nameEnd < text.length &&
+      !isSpace(text[nameEnd]) &&
+      text[nameEnd] !== '=' &&
+      text[nameEnd] !== '>'
+    )
+      nameEnd++
     const name = text.slice(i, nameEnd).toLowerCase()
     i = nameEnd
     while (text[i] === ' ' || text[i] === '\t' || text[i] === '\n' || text[i] === '\r') i++
@@ -60,7 +68,13 @@ export function htmlTags(text: string): HtmlTag[] {
       continue
     }
     let nameEnd = i + 2
-    while (nameEnd < text.length && !isSpace(text[nameEnd]) && text[nameEnd] !== '>' && text[nameEnd] !== '<') nameEnd++
+    while (
+      nameEnd < text.length &&
+      !isSpace(text[nameEnd]) &&
+      text[nameEnd] !== '>' &&
+      text[nameEnd] !== '<'
+    )
+      nameEnd++
     const name = text.slice(i + 1, nameEnd).toLowerCase()
     const [attributes, next] = text[nameEnd] === '<' ? [[], nameEnd] : readAttributes(text, nameEnd)
     tags.push({ name, attributes })

@@ -14,7 +14,7 @@ import { detectRfi } from './rfi'
 import { detectScanner } from './scanner'
 import { detectSqli } from './sqli'
 import { detectSsti } from './ssti'
-import type { Paranoia, Subject } from './subject'
+import type { InputKind, Paranoia, Subject } from './subject'
 import { detectXss } from './xss'
 
 export type AttackCategory =
@@ -43,8 +43,7 @@ export const ATTACK_CATEGORIES: readonly AttackCategory[] = Object.freeze([
   'sqli',
 ])
 
-/** Where a value came from. `'name'` is a parameter, field, cookie or object-key name. */
-export type InputKind = 'path' | 'query' | 'header' | 'user-agent' | 'cookie' | 'body' | 'name'
+export type { InputKind } from './subject'
 
 export interface DetectOptions {
   /** The categories to look for. */

@@ -76,11 +76,45 @@ export function percentDecode(text: string): string {
 }
 
 const NAMED_ENTITIES: Record<string, string> = {
-  lt: '<', gt: '>', amp: '&', quot: '"', apos: "'", nbsp: ' ', tab: '\t', newline: '\n',
-  colon: ':', semi: ';', sol: '/', bsol: '\\', lpar: '(', rpar: ')', lsqb: '[', rsqb: ']',
-  lbrack: '[', rbrack: ']', lcub: '{', rcub: '}', lbrace: '{', rbrace: '}', period: '.',
-  comma: ',', excl: '!', quest: '?', num: '#', dollar: '$', percnt: '%', equals: '=', plus: '+',
-  grave: '`', hat: '^', vert: '|', verbar: '|', ast: '*', midast: '*', lowbar: '_', dash: '-',
+  lt: '<',
+  gt: '>',
+  amp: '&',
+  quot: '"',
+  apos: "'",
+  nbsp: ' ',
+  tab: '\t',
+  newline: '\n',
+  colon: ':',
+  semi: ';',
+  sol: '/',
+  bsol: '\\',
+  lpar: '(',
+  rpar: ')',
+  lsqb: '[',
+  rsqb: ']',
+  lbrack: '[',
+  rbrack: ']',
+  lcub: '{',
+  rcub: '}',
+  lbrace: '{',
+  rbrace: '}',
+  period: '.',
+  comma: ',',
+  excl: '!',
+  quest: '?',
+  num: '#',
+  dollar: '$',
+  percnt: '%',
+  equals: '=',
+  plus: '+',
+  grave: '`',
+  hat: '^',
+  vert: '|',
+  verbar: '|',
+  ast: '*',
+  midast: '*',
+  lowbar: '_',
+  dash: '-',
 }
 
 // A bounded digit count keeps each match short; the semicolon is optional, as browsers accept.
@@ -90,7 +124,12 @@ const ENTITY = /&(?:#[xX]([0-9a-fA-F]{1,7})|#([0-9]{1,8})|([a-zA-Z]{2,8}));?/g
 export function entityDecode(text: string): string {
   if (!text.includes('&')) return text
   return text.replace(ENTITY, (match, hex?: string, dec?: string, name?: string) => {
-    const cp = hex !== undefined ? Number.parseInt(hex, 16) : dec !== undefined ? Number.parseInt(dec, 10) : -1
+    const cp =
+      hex !== undefined
+        ? Number.parseInt(hex, 16)
+        : dec !== undefined
+          ? Number.parseInt(dec, 10)
+          : -1
     if (cp >= 0) return cp <= 0x10ffff ? String.fromCodePoint(cp) : match
     return NAMED_ENTITIES[(name as string).toLowerCase()] ?? match
   })
@@ -136,6 +175,7 @@ export function escapeDecode(text: string): string {
 }
 
 /** Fullwidth forms (U+FF01–U+FF5E, U+3000) to ASCII, NUL bytes dropped. */
+// biome-ignore lint/suspicious/noControlCharactersInRegex: NUL is one of the characters this folds away
 const WIDE_OR_NUL = /[\uff01-\uff5e\u3000\u0000]/
 
 export function foldWidth(text: string): string {
@@ -163,6 +203,7 @@ function decodeOnce(text: string): string {
 }
 
 /** Nothing any decoder would change: the common case, answered with one scan. */
+// biome-ignore lint/suspicious/noControlCharactersInRegex: NUL is one of the characters decoding drops
 const ENCODED = /[%&\\\uff01-\uff5e\u3000\u0000]/
 
 /**

@@ -3,20 +3,27 @@
 // command separators, and the first word of each command is looked up; plus the shell constructs
 // no form field holds (command substitution, Shellshock, redirection to /dev/tcp, globbed system
 // paths) and the Windows ones (cmd /c, FOR … IN (…) DO, IF EXIST, PowerShell cmdlets).
-import type { InputKind } from './index'
+
 import { jsInjection } from './js-injection'
-import type { Paranoia, Subject } from './subject'
 import { AMBIGUOUS_COMMANDS, UNIX_COMMANDS, WINDOWS_COMMANDS } from './shell-commands'
+import type { InputKind, Paranoia, Subject } from './subject'
 
 const SHELLSHOCK = /(?:^|[;&|'"=\s])\(\s*\)\s*\{/
-const SUBSTITUTION = /\$\(\s{0,16}[a-z\/.$({]|[<>]\(\s{0,16}[a-z\/$]|\$\{\s{0,16}[a-z_]{0,48}\s{0,16}[#%:\/^,@]{1,2}[^}]{0,48}\}|\$\(\(|\$\{ifs\}|\$ifs\b|\/dev\/(?:tcp|udp)\/|<<<|\|\s{0,16}(?:ba|z|da|k)?sh\b/
-const GLOBBED_PATH = /(?:^|[\s;|&`'"=(])\/(?:[a-z?*\[\]!-]{0,48}[?\[][a-z?*\[\]!-]{0,48})\/[a-z?*\[\]!.-]{0,48}|\/(?:bin|etc|usr|sbin|dev|proc|tmp)\/[a-z]{0,48}[?*\[]/
+const SUBSTITUTION =
+  /\$\(\s{0,16}[a-z/.$({]|[<>]\(\s{0,16}[a-z/$]|\$\{\s{0,16}[a-z_]{0,48}\s{0,16}[#%:/^,@]{1,2}[^}]{0,48}\}|\$\(\(|\$\{ifs\}|\$ifs\b|\/dev\/(?:tcp|udp)\/|<<<|\|\s{0,16}(?:ba|z|da|k)?sh\b/
+const GLOBBED_PATH =
+  /(?:^|[\s;|&`'"=(])\/(?:[a-z?*[\]!-]{0,48}[?[][a-z?*[\]!-]{0,48})\/[a-z?*[\]!.-]{0,48}|\/(?:bin|etc|usr|sbin|dev|proc|tmp)\/[a-z]{0,48}[?*[]/
 const SYSTEM_BINARY = /(?:^|[\s;|&`'"=(<>{])\/?(?:usr\/(?:local\/)?)?s?bin\/[a-z][\w.+-]*/
-const TILDE_OR_BRACE = /^\s{0,16}~[-+]\d{0,16}\s{0,16}$|^\s{0,16}!-\d|\$\[\s{0,16}\d|\{\s{0,16},?\s{0,16}[a-z]{1,48}\s{0,16},[^}]{0,48}\}|\b(?:ba|z|da|k|tc)?sh\s{1,16}-c\s|-wrapper\s{1,16}sh,-c|\balias\s{1,16}(?:-\w{1,48}\s{1,16})*[\w'"+-]{1,48}=|\$\{?(?:shell|ifs|bash_env|home)\}?\s|[a-z]\{[a-z]{0,48},[a-z,]{0,48}\}[a-z]/
-const WINDOWS_FOR = /(?:^|[&|(])\s{0,16}for\s{1,16}(?:\/[a-z][^%]{0,48})?%{1,2}[^\s]{0,30}\s{1,16}in\s{0,16}\(/
-const WINDOWS_IF = /(?:^|[&|(])\s*if(?:\s*\/i)?\s+(?:not\s+)?(?:(?:exist|defined|errorlevel|cmdextversion)\s+\S|[^\s]+\s*(?:==|\s(?:equ|neq|lss|leq|gtr|geq)\s))/
-const WINDOWS_VARIABLES = /%[a-z_]{3,20}%|%(?:comspec|systemroot|windir|programfiles|appdata|temp|userprofile|path|errorlevel|cd|random|date|time|cmdcmdline)%|%[a-z_]+:~-?\d/
-const POWERSHELL = /\b(?:invoke-(?:webrequest|expression|restmethod|command|item|wmimethod|shellcode|mimikatz)|new-object|start-process|get-(?:content|process|childitem|wmiobject|item|service|acl)|set-(?:content|item|executionpolicy|acl)|remove-item|copy-item|out-file|downloadstring|downloadfile|net\.webclient|frombase64string|-encodedcommand|-executionpolicy|-nop\b|-noprofile|-windowstyle)\b/
+const TILDE_OR_BRACE =
+  /^\s{0,16}~[-+]\d{0,16}\s{0,16}$|^\s{0,16}!-\d|\$\[\s{0,16}\d|\{\s{0,16},?\s{0,16}[a-z]{1,48}\s{0,16},[^}]{0,48}\}|\b(?:ba|z|da|k|tc)?sh\s{1,16}-c\s|-wrapper\s{1,16}sh,-c|\balias\s{1,16}(?:-\w{1,48}\s{1,16})*[\w'"+-]{1,48}=|\$\{?(?:shell|ifs|bash_env|home)\}?\s|[a-z]\{[a-z]{0,48},[a-z,]{0,48}\}[a-z]/
+const WINDOWS_FOR =
+  /(?:^|[&|(])\s{0,16}for\s{1,16}(?:\/[a-z][^%]{0,48})?%{1,2}[^\s]{0,30}\s{1,16}in\s{0,16}\(/
+const WINDOWS_IF =
+  /(?:^|[&|(])\s*if(?:\s*\/i)?\s+(?:not\s+)?(?:(?:exist|defined|errorlevel|cmdextversion)\s+\S|[^\s]+\s*(?:==|\s(?:equ|neq|lss|leq|gtr|geq)\s))/
+const WINDOWS_VARIABLES =
+  /%[a-z_]{3,20}%|%(?:comspec|systemroot|windir|programfiles|appdata|temp|userprofile|path|errorlevel|cd|random|date|time|cmdcmdline)%|%[a-z_]+:~-?\d/
+const POWERSHELL =
+  /\b(?:invoke-(?:webrequest|expression|restmethod|command|item|wmimethod|shellcode|mimikatz)|new-object|start-process|get-(?:content|process|childitem|wmiobject|item|service|acl)|set-(?:content|item|executionpolicy|acl)|remove-item|copy-item|out-file|downloadstring|downloadfile|net\.webclient|frombase64string|-encodedcommand|-executionpolicy|-nop\b|-noprofile|-windowstyle)\b/
 /** Where a new command starts; the captured separator tells how strong the boundary is. */
 const SEPARATORS = /(\|\||&&|\$\(|[;|&`\n\r(){}])/
 
@@ -25,7 +32,7 @@ function shellUnquote(text: string): string {
   if (!/['"\\$]/.test(text)) return text
   return text
     .replace(/\$\{ifs\}|\$ifs\b|\$\{?[@*#?!$0-9]\}?/g, (m) => (m.includes('ifs') ? ' ' : ''))
-    .replace(/\\(?=[a-z\/.])/g, '')
+    .replace(/\\(?=[a-z/.])/g, '')
     .replace(/(?<=[a-z])(?:''|""|'|")(?=[a-z])/g, '')
     .replace(/^['"]|(?<=[;|&`(\s])['"](?=[a-z])/g, '')
 }
@@ -38,10 +45,30 @@ function commandWord(segment: string): { word: string; rest: string } {
 }
 
 /** An argument a command takes rather than the next word of a sentence. */
-const SHELL_ARGUMENT = /^\s+(?:-{1,2}[a-z0-9]|\/[a-z.~]|\.{1,2}\/|~|\$|\*|[a-z0-9_.-]+\s*[|;&>]|[a-z0-9._-]+\/|'|"|[0-9.]+\s*$)|^\s*$|^\s*[|;&><]/
+const SHELL_ARGUMENT =
+  /^\s+(?:-{1,2}[a-z0-9]|\/[a-z.~]|\.{1,2}\/|~|\$|\*|[a-z0-9_.-]+\s*[|;&>]|[a-z0-9._-]+\/|'|"|[0-9.]+\s*$)|^\s*$|^\s*[|;&><]/
 
 /** Commands whose argument is another command (`nohup ifconfig`, `strace sh`). */
-const WRAPPERS = new Set(['nohup', 'strace', 'ltrace', 'time', 'sudo', 'doas', 'env', 'nice', 'timeout', 'xargs', 'exec', 'busybox', 'watch', 'setsid', 'stdbuf', 'unbuffer', 'chroot', 'runuser'])
+const WRAPPERS = new Set([
+  'nohup',
+  'strace',
+  'ltrace',
+  'time',
+  'sudo',
+  'doas',
+  'env',
+  'nice',
+  'timeout',
+  'xargs',
+  'exec',
+  'busybox',
+  'watch',
+  'setsid',
+  'stdbuf',
+  'unbuffer',
+  'chroot',
+  'runuser',
+])
 
 function wrapped(rest: string): boolean {
   const { word } = commandWord(rest)
@@ -81,7 +108,8 @@ export function detectRce(subject: Subject, kind: InputKind, paranoia: Paranoia)
   if (kind === 'path') return false
   if (SHELLSHOCK.test(lower)) return true
   if (kind === 'name') return SUBSTITUTION.test(lower) || commandAfterSeparator(lower, true)
-  if (kind === 'user-agent' || kind === 'header') return /^\s*[;|`]\s*[a-z]/.test(lower) && commandAfterSeparator(lower)
+  if (kind === 'user-agent' || kind === 'header')
+    return /^\s*[;|`]\s*[a-z]/.test(lower) && commandAfterSeparator(lower)
   if (jsInjection(lower)) return true
   if (SUBSTITUTION.test(lower) || GLOBBED_PATH.test(lower) || SYSTEM_BINARY.test(lower)) return true
   if (TILDE_OR_BRACE.test(lower) || WINDOWS_FOR.test(lower) || WINDOWS_IF.test(lower)) return true

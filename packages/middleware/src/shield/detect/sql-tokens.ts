@@ -37,11 +37,13 @@ for (let c = 97; c <= 122; c++) CLASS[c] = WORD
 CLASS[95] = WORD // _
 CLASS[36] = WORD // $
 for (const c of [9, 10, 11, 12, 13, 32]) CLASS[c] = SPACE
-const classOf = (code: number) => (code < 128 ? (CLASS[code] as number) : code === 0xa0 ? SPACE : WORD)
+const classOf = (code: number) =>
+  code < 128 ? (CLASS[code] as number) : code === 0xa0 ? SPACE : WORD
 const isDigit = (c: string) => c.length > 0 && (classOf(c.charCodeAt(0)) & DIGIT) !== 0
 const isWordChar = (c: string) => c.length > 0 && (classOf(c.charCodeAt(0)) & WORD) !== 0
 const isSpace = (c: string) => c.length > 0 && (classOf(c.charCodeAt(0)) & SPACE) !== 0
-const wordAt = (text: string, i: number) => i < text.length && (classOf(text.charCodeAt(i)) & WORD) !== 0
+const wordAt = (text: string, i: number) =>
+  i < text.length && (classOf(text.charCodeAt(i)) & WORD) !== 0
 
 const TWO_CHAR_OPERATORS = new Set(['<=', '>=', '<>', '!=', '||', '&&', '<<', '>>', ':=', '=='])
 const OPERATOR_CHARS = '=<>!|&+-*/%^~'
@@ -137,7 +139,19 @@ export function sqlTokens(text: string): SqlToken[] {
       continue
     }
     const single: SqlTokenType =
-      c === '(' ? 'open' : c === ')' ? 'close' : c === ',' ? 'comma' : c === ';' ? 'semicolon' : c === '.' ? 'dot' : OPERATOR_CHARS.includes(c) ? 'operator' : 'other'
+      c === '('
+        ? 'open'
+        : c === ')'
+          ? 'close'
+          : c === ','
+            ? 'comma'
+            : c === ';'
+              ? 'semicolon'
+              : c === '.'
+                ? 'dot'
+                : OPERATOR_CHARS.includes(c)
+                  ? 'operator'
+                  : 'other'
     tokens.push({ type: single, value: c })
     i++
   }

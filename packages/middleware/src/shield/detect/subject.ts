@@ -1,3 +1,6 @@
+/** Where a value came from. `'name'` is a parameter, field, cookie or object-key name. */
+export type InputKind = 'path' | 'query' | 'header' | 'user-agent' | 'cookie' | 'body' | 'name'
+
 /** One input value as every detector sees it. */
 export interface Subject {
   /** The value as received. */
