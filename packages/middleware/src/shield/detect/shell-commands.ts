@@ -35,7 +35,7 @@ export const UNIX_COMMANDS = new Set([
   xterm gcc cc clang g++ make cmake ld as objdump readelf nm php-cgi python3.10 python3.11
   python3.12 python3.9 python3.8 python2.7 perl5.36 ruby3.0 busybox toybox apt-get yum dnf
   pacman apk pip pip3 npm npx gem cargo composer go run-parts update-alternatives c89 c99 bridge
-  comm aptitude ansible-doc ansible-galaxy ansible-inventory chef-vault chef-client cscli knife
+  cd column ansible iwmi comm aptitude ansible-doc ansible-galaxy ansible-inventory chef-vault chef-client cscli knife
   `),
 ])
 

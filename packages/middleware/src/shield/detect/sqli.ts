@@ -77,6 +77,9 @@ const ATTACK_FUNCTIONS = new Set([
   'sqlite_version',
   'pg_read_file',
   'pg_ls_dir',
+  'lo_get',
+  'sqlite_compileoption_used',
+  'sqlite_compileoption_get',
   'lo_import',
   'lo_export',
   'group_concat',
@@ -211,9 +214,12 @@ const WORDY_FUNCTION =
   /^(?:sleep|char|count|sum|min|max|field|log|mid|round|floor|power|repeat|replace|reverse|position|length|lower|upper|now|user|version|schema|database|trim|cast|convert|quote|decode|exp|abs|bin|len|random|rand|cos|sin|tan|pow|ord)$/
 const SQL_SIGNS = [
   /\bxp_(?:cmdshell|dirtree|regread|fileexist|availablemedia|servicecontrol)\b|\bexec(?:ute)?\s+master\.|\bexecute\s+immediate\b|\bdeclare\s+@|\bprocedure\s+analyse\b|\bwaitfor[\s+]+(?:delay|time)\b|\bpg_sleep\b/,
-  /'[[{][^']{0,200}[\]}]'\s*(?:::\s*jsonb?|->>?|#>>?|@>|<@|\?[|&]?|@@|\|\|)|\)\s*::\s*(?:int|integer|bool|boolean|text|jsonb?|double|varchar|numeric|regclass|bigint)\b|\bor\s+'[[{]/,
+  /'[[{][^']{0,200}[\]}]'\s*(?:::\s*jsonb?|->>?|#>>?|@>|<@|@\?|\?[|&]?|@@|\|\||[<>=]|-\s{0,8}\d)|[\w)]::\s{0,8}\s*(?:int|integer|bool|boolean|text|jsonb?|double|varchar|numeric|regclass|bigint)\b|\bor\s+'[[{]/,
   /\bcase\s{1,16}when\b[^;]{0,48}?\bthen\b|\)\s{0,16}like\s{0,16}\(|\bif\s{0,16}\(\s{0,16}\w{1,48}\s{0,16}[<>=!~]|\bmerge\b[^;]{0,48}?\busing\s{0,16}\(|\bmatch\s{0,16}\([^)]{0,48}\)\s{0,16}against\s{0,16}\(/,
-  /\bcreate\s+(?:or\s+replace\s+)?(?:function|procedure|table|trigger|view|user|database)\s+[\w.`"]+|\/\*!\d*\s*[a-z]|\d\.e[(.,]|(?:^|[\s(])(?:msdb|tempdb|schema_name)(?:$|[\s).,])|`\s*(?:regexp|rlike|like)\b/,
+  /\bcreate\s+(?:or\s+replace\s+)?(?:function|procedure|table|trigger|view|user|database)\s+[\w.`"]+|\b(?:alter|drop|truncate)\s+table\s+[\w.`"]+|\/\*!\d*\s*[a-z]|\d\.e[(.,]|(?:^|[\s(])(?:msdb|tempdb|schema_name)(?:$|[\s).,])|`\s*(?:regexp|rlike|like)\b/,
+]
+const SQL_STATEMENTS = [
+  /\bselect\s{1,16}(?:if|sleep|benchmark)\s{0,16}\(|unionselect|\bselect\s{1,16}\*\s{1,16}from\b|\bselect\s{1,16}[\w.`"]{1,64}(?:\s{0,8},\s{0,8}[\w.`"]{1,64}){1,16}\s{1,16}from\s{1,16}[\w.`"]{1,64}|\b\d{1,16}\s{1,16}as\s{1,16}["'`\w]{1,64}\s{1,16}from\b/,
 ]
 const MAGIC_NUMBER =
   /^(?:json\.)?(?:429496729[56]|214748364[78]|-214748364[89]|2\.2250738585072(?:011|007)e-308|1e309|0000023456|0000012345)$/
@@ -232,14 +238,14 @@ function functionCall(lower: string, kind: InputKind): boolean {
     )
     // `user(s)` and `count(ed)` are prose; a call has SQL inside or nothing at all.
     if (/^\s*(?:e?s|ed|ing)\s*\)/.test(after)) continue
-    if (kind === 'name' || /^\s*(?:\)|\*|\d|'|"|`|select\b|@|0x|\w+\s*[,)])/.test(after))
+    if (kind === 'name' || /^\s*(?:\)|\*|\d|'|"|`|select\b|@|0x|\w+\s*[,)]|$)/.test(after))
       return true
   }
   return false
 }
 
 const METADATA =
-  /\b(?:information_schema|sysobjects|syscolumns|sysdatabases|mysql\.user|pg_catalog|pg_shadow|sqlite_master|sqlite_temp_master|all_tables|user_tables|msysaccessobjects|msysobjects|northwind|master\.\.sys)\b/
+  /\b(?:information_schema|mysql\.db|sysobjects|syscolumns|sysdatabases|mysql\.user|pg_catalog|pg_shadow|sqlite_master|sqlite_temp_master|all_tables|user_tables|msysaccessobjects|msysobjects|northwind|master\.\.sys)\b/
 const ATTACK_VARIABLE = /^@@(?:version|datadir|hostname|basedir|tmpdir|servername|language|spid)\b/
 
 const isOperand = (t: SqlToken | undefined) =>
@@ -261,7 +267,37 @@ const sqlArgument = (t: SqlToken | undefined) =>
   t === undefined ||
   t.type !== 'word' ||
   STATEMENTS.has(t.value) ||
-  /^(?:null|true|false|now|rand|char|concat)$/.test(t.value)
+  /^(?:null|true|false|now|rand|char|concat|mod|if)$/.test(t.value)
+
+/** A statement after `;` in SQL's shape (`insert into`, `drop table`, `update x set`), not a word of prose. */
+function stackedStatement(tokens: SqlToken[], j: number): boolean {
+  const t = tokens[j]
+  if (t?.type !== 'word' || !STATEMENTS.has(t.value)) return false
+  const next = tokens[j + 1]?.value ?? ''
+  switch (t.value) {
+    case 'insert':
+    case 'replace':
+      return next === 'into'
+    case 'update':
+      return tokens[j + 2]?.value === 'set'
+    case 'delete':
+      return next === 'from'
+    case 'drop':
+    case 'create':
+    case 'alter':
+    case 'truncate':
+      return /^(?:table|database|schema|view|user|function|procedure|trigger|index)$/.test(next)
+    case 'select':
+    case 'exec':
+    case 'execute':
+    case 'declare':
+    case 'shutdown':
+    case 'waitfor':
+      return true
+    default:
+      return tokens[j + 1] === undefined || tokens[j + 1]?.type === 'variable'
+  }
+}
 
 /** `x OR 1=1`, `x AND 'a'='a'`, `x OR 1--`, `x AND sleep(5)` after a closed value. */
 function logicAfterValue(tokens: SqlToken[], i: number): boolean {
@@ -313,12 +349,7 @@ function injected(tokens: SqlToken[], quoted: boolean, paranoia: Paranoia): bool
     if (isFunctionCall(tokens, i, ALWAYS_FUNCTIONS) && sqlArgument(tokens[i + 2])) return true
     if (t.type === 'variable' && ATTACK_VARIABLE.test(t.value)) return true
     if (isLogic(t) && closedValue && (i === 1 || quoted) && logicAfterValue(tokens, i)) return true
-    if (
-      t.type === 'semicolon' &&
-      (i === 1 ? closedValue : i === 0 || (quoted && i === 1)) &&
-      tokens[i + 1]?.type === 'word' &&
-      STATEMENTS.has(tokens[i + 1]?.value as string)
-    )
+    if (t.type === 'semicolon' && (i === 0 || closedValue) && stackedStatement(tokens, i + 1))
       return true
     if (t.type === 'comment' && quoted && i === 1 && !(tokens[0] as SqlToken).open) return true
     if (t.type === 'semicolon' && quoted && i === 1 && isEnd(tokens[i + 1])) return true
@@ -366,11 +397,12 @@ export function detectSqli(subject: Subject, kind: InputKind, paranoia: Paranoia
   const lower = subject.lower
   if (kind === 'name' && (NOSQL_OPERATOR.test(lower) || NOSQL_BRACKET.test(lower))) return true
   if (NOSQL_BRACKET.test(lower)) return true
-  if (kind === 'path') return false
   if (METADATA.test(lower) || MAGIC_NUMBER.test(lower)) return true
-  for (const sign of SQL_SIGNS) if (sign.test(lower)) return true
-  if (lower.includes('(') && functionCall(lower, kind)) return true
   const text = stripSqlComments(lower)
+  for (const sign of SQL_SIGNS) if (sign.test(text)) return true
+  // A path holds no prose: a whole statement or a function call there is an injection too.
+  for (const sign of SQL_STATEMENTS) if (sign.test(text)) return true
+  if (kind !== 'path' && text.includes('(') && functionCall(text, kind)) return true
   if (injected(sqlTokens(text), false, paranoia)) return true
   if (text.includes("'") && injected(sqlTokens(`'${text}`), true, paranoia)) return true
   if (text.includes('"') && injected(sqlTokens(`"${text}`), true, paranoia)) return true
