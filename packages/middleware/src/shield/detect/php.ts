@@ -47,6 +47,9 @@ function functionCall(lower: string, paranoia: Paranoia): boolean {
   const match = FUNCTIONS.exec(code)
   if (match === null) return false
   const name = match[0].replace(/\s{0,16}\($/, '')
+  // `exec (` and nothing after is a word and a parenthesis, not a call.
+  if (/\s\($/.test(match[0]) && /^[\s)]*$/.test(code.slice(match.index + match[0].length)))
+    return false
   if (
     !WORDY.test(name) &&
     !/^(?:print_r|var_dump|is_array|is_string|substr|str_replace|strrev|dirname|basename|getenv|ini_get|ord|chr)$/.test(

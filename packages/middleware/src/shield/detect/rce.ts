@@ -15,11 +15,11 @@ const GLOBBED_PATH =
   /(?:^|[\s;|&`'"=(])\/(?:[a-z?*[\]!-]{0,48}[?[][a-z?*[\]!-]{0,48})\/[a-z?*[\]!.-]{0,48}|\/(?:bin|etc|usr|sbin|dev|proc|tmp)\/[a-z]{0,48}[?*[]/
 const SYSTEM_BINARY = /(?:^|[\s;|&`'"=(<>{])\/?(?:usr\/(?:local\/)?)?s?bin\/[a-z][\w.+-]*/
 const TILDE_OR_BRACE =
-  /^\s{0,16}~[-+]\d{0,16}\s{0,16}$|^\s{0,16}!-\d|\$\[\s{0,16}\d|\{\s{0,16},?\s{0,16}[a-z]{1,48}\s{0,16},[^}]{0,48}\}|\b(?:ba|z|da|k|tc)?sh\s{1,16}-c\s|-wrapper\s{1,16}sh,-c|\balias\s{1,16}(?:-\w{1,48}\s{1,16})*[\w'"+-]{1,48}=|\$\{?(?:shell|ifs|bash_env|home)\}?\s|[a-z]\{[a-z]{0,48},[a-z,]{0,48}\}[a-z]/
+  /^\s{0,16}~[-+]\d{0,16}\s{0,16}$|^\s{0,16}!-\d|\$\[|\{\s{0,8},\s{0,8}[a-z]{1,32}\s{0,8}\}|>\s{0,8}\$?\w{0,16}\/tcp\/|\{\s{0,16},?\s{0,16}[a-z]{1,48}\s{0,16},[^}]{0,48}\}|\b(?:ba|z|da|k|tc)?sh\s{1,16}-c\s|-wrapper\s{1,16}sh,-c|\balias\s{1,16}(?:-\w{1,48}\s{1,16})*[\w'"+-]{1,48}=|\$\{?(?:shell|ifs|bash_env|home)\}?\s|[a-z]\{[a-z]{0,48},[a-z,]{0,48}\}[a-z]/
 const WINDOWS_FOR =
   /(?:^|[&|(])\s{0,16}for\s{1,16}(?:\/[a-z][^%]{0,48})?%{1,2}[^\s]{0,30}\s{1,16}in\s{0,16}\(/
 const WINDOWS_IF =
-  /(?:^|[&|(])\s*if(?:\s*\/i)?\s+(?:not\s+)?(?:(?:exist|defined|errorlevel|cmdextversion)\s+\S|[^\s]+\s*(?:==|\s(?:equ|neq|lss|leq|gtr|geq)\s))/
+  /(?:^|[&|(])\s{0,8}if\s{1,8}"[^"]{0,64}"\s{0,8}==|(?:^|[&|(])\s*if(?:\s*\/i)?\s+(?:not\s+)?(?:(?:exist|defined|errorlevel|cmdextversion)\s+\S|[^\s]+\s*(?:==|\s(?:equ|neq|lss|leq|gtr|geq)\s))/
 const WINDOWS_VARIABLES =
   /%[a-z_]{3,20}%|%(?:comspec|systemroot|windir|programfiles|appdata|temp|userprofile|path|errorlevel|cd|random|date|time|cmdcmdline)%|%[a-z_]+:~-?\d/
 const POWERSHELL =
@@ -75,6 +75,27 @@ function wrapped(rest: string): boolean {
   return word !== '' && UNIX_COMMANDS.has(word) && !AMBIGUOUS_COMMANDS.has(word)
 }
 
+/** Commands that are a whole attack by themselves (recon, privilege). */
+const TOOLS_ALONE = new Set([
+  'whoami',
+  'ifconfig',
+  'ipconfig',
+  'visudo',
+  'netstat',
+  'systeminfo',
+  'uname',
+  'getent',
+  'lsattr',
+  'pkexec',
+])
+
+/** Names no word of prose has: long, or with a dash or a digit (encodings such as base64 aside). */
+function toolLike(word: string, rest: string): boolean {
+  if (/^base(?:32|64)$/.test(word)) return false
+  if (/[-\d]/.test(word)) return true
+  return rest.trim() === '' && TOOLS_ALONE.has(word)
+}
+
 function commandAfterSeparator(lower: string, requireSeparator = false): boolean {
   // A Markdown code fence is not command substitution.
   const text = shellUnquote(lower.includes('```') ? lower.replaceAll('```', '\n') : lower)
@@ -91,6 +112,8 @@ function commandAfterSeparator(lower: string, requireSeparator = false): boolean
     const strong = separator !== '' && !'(){}'.includes(separator) && (!lineBreak || argument)
     if (WRAPPERS.has(word) && wrapped(rest) && (strong || !requireSeparator)) return true
     if (requireSeparator && !strong) continue
+    // A tool's name alone (`visudo`, `ansible-console`, `python3.10 cmd`) is a command too.
+    if (i === 0 && !AMBIGUOUS_COMMANDS.has(word) && toolLike(word, rest)) return true
     if (AMBIGUOUS_COMMANDS.has(word)) {
       // `time`, `set`, `find` are English: a separator right before, and nothing or an option after.
       if (strong && !/^\s/.test(part) && (argument || rest.trim() === '')) return true
@@ -107,7 +130,8 @@ export function detectRce(subject: Subject, kind: InputKind, paranoia: Paranoia)
   const lower = subject.lower
   if (kind === 'path') return false
   if (SHELLSHOCK.test(lower)) return true
-  if (kind === 'name') return SUBSTITUTION.test(lower) || commandAfterSeparator(lower, true)
+  if (kind === 'name')
+    return SUBSTITUTION.test(lower) || jsInjection(lower) || commandAfterSeparator(lower, true)
   if (kind === 'user-agent' || kind === 'header')
     return /^\s*[;|`]\s*[a-z]/.test(lower) && commandAfterSeparator(lower)
   if (jsInjection(lower)) return true

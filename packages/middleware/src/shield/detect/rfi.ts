@@ -12,7 +12,7 @@ const TRAILING_QUERY = /^\s{0,16}(?:file|ftps?|https?)(?::\/\/[^\s?]{0,200})?\?{
 
 /** Hosts inside the server's own network: a URL to one is a request forgery (SSRF) probe. */
 const INTERNAL_HOST =
-  /^\s*(?:[a-z][\w+.-]*:(?:\/\/)?)?(?:[^@/\s]*@)?(?:localhost(?:\d|\.localdomain)?|ipv6-localhost|ip6-localhost|host\.docker\.internal|kubernetes\.docker\.internal|kubernetes\.default(?:\.svc)?(?:\.cluster\.local)?|[\w.-]+\.svc\.cluster\.local|localtest\.me|lvh\.me|metadata(?:\.google)?\.internal|metadata\.packet\.net|metadata\.azure\.com|instance-data|169\.254\.169\.254|\[?fd00:ec2::254\]?|100\.100\.100\.200|192\.0\.0\.192|0x[0-9a-f]{8}|\d{8,10}|0+\.0+\.0+\.0+|127(?:\.\d{1,3}){3}|0177\.\d+\.\d+\.\d+|\[?::1?\]?|\[?::ffff:[\d.]+\]?)(?::\d+)?(?:[/?#]|$)/
+  /^\s*(?:[a-z][\w+.-]*:(?:\/\/)?)?(?:[^@/\s]*@)?(?:localhost\d?(?:\.localdomain\d?)?|ipv6-localhost|ip6-localhost|ip6-loopback|[\w-]+\.docker\.internal|host\.containers\.internal|host\.docker\.internal|kubernetes\.docker\.internal|kubernetes\.default(?:\.svc)?(?:\.cluster\.local)?|[\w.-]+\.svc\.cluster\.local|localtest\.me|lvh\.me|metadata(?:\.google)?\.internal|metadata\.packet\.net|metadata\.azure\.com|instance-data|169\.254\.169\.254|\[?fd00:ec2::254\]?|100\.100\.100\.200|192\.0\.0\.192|0x[0-9a-f]{8}|\d{8,10}|0+\.0+\.0+\.0+|127(?:\.\d{1,3}){3}|0177\.\d+\.\d+\.\d+|\[?::1?\]?|\[?::ffff:[\d.]+\]?)(?::\d+)?(?:[/?#]|$)/
 const DATA_URL = /^\s*data:(?:[\w.+-]+\/[\w.+-]+)?(?:;[\w=.-]+)*(?:,|$)/
 
 export function detectRfi(subject: Subject, kind: InputKind, paranoia: Paranoia): boolean {
@@ -20,7 +20,8 @@ export function detectRfi(subject: Subject, kind: InputKind, paranoia: Paranoia)
   if (kind === 'name') return DATA_URL.test(lower) && /^\s*data:[a-z]+\/[\w.+-]+/.test(lower)
   if (kind === 'path' || kind === 'header' || kind === 'user-agent') return false
   if (INCLUDE_SCHEME.test(lower) || TRAILING_QUERY.test(lower)) return true
-  if (INTERNAL_HOST.test(lower) && (lower.includes('/') || lower.includes(':'))) return true
+  if (INTERNAL_HOST.test(lower) && (lower.includes('/') || /^\s*[a-z][\w+.-]*:/.test(lower)))
+    return true
   if (DATA_URL.test(lower) && /^\s*data:[a-z]+\/[\w.+-]+/.test(lower)) return true
   const url = URL.exec(lower)
   if (url === null) return false

@@ -8,6 +8,8 @@ export const AMBIGUOUS_COMMANDS = words(`
   time set find sort more less head tail date echo kill top file which who last man make touch
   id ps ls du df dir type start call copy move print exit help find test true false yes wait
   read tee join split paste look cut fold host dig ping mail cal bc at watch w su env export
+  install view write script expect finger service wall logger format compress rename sg ed as ld
+  ln cc run sort split locate update unique shred gunzip openssl groups options
   alias source eval exec trap nice screen column rev tr od xxd nl wc apt go node java ruby php
   perl python lua git run sleep login reset info mount free clear history pass open path
 `)
@@ -35,7 +37,8 @@ export const UNIX_COMMANDS = new Set([
   xterm gcc cc clang g++ make cmake ld as objdump readelf nm php-cgi python3.10 python3.11
   python3.12 python3.9 python3.8 python2.7 perl5.36 ruby3.0 busybox toybox apt-get yum dnf
   pacman apk pip pip3 npm npx gem cargo composer go run-parts update-alternatives c89 c99 bridge
-  cd column ansible iwmi comm aptitude ansible-doc ansible-galaxy ansible-inventory chef-vault chef-client cscli knife
+  cd column ansible iwmi comm aptitude cscli bsdtar ansible-config ansible-pull chef-shell aa-disable
+  lastlogin rmt-dump trap ansible-doc ansible-galaxy ansible-inventory chef-vault chef-client cscli knife
   `),
 ])
 
