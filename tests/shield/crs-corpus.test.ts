@@ -9,7 +9,7 @@ import { type CrsCategory, measure } from '../fixtures/crs/measure'
 const DETECTION_FLOOR: Record<CrsCategory, number> = {
   '930': 0.96,
   '931': 0.78, // below the target: 931110 needs the parameter's name (bench/README.md)
-  '932': 0.94,
+  '932': 0.93,
   '933': 0.91,
   '934': 0.99,
   '941': 0.94,

@@ -5,7 +5,7 @@ import type { InputKind, Paranoia, Subject } from './subject'
 
 /** `${jndi:` once nested lookups (`${lower:j}`, `${::-n}`) are folded to their letters. */
 const JNDI =
-  /\$\{\s{0,16}jndi\s{0,16}:|\$\{\s{0,16}(?:ctx|env|sys|main|bundle|java|base64|date|docker|k8s|log4j|marker|spring|upper|lower|web|sd)\s{0,16}:[^}]{0,48}\}/
+  /\$\{\s{0,16}jndi\s{0,16}:|\$\{\s{0,16}(?:ctx|env|sys|main|bundle|java|base64|date|docker|k8s|log4j|marker|spring|upper|lower|web|sd)\s{0,16}:[^${}]{0,48}\}/
 const NESTED_LOOKUP =
   /\$\{[^${}]{0,40}:-([^${}]{0,8})\}|\$\{(?:lower|upper)\s{0,16}:\s{0,16}([^${}]{0,8})\}/g
 const CLASSES =

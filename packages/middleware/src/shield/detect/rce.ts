@@ -10,7 +10,7 @@ import type { InputKind, Paranoia, Subject } from './subject'
 
 const SHELLSHOCK = /(?:^|[;&|'"=\s])\(\s*\)\s*\{/
 const SUBSTITUTION =
-  /\$\(\s{0,16}[a-z/.$({]|[<>]\(\s{0,16}[a-z/$]|\$\{\s{0,16}[a-z_]{0,48}\s{0,16}[#%:/^,@]{1,2}[^}]{0,48}\}|\$\(\(|\$\{ifs\}|\$ifs\b|\/dev\/(?:tcp|udp)\/|<<<|\|\s{0,16}(?:ba|z|da|k)?sh\b/
+  /\$\(\s{0,16}[a-z/.$({]|[<>]\(\s{0,16}[a-z/$]|\$\{\s{0,16}[a-z_]{0,48}\s{0,16}[#%:/^,@]{1,2}[^${}]{0,48}\}|\$\(\(|\$\{ifs\}|\$ifs\b|\/dev\/(?:tcp|udp)\/|<<<|\|\s{0,16}(?:ba|z|da|k)?sh\b/
 const GLOBBED_PATH =
   /(?:^|[\s;|&`'"=(])\/(?:[a-z?*[\]!-]{0,48}[?[][a-z?*[\]!-]{0,48})\/[a-z?*[\]!.-]{0,48}|\/(?:bin|etc|usr|sbin|dev|proc|tmp)\/[a-z]{0,48}[?*[]/
 const SYSTEM_BINARY = /(?:^|[\s;|&`'"=(<>{])\/?(?:usr\/(?:local\/)?)?s?bin\/[a-z][\w.+-]*/

@@ -8,7 +8,7 @@ const IP_HOST =
   /^(?:[^@]*@)?(?:\[?[0-9a-f]*:[0-9a-f:]*:[0-9a-f]*\]?|\d{1,3}(?:\.\d{1,3}){3}|\d{8,10}|0x[0-9a-f]{8})(?::\d+)?$/
 const INCLUDE_SCHEME =
   /^\s*(?:php|expect|phar|zip|compress\.zlib|compress\.bzip2|glob|ogg|rar|ssh2|dict|gopher|file|jar|netdoc|tftp|ldap|ldaps):\/\//
-const TRAILING_QUERY = /^\s{0,16}(?:file|ftps?|https?)(?::\/\/[^\s?]{0,200})?\?{1,8}$/
+const TRAILING_QUERY = /^\s{0,16}(?:file|ftps?|https?)(?::\/\/[^\s?]{0,64})?\?{1,8}$/
 
 /** Hosts inside the server's own network: a URL to one is a request forgery (SSRF) probe. */
 const INTERNAL_HOST =

@@ -82,7 +82,7 @@ function dangerousTag(tag: HtmlTag): boolean {
 
 /** JavaScript comments out of the way: `document/*x*\/.cookie`. */
 const stripJsComments = (text: string) =>
-  text.includes('/*') ? text.replace(/\/\*[^*]{0,200}\*+\//g, '') : text
+  text.includes('/*') ? text.replace(/\/\*[^*/]{0,200}\*\//g, '') : text
 
 export function detectXss(subject: Subject, kind: InputKind, paranoia: Paranoia): boolean {
   const lower = subject.lower
