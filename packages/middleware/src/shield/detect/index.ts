@@ -1,0 +1,115 @@
+/**
+ * The detection engine of `shield()`: one function that says whether a single input value (a
+ * query value, a header, a JSON string, a field name…) carries an attack, and which kind.
+ * Detectors are our own code; the OWASP Core Rule Set and libinjection gave the ideas (see
+ * bench/README.md "shield corpus" for how they measure against CRS's regression tests).
+ */
+import { detectJava } from './java'
+import { detectLfi } from './lfi'
+import { normalize } from './normalize'
+import { detectPhp } from './php'
+import { detectPrototypePollution } from './prototype-pollution'
+import { detectRce } from './rce'
+import { detectRfi } from './rfi'
+import { detectScanner } from './scanner'
+import { detectSqli } from './sqli'
+import { detectSsti } from './ssti'
+import type { InputKind, Paranoia, Subject } from './subject'
+import { detectXss } from './xss'
+
+export type AttackCategory =
+  | 'sqli'
+  | 'xss'
+  | 'lfi'
+  | 'rfi'
+  | 'rce'
+  | 'php'
+  | 'java'
+  | 'ssti'
+  | 'prototype-pollution'
+  | 'scanner'
+
+/** Every category, in the order detect() tries them (the most specific first). */
+export const ATTACK_CATEGORIES: readonly AttackCategory[] = Object.freeze([
+  'prototype-pollution',
+  'java',
+  'ssti',
+  'scanner',
+  'rfi',
+  'rce',
+  'php',
+  'lfi',
+  'xss',
+  'sqli',
+])
+
+export type { InputKind } from './subject'
+
+export interface DetectOptions {
+  /** The categories to look for. */
+  rules: ReadonlySet<AttackCategory>
+  /** 1: few false positives (the default of shield()); 2: also the weaker signals. */
+  paranoia: 1 | 2
+}
+
+type Detector = (subject: Subject, kind: InputKind, paranoia: Paranoia) => boolean
+
+/**
+ * Long values are inspected in overlapping windows: a detector's cost on one window is bounded,
+ * so the whole stays linear in the value's length even where a pattern is polynomial on its
+ * input (tests/shield/detect-redos.test.ts lists those). An injection longer than the overlap
+ * that straddles two windows is the price; real payloads are far shorter.
+ */
+const WINDOW = 4096
+const OVERLAP = 512
+
+function windows(text: string): string[] {
+  if (text.length <= WINDOW) return [text]
+  const out: string[] = []
+  for (let start = 0; start < text.length; start += WINDOW - OVERLAP) {
+    out.push(text.slice(start, start + WINDOW))
+    if (start + WINDOW >= text.length) break
+  }
+  return out
+}
+
+const DETECTORS: Record<AttackCategory, Detector> = {
+  'prototype-pollution': detectPrototypePollution,
+  java: detectJava,
+  ssti: detectSsti,
+  php: detectPhp,
+  rfi: detectRfi,
+  lfi: detectLfi,
+  rce: detectRce,
+  xss: detectXss,
+  sqli: detectSqli,
+  scanner: detectScanner,
+}
+
+/**
+ * Decodes `value` as an attacker would encode it, then runs each enabled detector that applies to
+ * `kind`; the first category that fires, or undefined. Never throws, linear time.
+ *
+ * @example
+ * detect("1' OR '1'='1", 'query', { rules: new Set(ATTACK_CATEGORIES), paranoia: 1 }) // 'sqli'
+ */
+export function detect(
+  value: string,
+  kind: InputKind,
+  options: DetectOptions,
+): AttackCategory | undefined {
+  if (typeof value !== 'string' || value.length === 0) return undefined
+  try {
+    for (const text of windows(normalize(value))) {
+      const subject: Subject = { raw: value, text, lower: text.toLowerCase() }
+      for (const category of ATTACK_CATEGORIES) {
+        if (options.rules.has(category) && DETECTORS[category](subject, kind, options.paranoia)) {
+          return category
+        }
+      }
+    }
+  } catch {
+    // A detector bug must not turn into a 500: the value is let through, as an undetected one.
+  }
+  return undefined
+}

@@ -1,0 +1,30 @@
+// Remote file inclusion: a URL the application might fetch or include, when it points at a raw IP
+// address, carries a trailing `?` (the trick that cuts off the extension the application appends),
+// or uses a scheme that only includes use (php://, expect://, data:, file://).
+import type { InputKind, Paranoia, Subject } from './subject'
+
+const URL = /^\s*(?:https?|ftps?):\/\/([^/?#\s]*)/
+const IP_HOST =
+  /^(?:[^@]*@)?(?:\[?[0-9a-f]*:[0-9a-f:]*:[0-9a-f]*\]?|\d{1,3}(?:\.\d{1,3}){3}|\d{8,10}|0x[0-9a-f]{8})(?::\d+)?$/
+const INCLUDE_SCHEME =
+  /^\s*(?:php|expect|phar|zip|compress\.zlib|compress\.bzip2|glob|ogg|rar|ssh2|dict|gopher|file|jar|netdoc|tftp|ldap|ldaps):\/\//
+const TRAILING_QUERY = /^\s{0,16}(?:file|ftps?|https?)(?::\/\/[^\s?]{0,64})?\?{1,8}$/
+
+/** Hosts inside the server's own network: a URL to one is a request forgery (SSRF) probe. */
+const INTERNAL_HOST =
+  /^\s*(?:[a-z][\w+.-]*:(?:\/\/)?)?(?:[^@/\s]*@)?(?:localhost\d?(?:\.localdomain\d?)?|ipv6-localhost|ip6-localhost|ip6-loopback|[\w-]+\.docker\.internal|host\.containers\.internal|host\.docker\.internal|kubernetes\.docker\.internal|kubernetes\.default(?:\.svc)?(?:\.cluster\.local)?|[\w.-]+\.svc\.cluster\.local|localtest\.me|lvh\.me|metadata(?:\.google)?\.internal|metadata\.packet\.net|metadata\.azure\.com|instance-data|169\.254\.169\.254|\[?fd00:ec2::254\]?|100\.100\.100\.200|192\.0\.0\.192|0x[0-9a-f]{8}|\d{8,10}|0+\.0+\.0+\.0+|127(?:\.\d{1,3}){3}|0177\.\d+\.\d+\.\d+|\[?::1?\]?|\[?::ffff:[\d.]+\]?)(?::\d+)?(?:[/?#]|$)/
+const DATA_URL = /^\s*data:(?:[\w.+-]+\/[\w.+-]+)?(?:;[\w=.-]+)*(?:,|$)/
+
+export function detectRfi(subject: Subject, kind: InputKind, paranoia: Paranoia): boolean {
+  const lower = subject.lower
+  if (kind === 'name') return DATA_URL.test(lower) && /^\s*data:[a-z]+\/[\w.+-]+/.test(lower)
+  if (kind === 'path' || kind === 'header' || kind === 'user-agent') return false
+  if (INCLUDE_SCHEME.test(lower) || TRAILING_QUERY.test(lower)) return true
+  if (INTERNAL_HOST.test(lower) && (lower.includes('/') || /^\s*[a-z][\w+.-]*:/.test(lower)))
+    return true
+  if (DATA_URL.test(lower) && /^\s*data:[a-z]+\/[\w.+-]+/.test(lower)) return true
+  const url = URL.exec(lower)
+  if (url === null) return false
+  if (IP_HOST.test(url[1] as string)) return true
+  return paranoia === 2 && /\.(?:php\d?|phtml|txt|ps1|sh|pl|py|jsp|aspx?|cgi)(?:$|\?)/.test(lower)
+}

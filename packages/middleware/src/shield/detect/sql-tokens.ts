@@ -1,0 +1,159 @@
+// A small SQL tokenizer, after libinjection's idea: an injection is recognised by the shape of the
+// token stream it makes when placed inside a query (as a bare value, or after the quote the
+// application opened), not by a pile of patterns over the text.
+
+export type SqlTokenType =
+  | 'string'
+  | 'number'
+  | 'word'
+  | 'variable'
+  | 'operator'
+  | 'open'
+  | 'close'
+  | 'comma'
+  | 'semicolon'
+  | 'comment'
+  | 'dot'
+  | 'other'
+
+export interface SqlToken {
+  type: SqlTokenType
+  /** Lower-case text; for a string, its content without the quotes. */
+  value: string
+  /** A string the input ended inside of (the application's own quote would close it). */
+  open?: boolean
+}
+
+const MAX_TOKENS = 2048
+
+// Character classes by code, looked up in a table: the tokenizer reads every character once.
+const DIGIT = 1
+const WORD = 2
+const SPACE = 4
+const CLASS = new Uint8Array(128)
+for (let c = 48; c <= 57; c++) CLASS[c] = DIGIT | WORD
+for (let c = 65; c <= 90; c++) CLASS[c] = WORD
+for (let c = 97; c <= 122; c++) CLASS[c] = WORD
+CLASS[95] = WORD // _
+CLASS[36] = WORD // $
+for (const c of [9, 10, 11, 12, 13, 32]) CLASS[c] = SPACE
+const classOf = (code: number) =>
+  code < 128 ? (CLASS[code] as number) : code === 0xa0 ? SPACE : WORD
+const isDigit = (c: string) => c.length > 0 && (classOf(c.charCodeAt(0)) & DIGIT) !== 0
+const isWordChar = (c: string) => c.length > 0 && (classOf(c.charCodeAt(0)) & WORD) !== 0
+const isSpace = (c: string) => c.length > 0 && (classOf(c.charCodeAt(0)) & SPACE) !== 0
+const wordAt = (text: string, i: number) =>
+  i < text.length && (classOf(text.charCodeAt(i)) & WORD) !== 0
+
+const TWO_CHAR_OPERATORS = new Set(['<=', '>=', '<>', '!=', '||', '&&', '<<', '>>', ':=', '=='])
+const OPERATOR_CHARS = '=<>!|&+-*/%^~'
+
+/** Reads a quoted string starting at `start` (the quote); a doubled quote is an escaped one. */
+function readString(text: string, start: number): [SqlToken, number] {
+  const quote = text[start] as string
+  let i = start + 1
+  let value = ''
+  let from = i
+  while (i < text.length) {
+    const c = text[i] as string
+    if (c === '\\' && quote !== '`' && i + 1 < text.length) {
+      value += text.slice(from, i) + text[i + 1]
+      i += 2
+      from = i
+      continue
+    }
+    if (c === quote) {
+      if (text[i + 1] === quote) {
+        value += text.slice(from, i) + quote
+        i += 2
+        from = i
+        continue
+      }
+      return [{ type: 'string', value: value + text.slice(from, i) }, i + 1]
+    }
+    i++
+  }
+  return [{ type: 'string', value: value + text.slice(from, i), open: true }, i]
+}
+
+function readComment(text: string, i: number): number | undefined {
+  const c = text[i]
+  if (c === '#' || (c === '-' && text[i + 1] === '-')) {
+    const end = text.indexOf('\n', i)
+    return end === -1 ? text.length : end
+  }
+  if (c === '/' && text[i + 1] === '*') {
+    const end = text.indexOf('*/', i + 2)
+    return end === -1 ? text.length : end + 2
+  }
+  return undefined
+}
+
+/** Tokenizes lower-cased text; stops after MAX_TOKENS tokens (enough to see any injection's shape). */
+export function sqlTokens(text: string): SqlToken[] {
+  const tokens: SqlToken[] = []
+  let i = 0
+  while (i < text.length && tokens.length < MAX_TOKENS) {
+    const c = text[i] as string
+    if (isSpace(c)) {
+      i++
+      continue
+    }
+    const commentEnd = readComment(text, i)
+    if (commentEnd !== undefined) {
+      tokens.push({ type: 'comment', value: text.slice(i, Math.min(commentEnd, i + 3)) })
+      i = commentEnd
+      continue
+    }
+    if (c === "'" || c === '"' || c === '`') {
+      const [token, next] = readString(text, i)
+      tokens.push(token)
+      i = next
+      continue
+    }
+    if (isDigit(c) || (c === '.' && isDigit(text[i + 1] ?? ''))) {
+      let j = i + 1
+      while (wordAt(text, j) || text.charCodeAt(j) === 46) j++
+      tokens.push({ type: 'number', value: text.slice(i, j) })
+      i = j
+      continue
+    }
+    if (c === '@') {
+      let j = i + 1
+      while (wordAt(text, j) || text.charCodeAt(j) === 64) j++
+      tokens.push({ type: 'variable', value: text.slice(i, j) })
+      i = j
+      continue
+    }
+    if (isWordChar(c)) {
+      let j = i + 1
+      while (wordAt(text, j)) j++
+      tokens.push({ type: 'word', value: text.slice(i, j) })
+      i = j
+      continue
+    }
+    const two = text.slice(i, i + 2)
+    if (TWO_CHAR_OPERATORS.has(two)) {
+      tokens.push({ type: 'operator', value: two })
+      i += 2
+      continue
+    }
+    const single: SqlTokenType =
+      c === '('
+        ? 'open'
+        : c === ')'
+          ? 'close'
+          : c === ','
+            ? 'comma'
+            : c === ';'
+              ? 'semicolon'
+              : c === '.'
+                ? 'dot'
+                : OPERATOR_CHARS.includes(c)
+                  ? 'operator'
+                  : 'other'
+    tokens.push({ type: single, value: c })
+    i++
+  }
+  return tokens
+}

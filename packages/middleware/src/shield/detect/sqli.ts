@@ -1,0 +1,290 @@
+// SQL injection: the value is tokenized three times, as a bare value (a number in the query), and
+// after a single and a double quote (a string the application opened), and each token stream is
+// checked for the shapes an injection makes: a closed string followed by logic, a union, a stacked
+// statement, a comment that cuts the rest of the query, a time or file function.
+
+import { stripSqlComments } from './normalize'
+import { type SqlToken, sqlTokens } from './sql-tokens'
+import type { InputKind, Paranoia, Subject } from './subject'
+
+const LOGIC = new Set(['or', 'and', 'xor', '||', '&&', 'div', 'not'])
+const COMPARISON = new Set([
+  '=',
+  '<',
+  '>',
+  '<=',
+  '>=',
+  '!=',
+  '<>',
+  '==',
+  'like',
+  'rlike',
+  'regexp',
+  'is',
+  'between',
+  'in',
+  'sounds',
+  'glob',
+  '<=>',
+])
+const STATEMENTS = new Set([
+  'select',
+  'insert',
+  'update',
+  'delete',
+  'drop',
+  'create',
+  'alter',
+  'exec',
+  'execute',
+  'declare',
+  'shutdown',
+  'waitfor',
+  'truncate',
+  'grant',
+  'revoke',
+  'union',
+  'set',
+  'load',
+  'backup',
+  'call',
+  'merge',
+  'replace',
+  'handler',
+  'rename',
+  'begin',
+  'if',
+  'copy',
+  'attach',
+  'pragma',
+  'use',
+])
+const words = (text: string) => new Set(text.trim().split(/\s+/))
+
+/** Functions that mean an attack wherever they are called ("sleep(" is not English). */
+const ALWAYS_FUNCTIONS = words(`
+  sleep benchmark pg_sleep load_file extractvalue updatexml xp_cmdshell sys_eval sys_exec
+  utl_inaddr utl_http dbms_pipe randomblob sqlite_version pg_read_file pg_ls_dir lo_import
+  lo_export group_concat concat_ws make_set name_const gtid_subset dbms_xmlgen sp_executesql
+  sp_oacreate openrowset opendatasource master_pos_wait get_lock current_database connection_id
+  last_insert_id found_rows row_to_json is_srvrolemember has_dbaccess db_name lo_get
+  sqlite_compileoption_used sqlite_compileoption_get
+`)
+/** Those, and the functions an injection calls to read data out (paranoia 2 and after a closed value). */
+const ATTACK_FUNCTIONS = new Set([
+  ...ALWAYS_FUNCTIONS,
+  ...words(`
+  lo_get sqlite_compileoption_used sqlite_compileoption_get elt geometrycollection multipoint
+  polygon exp json_keys ctxsys xmltype pg_user schema_name information_schema version database
+  user current_user system_user session_user schema row_count unhex hex char chr ascii ord
+  substring substr mid concat if iif ifnull isnull nullif coalesce cast convert length count md5
+  sha1 rand floor json_agg string_agg array_agg xmlagg to_char dump user_name quotename instr
+  locate position lpad rpad reverse strcmp soundex
+  `),
+])
+
+/**
+ * SQL functions a parameter has no business calling. Named with `(` right after, or across spaces
+ * for the names that are no English word; a word like `user(s)` in prose is told apart below.
+ */
+const SQL_FUNCTION =
+  /\b(ascii|bin|char|chr|coalesce|concat|concat_ws|conv|cos|sin|tan|cot|acos|asin|atan2?|pow|power|rand|random|md5|sha[12]?|hex|unhex|ifnull|isnull|nullif|iif|instr|length|len|locate|lower|upper|lpad|rpad|ltrim|rtrim|trim|mid|ord|position|repeat|replace|reverse|round|floor|ceil|ceiling|substr|substring|substring_index|uncompress|compress|database|schema|user|current_user|session_user|system_user|version|now|sysdate|count|sum|avg|min|max|cast|convert|xmltype|extractvalue|updatexml|json_extract|json_object|json_build_object|json_array|jsonb_\w+|starts_with|unistr|to_char|to_number|elt|field|find_in_set|make_set|exp|log|ln|abs|sqrt|datediff|date_add|date_format|str_to_date|unix_timestamp|from_unixtime|group_concat|load_file|benchmark|sleep|pg_sleep|weight_string|quote|soundex|strcmp|bit_length|octet_length|char_length|character_length|uuid|last_insert_id|row_count|found_rows|connection_id|schema_name|db_name|object_id|col_name|host_name|suser_name|is_member|has_perms_by_name|dbms_\w+|utl_\w+|sys_context|nvl2?|decode|regexp_\w+)\s*\(/g
+/** English words among the functions: they count only with `(` right after and SQL inside. */
+const WORDY_FUNCTION =
+  /^(?:sleep|char|count|sum|min|max|field|log|mid|round|floor|power|repeat|replace|reverse|position|length|lower|upper|now|user|version|schema|database|trim|cast|convert|quote|decode|exp|abs|bin|len|random|rand|cos|sin|tan|pow|ord)$/
+const SQL_SIGNS = [
+  /\bxp_(?:cmdshell|dirtree|regread|fileexist|availablemedia|servicecontrol)\b|\bexec(?:ute)?\s+master\.|\bexecute\s+immediate\b|\bdeclare\s+@|\bprocedure\s+analyse\b|\bwaitfor[\s+]+(?:delay|time)\b|\bpg_sleep\b/,
+  /'[[{][^']{0,200}[\]}]'\s*(?:::\s*jsonb?|->>?|#>>?|@>|<@|@\?|\?[|&]?|@@|\|\||[<>=]|-\s{0,8}\d)|[\w)]::\s{0,8}\s*(?:int|integer|bool|boolean|text|jsonb?|double|varchar|numeric|regclass|bigint)\b|\bor\s+'[[{]/,
+  /\bcase\s{1,16}when\b[^;]{0,48}?\bthen\b|\)\s{0,16}like\s{0,16}\(|\bif\s{0,16}\(\s{0,16}\w{1,48}\s{0,16}[<>=!~]|\bmerge\b[^;]{0,48}?\busing\s{0,16}\(|\bmatch\s{0,16}\([^)]{0,48}\)\s{0,16}against\s{0,16}\(/,
+  /\bcreate\s+(?:or\s+replace\s+)?(?:function|procedure|table|trigger|view|user|database)\s+[\w.`"]+|\b(?:alter|drop|truncate)\s+table\s+[\w.`"]+|\/\*!\d*\s*[a-z]|\d\.e[(.,]|(?:^|[\s(])(?:msdb|tempdb|schema_name)(?:$|[\s).,])|`\s*(?:regexp|rlike|like)\b/,
+]
+const SQL_STATEMENTS = [
+  /\bselect\s{1,16}(?:if|sleep|benchmark)\s{0,16}\(|unionselect|\bselect\s{1,16}\*\s{1,16}from\b|\bselect\s{1,16}[\w.`"]{1,64}(?:\s{0,8},\s{0,8}[\w.`"]{1,64}){1,16}\s{1,16}from\s{1,16}[\w.`"]{1,64}|\b\d{1,16}\s{1,16}as\s{1,16}["'`\w]{1,64}\s{1,16}from\b/,
+]
+const MAGIC_NUMBER =
+  /^(?:json\.)?(?:429496729[56]|214748364[78]|-214748364[89]|2\.2250738585072(?:011|007)e-308|1e309|0000023456|0000012345)$/
+
+function functionCall(lower: string, kind: InputKind): boolean {
+  for (const match of lower.matchAll(SQL_FUNCTION)) {
+    // \b treats a letter like ß as a boundary: `haßelt (` is not `elt(`.
+    if ((match.index as number) > 0 && lower.charCodeAt((match.index as number) - 1) > 0x7f)
+      continue
+    const name = match[1] as string
+    if (!WORDY_FUNCTION.test(name)) return true
+    if (/\s/.test(match[0])) continue
+    const after = lower.slice(
+      (match.index as number) + match[0].length,
+      (match.index as number) + match[0].length + 40,
+    )
+    // `user(s)` and `count(ed)` are prose; a call has SQL inside or nothing at all.
+    if (/^\s*(?:e?s|ed|ing)\s*\)/.test(after)) continue
+    if (kind === 'name' || /^\s*(?:\)|\*|\d|'|"|`|select\b|@|0x|\w+\s*[,)]|$)/.test(after))
+      return true
+  }
+  return false
+}
+
+const METADATA =
+  /\b(?:information_schema|mysql\.db|sysobjects|syscolumns|sysdatabases|mysql\.user|pg_catalog|pg_shadow|sqlite_master|sqlite_temp_master|all_tables|user_tables|msysaccessobjects|msysobjects|northwind|master\.\.sys)\b/
+const ATTACK_VARIABLE = /^@@(?:version|datadir|hostname|basedir|tmpdir|servername|language|spid)\b/
+
+const isOperand = (t: SqlToken | undefined) =>
+  t !== undefined &&
+  (t.type === 'string' || t.type === 'number' || t.type === 'word' || t.type === 'variable')
+const isComparison = (t: SqlToken | undefined) =>
+  t !== undefined && (t.type === 'operator' || t.type === 'word') && COMPARISON.has(t.value)
+const isLogic = (t: SqlToken | undefined) =>
+  t !== undefined && (t.type === 'word' || t.type === 'operator') && LOGIC.has(t.value)
+const isFunctionCall = (tokens: SqlToken[], i: number, names: Set<string>) =>
+  tokens[i]?.type === 'word' &&
+  names.has(tokens[i]?.value as string) &&
+  tokens[i + 1]?.type === 'open'
+const isEnd = (t: SqlToken | undefined) =>
+  t === undefined || t.type === 'comment' || t.type === 'semicolon'
+
+/** A function argument that is SQL (`sleep(5)`, `sleep(select…)`), not prose (`sleep (a lot)`). */
+const sqlArgument = (t: SqlToken | undefined) =>
+  t === undefined ||
+  t.type !== 'word' ||
+  STATEMENTS.has(t.value) ||
+  /^(?:null|true|false|now|rand|char|concat|mod|if)$/.test(t.value)
+
+/** A statement after `;` in SQL's shape (`insert into`, `drop table`, `update x set`), not a word of prose. */
+function stackedStatement(tokens: SqlToken[], j: number): boolean {
+  const t = tokens[j]
+  if (t?.type !== 'word' || !STATEMENTS.has(t.value)) return false
+  const next = tokens[j + 1]?.value ?? ''
+  switch (t.value) {
+    case 'insert':
+    case 'replace':
+      return next === 'into'
+    case 'update':
+      return tokens[j + 2]?.value === 'set'
+    case 'delete':
+      return next === 'from'
+    case 'drop':
+    case 'create':
+    case 'alter':
+    case 'truncate':
+      return /^(?:table|database|schema|view|user|function|procedure|trigger|index)$/.test(next)
+    case 'select':
+    case 'exec':
+    case 'execute':
+    case 'declare':
+    case 'shutdown':
+    case 'waitfor':
+      return true
+    default:
+      return tokens[j + 1] === undefined || tokens[j + 1]?.type === 'variable'
+  }
+}
+
+/** `x OR 1=1`, `x AND 'a'='a'`, `x OR 1--`, `x AND sleep(5)` after a closed value. */
+function logicAfterValue(tokens: SqlToken[], i: number): boolean {
+  let j = i + 1
+  while (tokens[j]?.type === 'open' || (tokens[j]?.type === 'word' && tokens[j]?.value === 'not'))
+    j++
+  if (isFunctionCall(tokens, j, ATTACK_FUNCTIONS)) return true
+  if (!isOperand(tokens[j]))
+    return tokens[j]?.type === 'operator' && isOperand(tokens[j + 1]) && isComparison(tokens[j + 2])
+  const operand = tokens[j] as SqlToken
+  if (
+    isComparison(tokens[j + 1]) ||
+    (tokens[j + 1]?.type === 'operator' && isOperand(tokens[j + 2]) && isComparison(tokens[j + 3]))
+  ) {
+    return (
+      operand.type !== 'word' ||
+      /^(?:true|false|null|[a-z])$/.test(operand.value) ||
+      isOperand(tokens[j + 2])
+    )
+  }
+  return (
+    (operand.type === 'number' || operand.value === 'true' || operand.type === 'string') &&
+    isEnd(tokens[j + 1])
+  )
+}
+
+/** The shapes of an injection in one token stream; `quoted` when it begins with the string the attacker closed. */
+function injected(tokens: SqlToken[], quoted: boolean, paranoia: Paranoia): boolean {
+  for (let i = 0; i < tokens.length; i++) {
+    const t = tokens[i] as SqlToken
+    const prev = tokens[i - 1]
+    const closedValue =
+      prev !== undefined &&
+      (prev.type === 'number' ||
+        (prev.type === 'string' && !prev.open) ||
+        prev.type === 'close' ||
+        (paranoia === 2 && prev.type === 'word'))
+    if (t.type === 'word' && t.value === 'union') {
+      const next =
+        tokens[i + 1]?.value === 'all' || tokens[i + 1]?.value === 'distinct'
+          ? tokens[i + 2]
+          : tokens[i + 1]
+      if (
+        next?.value === 'select' ||
+        (next?.type === 'open' && tokens.slice(i + 1, i + 4).some((x) => x.value === 'select'))
+      )
+        return true
+    }
+    if (isFunctionCall(tokens, i, ALWAYS_FUNCTIONS) && sqlArgument(tokens[i + 2])) return true
+    if (t.type === 'variable' && ATTACK_VARIABLE.test(t.value)) return true
+    if (isLogic(t) && closedValue && (i === 1 || quoted) && logicAfterValue(tokens, i)) return true
+    if (t.type === 'semicolon' && (i === 0 || closedValue) && stackedStatement(tokens, i + 1))
+      return true
+    if (t.type === 'comment' && quoted && i === 1 && !(tokens[0] as SqlToken).open) return true
+    if (t.type === 'semicolon' && quoted && i === 1 && isEnd(tokens[i + 1])) return true
+    if (
+      t.type === 'word' &&
+      (t.value === 'order' || t.value === 'group') &&
+      tokens[i + 1]?.value === 'by' &&
+      tokens[i + 2]?.type === 'number' &&
+      closedValue &&
+      isEnd(tokens[i + 3])
+    )
+      return true
+    if (
+      t.type === 'operator' &&
+      (t.value === '+' || t.value === '||') &&
+      quoted &&
+      i === 1 &&
+      isFunctionCall(tokens, i + 1, ATTACK_FUNCTIONS)
+    )
+      return true
+    if (
+      t.type === 'word' &&
+      t.value === 'waitfor' &&
+      (tokens[i + 1]?.value === 'delay' || tokens[i + 1]?.value === 'time')
+    )
+      return true
+    if (
+      t.type === 'word' &&
+      t.value === 'into' &&
+      (tokens[i + 1]?.value === 'outfile' || tokens[i + 1]?.value === 'dumpfile')
+    )
+      return true
+    if (paranoia === 2 && isFunctionCall(tokens, i, ATTACK_FUNCTIONS) && (closedValue || i === 0))
+      return true
+  }
+  return false
+}
+
+const NOSQL_OPERATOR =
+  /^(?:\[\s*)?\$(?:ne|eq|gt|gte|lt|lte|in|nin|regex|where|exists|or|and|not|nor|expr|elemmatch|function|accumulator|jsonschema|type|size|all|mod|text)(?:\s*\])?$/
+const NOSQL_BRACKET =
+  /\[\s*\$(?:ne|eq|gt|gte|lt|lte|in|nin|regex|where|exists|or|and|not|nor|expr|elemmatch|function)\s*\]/
+
+export function detectSqli(subject: Subject, kind: InputKind, paranoia: Paranoia): boolean {
+  const lower = subject.lower
+  if (kind === 'name' && (NOSQL_OPERATOR.test(lower) || NOSQL_BRACKET.test(lower))) return true
+  if (NOSQL_BRACKET.test(lower)) return true
+  if (METADATA.test(lower) || MAGIC_NUMBER.test(lower)) return true
+  const text = stripSqlComments(lower)
+  for (const sign of SQL_SIGNS) if (sign.test(text)) return true
+  // A path holds no prose: a whole statement or a function call there is an injection too.
+  for (const sign of SQL_STATEMENTS) if (sign.test(text)) return true
+  if (kind !== 'path' && text.includes('(') && functionCall(text, kind)) return true
+  if (injected(sqlTokens(text), false, paranoia)) return true
+  if (text.includes("'") && injected(sqlTokens(`'${text}`), true, paranoia)) return true
+  if (text.includes('"') && injected(sqlTokens(`"${text}`), true, paranoia)) return true
+  return false
+}

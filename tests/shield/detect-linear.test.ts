@@ -1,0 +1,64 @@
+// detect() is linear: on adversarial inputs (long runs of what each tokenizer and pattern looks
+// at), 1 MB costs about 8 times what 128 KB costs, for every detector that reads the whole value.
+// Judged by the ratio of two sizes measured side by side in one process, never by an absolute time.
+import { describe, expect, it } from 'vitest'
+import { ATTACK_CATEGORIES, detect } from '../../packages/middleware/src/shield/detect/index'
+
+type Options = Parameters<typeof detect>[2]
+const ADVERSARIAL: Record<string, string> = {
+  quotes: "'",
+  'open tags': '<a b=',
+  spaces: ' ',
+  'spaces then parenthesis': ' (',
+  'percent escapes': '%25',
+  'backslash escapes': '\\u',
+  'SQL comments': '/*',
+  'template braces': '{{',
+  'shell separators': ';a',
+  'SQL words': 'select ',
+}
+
+function cost(value: string, options: Options): number {
+  const start = process.hrtime.bigint()
+  detect(value, 'body', options)
+  detect(value, 'query', options)
+  return Number(process.hrtime.bigint() - start)
+}
+
+/**
+ * The categories that do not fire on the input: a detector that fires stops detect() at the first
+ * window, so only the ones that scan the whole value say anything about its growth.
+ */
+function scanning(sample: string): Options {
+  const rules = ATTACK_CATEGORIES.filter(
+    (category) =>
+      detect(sample, 'body', { rules: new Set([category]), paranoia: 2 }) === undefined &&
+      detect(sample, 'query', { rules: new Set([category]), paranoia: 2 }) === undefined,
+  )
+  return { rules: new Set(rules), paranoia: 2 }
+}
+
+describe('detect() on 1 MB adversarial inputs', () => {
+  it.each(Object.entries(ADVERSARIAL))(
+    'grows linearly on %s',
+    (_, unit) => {
+      const of = (bytes: number) => unit.repeat(Math.ceil(bytes / unit.length)).slice(0, bytes)
+      const small = of(128 * 1024)
+      const large = of(1024 * 1024)
+      const options = scanning(of(16 * 1024))
+      expect(options.rules.size).toBeGreaterThan(5)
+      cost(small, options) // warm up
+      // Interleaved runs, the best of three of each size: a GC pause or a busy core (this machine
+      // is shared) lands on one run, not on the ratio.
+      let smallCost = Number.POSITIVE_INFINITY
+      let largeCost = Number.POSITIVE_INFINITY
+      for (let round = 0; round < 3; round++) {
+        smallCost = Math.min(smallCost, cost(small, options))
+        largeCost = Math.min(largeCost, cost(large, options))
+      }
+      // 8x the bytes; quadratic would be 64x. 20x leaves room for a noisy shared machine.
+      expect(largeCost / smallCost).toBeLessThan(20)
+    },
+    300_000,
+  )
+})
