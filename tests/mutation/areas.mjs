@@ -11,14 +11,18 @@ export const AREAS = {
     mutate: [`${MW}/internal/logging/redact.ts`],
     tests: [`${MW}/internal/logging/*.test.ts`, `${MW}/logger/*.test.ts`],
   },
-  /** The response check: what leaves the server (strip, check, the handler wrappers). */
+  /** The response check's stripping: which properties leave the server. */
   response: {
+    mutate: [`${OA}/validate/strip.ts`],
+    tests: [`${OA}/validate/*.test.ts`, 'tests/openapi/internals-switch.test.ts'],
+  },
+  /** The rest of the response check (the check of one answer, the handler wrappers). */
+  'response-check': {
     mutate: [
       `${OA}/validate/response.ts`,
       `${OA}/validate/response-checker.ts`,
       `${OA}/validate/checked-handler.ts`,
       `${OA}/validate/checked-middleware.ts`,
-      `${OA}/validate/strip.ts`,
     ],
     tests: [`${OA}/validate/*.test.ts`, 'tests/openapi/internals-switch.test.ts'],
   },
