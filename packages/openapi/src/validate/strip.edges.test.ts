@@ -89,9 +89,9 @@ describe('stripping, at its edges', () => {
   it('an array schema without items keeps any element; with items: true too', () => {
     const element = { id: '1', anything: true }
     expect(stripperFor({ type: 'array' })([element])).toEqual([element])
-    expect(stripperFor({ type: 'array', items: true } as unknown as OpenAPISchema)([element])).toEqual([
-      element,
-    ])
+    expect(
+      stripperFor({ type: 'array', items: true } as unknown as OpenAPISchema)([element]),
+    ).toEqual([element])
   })
 
   it('strips keys matching patternProperties by the pattern, others removed', () => {
