@@ -1,18 +1,34 @@
+import { internalsSwitchedOff } from '@palisade/shared/internals'
 import { Hono } from 'hono'
-import { describe, expect, it } from 'vitest'
+import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import {
   basePathOf,
   errorHandlerOf,
   isHonoDefaultErrorHandler,
   isMountHandler,
   probeHonoInternals,
+  requireInternals,
   routeRecords,
   targetHandler,
+  watchErrorHandler,
 } from './hono-internals'
 
+// The version matrix (tests/versions) runs this file with the switch on too; each test here
+// sets the state it tests, and the file leaves the switch as it found it.
+const initial = internalsSwitchedOff()
+const setSwitch = (off: boolean) => Object.assign(globalThis, { __PALISADE_NO_INTERNALS__: off })
+afterEach(() => setSwitch(initial))
+
 describe('the reads of Hono internals', () => {
+  beforeEach(() => setSwitch(false))
+
   it('the installed Hono has every capability read here', () => {
-    expect(probeHonoInternals()).toEqual({ routes: true, mount: true })
+    expect(probeHonoInternals()).toEqual({
+      routes: true,
+      errorHandler: true,
+      composed: true,
+      mount: true,
+    })
   })
 
   it('reads the route records as Hono keeps them, base path included, and refuses what is not', () => {
@@ -25,11 +41,25 @@ describe('the reads of Hono internals', () => {
     expect(routeRecords(null)).toBeUndefined()
   })
 
-  it('the base path and the error handler', () => {
-    const app = new Hono()
-    expect(basePathOf(app)).toBe('/')
-    expect(basePathOf(app.basePath('/v1'))).toBe('/v1')
+  it("the base path each record carries (public) is Hono's private one", () => {
+    const root = new Hono()
+    const apps = [
+      root,
+      root.basePath('/v1'),
+      root.basePath('/v1').basePath('x/'),
+      root.basePath(''),
+    ]
+    for (const app of apps) {
+      app.get('/probe', (c) => c.text('p'))
+      const record = routeRecords(app)?.at(-1)
+      expect(basePathOf(record)).toBe((app as unknown as { _basePath: string })._basePath)
+    }
     expect(basePathOf({})).toBe('/')
+    expect(basePathOf(undefined)).toBe('/')
+  })
+
+  it('the error handler', () => {
+    const app = new Hono()
     expect(isHonoDefaultErrorHandler(errorHandlerOf(app))).toBe(true)
     const own = (_err: Error, c: { text: (t: string) => Response }) => c.text('failed')
     app.onError(own)
@@ -72,5 +102,64 @@ describe('the reads of Hono internals', () => {
     expect(isMountHandler(middleware?.handler)).toBe(false)
     expect(isMountHandler(async (c: unknown, next: unknown) => [c, next])).toBe(false)
     expect(isMountHandler('not a function')).toBe(false)
+  })
+})
+
+describe('with the internals switched off', () => {
+  beforeEach(() => setSwitch(true))
+
+  it('the probe says which reads are off; the public route records stay', () => {
+    expect(probeHonoInternals()).toEqual({
+      routes: true,
+      errorHandler: false,
+      composed: false,
+      mount: false,
+    })
+  })
+
+  it('reads no error handler, no composed handler, no mount', () => {
+    const own = (_err: Error, c: { text: (t: string) => Response }) => c.text('failed')
+    const handler = (c: { text: (t: string) => Response }) => c.text('x')
+    const sub = new Hono().get('/x', handler)
+    sub.onError(own)
+    const parent = new Hono().route('/sub', sub)
+    parent.mount('/legacy', () => new Response('legacy'))
+    parent.onError(own)
+    const [composed, mounted] = routeRecords(parent) ?? []
+    expect(errorHandlerOf(parent)).toBeUndefined()
+    expect(targetHandler(composed?.handler)).toBe(composed?.handler)
+    expect(targetHandler(composed?.handler)).not.toBe(handler)
+    expect(isMountHandler(mounted?.handler)).toBe(false)
+  })
+
+  it('watchErrorHandler sees what onError is given after it, and Hono still gets it', async () => {
+    const before = (_err: Error, c: { text: (t: string, s: number) => Response }) =>
+      c.text('before', 500)
+    const after = (_err: Error, c: { text: (t: string, s: number) => Response }) =>
+      c.text('after', 500)
+    const app = new Hono()
+    app.onError(before)
+    const current = watchErrorHandler(app)
+    expect(current()).toBeUndefined()
+    app.get('/boom', () => {
+      throw new Error('boom')
+    })
+    expect(app.onError(after)).toBe(app)
+    expect(current()).toBe(after)
+    expect(await (await app.request('/boom')).text()).toBe('after')
+    // With the internals on, Hono's own field is read (what was set before watching, too).
+    setSwitch(false)
+    expect(current()).toBe(after)
+    const other = new Hono()
+    other.onError(before)
+    expect(watchErrorHandler(other)()).toBe(before)
+  })
+
+  it('requireInternals names the switch, and returns with it off', () => {
+    expect(() => requireInternals('audit')).toThrow(
+      /^audit: .*globalThis\.__PALISADE_NO_INTERNALS__ switches off/,
+    )
+    setSwitch(false)
+    expect(() => requireInternals('audit')).not.toThrow()
   })
 })

@@ -16,7 +16,7 @@ import { requestValidator } from '../validate/request'
 import { responseCheck } from '../validate/response'
 import { type DocsRoute, docsGuard, patternMatches } from './docs-routes'
 import { assertKnownErrorHandler, existingMiddleware } from './existing'
-import { basePathOf, errorHandlerOf, lastRouteRecord, routeRecords } from './hono-internals'
+import { basePathOf, lastRouteRecord, routeRecords, watchErrorHandler } from './hono-internals'
 import type { BasePathOf, EnvOf, HonoApp } from './hono-types'
 import {
   bindRegistrations,
@@ -50,6 +50,10 @@ interface State {
   uses: UseRecord[]
   /** Which of Hono's records the wrapper made, read by `palisade audit`. */
   registrations: Registrations
+  /** The base path Hono prefixes to the app's routes (read from the docs endpoint's record). */
+  basePath: string
+  /** The error handler Hono will call (see `watchErrorHandler`). */
+  errorHandler: () => unknown
 }
 
 interface Cache {
@@ -64,7 +68,7 @@ interface Cache {
 function spec(state: State): Cache {
   // The handler Hono will call, however it was set (`api.onError`, or `app.onError` before or
   // after wrapping): its description decides how rejections are documented.
-  const errorHandler = errorHandlerOf(state.app)
+  const errorHandler = state.errorHandler()
   let cache = state.cache
   if (!cache || cache.errorHandler !== errorHandler) {
     const doc = generateSpec(state.routes, { ...state.options, errorHandler }, state.webhooks)
@@ -131,7 +135,7 @@ function register(
   const draft: StoredRoute =
     openapi === undefined ? { method, path: full } : { method, path: full, openapi }
   const running = [
-    ...middlewareFor(state.uses, full, mergePath(basePathOf(state.app), full)),
+    ...middlewareFor(state.uses, full, mergePath(state.basePath, full)),
     ...middlewares,
   ]
   if (running.length > 0) draft.middleware = running
@@ -294,6 +298,8 @@ export function wrap<A extends HonoApp>(
     docs: [],
     uses: existingMiddleware(app),
     registrations: newRegistrations(),
+    basePath: '/',
+    errorHandler: watchErrorHandler(app),
   }
   state.index = new RouteIndex({ converters: state.options.converters })
   const { specPath, explorerPath, referencePath, info } = state.options
@@ -303,6 +309,7 @@ export function wrap<A extends HonoApp>(
     app.get(path, docsGuard(chain), respond)
     const added = recordsSince(app, before)
     noteDocs(state.registrations, added)
+    state.basePath = basePathOf(added.at(-1))
     const served = (added.at(-1) as { path?: string } | undefined)?.path ?? path
     state.docs.push({ path: served, chain })
     return served

@@ -1,3 +1,4 @@
+import { requireInternals } from '../app/hono-internals'
 import { resolveApp } from '../app/resolve'
 import type { Description } from '../document/described-read'
 import type { StoredRoute } from '../model/route'
@@ -362,6 +363,7 @@ function exempts(e: AuditExemption, op: Operation): boolean {
 export function audit(app: unknown, policy?: AuditPolicy): AuditFinding[] {
   const api = resolveApp(app, 'audit')
   const { rules, exempt } = checkPolicy(policy)
+  requireInternals('audit')
   const operations = operationsOf(api)
   if (operations === undefined) {
     throw new TypeError(

@@ -1,5 +1,7 @@
 // Response validation end to end through openapi(): each mode with each schema library (zod 4,
 // zod 3, valibot, arktype, raw JSON Schema through jsonSchemaValidator), on one set of helpers.
+
+import { internalsSwitchedOff } from '@palisade/shared/internals'
 import { toJsonSchema } from '@valibot/to-json-schema'
 import Ajv2020 from 'ajv/dist/2020'
 import { type } from 'arktype'
@@ -530,7 +532,7 @@ describe('response validation', () => {
     } finally {
       JSON.stringify = stringify
     }
-    expect(seen).toEqual([
+    const expected: [string, number, unknown, number][] = [
       ['/none', 200, { id: 'x', a: 'A' }, 1],
       ['/number', 201, { id: 'x', b: 'B' }, 1],
       ['/init', 201, { id: 'x', b: 'B' }, 1],
@@ -538,7 +540,12 @@ describe('response validation', () => {
       ['/status', 201, { id: 'x', b: 'B' }, 2],
       ['/status-nothing-removed', 201, { id: 'x', b: 'B' }, 2],
       ['/status-undeclared-guess', 201, { id: 'x', b: 'B' }, 2],
-    ])
+    ]
+    // With the internals switched off, c.json is Hono's own and the answer is read back and
+    // checked after the handler: the same answers, serialised more often.
+    const answer = ([path, status, body]: [string, number, unknown, number]) => [path, status, body]
+    expect(seen.map(answer)).toEqual(expected.map(answer))
+    if (!internalsSwitchedOff()) expect(seen).toEqual(expected)
     expect(issues).toEqual([])
   })
 

@@ -115,6 +115,7 @@ class StripNode {
   private narrowed(pick: (c: Choice) => number[] | undefined): StripNode {
     const { schemas, key } = expand(this.entries, pick)
     let node = this.selected.get(key)
+    // Stryker disable next-line ConditionalExpression: a cache; the same answers without it
     if (node === undefined) {
       node = new StripNode(this.flat, schemas)
       this.selected.set(key, node)
@@ -149,6 +150,7 @@ class StripNode {
     at: string,
     removed: Removed | undefined,
   ): unknown {
+    // Stryker disable next-line ConditionalExpression: a cache; the same answers without it
     if (this.view === undefined) this.view = objectView(this.entries as OpenAPISchema[]) ?? null
     const view = this.view
     if (view === null) return jsonObject(value)
@@ -162,12 +164,14 @@ class StripNode {
     for (const key in value) {
       if (!Object.hasOwn(value, key)) continue
       let child = this.children.get(key)
+      // Stryker disable next-line ConditionalExpression: a cache; the same answers without it
       if (child === undefined) {
         const subs = view.keys.get(key)
         const matched = view.patterns.filter((p) => p.re.test(key)).map((p) => p.schema)
         if (subs !== undefined || matched.length > 0) {
           child = StripNode.of(this.flat, [...(subs ?? []), ...matched])
           // Only declared names are kept: a record's arbitrary keys would grow the cache.
+          // Stryker disable next-line ConditionalExpression,EqualityOperator: which keys are cached
           if (subs !== undefined) this.children.set(key, child)
         } else if (!view.open) {
           if (!copy) {
@@ -206,6 +210,7 @@ class StripNode {
       ? -1
       : i
     let node = this.items.get(slot)
+    // Stryker disable next-line ConditionalExpression: a cache; the same answers without it
     if (node === undefined) {
       const subs: OpenAPISchema[] = []
       for (const s of this.arrays) {

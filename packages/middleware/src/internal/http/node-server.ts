@@ -8,16 +8,10 @@
 //
 // `c.env.incoming` itself is node-server's documented binding (`HttpBindings`) and is read
 // elsewhere (client IP); what is private is the link from `c.req.raw` back to that message.
+import { internalsSwitchedOff } from '@palisade/shared/internals'
 import type { Context } from 'hono'
 
-/**
- * True when the user switched the borrowed internals off (`__PALISADE_NO_INTERNALS__` on
- * `globalThis`, the one place every runtime has, set before or after the app is built). Read on
- * each call, so a test can turn it on and off around the same app.
- */
-export function internalsSwitchedOff(): boolean {
-  return (globalThis as { __PALISADE_NO_INTERNALS__?: unknown }).__PALISADE_NO_INTERNALS__ === true
-}
+export { internalsSwitchedOff }
 
 // ---------------------------------------------------------------------------------------------
 // The lightweight Response

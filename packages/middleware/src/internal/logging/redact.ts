@@ -223,12 +223,11 @@ function readIndex(value: ArrayLike<unknown>, i: number): unknown {
   }
 }
 
+/** An Error of this realm or another (`null` reads as `[object Null]`, so needs no test). */
 function isError(value: unknown): boolean {
   return (
     value instanceof Error ||
-    (value !== null &&
-      typeof value === 'object' &&
-      Object.prototype.toString.call(value) === '[object Error]')
+    (typeof value === 'object' && Object.prototype.toString.call(value) === '[object Error]')
   )
 }
 
