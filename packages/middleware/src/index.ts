@@ -1,5 +1,6 @@
 export {
   type DescribedHeader,
+  type DescribedRequestHeader,
   type DescribedResponse,
   type DescribedScheme,
   describeMiddleware,
@@ -18,6 +19,7 @@ export * from './concurrency-limit'
 export * from './content-type-guard'
 export * from './cors'
 export * from './csrf'
+export * from './idempotency'
 export { codeForStatus, Rejection, type RejectionCode } from './internal/outcomes/rejection'
 export * from './ip-guard'
 export * from './jwt-auth'
