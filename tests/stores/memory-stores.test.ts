@@ -4,9 +4,11 @@
  */
 import { MemoryApiKeyStore } from '@palisade/middleware/api-key'
 import { MemoryConcurrencyStore } from '@palisade/middleware/concurrency-limit'
+import { MemoryIdempotencyStore } from '@palisade/middleware/idempotency'
 import { MemoryRateLimitStore } from '@palisade/middleware/rate-limit'
 import { MemorySessionStore } from '@palisade/middleware/sessions'
 import { concurrencyStoreConformance } from './concurrency-conformance'
+import { idempotencyStoreConformance } from './idempotency-conformance'
 import {
   apiKeyStoreConformance,
   rateLimitStoreConformance,
@@ -56,5 +58,9 @@ denyCacheResetConformance('MemoryRateLimitStore', () => new MemoryRateLimitStore
   release: (store) => store.destroy(),
 })
 concurrencyHostileConformance('MemoryConcurrencyStore', () => new MemoryConcurrencyStore(), {
+  release: (store) => store.destroy(),
+})
+
+idempotencyStoreConformance('MemoryIdempotencyStore', () => new MemoryIdempotencyStore(), {
   release: (store) => store.destroy(),
 })

@@ -9,6 +9,7 @@ import {
   RedisApiKeyStore,
   type RedisCommand,
   RedisConcurrencyStore,
+  RedisIdempotencyStore,
   RedisRateLimitStore,
   RedisSessionStore,
 } from '@palisade/middleware/redis'
@@ -22,6 +23,7 @@ import {
   uniquePrefix,
 } from '../redis/support'
 import { concurrencyStoreConformance } from './concurrency-conformance'
+import { idempotencyStoreConformance } from './idempotency-conformance'
 import {
   apiKeyStoreConformance,
   logoutRaceConformance,
@@ -103,6 +105,11 @@ for (const [client, send] of clients) {
       await release(a)
     }
   })
+  idempotencyStoreConformance(
+    `RedisIdempotencyStore via ${client}`,
+    () => withPrefix((o) => new RedisIdempotencyStore(o), send()),
+    { release },
+  )
   concurrencyStoreConformance(
     `RedisConcurrencyStore via ${client}`,
     () => withPrefix((o) => new RedisConcurrencyStore(o), send()),
