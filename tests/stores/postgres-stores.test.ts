@@ -7,6 +7,7 @@ import {
   PostgresApiKeyStore,
   type PostgresClient,
   PostgresConcurrencyStore,
+  PostgresIdempotencyStore,
   PostgresRateLimitStore,
   PostgresSessionStore,
 } from '@palisade/middleware/postgres'
@@ -19,6 +20,7 @@ import {
   uniqueTable,
 } from '../postgres/support'
 import { concurrencyStoreConformance } from './concurrency-conformance'
+import { idempotencyStoreConformance } from './idempotency-conformance'
 import {
   apiKeyStoreConformance,
   rateLimitStoreConformance,
@@ -69,6 +71,11 @@ for (const [driver, client] of clients) {
     `PostgresSessionStore via ${driver}`,
     () => onFreshTable((o) => new PostgresSessionStore(o), client),
     { release, update: true },
+  )
+  idempotencyStoreConformance(
+    `PostgresIdempotencyStore via ${driver}`,
+    () => onFreshTable((o) => new PostgresIdempotencyStore(o), client),
+    { release },
   )
   concurrencyStoreConformance(
     `PostgresConcurrencyStore via ${driver}`,

@@ -1,5 +1,5 @@
 /**
- * PostgreSQL-backed stores for `rateLimit`, `concurrencyLimit`, `sessions` and `apiKey`, for
+ * PostgreSQL-backed stores for `rateLimit`, `concurrencyLimit`, `idempotency`, `sessions` and `apiKey`, for
  * apps that run more than one instance and have PostgreSQL but no Redis. No driver is a
  * dependency: each store takes the app's own client, a `pg` Pool or Client or a postgres.js
  * `sql`, told apart by its shape. Tables are created by each store's `migrate()` (or its `schema`
@@ -17,5 +17,9 @@ export {
   PostgresConcurrencyStore,
   type PostgresConcurrencyStoreOptions,
 } from './concurrency-store'
+export {
+  PostgresIdempotencyStore,
+  type PostgresIdempotencyStoreOptions,
+} from './idempotency-store'
 export { PostgresRateLimitStore, type PostgresRateLimitStoreOptions } from './rate-limit-store'
 export { PostgresSessionStore, type PostgresSessionStoreOptions } from './session-store'
