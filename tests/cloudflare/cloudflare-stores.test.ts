@@ -18,7 +18,9 @@ import type { SessionStore } from '@palisade/middleware/sessions'
 import type { Context } from 'hono'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { ConcurrencyStore } from '../../packages/middleware/src/concurrency-limit/store'
+import type { IdempotencyStore } from '@palisade/middleware/idempotency'
 import { concurrencyStoreConformance } from '../stores/concurrency-conformance'
+import { idempotencyStoreConformance } from '../stores/idempotency-conformance'
 import {
   apiKeyStoreConformance,
   logoutRaceConformance,
@@ -72,6 +74,12 @@ leaseCases(
 )
 concurrencyStoreConformance('DurableObjectConcurrencyStore (workerd)', () =>
   remoteStore<ConcurrencyStore>(worker, 'concurrency', fresh()),
+)
+// Each call is an HTTP round trip to workerd: locks of 1.5 s keep the expiry cases clear of it.
+idempotencyStoreConformance(
+  'DurableObjectIdempotencyStore (workerd)',
+  () => remoteStore<IdempotencyStore>(worker, 'idempotency', fresh()),
+  { lockMs: 1_500 },
 )
 rateLimitHostileConformance('DurableObjectRateLimitStore (workerd)', () =>
   remoteStore<RateLimitStore>(worker, 'rateLimit', fresh()),

@@ -14,6 +14,7 @@ import { apiKey } from '@palisade/middleware/api-key'
 import {
   DurableObjectApiKeyStore,
   DurableObjectConcurrencyStore,
+  DurableObjectIdempotencyStore,
   type DurableObjectNamespaceLike,
   DurableObjectRateLimitStore,
   DurableObjectSessionStore,
@@ -35,6 +36,7 @@ const stores = {
   session: DurableObjectSessionStore,
   apiKey: DurableObjectApiKeyStore,
   concurrency: DurableObjectConcurrencyStore,
+  idempotency: DurableObjectIdempotencyStore,
 } as const
 
 const app = new Hono<{ Bindings: Env }>()

@@ -1,5 +1,5 @@
 /**
- * Cloudflare Workers stores for `rateLimit`, `sessions`, `apiKey` and `concurrencyLimit`, on
+ * Cloudflare Workers stores for `rateLimit`, `sessions`, `apiKey`, `concurrencyLimit` and `idempotency`, on
  * Durable Objects (strongly consistent, one object per key). Export `PalisadeStoreObject` from the
  * Worker, bind it, and give the stores the binding or a resolver (`(c) => c.env.PALISADE`).
  * Web-standard code only: no platform global, no Cloudflare import.
@@ -8,6 +8,8 @@ export type { DurableObjectApiKeyStoreOptions } from './api-key-store'
 export { DurableObjectApiKeyStore } from './api-key-store'
 export type { DurableObjectConcurrencyStoreOptions } from './concurrency-store'
 export { DurableObjectConcurrencyStore } from './concurrency-store'
+export type { DurableObjectIdempotencyStoreOptions } from './idempotency-store'
+export { DurableObjectIdempotencyStore } from './idempotency-store'
 export type { DurableObjectStateLike, DurableObjectStorageLike } from './durable-object'
 export { PalisadeStoreObject } from './durable-object'
 export type {
