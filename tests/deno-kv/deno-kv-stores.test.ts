@@ -20,7 +20,9 @@ import type { SessionStore } from '@palisade/middleware/sessions'
 import type { Context } from 'hono'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { ConcurrencyStore } from '../../packages/middleware/src/concurrency-limit/store'
+import type { IdempotencyStore } from '@palisade/middleware/idempotency'
 import { concurrencyStoreConformance } from '../stores/concurrency-conformance'
+import { idempotencyStoreConformance } from '../stores/idempotency-conformance'
 import {
   apiKeyStoreConformance,
   logoutRaceConformance,
@@ -75,6 +77,11 @@ leaseCases(
   {
     leaseMs: 1_500, // each call is a round trip to the Deno process: see the workerd suite
   },
+)
+idempotencyStoreConformance(
+  'DenoKvIdempotencyStore (deno)',
+  () => remoteStore<IdempotencyStore>(memory, 'idempotency', fresh()),
+  { lockMs: 1_000 },
 )
 concurrencyStoreConformance('DenoKvConcurrencyStore (deno)', () =>
   remoteStore<ConcurrencyStore>(memory, 'concurrency', fresh()),

@@ -13,6 +13,7 @@
 import {
   DenoKvApiKeyStore,
   DenoKvConcurrencyStore,
+  DenoKvIdempotencyStore,
   type DenoKvLike,
   DenoKvRateLimitStore,
   DenoKvSessionStore,
@@ -39,6 +40,7 @@ const stores = {
   session: DenoKvSessionStore,
   apiKey: DenoKvApiKeyStore,
   concurrency: DenoKvConcurrencyStore,
+  idempotency: DenoKvIdempotencyStore,
 } as const
 
 const app = new Hono()

@@ -54,6 +54,8 @@ async function store(h: Held, k: Keeper, res: Response, body: Uint8Array): Promi
   }
   const stored = await k.attempt(h.c, () => h.store.complete(h.key, h.lease, response, k.ttlMs))
   if (stored === false) note(h, 'not stored: the lock expired (lockMs) before the answer ended')
+  // The store refused or failed: free the key now rather than after lockMs (it may be down too).
+  else if (stored === undefined) await release(h, k, 'not stored: the store failed to keep it')
 }
 
 /** Joins the chunks read so far into one array. */
