@@ -15,14 +15,13 @@ import {
   DenoKvRateLimitStore,
   DenoKvSessionStore,
 } from '@palisade/middleware/deno-kv'
+import type { IdempotencyStore } from '@palisade/middleware/idempotency'
 import type { RateLimitStore } from '@palisade/middleware/rate-limit'
 import type { SessionStore } from '@palisade/middleware/sessions'
 import type { Context } from 'hono'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { ConcurrencyStore } from '../../packages/middleware/src/concurrency-limit/store'
-import type { IdempotencyStore } from '@palisade/middleware/idempotency'
 import { concurrencyStoreConformance } from '../stores/concurrency-conformance'
-import { idempotencyStoreConformance } from '../stores/idempotency-conformance'
 import {
   apiKeyStoreConformance,
   logoutRaceConformance,
@@ -34,6 +33,7 @@ import {
   concurrencyHostileConformance,
   rateLimitHostileConformance,
 } from '../stores/hostile-conformance'
+import { idempotencyStoreConformance } from '../stores/idempotency-conformance'
 import { leaseCases } from '../stores/lease-cases'
 import { remoteStore } from '../stores/remote'
 import { type DenoServer, startDenoServer } from './support'

@@ -116,7 +116,12 @@ export function idempotencyStoreConformance<S extends IdempotencyStore>(
     it('keeps an empty body', async () => {
       const key = freshKey('empty')
       await store().begin(key, 'a', 'fp', 60_000)
-      await store().complete(key, 'a', { status: 204, headers: [], body: new Uint8Array(0) }, 60_000)
+      await store().complete(
+        key,
+        'a',
+        { status: 204, headers: [], body: new Uint8Array(0) },
+        60_000,
+      )
       const found = await store().begin(key, 'b', 'fp', 60_000)
       expect(found).toMatchObject({ state: 'completed', response: { status: 204, headers: [] } })
       if (found.state === 'completed') expect(found.response.body.length).toBe(0)
@@ -180,7 +185,9 @@ export function idempotencyStoreConformance<S extends IdempotencyStore>(
       await expect(store().begin('k', '', 'fp', 1)).rejects.toThrow(TypeError)
       await expect(store().begin('k', 'a', '', 1)).rejects.toThrow(TypeError)
       await expect(store().begin('k', 'a', 'fp', 0)).rejects.toThrow(TypeError)
-      await expect(store().complete('k', 'a', { status: 99 } as never, 1)).rejects.toThrow(TypeError)
+      await expect(store().complete('k', 'a', { status: 99 } as never, 1)).rejects.toThrow(
+        TypeError,
+      )
       await expect(store().release('k', 'x'.repeat(200))).rejects.toThrow(TypeError)
     })
 
@@ -188,11 +195,15 @@ export function idempotencyStoreConformance<S extends IdempotencyStore>(
       const app = new Hono()
       let runs = 0
       const key = `"${freshKey('app')}"`
-      app.post('/pay', idempotency({ store: store(), onStoreError: (e) => console.error(e) }), async (c) => {
-        runs++
-        await sleep(30)
-        return c.json({ paid: runs })
-      })
+      app.post(
+        '/pay',
+        idempotency({ store: store(), onStoreError: (e) => console.error(e) }),
+        async (c) => {
+          runs++
+          await sleep(30)
+          return c.json({ paid: runs })
+        },
+      )
       const all = await Promise.all(
         Array.from({ length: 50 }, () =>
           app.request('/pay', { method: 'POST', body: '{}', headers: { 'idempotency-key': key } }),
@@ -205,7 +216,11 @@ export function idempotencyStoreConformance<S extends IdempotencyStore>(
         expect(r.status).toBe(200)
         expect(bodies[i]).toBe('{"paid":1}')
       }
-      const replay = await app.request('/pay', { method: 'POST', body: '{}', headers: { 'idempotency-key': key } })
+      const replay = await app.request('/pay', {
+        method: 'POST',
+        body: '{}',
+        headers: { 'idempotency-key': key },
+      })
       expect(await replay.text()).toBe('{"paid":1}')
       expect(replay.headers.get('idempotent-replayed')).toBe('true')
       expect(runs).toBe(1)
@@ -216,7 +231,11 @@ export function idempotencyStoreConformance<S extends IdempotencyStore>(
       const app = new Hono()
       app.post('/o', idempotency({ store: counted }), (c) => c.json({ ok: true }, 201))
       app.post('/fail', idempotency({ store: counted }), (c) => c.text('down', 503))
-      const init = { method: 'POST', body: 'x', headers: { 'idempotency-key': `"${freshKey('rt')}"` } }
+      const init = {
+        method: 'POST',
+        body: 'x',
+        headers: { 'idempotency-key': `"${freshKey('rt')}"` },
+      }
       await (await app.request('/o', init)).text()
       expect(counted.calls).toEqual(['begin', 'complete'])
       counted.calls.length = 0

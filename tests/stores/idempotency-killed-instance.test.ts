@@ -52,7 +52,12 @@ function instance(name: string, store: IdempotencyStore, work: () => Promise<voi
       return c.json({ paidBy: name })
     },
   )
-  const pay = () => app.request('/pay', { method: 'POST', body: '{"amount":5}', headers: { 'idempotency-key': KEY } })
+  const pay = () =>
+    app.request('/pay', {
+      method: 'POST',
+      body: '{"amount":5}',
+      headers: { 'idempotency-key': KEY },
+    })
   return { pay, runs: () => runs }
 }
 

@@ -8,7 +8,6 @@ import { MemoryIdempotencyStore } from '@palisade/middleware/idempotency'
 import { MemoryRateLimitStore } from '@palisade/middleware/rate-limit'
 import { MemorySessionStore } from '@palisade/middleware/sessions'
 import { concurrencyStoreConformance } from './concurrency-conformance'
-import { idempotencyStoreConformance } from './idempotency-conformance'
 import {
   apiKeyStoreConformance,
   rateLimitStoreConformance,
@@ -16,6 +15,7 @@ import {
 } from './conformance'
 import { denyCacheResetConformance } from './deny-cache-conformance'
 import { concurrencyHostileConformance, rateLimitHostileConformance } from './hostile-conformance'
+import { idempotencyStoreConformance } from './idempotency-conformance'
 
 rateLimitStoreConformance('MemoryRateLimitStore', () => new MemoryRateLimitStore(), {
   release: (store) => store.destroy(),

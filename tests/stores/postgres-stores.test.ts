@@ -20,7 +20,6 @@ import {
   uniqueTable,
 } from '../postgres/support'
 import { concurrencyStoreConformance } from './concurrency-conformance'
-import { idempotencyStoreConformance } from './idempotency-conformance'
 import {
   apiKeyStoreConformance,
   rateLimitStoreConformance,
@@ -28,6 +27,7 @@ import {
 } from './conformance'
 import { denyCacheResetConformance } from './deny-cache-conformance'
 import { concurrencyHostileConformance, rateLimitHostileConformance } from './hostile-conformance'
+import { idempotencyStoreConformance } from './idempotency-conformance'
 
 const pool = pgPool()
 const sql = postgresJs()

@@ -23,7 +23,6 @@ import {
   uniquePrefix,
 } from '../redis/support'
 import { concurrencyStoreConformance } from './concurrency-conformance'
-import { idempotencyStoreConformance } from './idempotency-conformance'
 import {
   apiKeyStoreConformance,
   logoutRaceConformance,
@@ -32,6 +31,7 @@ import {
 } from './conformance'
 import { denyCacheResetConformance } from './deny-cache-conformance'
 import { concurrencyHostileConformance, rateLimitHostileConformance } from './hostile-conformance'
+import { idempotencyStoreConformance } from './idempotency-conformance'
 import { raceLogoutAgainstSaves, writeGate } from './session-race'
 
 const io = ioredisClient()

@@ -353,7 +353,9 @@ export class PalisadeStoreObject {
         return 'idem/complete needs a response (JSON text) and ttlMs > 0'
       }
       const current = await this.#storage.get<StoredIdempotency>(IDEMPOTENCY)
-      if (current?.lease !== lease || current.response !== undefined) return { stored: false }
+      if (current === undefined || current.lease !== lease || current.response !== undefined) {
+        return { stored: false }
+      }
       const record: StoredIdempotency = {
         expiresAt: Date.now() + ttlMs,
         fingerprint: current.fingerprint,
@@ -366,7 +368,7 @@ export class PalisadeStoreObject {
       const bad = reason(() => checkRelease('PalisadeStoreObject', '', lease))
       if (bad !== undefined) return bad
       const current = await this.#storage.get<StoredIdempotency>(IDEMPOTENCY)
-      if (current?.lease === lease && current.response === undefined) {
+      if (current !== undefined && current.lease === lease && current.response === undefined) {
         await this.#storage.delete(IDEMPOTENCY)
       }
       return {}

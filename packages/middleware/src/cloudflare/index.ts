@@ -8,10 +8,10 @@ export type { DurableObjectApiKeyStoreOptions } from './api-key-store'
 export { DurableObjectApiKeyStore } from './api-key-store'
 export type { DurableObjectConcurrencyStoreOptions } from './concurrency-store'
 export { DurableObjectConcurrencyStore } from './concurrency-store'
-export type { DurableObjectIdempotencyStoreOptions } from './idempotency-store'
-export { DurableObjectIdempotencyStore } from './idempotency-store'
 export type { DurableObjectStateLike, DurableObjectStorageLike } from './durable-object'
 export { PalisadeStoreObject } from './durable-object'
+export type { DurableObjectIdempotencyStoreOptions } from './idempotency-store'
+export { DurableObjectIdempotencyStore } from './idempotency-store'
 export type {
   DurableObjectNamespaceLike,
   DurableObjectNamespaceResolver,

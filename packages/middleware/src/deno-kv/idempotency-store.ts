@@ -118,7 +118,8 @@ export class DenoKvIdempotencyStore implements IdempotencyStore {
           .commit()
         return ok ? { committed: true, value: { state: 'acquired' } } : undefined
       }
-      if (record.fingerprint !== fingerprint) return { committed: true, value: { state: 'mismatch' } }
+      if (record.fingerprint !== fingerprint)
+        return { committed: true, value: { state: 'mismatch' } }
       if (record.response === null) {
         const retryAfterMs = Math.max(1, record.expiresAt - now)
         return { committed: true, value: { state: 'in-flight', retryAfterMs } }

@@ -118,7 +118,8 @@ export function idempotencyConfig(options: IdempotencyOptions = {}): Idempotency
     options.replayHeaders ?? ['content-type', 'location'],
   ).map((h) => h.toLowerCase())
   for (const h of replayHeaders) {
-    if (!HEADER_NAME.test(h)) throw optionError(NAME, `"replayHeaders": invalid header name ${formatValue(h)}`)
+    if (!HEADER_NAME.test(h))
+      throw optionError(NAME, `"replayHeaders": invalid header name ${formatValue(h)}`)
   }
   const store = options.store
   if (

@@ -40,7 +40,8 @@ export function idempotencyDescription(
     headers: [
       {
         name: 'Idempotent-Replayed',
-        description: '`true` when this is the stored answer of an earlier request with the same Idempotency-Key',
+        description:
+          '`true` when this is the stored answer of an earlier request with the same Idempotency-Key',
         schema: { type: 'string', enum: ['true'] },
       },
     ],

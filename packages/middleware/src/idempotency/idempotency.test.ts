@@ -3,15 +3,19 @@ import { stream } from 'hono/streaming'
 import { describe, expect, it } from 'vitest'
 import { apiKey, MemoryApiKeyStore } from '../api-key'
 import { problemHandler } from '../problem-details/problem-details'
+import type { IdempotencyOptions } from './config'
 import { idempotency } from './idempotency'
 import { MemoryIdempotencyStore } from './memory-store'
-import type { IdempotencyOptions } from './config'
 
 const KEY = '"8e03978e-40d5-43e8-bc93-6894a57f9324"'
 
 /** An app whose POST /orders counts its runs and answers 201 with a fresh id. */
 
-function post(app: Hono, body: unknown, headers: Record<string, string> = { 'idempotency-key': KEY }) {
+function post(
+  app: Hono,
+  body: unknown,
+  headers: Record<string, string> = { 'idempotency-key': KEY },
+) {
   return app.request('/orders', {
     method: 'POST',
     body: JSON.stringify(body),
@@ -86,7 +90,9 @@ describe('idempotency', () => {
     )
     expect(runs).toBe(1)
     const statuses = all.map((r) => r.status)
-    expect(statuses.filter((s) => s === 200)).toHaveLength(1 + all.filter((r) => r.headers.get('idempotent-replayed')).length)
+    expect(statuses.filter((s) => s === 200)).toHaveLength(
+      1 + all.filter((r) => r.headers.get('idempotent-replayed')).length,
+    )
     for (const r of all) {
       if (r.status === 409) {
         expect(Number(r.headers.get('retry-after'))).toBeGreaterThanOrEqual(1)
@@ -142,15 +148,18 @@ describe('idempotency', () => {
     ['a non-ASCII character', '"caf\u00e9"'],
     ['a list', '"a" "b"'],
     ['a byte sequence', ':aGVsbG8=:'],
-  ])('refuses a malformed key (%s) with 400 idempotency_key_invalid and a message', async (_, value) => {
-    const { app, runs } = withKey()
-    const res = await post(app, { item: 'x' }, { 'idempotency-key': value })
-    expect(res.status).toBe(400)
-    const body = await res.json()
-    expect(body.code).toBe('idempotency_key_invalid')
-    expect(body.detail).toMatch(/Idempotency-Key/)
-    expect(runs()).toBe(0)
-  })
+  ])(
+    'refuses a malformed key (%s) with 400 idempotency_key_invalid and a message',
+    async (_, value) => {
+      const { app, runs } = withKey()
+      const res = await post(app, { item: 'x' }, { 'idempotency-key': value })
+      expect(res.status).toBe(400)
+      const body = await res.json()
+      expect(body.code).toBe('idempotency_key_invalid')
+      expect(body.detail).toMatch(/Idempotency-Key/)
+      expect(runs()).toBe(0)
+    },
+  )
 
   it('accepts 255 characters, escapes and parameters (ignored)', async () => {
     const { app } = withKey()
@@ -158,7 +167,11 @@ describe('idempotency', () => {
     expect(long.status).toBe(201)
     await long.text()
     expect((await post(app, { item: 'x' }, { 'idempotency-key': '"a\\"b\\\\c"' })).status).toBe(201)
-    const withParam = await post(app, { item: 'x' }, { 'idempotency-key': `"${'a'.repeat(255)}";v=1` })
+    const withParam = await post(
+      app,
+      { item: 'x' },
+      { 'idempotency-key': `"${'a'.repeat(255)}";v=1` },
+    )
     expect(withParam.headers.get('idempotent-replayed')).toBe('true')
   })
 
@@ -199,7 +212,11 @@ describe('idempotency', () => {
     let runs = 0
     app.post('/o', apiKey({ store: keys }), idempotency(), (c) => c.text(`run ${++runs}`))
     const as = (k: string) =>
-      app.request('/o', { method: 'POST', body: 'x', headers: { 'x-api-key': k, 'idempotency-key': KEY } })
+      app.request('/o', {
+        method: 'POST',
+        body: 'x',
+        headers: { 'x-api-key': k, 'idempotency-key': KEY },
+      })
     expect(await (await as('secret-a'.padEnd(32, 'a'))).text()).toBe('run 1')
     expect(await (await as('secret-b'.padEnd(32, 'b'))).text()).toBe('run 2')
     expect(await (await as('secret-a'.padEnd(32, 'a'))).text()).toBe('run 1')
@@ -214,7 +231,11 @@ describe('idempotency', () => {
       (c) => c.text(`run ${++runs}`),
     )
     const as = (tenant: string, body: string) =>
-      app.request('/o', { method: 'POST', body, headers: { 'x-tenant': tenant, 'idempotency-key': KEY } })
+      app.request('/o', {
+        method: 'POST',
+        body,
+        headers: { 'x-tenant': tenant, 'idempotency-key': KEY },
+      })
     expect(await (await as('t1', 'a')).text()).toBe('run 1')
     expect(await (await as('t1', 'b')).text()).toBe('run 1')
     expect(await (await as('t2', 'a')).text()).toBe('run 2')
@@ -254,7 +275,8 @@ describe('idempotency', () => {
     expect((await app.request('/s', init)).status).toBe(409)
     go()
     let rest = ''
-    for (let r = await reader.read(); !r.done; r = await reader.read()) rest += new TextDecoder().decode(r.value)
+    for (let r = await reader.read(); !r.done; r = await reader.read())
+      rest += new TextDecoder().decode(r.value)
     expect(rest).toBe('second')
     const replay = await app.request('/s', init)
     expect(await replay.text()).toBe('first second')
@@ -307,7 +329,9 @@ describe('idempotency', () => {
     const app = new Hono()
     app.onError(problemHandler())
     app.post('/a', idempotency({ store: failing, onStoreError: () => {} }), (c) => c.text('ran'))
-    app.post('/b', idempotency({ store: failing, failOpen: true, onStoreError: () => {} }), (c) => c.text('ran'))
+    app.post('/b', idempotency({ store: failing, failOpen: true, onStoreError: () => {} }), (c) =>
+      c.text('ran'),
+    )
     const init = { method: 'POST', body: 'x', headers: { 'idempotency-key': KEY } }
     const a = await app.request('/a', init)
     expect(a.status).toBe(503)

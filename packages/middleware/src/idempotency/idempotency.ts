@@ -18,7 +18,9 @@ const STATES = new Set(['acquired', 'in-flight', 'mismatch', 'completed'])
 
 /** Lower-case hex of the SHA-256 of `bytes`. */
 async function sha256(bytes: Uint8Array): Promise<string> {
-  const digest = new Uint8Array(await crypto.subtle.digest('SHA-256', bytes as Uint8Array<ArrayBuffer>))
+  const digest = new Uint8Array(
+    await crypto.subtle.digest('SHA-256', bytes as Uint8Array<ArrayBuffer>),
+  )
   let hex = ''
   for (const b of digest) hex += b.toString(16).padStart(2, '0')
   return hex
@@ -33,7 +35,9 @@ async function defaultFingerprint(c: Context): Promise<string | null> {
   const body = await readBodyBytes(c)
   if (body === null) return null
   const url = new URL(c.req.url)
-  const target = await sha256(new TextEncoder().encode(`${c.req.method} ${url.pathname}${url.search}`))
+  const target = await sha256(
+    new TextEncoder().encode(`${c.req.method} ${url.pathname}${url.search}`),
+  )
   return `${target.slice(0, 32)}:${await sha256(body)}`
 }
 

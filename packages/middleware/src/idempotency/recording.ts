@@ -103,7 +103,8 @@ export async function settle(h: Held, k: Keeper): Promise<void> {
           return
         }
         if (read.done) {
-          if (tooLarge) await release(h, k, `not stored: body over maxBodyBytes (${k.maxBodyBytes})`)
+          if (tooLarge)
+            await release(h, k, `not stored: body over maxBodyBytes (${k.maxBodyBytes})`)
           else await store(h, k, res, concat(chunks, size))
           controller.close()
           return

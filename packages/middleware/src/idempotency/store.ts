@@ -108,7 +108,9 @@ export function checkBegin(
     fingerprint.length === 0 ||
     fingerprint.length > MAX_FINGERPRINT
   ) {
-    throw new TypeError(`${where}: fingerprint must be a string of 1 to ${MAX_FINGERPRINT} characters`)
+    throw new TypeError(
+      `${where}: fingerprint must be a string of 1 to ${MAX_FINGERPRINT} characters`,
+    )
   }
   checkMs(where, 'lockMs', lockMs)
 }
@@ -137,7 +139,9 @@ export function checkComplete(
       (h) => Array.isArray(h) && typeof h[0] === 'string' && typeof h[1] === 'string',
     )
   ) {
-    throw new TypeError(`${where}: response must be { status, headers: [name, value][], body: Uint8Array }`)
+    throw new TypeError(
+      `${where}: response must be { status, headers: [name, value][], body: Uint8Array }`,
+    )
   }
 }
 
@@ -169,7 +173,9 @@ export function decodeResponse(text: unknown): IdempotentResponse | null {
   if (typeof s !== 'number' || !Number.isInteger(s) || typeof b !== 'string' || !Array.isArray(h)) {
     return null
   }
-  if (!h.every((p) => Array.isArray(p) && p.length === 2 && p.every((v) => typeof v === 'string'))) {
+  if (
+    !h.every((p) => Array.isArray(p) && p.length === 2 && p.every((v) => typeof v === 'string'))
+  ) {
     return null
   }
   const body = fromBase64url(b)

@@ -1,4 +1,3 @@
-import { boundKey } from '../internal/stores/bounded-key'
 import {
   checkBegin,
   checkComplete,
@@ -9,6 +8,7 @@ import {
   type IdempotencyStore,
   type IdempotentResponse,
 } from '../idempotency/store'
+import { boundKey } from '../internal/stores/bounded-key'
 import {
   type RedisStoreOptions,
   redisScript,

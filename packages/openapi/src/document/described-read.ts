@@ -120,7 +120,14 @@ export function readDescription(fn: unknown): Description | undefined {
     d.requestHeaders = raw.requestHeaders.flatMap((h: unknown): RequestHeader[] => {
       const read = header(h)
       if (!read || !isRecord(h)) return []
-      return [{ name: read.name, description: read.description, required: h.required === true, schema: read.schema }]
+      return [
+        {
+          name: read.name,
+          description: read.description,
+          required: h.required === true,
+          schema: read.schema,
+        },
+      ]
     })
   }
   const body = raw.rejectionBody
