@@ -24,6 +24,7 @@ import {
   contentTypeGuard,
   cors,
   csrf,
+  idempotency,
   ipGuard,
   jwtAuth,
   logger,
@@ -568,7 +569,13 @@ export async function createApp(env: Env = process.env) {
             return c.json(comment, 201)
           },
           {
-            middlewares: [contentTypeGuard({ required: ['application/json'] }), xssSanitize()],
+            middlewares: [
+              contentTypeGuard({ required: ['application/json'] }),
+              // A retried POST with the same Idempotency-Key gets the stored comment again
+              // (Idempotent-Replayed: true) instead of adding it twice.
+              idempotency({ store: stores.idempotencyStore }),
+              xssSanitize(),
+            ],
             openapi: {
               operationId: 'createComment',
               security: [],
