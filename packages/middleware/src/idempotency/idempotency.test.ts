@@ -60,6 +60,17 @@ describe('idempotency', () => {
     expect((await res.json()).item).toBe('pen')
   })
 
+  it('lets the handler read c.req.raw too', async () => {
+    const app = new Hono()
+    app.post('/raw', idempotency(), async (c) => c.text(await c.req.raw.text()))
+    const res = await app.request('/raw', {
+      method: 'POST',
+      body: 'raw bytes',
+      headers: { 'idempotency-key': KEY },
+    })
+    expect(await res.text()).toBe('raw bytes')
+  })
+
   it('answers 422 idempotency_key_reused for the same key with another body, path or query', async () => {
     const { app, runs } = withKey()
     await (await post(app, { item: 'book' })).text()

@@ -1,4 +1,5 @@
 import type { Context, MiddlewareHandler } from 'hono'
+import { sha256HexSyncBytes } from '../internal/crypto'
 import { readBodyBytes } from '../internal/http/json-body'
 import { begin, clock, decide, storeTime } from '../internal/outcomes/decisions'
 import { described } from '../internal/outcomes/described'
@@ -16,8 +17,13 @@ export type { IdempotencyOptions } from './config'
 
 const STATES = new Set(['acquired', 'in-flight', 'mismatch', 'completed'])
 
+/** Inputs up to this many bytes are hashed synchronously (cheaper than a WebCrypto job). */
+const SYNC_HASH_MAX = 16_384
+const encoder = new TextEncoder()
+
 /** Lower-case hex of the SHA-256 of `bytes`. */
 async function sha256(bytes: Uint8Array): Promise<string> {
+  if (bytes.length <= SYNC_HASH_MAX) return sha256HexSyncBytes(bytes)
   const digest = new Uint8Array(
     await crypto.subtle.digest('SHA-256', bytes as Uint8Array<ArrayBuffer>),
   )
@@ -26,20 +32,30 @@ async function sha256(bytes: Uint8Array): Promise<string> {
   return hex
 }
 
-/**
- * The default fingerprint: method, path and query, and the SHA-256 of the body bytes (read
- * through the body cache, so the handler still reads the body). `null` when the body cannot be
- * read. The path part is hashed too, so the fingerprint has a fixed length whatever the URL.
- */
-async function defaultFingerprint(c: Context): Promise<string | null> {
-  const body = await readBodyBytes(c)
-  if (body === null) return null
-  const url = new URL(c.req.url)
-  const target = await sha256(
-    new TextEncoder().encode(`${c.req.method} ${url.pathname}${url.search}`),
-  )
-  return `${target.slice(0, 32)}:${await sha256(body)}`
+/** What the default fingerprint read: the fingerprint, and how to hand the body to the handler. */
+interface Fingerprinted {
+  fingerprint: string
+  restore: () => void
 }
+
+/**
+ * The default fingerprint: the SHA-256 of the method, the path with its query, a line break, and
+ * the body bytes (read into Hono's body cache: the handler still reads the body; `restore()` makes
+ * `c.req.raw` readable again before it runs). `null` when the body cannot be read.
+ */
+async function defaultFingerprint(c: Context): Promise<Fingerprinted | null> {
+  const read = await readBodyBytes(c)
+  if (read === null) return null
+  const url = c.req.url
+  const target = url.slice(url.indexOf('/', url.indexOf('//') + 2))
+  const head = encoder.encode(`${c.req.method} ${target}\n`)
+  const all = new Uint8Array(head.length + read.bytes.length)
+  all.set(head)
+  all.set(read.bytes, head.length)
+  return { fingerprint: `sha256:${await sha256(all)}`, restore: read.restore }
+}
+
+const NOTHING_TO_RESTORE = () => {}
 
 /**
  * Makes retries of POST and PATCH safe (draft-ietf-httpapi-idempotency-key-header, Stripe's
@@ -110,10 +126,11 @@ export function idempotency(options?: IdempotencyOptions): MiddlewareHandler & I
     if (typeof scope !== 'string') {
       throw new TypeError(`idempotency: scope(c) must return a string, got ${typeof scope}`)
     }
-    const fingerprint = fingerprintOf ? await fingerprintOf(c) : await defaultFingerprint(c)
-    if (fingerprint === null) {
-      reject(400, 'The request body could not be read', 'idempotency_key_invalid')
-    }
+    const read = fingerprintOf
+      ? { fingerprint: await fingerprintOf(c), restore: NOTHING_TO_RESTORE }
+      : await defaultFingerprint(c)
+    if (read === null) reject(400, 'The request body could not be read', 'idempotency_key_invalid')
+    const { fingerprint, restore } = read
     if (typeof fingerprint !== 'string' || fingerprint.length === 0 || fingerprint.length > 512) {
       throw new TypeError('idempotency: fingerprint(c) must return a string of 1 to 512 characters')
     }
@@ -138,17 +155,17 @@ export function idempotency(options?: IdempotencyOptions): MiddlewareHandler & I
       }
       return reject(503, 'Idempotency store unavailable', 'store_unavailable')
     }
-    return answer(c, next, { c, store: s, key, lease, d }, found, keeper)
+    return answer(next, { c, store: s, key, lease, d }, found, keeper, restore)
   })
 }
 
 /** Answers after `begin`: refuses, replays, or runs the request and settles its answer. */
 async function answer(
-  c: Context,
   next: () => Promise<void>,
   held: Held,
   found: IdempotencyBegin,
   keeper: Keeper,
+  restore: () => void,
 ): Promise<Response | undefined> {
   const { d } = held
   switch (found.state) {
@@ -174,6 +191,7 @@ async function answer(
       break
   }
   decide(d, 'allow')
+  restore()
   try {
     await next()
   } catch (error) {
