@@ -31,6 +31,7 @@ export interface Palisade {
   rateLimit?: Factory
   concurrencyLimit?: Factory
   idempotency?: Factory
+  loadShed?: Factory
   jwtAuth?: Factory
   signJwt?: (payload: Loose, secret: Uint8Array, options?: Loose) => Promise<string>
   logger?: Factory
@@ -77,6 +78,7 @@ const SUBPATHS = [
   'rate-limit',
   'concurrency-limit',
   'idempotency',
+  'load-shed',
   'jwt-auth',
   'logger',
   'body-limit',

@@ -19,6 +19,8 @@ const middleware: [string, string][] = [
   ['securityHeaders', 'security-headers'],
   ['rateLimit', 'rate-limit'],
   ['concurrencyLimit', 'concurrency-limit'],
+  ['loadShed', 'load-shed'],
+  ['idempotency', 'idempotency'],
   ['jwtAuth and signJwt', 'jwt-auth'],
   ['logger', 'logger'],
   ['bodyLimit', 'body-limit'],
