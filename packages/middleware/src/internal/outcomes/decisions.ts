@@ -41,6 +41,11 @@ export interface Decision {
    * then, after the other keys, so the decisions without one keep their shape.
    */
   cause?: string
+  /**
+   * A metered middleware's count after this request (quota): whose, how many, out of how many.
+   * Set only then, after the other keys; otel counts it per key.
+   */
+  usage?: { key: string; used: number; limit: number }
 }
 
 /** A decision still being made. Only exists while a consumer is installed. */
