@@ -46,6 +46,11 @@ export interface Palisade {
   sanitizedBody?: (c: Loose) => unknown
   ssrfGuard?: Factory
   sessions?: Factory
+  webhook?: Factory
+  signWebhook?: (
+    payload: unknown,
+    options: Loose,
+  ) => Promise<{ headers: Record<string, string>; body: string | Uint8Array }>
   MemoryRateLimitStore?: Ctor
   MemoryConcurrencyStore?: Ctor
   MemorySessionStore?: Ctor
@@ -91,6 +96,7 @@ const SUBPATHS = [
   'xss-sanitize',
   'ssrf-guard',
   'sessions',
+  'webhook',
 ]
 
 let cached: Palisade | undefined

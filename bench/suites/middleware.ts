@@ -38,7 +38,7 @@ import {
   settings,
   type Timing,
 } from '../lib/measure'
-import { loadOpenAPI, loadPalisade, type Palisade } from '../lib/palisade'
+import { type Factory, loadOpenAPI, loadPalisade, type Palisade } from '../lib/palisade'
 import { addRow, addTarget, heading, skip } from '../lib/results'
 import { addRoutes, quietLoggerOptions, stackParts, wrappedApp } from '../lib/stack'
 
@@ -628,6 +628,11 @@ export async function runMiddleware(): Promise<void> {
     }
   }
 
+  // webhook: each HMAC preset verifying a 1 KiB JSON body, against the floor of a bare route that
+  // reads the body and does one crypto.subtle.verify of an HMAC-SHA256 over it. The replay check
+  // is off in both (the floor has none, and a repeated request would be a replay).
+  if (p.webhook && p.signWebhook) await webhookRows(T, p, bare)
+
   // Middleware without a Hono built-in: overhead over the bare route only.
   {
     const json = JSON.stringify({
@@ -877,6 +882,75 @@ function floorTarget(label: string, ours?: Timing, floor?: Timing, bare?: Timing
     measured: `${fmtRatio(r)} of the floor per request${overhead}`,
     met: r <= 1.5,
   })
+}
+
+const WEBHOOK_SECRETS: Record<string, string> = {
+  standardWebhooks: `whsec_${btoa('bench-webhook-secret-of-32-bytes!')}`,
+  stripe: 'whsec_bench_stripe_secret_0123456789',
+  github: 'bench-github-webhook-secret-0123',
+  slack: 'bench-slack-signing-secret-01234',
+}
+
+/** The webhook presets against their HMAC floor, each within 1.2x (issue 39). */
+async function webhookRows(T: string, p: Palisade, bare: Hono): Promise<void> {
+  const body = JSON.stringify({ type: 'invoice.paid', data: { note: 'x'.repeat(960) } })
+  const raw = new TextEncoder().encode(WEBHOOK_SECRETS.github)
+  const key = await crypto.subtle.importKey('raw', raw, { name: 'HMAC', hash: 'SHA-256' }, false, [
+    'sign',
+    'verify',
+  ])
+  const mac = new Uint8Array(await crypto.subtle.sign('HMAC', key, new TextEncoder().encode(body)))
+  const floor = new Hono()
+  floor.post('/', async (c) => {
+    const bytes = await c.req.arrayBuffer()
+    if (!(await crypto.subtle.verify('HMAC', key, mac, bytes))) return c.text('no', 401)
+    return c.text(`read ${bytes.byteLength}`)
+  })
+  const sides = [
+    { name: 'bare route', app: bare },
+    { name: 'HMAC floor (body + subtle.verify)', app: floor },
+  ]
+  const headers: Record<string, Record<string, string>> = {}
+  for (const preset of Object.keys(WEBHOOK_SECRETS)) {
+    const secret = WEBHOOK_SECRETS[preset]
+    // A fixed timestamp, and a tolerance that keeps it valid for the whole run.
+    const signed = await (p.signWebhook as NonNullable<Palisade['signWebhook']>)(body, {
+      preset,
+      secret,
+      id: 'msg_bench',
+    })
+    headers[preset] = signed.headers
+    const app = appWith(
+      (p.webhook as Factory)({ preset, secret, nonces: false, toleranceSeconds: 3600 }),
+    )
+    sides.push({ name: `palisade webhook (${preset})`, app })
+  }
+  // Each side gets the headers of its own preset; the floor and bare route ignore them.
+  const all = Object.assign({ 'content-type': 'application/json' }, ...Object.values(headers))
+  const t = await compare(
+    T,
+    'webhook presets ↔ HMAC floor (1 KiB JSON body)',
+    post(body, all),
+    sides,
+  )
+  for (const preset of Object.keys(WEBHOOK_SECRETS)) {
+    const ours = t.get(`palisade webhook (${preset})`)
+    const base = t.get('HMAC floor (body + subtle.verify)')
+    if (ours === undefined || base === undefined) {
+      addTarget({
+        goal: `webhook ${preset} within 1.2x of one HMAC over the body`,
+        measured: 'not measured',
+        met: null,
+      })
+      continue
+    }
+    const r = pairedRatio(ours, base)
+    addTarget({
+      goal: `webhook ${preset} within 1.2x of one HMAC over the body`,
+      measured: `${fmtRatio(r)} of the floor per request`,
+      met: r <= 1.2,
+    })
+  }
 }
 
 /** `n` distinct HS256 tokens for the bench secret. */

@@ -39,6 +39,8 @@ import { sessions } from './sessions'
 import { ANSWERS as sessionsAnswers } from './sessions/answers'
 import { ssrfGuard } from './ssrf-guard'
 import { ANSWERS as ssrfGuardAnswers } from './ssrf-guard/answers'
+import { signWebhook, webhook } from './webhook'
+import { ANSWERS as webhookAnswers } from './webhook/answers'
 import { xssSanitize } from './xss-sanitize'
 import { ANSWERS as xssSanitizeAnswers } from './xss-sanitize/answers'
 
@@ -58,6 +60,7 @@ const TABLES: Record<string, Answers<never>> = {
   requestTimeout: requestTimeoutAnswers,
   sessions: sessionsAnswers,
   ssrfGuard: ssrfGuardAnswers,
+  webhook: webhookAnswers,
   xssSanitize: xssSanitizeAnswers,
 }
 const ROWS = Object.entries(TABLES).flatMap(([name, table]) =>
@@ -163,6 +166,7 @@ const failing = {
   acquire: down,
   renew: down,
   release: async () => {},
+  claim: down,
 }
 const json = (body: string) => ({
   method: 'POST',
@@ -355,6 +359,45 @@ const TRIGGERS: Record<string, () => Trigger | Promise<Trigger>> = {
   }),
   'ssrfGuard url_invalid': () => ({ mw: ssrfGuard(), init: json('{"url":"ftp://x"}') }),
   'ssrfGuard url_forbidden': () => ({ mw: ssrfGuard(), init: json('{"url":"http://127.0.0.1/"}') }),
+  'webhook webhook_signature_invalid': () => ({
+    mw: webhook({ preset: 'github', secret }),
+    init: {
+      method: 'POST',
+      body: '{}',
+      headers: { 'x-hub-signature-256': `sha256=${'0'.repeat(64)}` },
+    },
+  }),
+  'webhook webhook_timestamp_invalid': async () => {
+    const signed = await signWebhook('{}', { preset: 'slack', secret, timestamp: 1 })
+    return {
+      mw: webhook({ preset: 'slack', secret }),
+      init: { method: 'POST', body: signed.body as string, headers: signed.headers },
+    }
+  },
+  'webhook body_unreadable': () => ({
+    mw: webhook({ preset: 'github', secret }),
+    init: {
+      method: 'POST',
+      body: brokenBody(),
+      duplex: 'half',
+      headers: { 'x-hub-signature-256': `sha256=${'0'.repeat(64)}` },
+    } as RequestInit,
+  }),
+  'webhook body_too_large': () => ({
+    mw: webhook({ preset: 'github', secret, maxBodyBytes: 1 }),
+    init: {
+      method: 'POST',
+      body: '{}',
+      headers: { 'x-hub-signature-256': `sha256=${'0'.repeat(64)}` },
+    },
+  }),
+  'webhook store_unavailable': async () => {
+    const signed = await signWebhook('{}', { preset: 'github', secret })
+    return {
+      mw: webhook({ preset: 'github', secret, nonces: failing }),
+      init: { method: 'POST', body: signed.body as string, headers: signed.headers },
+    }
+  },
   'xssSanitize malformed_body': () => ({ mw: xssSanitize(), init: json('{bad') }),
   'xssSanitize body_too_deep': () => ({
     mw: xssSanitize(),

@@ -33,6 +33,10 @@ export type RejectionCode =
   | 'malformed_body'
   | 'body_too_deep'
   | 'response_invalid'
+  /** `webhook()`: a missing, malformed, wrong or replayed webhook signature. */
+  | 'webhook_signature_invalid'
+  /** `webhook()`: a webhook timestamp missing, malformed or outside the tolerance. */
+  | 'webhook_timestamp_invalid'
   /** `problemNotFound()`: no route matches the method and path. */
   | 'not_found'
   /** `idempotency()`: the operation requires an `Idempotency-Key` and none was sent. */

@@ -23,6 +23,7 @@ import server from './server.mjs'
 import sessions from './sessions.mjs'
 import ssrfGuard from './ssrf-guard.mjs'
 import stack from './stack.mjs'
+import webhook from './webhook.mjs'
 import xssSanitize from './xss-sanitize.mjs'
 
 export const cases = [
@@ -38,6 +39,7 @@ export const cases = [
   jwks,
   apiKey,
   sessions,
+  webhook,
   csrf,
   rateLimit,
   ipGuard,
