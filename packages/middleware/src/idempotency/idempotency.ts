@@ -1,6 +1,6 @@
 import type { Context, MiddlewareHandler } from 'hono'
 import { sha256HexSyncBytes } from '../internal/crypto'
-import { readBodyBytes } from '../internal/http/json-body'
+import { peekBodyBytes } from '../internal/http/json-body'
 import { begin, clock, decide, storeTime } from '../internal/outcomes/decisions'
 import { described } from '../internal/outcomes/described'
 import { storeFor } from '../internal/stores/store-binding'
@@ -44,7 +44,7 @@ interface Fingerprinted {
  * `c.req.raw` readable again before it runs). `null` when the body cannot be read.
  */
 async function defaultFingerprint(c: Context): Promise<Fingerprinted | null> {
-  const read = await readBodyBytes(c)
+  const read = await peekBodyBytes(c)
   if (read === null) return null
   const url = c.req.url
   const target = url.slice(url.indexOf('/', url.indexOf('//') + 2))

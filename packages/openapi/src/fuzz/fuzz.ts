@@ -58,11 +58,6 @@ export async function fuzz(app: unknown, options: FuzzOptions = {}): Promise<Fuz
 
   let keys = 0
   const send = async (plan: Plan, draft: Draft) => {
-<<<<<<< HEAD
-    const auth = options.auth ? await options.auth(structuredClone(plan.operation)) : undefined
-    const request = encode(plan, draft, base, auth)
-    const retries = declaresIdempotencyKey(plan) && freshKey(request, seed, ++keys)
-=======
     // Encoded once without credentials, so the hook sees the body it may sign; the headers it
     // gives change nothing else of the request.
     const unsigned = encode(plan, draft, base)
@@ -71,7 +66,7 @@ export async function fuzz(app: unknown, options: FuzzOptions = {}): Promise<Fuz
       ? await options.auth(structuredClone(plan.operation), { method, url, body })
       : undefined
     const request = auth ? encode(plan, draft, base, auth) : unsigned
->>>>>>> main
+    const retries = declaresIdempotencyKey(plan) && freshKey(request, seed, ++keys)
     const init: RequestInit = { method: request.method, headers: request.headers }
     if (request.body !== undefined && request.method !== 'GET' && request.method !== 'HEAD')
       init.body = request.body

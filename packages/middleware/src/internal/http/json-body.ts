@@ -88,24 +88,6 @@ export async function readBodyText(c: Context): Promise<string | null> {
 }
 
 /**
-<<<<<<< HEAD
- * Reads the request body as bytes into Hono's cache, like {@link readBodyText}: the handler's
- * `c.req.json()`, `text()`… are served from the cache. Call `restore()` before the handler runs
- * so `c.req.raw` is readable too (a fresh Request with the same bytes); a middleware that answers
- * without the handler skips it. An empty array when the request provably has no body; `null` when
- * it cannot be read (a stream error, or a body consumed outside Hono's cache).
- */
-export async function readBodyBytes(
-  c: Context,
-): Promise<{ bytes: Uint8Array; restore: () => void } | null> {
-  try {
-    if (Object.keys(c.req.bodyCache).length > 0) {
-      return { bytes: new Uint8Array(await c.req.arrayBuffer()), restore: () => {} }
-    }
-    if (!mayHaveBody(c)) return { bytes: new Uint8Array(0), restore: () => {} }
-    const read = await readIntoCache(c)
-    return read === null ? null : { bytes: new Uint8Array(read.bytes), restore: read.restore }
-=======
  * Reads the request body as the bytes received, without using it up, like
  * {@link readBodyText}: the handler can still call `c.req.json()`, `text()` or `arrayBuffer()`.
  * Signature checks (webhook) verify these bytes, never a re-serialised copy. Returns `null` when
@@ -118,7 +100,28 @@ export async function readBodyBytes(c: Context): Promise<Uint8Array | null> {
     if (!mayHaveBody(c)) return new Uint8Array(0)
     const bytes = await cacheBodyBytes(c)
     return bytes === null ? null : new Uint8Array(bytes)
->>>>>>> main
+  } catch {
+    return null
+  }
+}
+
+/**
+ * Reads the request body as bytes into Hono's cache, like {@link readBodyText}: the handler's
+ * `c.req.json()`, `text()`… are served from the cache. Call `restore()` before the handler runs
+ * so `c.req.raw` is readable too (a fresh Request with the same bytes); a middleware that answers
+ * without the handler skips it. An empty array when the request provably has no body; `null` when
+ * it cannot be read (a stream error, or a body consumed outside Hono's cache).
+ */
+export async function peekBodyBytes(
+  c: Context,
+): Promise<{ bytes: Uint8Array; restore: () => void } | null> {
+  try {
+    if (Object.keys(c.req.bodyCache).length > 0) {
+      return { bytes: new Uint8Array(await c.req.arrayBuffer()), restore: () => {} }
+    }
+    if (!mayHaveBody(c)) return { bytes: new Uint8Array(0), restore: () => {} }
+    const read = await readIntoCache(c)
+    return read === null ? null : { bytes: new Uint8Array(read.bytes), restore: read.restore }
   } catch {
     return null
   }
