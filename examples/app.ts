@@ -25,6 +25,7 @@ import {
   contentTypeGuard,
   cors,
   csrf,
+  idempotency,
   ipGuard,
   jwtAuth,
   logger,
@@ -628,7 +629,13 @@ export async function createApp(env: Env = process.env) {
             return c.json(comment, 201)
           },
           {
-            middlewares: [contentTypeGuard({ required: ['application/json'] }), xssSanitize()],
+            middlewares: [
+              contentTypeGuard({ required: ['application/json'] }),
+              // A retried POST with the same Idempotency-Key gets the stored comment again
+              // (Idempotent-Replayed: true) instead of adding it twice.
+              idempotency({ store: stores.idempotencyStore }),
+              xssSanitize(),
+            ],
             openapi: {
               operationId: 'createComment',
               security: [],

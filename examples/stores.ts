@@ -8,6 +8,8 @@
  */
 import type { ManagedApiKeyStore } from '@palisade/middleware/api-key'
 import { MemoryApiKeyStore } from '@palisade/middleware/api-key'
+import type { IdempotencyStore } from '@palisade/middleware/idempotency'
+import { MemoryIdempotencyStore } from '@palisade/middleware/idempotency'
 import type { RateLimitStore } from '@palisade/middleware/rate-limit'
 import { MemoryRateLimitStore } from '@palisade/middleware/rate-limit'
 import type { RedisCommand } from '@palisade/middleware/redis'
@@ -20,6 +22,8 @@ export interface AppStores {
   rateLimitStore: RateLimitStore
   sessionStore: SessionStore
   apiKeyStore: ManagedApiKeyStore
+  /** Idempotency-Key records (POST /api/comments). */
+  idempotencyStore: IdempotencyStore
   kind: 'memory' | 'redis'
   /** Releases timers (memory) or the Redis connection. */
   close(): Promise<void>
@@ -144,7 +148,7 @@ async function connectNodeRedis(
 }
 
 /**
- * Creates the three stores the example app needs. With `REDIS_URL` set they live in Redis
+ * Creates the stores the example app needs. With `REDIS_URL` set they live in Redis
  * (shared by every instance using the same `REDIS_PREFIX`); otherwise in this process's memory.
  * Rejects when Redis cannot be reached at startup: a misconfigured URL should stop the deploy,
  * while a later outage only degrades requests (503) until Redis is back.
@@ -160,14 +164,17 @@ export async function createStores(env: Env = process.env): Promise<AppStores> {
     const rateLimitStore = new MemoryRateLimitStore()
     const sessionStore = new MemorySessionStore()
     const apiKeyStore = new MemoryApiKeyStore()
+    const idempotencyStore = new MemoryIdempotencyStore()
     return {
       rateLimitStore,
       sessionStore,
       apiKeyStore,
+      idempotencyStore,
       kind: 'memory',
       async close() {
         rateLimitStore.destroy()
         sessionStore.destroy_()
+        idempotencyStore.destroy()
         await apiKeyStore.destroy()
       },
     }
@@ -186,15 +193,15 @@ export async function createStores(env: Env = process.env): Promise<AppStores> {
     const reason = error instanceof Error ? error.message : String(error)
     throw new Error(`createStores: cannot reach Redis at ${redactUrl(url)}: ${reason}`)
   })
-  const { RedisApiKeyStore, RedisRateLimitStore, RedisSessionStore } = await import(
-    '@palisade/middleware/redis'
-  )
+  const { RedisApiKeyStore, RedisIdempotencyStore, RedisRateLimitStore, RedisSessionStore } =
+    await import('@palisade/middleware/redis')
   const prefix = env.REDIS_PREFIX ?? 'palisade:'
   const sendCommand = connection.send
   return {
     rateLimitStore: new RedisRateLimitStore({ sendCommand, prefix: `${prefix}rl:` }),
     sessionStore: new RedisSessionStore({ sendCommand, prefix: `${prefix}sess:` }),
     apiKeyStore: new RedisApiKeyStore({ sendCommand, prefix: `${prefix}key:` }),
+    idempotencyStore: new RedisIdempotencyStore({ sendCommand, prefix: `${prefix}ik:` }),
     kind: 'redis',
     close: connection.close,
   }

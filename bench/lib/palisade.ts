@@ -30,6 +30,7 @@ export interface Palisade {
   securityHeaders?: Factory
   rateLimit?: Factory
   concurrencyLimit?: Factory
+  idempotency?: Factory
   loadShed?: Factory
   jwtAuth?: Factory
   signJwt?: (payload: Loose, secret: Uint8Array, options?: Loose) => Promise<string>
@@ -84,6 +85,7 @@ const SUBPATHS = [
   'security-headers',
   'rate-limit',
   'concurrency-limit',
+  'idempotency',
   'load-shed',
   'jwt-auth',
   'logger',

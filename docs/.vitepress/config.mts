@@ -21,6 +21,7 @@ const middleware: [string, string][] = [
   ['concurrencyLimit', 'concurrency-limit'],
   ['loadShed', 'load-shed'],
   ['quota', 'quota'],
+  ['idempotency', 'idempotency'],
   ['jwtAuth and signJwt', 'jwt-auth'],
   ['logger', 'logger'],
   ['bodyLimit', 'body-limit'],

@@ -14,6 +14,7 @@ import {
   PalisadeStoreObject,
 } from '@palisade/middleware/cloudflare'
 import type { NonceStore } from '@palisade/middleware/http-signature'
+import type { IdempotencyStore } from '@palisade/middleware/idempotency'
 import type { RateLimitStore } from '@palisade/middleware/rate-limit'
 import type { SessionStore } from '@palisade/middleware/sessions'
 import type { Context } from 'hono'
@@ -31,6 +32,7 @@ import {
   concurrencyHostileConformance,
   rateLimitHostileConformance,
 } from '../stores/hostile-conformance'
+import { idempotencyStoreConformance } from '../stores/idempotency-conformance'
 import { leaseCases } from '../stores/lease-cases'
 import { nonceStoreConformance } from '../stores/nonce-conformance'
 import { remoteStore } from '../stores/remote'
@@ -74,6 +76,12 @@ leaseCases(
 )
 concurrencyStoreConformance('DurableObjectConcurrencyStore (workerd)', () =>
   remoteStore<ConcurrencyStore>(worker, 'concurrency', fresh()),
+)
+// Each call is an HTTP round trip to workerd: locks of 1.5 s keep the expiry cases clear of it.
+idempotencyStoreConformance(
+  'DurableObjectIdempotencyStore (workerd)',
+  () => remoteStore<IdempotencyStore>(worker, 'idempotency', fresh()),
+  { lockMs: 1_500 },
 )
 rateLimitHostileConformance('DurableObjectRateLimitStore (workerd)', () =>
   remoteStore<RateLimitStore>(worker, 'rateLimit', fresh()),

@@ -14,6 +14,7 @@ import { apiKey } from '@palisade/middleware/api-key'
 import {
   DurableObjectApiKeyStore,
   DurableObjectConcurrencyStore,
+  DurableObjectIdempotencyStore,
   type DurableObjectNamespaceLike,
   DurableObjectNonceStore,
   DurableObjectRateLimitStore,
@@ -37,6 +38,7 @@ const stores = {
   apiKey: DurableObjectApiKeyStore,
   concurrency: DurableObjectConcurrencyStore,
   nonce: DurableObjectNonceStore,
+  idempotency: DurableObjectIdempotencyStore,
 } as const
 
 const app = new Hono<{ Bindings: Env }>()

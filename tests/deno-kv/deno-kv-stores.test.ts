@@ -16,6 +16,7 @@ import {
   DenoKvSessionStore,
 } from '@palisade/middleware/deno-kv'
 import type { NonceStore } from '@palisade/middleware/http-signature'
+import type { IdempotencyStore } from '@palisade/middleware/idempotency'
 import type { RateLimitStore } from '@palisade/middleware/rate-limit'
 import type { SessionStore } from '@palisade/middleware/sessions'
 import type { Context } from 'hono'
@@ -33,6 +34,7 @@ import {
   concurrencyHostileConformance,
   rateLimitHostileConformance,
 } from '../stores/hostile-conformance'
+import { idempotencyStoreConformance } from '../stores/idempotency-conformance'
 import { leaseCases } from '../stores/lease-cases'
 import { nonceStoreConformance } from '../stores/nonce-conformance'
 import { remoteStore } from '../stores/remote'
@@ -77,6 +79,11 @@ leaseCases(
   {
     leaseMs: 1_500, // each call is a round trip to the Deno process: see the workerd suite
   },
+)
+idempotencyStoreConformance(
+  'DenoKvIdempotencyStore (deno)',
+  () => remoteStore<IdempotencyStore>(memory, 'idempotency', fresh()),
+  { lockMs: 1_000 },
 )
 concurrencyStoreConformance('DenoKvConcurrencyStore (deno)', () =>
   remoteStore<ConcurrencyStore>(memory, 'concurrency', fresh()),

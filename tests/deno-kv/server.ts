@@ -13,6 +13,7 @@
 import {
   DenoKvApiKeyStore,
   DenoKvConcurrencyStore,
+  DenoKvIdempotencyStore,
   type DenoKvLike,
   DenoKvNonceStore,
   DenoKvRateLimitStore,
@@ -41,6 +42,7 @@ const stores = {
   apiKey: DenoKvApiKeyStore,
   concurrency: DenoKvConcurrencyStore,
   nonce: DenoKvNonceStore,
+  idempotency: DenoKvIdempotencyStore,
 } as const
 
 const app = new Hono()

@@ -5,6 +5,7 @@
 import { MemoryApiKeyStore } from '@palisade/middleware/api-key'
 import { MemoryConcurrencyStore } from '@palisade/middleware/concurrency-limit'
 import { MemoryNonceStore } from '@palisade/middleware/http-signature'
+import { MemoryIdempotencyStore } from '@palisade/middleware/idempotency'
 import { MemoryRateLimitStore } from '@palisade/middleware/rate-limit'
 import { MemorySessionStore } from '@palisade/middleware/sessions'
 import { concurrencyStoreConformance } from './concurrency-conformance'
@@ -15,6 +16,7 @@ import {
 } from './conformance'
 import { denyCacheResetConformance } from './deny-cache-conformance'
 import { concurrencyHostileConformance, rateLimitHostileConformance } from './hostile-conformance'
+import { idempotencyStoreConformance } from './idempotency-conformance'
 import { nonceStoreConformance } from './nonce-conformance'
 
 nonceStoreConformance('MemoryNonceStore', () => new MemoryNonceStore(), {
@@ -62,5 +64,9 @@ denyCacheResetConformance('MemoryRateLimitStore', () => new MemoryRateLimitStore
   release: (store) => store.destroy(),
 })
 concurrencyHostileConformance('MemoryConcurrencyStore', () => new MemoryConcurrencyStore(), {
+  release: (store) => store.destroy(),
+})
+
+idempotencyStoreConformance('MemoryIdempotencyStore', () => new MemoryIdempotencyStore(), {
   release: (store) => store.destroy(),
 })

@@ -7,6 +7,7 @@ import {
   PostgresApiKeyStore,
   type PostgresClient,
   PostgresConcurrencyStore,
+  PostgresIdempotencyStore,
   PostgresNonceStore,
   PostgresRateLimitStore,
   PostgresSessionStore,
@@ -27,6 +28,7 @@ import {
 } from './conformance'
 import { denyCacheResetConformance } from './deny-cache-conformance'
 import { concurrencyHostileConformance, rateLimitHostileConformance } from './hostile-conformance'
+import { idempotencyStoreConformance } from './idempotency-conformance'
 import { nonceStoreConformance } from './nonce-conformance'
 
 const pool = pgPool()
@@ -71,6 +73,11 @@ for (const [driver, client] of clients) {
     `PostgresSessionStore via ${driver}`,
     () => onFreshTable((o) => new PostgresSessionStore(o), client),
     { release, update: true },
+  )
+  idempotencyStoreConformance(
+    `PostgresIdempotencyStore via ${driver}`,
+    () => onFreshTable((o) => new PostgresIdempotencyStore(o), client),
+    { release },
   )
   concurrencyStoreConformance(
     `PostgresConcurrencyStore via ${driver}`,

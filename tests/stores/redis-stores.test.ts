@@ -9,6 +9,7 @@ import {
   RedisApiKeyStore,
   type RedisCommand,
   RedisConcurrencyStore,
+  RedisIdempotencyStore,
   RedisNonceStore,
   RedisRateLimitStore,
   RedisSessionStore,
@@ -31,6 +32,7 @@ import {
 } from './conformance'
 import { denyCacheResetConformance } from './deny-cache-conformance'
 import { concurrencyHostileConformance, rateLimitHostileConformance } from './hostile-conformance'
+import { idempotencyStoreConformance } from './idempotency-conformance'
 import { nonceStoreConformance } from './nonce-conformance'
 import { raceLogoutAgainstSaves, writeGate } from './session-race'
 
@@ -105,6 +107,11 @@ for (const [client, send] of clients) {
       await release(a)
     }
   })
+  idempotencyStoreConformance(
+    `RedisIdempotencyStore via ${client}`,
+    () => withPrefix((o) => new RedisIdempotencyStore(o), send()),
+    { release },
+  )
   concurrencyStoreConformance(
     `RedisConcurrencyStore via ${client}`,
     () => withPrefix((o) => new RedisConcurrencyStore(o), send()),

@@ -7,6 +7,7 @@
  */
 import { fileURLToPath } from 'node:url'
 import { build, type Plugin } from 'esbuild'
+import { fromWire, toWire } from './wire'
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url))
 
@@ -56,6 +57,7 @@ export const REMOTE_METHODS = {
   apiKey: ['add', 'remove', 'validate'],
   concurrency: ['acquire', 'renew', 'release'],
   nonce: ['claim'],
+  idempotency: ['begin', 'complete', 'release'],
 } as const
 
 /** Rounds of a remote `update` before the client gives up (each is a value `apply` had not seen). */
@@ -82,9 +84,9 @@ export function remoteStore<S>(
     const res = await host.fetch('/rpc', {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ store, prefix, method, args }),
+      body: toWire({ store, prefix, method, args }),
     })
-    const reply = (await res.json()) as {
+    const reply = fromWire(await res.text()) as {
       result?: unknown
       error?: string
       name?: string

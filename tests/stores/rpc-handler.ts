@@ -4,6 +4,7 @@
  * `remoteStore` (./remote.ts) is its client.
  */
 import type { Context } from 'hono'
+import { fromWire, toWire } from './wire'
 
 type AnyStore = Record<string, (...args: unknown[]) => Promise<unknown>>
 
@@ -28,19 +29,21 @@ function answering(pairs: unknown): (current: unknown) => unknown {
 /** A Hono handler that runs one method of the store `make(name, prefix, c)` returns. */
 export function rpcHandler(make: (store: string, prefix: string, c: Context) => object) {
   return async function rpc(c: Context) {
-    const { store, prefix, method, args } = await c.req.json<{
+    const { store, prefix, method, args } = fromWire(await c.req.text()) as {
       store: string
       prefix: string
       method: string
       args: unknown[]
-    }>()
+    }
     try {
       const instance = make(store, prefix, c) as AnyStore
       const fn = instance[method]
       if (typeof fn !== 'function') throw new TypeError(`no method ${method}`)
       if (method === 'update') args[1] = answering(args[1])
       const result = await fn.apply(instance, args)
-      return c.json({ result: result === undefined ? null : result })
+      return c.body(toWire({ result: result === undefined ? null : result }), 200, {
+        'content-type': 'application/json',
+      })
     } catch (error) {
       if (error instanceof NeedAnswer) return c.json({ need: error.current })
       // The class travels too, so an argument check's TypeError stays one on the client.

@@ -23,6 +23,8 @@ import { csrf } from './csrf'
 import { ANSWERS as csrfAnswers } from './csrf/answers'
 import { httpSignature, signRequest } from './http-signature'
 import { ANSWERS as httpSignatureAnswers } from './http-signature/answers'
+import { idempotency } from './idempotency'
+import { ANSWERS as idempotencyAnswers } from './idempotency/answers'
 import type { Answers, KnownCode } from './internal/outcomes/answers'
 import { Rejection } from './internal/outcomes/rejection'
 import { ipGuard } from './ip-guard'
@@ -55,6 +57,7 @@ const TABLES: Record<string, Answers<never>> = {
   contentTypeGuard: contentTypeGuardAnswers,
   csrf: csrfAnswers,
   httpSignature: httpSignatureAnswers,
+  idempotency: idempotencyAnswers,
   ipGuard: ipGuardAnswers,
   jwtAuth: jwtAuthAnswers,
   loadShed: loadShedAnswers,
@@ -266,6 +269,52 @@ const TRIGGERS: Record<string, () => Trigger | Promise<Trigger>> = {
     init: { method: 'POST', body: 'x', headers: { 'content-type': 'text/plain' } },
   }),
   'csrf csrf_token_invalid': () => ({ mw: csrf(), init: { method: 'POST' } }),
+  'idempotency idempotency_key_missing': () => ({
+    mw: idempotency({ required: true }),
+    init: { method: 'POST', body: 'x' },
+  }),
+  'idempotency idempotency_key_invalid': () => ({
+    mw: idempotency(),
+    init: { method: 'POST', body: 'x', headers: { 'idempotency-key': 'not-quoted' } },
+  }),
+  'idempotency idempotency_in_flight': () => {
+    // The first request holds the key until the second has been answered.
+    let release: () => void = () => {}
+    const held = new Promise<void>((resolve) => {
+      release = resolve
+    })
+    let calls = 0
+    return {
+      mw: idempotency(),
+      before: 1,
+      handler: async (c) => {
+        if (++calls === 1) await held
+        return c.text('ok')
+      },
+      init: { method: 'POST', body: 'x', headers: { 'idempotency-key': '"k"' } },
+      after: release,
+    }
+  },
+  'idempotency idempotency_key_reused': () => {
+    let n = 0
+    return {
+      // Each request has its own fingerprint: the second is another request under the same key.
+      mw: idempotency({ fingerprint: () => String(++n) }),
+      before: 1,
+      init: { method: 'POST', body: 'x', headers: { 'idempotency-key': '"k"' } },
+    }
+  },
+  'idempotency store_unavailable': () => ({
+    mw: idempotency({
+      store: {
+        begin: () => Promise.reject(new Error('down')),
+        complete: async () => true,
+        release: async () => {},
+      },
+      onStoreError: () => {},
+    }),
+    init: { method: 'POST', body: 'x', headers: { 'idempotency-key': '"k"' } },
+  }),
   'ipGuard ip_denied': () => ({ mw: ipGuard({ mode: 'allow', list: ['10.0.0.1'] }) }),
   'jwtAuth token_missing': () => ({ mw: jwtAuth({ secret }) }),
   'jwtAuth token_invalid': () => ({

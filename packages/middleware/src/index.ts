@@ -1,5 +1,6 @@
 export {
   type DescribedHeader,
+  type DescribedRequestHeader,
   type DescribedResponse,
   type DescribedScheme,
   describeMiddleware,
@@ -20,6 +21,7 @@ export * from './content-type-guard'
 export * from './cors'
 export * from './csrf'
 export * from './http-signature'
+export * from './idempotency'
 export { codeForStatus, Rejection, type RejectionCode } from './internal/outcomes/rejection'
 export * from './ip-guard'
 export * from './jwt-auth'

@@ -47,6 +47,14 @@ export type RejectionCode =
   | 'signature_invalid'
   /** httpSignature: the body does not match its Content-Digest (RFC 9530). */
   | 'digest_mismatch'
+  /** `idempotency()`: the operation requires an `Idempotency-Key` and none was sent. */
+  | 'idempotency_key_missing'
+  /** `idempotency()`: the key is not one Structured Fields string of 1–255 characters. */
+  | 'idempotency_key_invalid'
+  /** `idempotency()`: a request with this key is still being processed. */
+  | 'idempotency_in_flight'
+  /** `idempotency()`: this key was used for a different request. */
+  | 'idempotency_key_reused'
   | (string & {})
 
 /** What a rejection code looks like: snake_case, starting with a letter. */

@@ -74,6 +74,26 @@ export interface DescribedHeader {
 }
 
 /**
+ * A request header a middleware reads, documented as a header parameter of the operation.
+ *
+ * @example
+ * const key: DescribedRequestHeader = {
+ *   name: 'Idempotency-Key',
+ *   description: 'A unique key per operation',
+ *   required: false,
+ *   schema: { type: 'string', maxLength: 257 },
+ * }
+ */
+export interface DescribedRequestHeader {
+  name: string
+  description: string
+  /** Whether a request without it is refused. Default `false`. */
+  required?: boolean
+  /** JSON Schema of the value. Default `{ type: 'string' }`. */
+  schema?: { type: 'string' | 'integer' | 'number' | 'boolean'; [keyword: string]: unknown }
+}
+
+/**
  * A response the middleware itself can answer with.
  *
  * Without `content` it is a rejection: Hono's `HTTPException` whose body is the message as
@@ -131,6 +151,11 @@ export interface MiddlewareDescription {
   headers?: DescribedHeader[]
   /** The request body must have one of these media types (`type/*` allowed). */
   requestMediaTypes?: string[]
+  /**
+   * Request headers the middleware reads (`Idempotency-Key`): header parameters of the
+   * operation, unless the route declares a header of that name itself.
+   */
+  requestHeaders?: DescribedRequestHeader[]
   /**
    * For an error handler: the body it gives every rejection, so the document can show it
    * instead of `text/plain`. `schemaName` names the component.

@@ -8,6 +8,7 @@
  */
 
 import { checkAcquire, checkLease, checkLeaseMs } from '../concurrency-limit/store'
+import { checkBegin, checkRelease } from '../idempotency/store'
 import { checkClaim } from '../internal/stores/nonce-store'
 import { checkMax, checkWindowMs } from '../internal/stores/store-args'
 import {
@@ -63,7 +64,18 @@ const CONSUMED = 'consumed'
 const LEASES = 'leases'
 /** A replay record (a nonce claimed): only its `expiresAt`. */
 const NONCE = 'nonce'
-const RECORDS = [RECORD, SLIDING, BUCKET, CONSUMED, LEASES, NONCE]
+/** An idempotency record: the lock (lease, fingerprint) and then the stored response. */
+const IDEMPOTENCY = 'idempotency'
+const RECORDS = [RECORD, SLIDING, BUCKET, CONSUMED, LEASES, NONCE, IDEMPOTENCY]
+
+interface StoredIdempotency {
+  expiresAt: number
+  fingerprint: string
+  /** The lock's lease while the first request runs; absent once completed. */
+  lease?: string
+  /** The stored response (JSON text, as `encodeResponse` writes it), once completed. */
+  response?: string
+}
 
 interface StoredLeases {
   expiresAt: number
@@ -326,6 +338,53 @@ export class PalisadeStoreObject {
       if (current !== undefined) return { claimed: false }
       await this.#write({ expiresAt: Date.now() + (ttlMs as number) }, current, NONCE)
       return { claimed: true }
+    },
+    // Idempotency records: one event each, so of any number of concurrent begins one acquires.
+    'idem/begin': async ({ lease, fingerprint, lockMs }) => {
+      const bad = reason(() => checkBegin('PalisadeStoreObject', '', lease, fingerprint, lockMs))
+      if (bad !== undefined) return bad
+      const current = await this.#read<StoredIdempotency>(IDEMPOTENCY)
+      if (current === undefined) {
+        const record: StoredIdempotency = {
+          expiresAt: Date.now() + (lockMs as number),
+          fingerprint: fingerprint as string,
+          lease: lease as string,
+        }
+        await this.#write(record, await this.#storage.get(IDEMPOTENCY), IDEMPOTENCY)
+        return { state: 'acquired' }
+      }
+      if (current.fingerprint !== fingerprint) return { state: 'mismatch' }
+      if (current.response === undefined) {
+        return { state: 'in-flight', retryAfterMs: Math.max(1, current.expiresAt - Date.now()) }
+      }
+      return { state: 'completed', response: current.response }
+    },
+    'idem/complete': async ({ lease, response, ttlMs }) => {
+      const bad = reason(() => checkRelease('PalisadeStoreObject', '', lease))
+      if (bad !== undefined) return bad
+      if (typeof response !== 'string' || typeof ttlMs !== 'number' || !(ttlMs > 0)) {
+        return 'idem/complete needs a response (JSON text) and ttlMs > 0'
+      }
+      const current = await this.#storage.get<StoredIdempotency>(IDEMPOTENCY)
+      if (current === undefined || current.lease !== lease || current.response !== undefined) {
+        return { stored: false }
+      }
+      const record: StoredIdempotency = {
+        expiresAt: Date.now() + ttlMs,
+        fingerprint: current.fingerprint,
+        response,
+      }
+      await this.#write(record, current, IDEMPOTENCY)
+      return { stored: true }
+    },
+    'idem/release': async ({ lease }) => {
+      const bad = reason(() => checkRelease('PalisadeStoreObject', '', lease))
+      if (bad !== undefined) return bad
+      const current = await this.#storage.get<StoredIdempotency>(IDEMPOTENCY)
+      if (current !== undefined && current.lease === lease && current.response === undefined) {
+        await this.#storage.delete(IDEMPOTENCY)
+      }
+      return {}
     },
     'key/add': async ({ id, metadata }) => {
       if (typeof id !== 'string' || (metadata !== undefined && typeof metadata !== 'object')) {

@@ -1,6 +1,6 @@
 /**
- * Cloudflare Workers stores for `rateLimit`, `sessions`, `apiKey`, `concurrencyLimit` and the replay
- * checks (`DurableObjectNonceStore`), on
+ * Cloudflare Workers stores for `rateLimit`, `sessions`, `apiKey`, `concurrencyLimit`, `idempotency` and the
+ * replay checks (`DurableObjectNonceStore`), on
  * Durable Objects (strongly consistent, one object per key). Export `PalisadeStoreObject` from the
  * Worker, bind it, and give the stores the binding or a resolver (`(c) => c.env.PALISADE`).
  * Web-standard code only: no platform global, no Cloudflare import.
@@ -11,6 +11,8 @@ export type { DurableObjectConcurrencyStoreOptions } from './concurrency-store'
 export { DurableObjectConcurrencyStore } from './concurrency-store'
 export type { DurableObjectStateLike, DurableObjectStorageLike } from './durable-object'
 export { PalisadeStoreObject } from './durable-object'
+export type { DurableObjectIdempotencyStoreOptions } from './idempotency-store'
+export { DurableObjectIdempotencyStore } from './idempotency-store'
 export type {
   DurableObjectNamespaceLike,
   DurableObjectNamespaceResolver,

@@ -1,6 +1,6 @@
 /**
- * Deno KV stores for `rateLimit`, `sessions`, `apiKey`, `concurrencyLimit` and the replay checks
- * (`DenoKvNonceStore`), for Deno Deploy
+ * Deno KV stores for `rateLimit`, `sessions`, `apiKey`, `concurrencyLimit`, `idempotency` and the replay
+ * checks (`DenoKvNonceStore`), for Deno Deploy
  * and Deno apps with several instances. Give each store an open handle (`await Deno.openKv()`)
  * or a resolver that returns it (or the promise of it); the package reads no `Deno` global.
  */
@@ -8,6 +8,8 @@ export type { DenoKvApiKeyStoreOptions } from './api-key-store'
 export { DenoKvApiKeyStore } from './api-key-store'
 export type { DenoKvConcurrencyStoreOptions } from './concurrency-store'
 export { DenoKvConcurrencyStore } from './concurrency-store'
+export type { DenoKvIdempotencyStoreOptions } from './idempotency-store'
+export { DenoKvIdempotencyStore } from './idempotency-store'
 export type {
   DenoKvAtomicLike,
   DenoKvEntryLike,

@@ -159,7 +159,17 @@ const W256 = new Int32Array(64)
  * sha256HexSync('abc') // 'ba7816bf…f20015ad'
  */
 export function sha256HexSync(data: string): string {
-  const bytes = encoder.encode(data)
+  return sha256HexSyncBytes(encoder.encode(data))
+}
+
+/**
+ * {@link sha256HexSync} of bytes: the same synchronous SHA-256, for short inputs on a hot path
+ * (an idempotency fingerprint of a small body).
+ *
+ * @example
+ * sha256HexSyncBytes(new TextEncoder().encode('abc')) // 'ba7816bf…f20015ad'
+ */
+export function sha256HexSyncBytes(bytes: Uint8Array): string {
   const length = bytes.length
   // Message, 0x80, zeros, then the 64-bit big-endian bit length: a whole number of 64-byte blocks.
   const blocks = ((length + 8) >>> 6) + 1

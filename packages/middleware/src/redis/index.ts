@@ -1,5 +1,5 @@
 /**
- * Redis-backed stores for `rateLimit`, `concurrencyLimit`, `sessions`, `apiKey` and the replay checks (`RedisNonceStore`), for apps that run more than one
+ * Redis-backed stores for `rateLimit`, `concurrencyLimit`, `idempotency`, `sessions`, `apiKey` and the replay checks (`RedisNonceStore`), for apps that run more than one
  * instance, on one Redis server or a Redis Cluster. No Redis client is a dependency: each store
  * takes a `sendCommand` function, and `fromIoredis` / `fromNodeRedis` / `fromNodeRedisCluster`
  * adapt the common clients in one line.
@@ -18,6 +18,10 @@ export {
   RedisConcurrencyStore,
   type RedisConcurrencyStoreOptions,
 } from './concurrency-store'
+export {
+  RedisIdempotencyStore,
+  type RedisIdempotencyStoreOptions,
+} from './idempotency-store'
 export { RedisNonceStore, type RedisNonceStoreOptions } from './nonce-store'
 export type { RedisRateLimitStoreOptions } from './rate-limit-store'
 export { RedisRateLimitStore } from './rate-limit-store'

@@ -106,6 +106,29 @@ function applyMediaTypes(operation: OpenAPIPathItem, descriptions: Description[]
 }
 
 /**
+ * Adds the request headers middleware read as header parameters, unless the operation already
+ * has a header parameter of that name (the route's own declaration wins; names compared without
+ * case, as HTTP does).
+ */
+function applyRequestHeaders(operation: OpenAPIPathItem, descriptions: Description[]): void {
+  for (const d of descriptions) {
+    for (const h of d.requestHeaders ?? []) {
+      const name = h.name.toLowerCase()
+      const params = operation.parameters ?? []
+      if (params.some((p) => p.in === 'header' && p.name.toLowerCase() === name)) continue
+      params.push({
+        name: h.name,
+        in: 'header',
+        required: h.required,
+        description: h.description,
+        schema: { ...(h.schema ?? { type: 'string' }) },
+      })
+      operation.parameters = params
+    }
+  }
+}
+
+/**
  * Adds what the route's middleware describe to `operation` (already built from the route's own
  * metadata): security (unless the route declared `security`), the responses they answer (never
  * replacing one the route declared; several middleware answering one status share it), the
@@ -190,6 +213,7 @@ export function applyDescriptions(
     }
   }
   applyMediaTypes(operation, descriptions)
+  applyRequestHeaders(operation, descriptions)
   if (ctx.rejectionBody && !Object.keys(operation.responses).some((k) => k.startsWith('4'))) {
     operation.responses['4XX'] = {
       description: 'A client error, in the body every rejection has',

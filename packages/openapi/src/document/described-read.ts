@@ -33,6 +33,13 @@ interface Answer {
   headers?: Header[]
   content?: Record<string, { schema?: OpenAPISchema }>
 }
+/** A request header a middleware reads (a header parameter of the operation). */
+export interface RequestHeader {
+  name: string
+  description: string
+  required: boolean
+  schema?: OpenAPISchema
+}
 /** The reader's view of a `MiddlewareDescription`. */
 export interface Description {
   /** Which middleware this is (`'rateLimit'`, …): read by the audit, not by the document. */
@@ -44,6 +51,7 @@ export interface Description {
   responses?: Answer[]
   headers?: Header[]
   requestMediaTypes?: string[]
+  requestHeaders?: RequestHeader[]
   rejectionBody?: { mediaType: string; schemaName: string; schema: OpenAPISchema }
 }
 
@@ -108,6 +116,20 @@ export function readDescription(fn: unknown): Description | undefined {
   if (Array.isArray(raw.headers)) d.headers = raw.headers.flatMap((h) => header(h) ?? [])
   if (strings(raw.requestMediaTypes))
     d.requestMediaTypes = raw.requestMediaTypes.filter((t) => MEDIA_RANGE.test(t))
+  if (Array.isArray(raw.requestHeaders)) {
+    d.requestHeaders = raw.requestHeaders.flatMap((h: unknown): RequestHeader[] => {
+      const read = header(h)
+      if (!read || !isRecord(h)) return []
+      return [
+        {
+          name: read.name,
+          description: read.description,
+          required: h.required === true,
+          schema: read.schema,
+        },
+      ]
+    })
+  }
   const body = raw.rejectionBody
   if (
     isRecord(body) &&

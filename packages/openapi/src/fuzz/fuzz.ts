@@ -1,6 +1,7 @@
 import type * as FastCheck from 'fast-check'
 import { resolveApp } from '../app/resolve'
 import type { OpenAPIDocument } from '../model/document'
+import { declaresIdempotencyKey, freshKey, judgeRetry } from './idempotent'
 import { judge } from './judge'
 import { CannotGenerate } from './limits'
 import { loadPeers, type Peers } from './peers'
@@ -55,6 +56,7 @@ export async function fuzz(app: unknown, options: FuzzOptions = {}): Promise<Fuz
   }
   const base = options.headers ?? {}
 
+  let keys = 0
   const send = async (plan: Plan, draft: Draft) => {
     // Encoded once without credentials, so the hook sees the body it may sign; the headers it
     // gives change nothing else of the request.
@@ -64,18 +66,39 @@ export async function fuzz(app: unknown, options: FuzzOptions = {}): Promise<Fuz
       ? await options.auth(structuredClone(plan.operation), { method, url, body })
       : undefined
     const request = auth ? encode(plan, draft, base, auth) : unsigned
+    const retries = declaresIdempotencyKey(plan) && freshKey(request, seed, ++keys)
     const init: RequestInit = { method: request.method, headers: request.headers }
     if (request.body !== undefined && request.method !== 'GET' && request.method !== 'HEAD')
       init.body = request.body
-    report.requests++
+    const sendOnce = async () => {
+      report.requests++
+      const res = await api.request(request.url, { ...init }, options.env as never)
+      report.statuses[res.status] = (report.statuses[res.status] ?? 0) + 1
+      return res
+    }
     let res: Response
     try {
-      res = await api.request(request.url, init, options.env as never)
+      res = await sendOnce()
     } catch (error) {
       return { request, status: 0, reason: `app.request() threw: ${String(error)}` }
     }
-    report.statuses[res.status] = (report.statuses[res.status] ?? 0) + 1
-    return { request, status: res.status, reason: await judge(plan, res, check) }
+    const copy = retries ? res.clone() : undefined
+    const reason = await judge(plan, res, check)
+    if (reason !== undefined || copy === undefined || res.status >= 500) {
+      return { request, status: res.status, reason }
+    }
+    try {
+      const first = { status: res.status, body: new Uint8Array(await copy.arrayBuffer()) }
+      const again = await sendOnce()
+      const retry = {
+        status: again.status,
+        replayed: again.headers.get('idempotent-replayed') === 'true',
+        body: new Uint8Array(await again.arrayBuffer()),
+      }
+      return { request, status: again.status, reason: judgeRetry(first, retry) }
+    } catch (error) {
+      return { request, status: 0, reason: `app.request() threw on the retry: ${String(error)}` }
+    }
   }
 
   for (const [i, plan] of plans(doc, options.filter).entries()) {

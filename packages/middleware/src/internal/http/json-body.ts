@@ -27,12 +27,29 @@ const decoder = new TextDecoder()
  * POST through xssSanitize over HTTP).
  */
 async function cacheBodyBytes(c: Context): Promise<ArrayBuffer | null> {
+  const read = await readIntoCache(c)
+  if (read === null) return null
+  read.restore()
+  return read.bytes
+}
+
+/**
+ * The first half of {@link cacheBodyBytes}: reads the body into Hono's cache, and returns the
+ * bytes with `restore()`, which puts a readable Request carrying them in `c.req.raw`. A caller
+ * that may answer without running the handler (a replay) skips `restore()` and its cost.
+ */
+async function readIntoCache(
+  c: Context,
+): Promise<{ bytes: ArrayBuffer; restore: () => void } | null> {
   const raw = c.req.raw
   if (raw.bodyUsed) return null
   const fromSocket = socketMessage(c) !== undefined
   const bytes = await c.req.arrayBuffer()
-  c.req.raw = (fromSocket && fromParts(raw, bytes)) || new Request(raw, { body: bytes })
-  return bytes
+  const restore = () => {
+    if (c.req.raw !== raw) return
+    c.req.raw = (fromSocket && fromParts(raw, bytes)) || new Request(raw, { body: bytes })
+  }
+  return { bytes, restore }
 }
 
 /** `raw` with `body` instead of its own, from its parts; `undefined` where undici refuses them. */
@@ -83,6 +100,28 @@ export async function readBodyBytes(c: Context): Promise<Uint8Array<ArrayBuffer>
     if (!mayHaveBody(c)) return new Uint8Array(0)
     const bytes = await cacheBodyBytes(c)
     return bytes === null ? null : new Uint8Array(bytes)
+  } catch {
+    return null
+  }
+}
+
+/**
+ * Reads the request body as bytes into Hono's cache, like {@link readBodyText}: the handler's
+ * `c.req.json()`, `text()`… are served from the cache. Call `restore()` before the handler runs
+ * so `c.req.raw` is readable too (a fresh Request with the same bytes); a middleware that answers
+ * without the handler skips it. An empty array when the request provably has no body; `null` when
+ * it cannot be read (a stream error, or a body consumed outside Hono's cache).
+ */
+export async function peekBodyBytes(
+  c: Context,
+): Promise<{ bytes: Uint8Array; restore: () => void } | null> {
+  try {
+    if (Object.keys(c.req.bodyCache).length > 0) {
+      return { bytes: new Uint8Array(await c.req.arrayBuffer()), restore: () => {} }
+    }
+    if (!mayHaveBody(c)) return { bytes: new Uint8Array(0), restore: () => {} }
+    const read = await readIntoCache(c)
+    return read === null ? null : { bytes: new Uint8Array(read.bytes), restore: read.restore }
   } catch {
     return null
   }
