@@ -31,6 +31,8 @@ export type RejectionCode =
   | 'response_invalid'
   /** `problemNotFound()`: no route matches the method and path. */
   | 'not_found'
+  /** `shield()`: the request carries an attack, or its client is banned after repeated ones. */
+  | 'attack_detected'
   | (string & {})
 
 /** What a rejection code looks like: snake_case, starting with a letter. */

@@ -151,6 +151,8 @@ export function otel(options: OtelOptions): MiddlewareHandler {
       if (d.status !== undefined) event['http.response.status_code'] = d.status
       if (d.ms !== undefined) event['palisade.duration_ms'] = d.ms
       if (d.cause !== undefined) event['palisade.cause'] = d.cause
+      if (d.category !== undefined) event['palisade.category'] = d.category
+      if (d.location !== undefined) event['palisade.location'] = d.location
       if (d.store) {
         event['palisade.store.op'] = d.store.op
         event['palisade.store.duration_ms'] = d.store.ms

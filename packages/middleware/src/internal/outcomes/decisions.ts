@@ -41,6 +41,16 @@ export interface Decision {
    * then, after the other keys, so the decisions without one keep their shape.
    */
   cause?: string
+  /**
+   * What a content guard found (shield's attack category), never the payload. Set only by such
+   * a guard, after the other keys.
+   */
+  category?: string
+  /**
+   * Where it found it: `path`, `query:q`, `header:referer`, `cookie:sid`, `body:/comment`. Never
+   * the value itself.
+   */
+  location?: string
 }
 
 /** A decision still being made. Only exists while a consumer is installed. */
