@@ -1,3 +1,4 @@
+import { withFieldHints } from '@palisade/shared/field-hints'
 import type { ErrorHandler, Handler, Hono, MiddlewareHandler, NotFoundHandler } from 'hono'
 import { mergePath } from 'hono/utils/url'
 import { assertKnownSecurity, readDescription } from '../document/described-read'
@@ -10,6 +11,7 @@ import { type ResolvedOptions, resolveOptions } from '../rules/options'
 import { RouteIndex } from '../rules/route-index'
 import { normalizeRouteOptions } from '../rules/route-options'
 import { isRecord } from '../schema/common'
+import { routeFieldHints } from '../validate/field-hints'
 import { requestValidator } from '../validate/request'
 import { responseCheck } from '../validate/response'
 import { type DocsRoute, docsGuard, patternMatches } from './docs-routes'
@@ -144,6 +146,9 @@ function register(
         onValidationError: onValidationError ?? state.options.onValidationError,
       })
     : undefined
+  // What the validator will pin down, for a content guard (shield) that reads the body before it.
+  const hints = validator && routeFieldHints(draft.openapi?.request, state.options)
+  if (validator && hints) withFieldHints(validator, hints)
   const check = responseCheck(draft.openapi?.responses, {
     mode: responseValidation ?? state.options.responseValidation,
     path: full,
