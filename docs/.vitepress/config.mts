@@ -30,6 +30,7 @@ const middleware: [string, string][] = [
   ['contentTypeGuard', 'content-type-guard'],
   ['requestTimeout', 'request-timeout'],
   ['xssSanitize', 'xss-sanitize'],
+  ['shield', 'shield'],
   ['ssrfGuard', 'ssrf-guard'],
   ['sessions', 'sessions'],
 ]

@@ -21,6 +21,7 @@ import requestTimeout from './request-timeout.mjs'
 import securityHeaders from './security-headers.mjs'
 import server from './server.mjs'
 import sessions from './sessions.mjs'
+import shield from './shield.mjs'
 import ssrfGuard from './ssrf-guard.mjs'
 import stack from './stack.mjs'
 import xssSanitize from './xss-sanitize.mjs'
@@ -44,6 +45,7 @@ export const cases = [
   clientIp,
   ssrfGuard,
   xssSanitize,
+  shield,
   openapi,
   server,
   cjs,
