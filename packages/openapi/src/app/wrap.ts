@@ -11,7 +11,7 @@ import { type ResolvedOptions, resolveOptions } from '../rules/options'
 import { RouteIndex } from '../rules/route-index'
 import { normalizeRouteOptions } from '../rules/route-options'
 import { isRecord } from '../schema/common'
-import { routeFieldHints } from '../validate/field-hints'
+import { hintsOf, routeBodyFields } from '../validate/field-hints'
 import { requestValidator } from '../validate/request'
 import { responseCheck } from '../validate/response'
 import { type DocsRoute, docsGuard, patternMatches } from './docs-routes'
@@ -147,8 +147,10 @@ function register(
       })
     : undefined
   // What the validator will pin down, for a content guard (shield) that reads the body before it.
-  const hints = validator && routeFieldHints(draft.openapi?.request, state.options)
+  const fields = validator ? routeBodyFields(draft.openapi?.request, state.options) : undefined
+  const hints = hintsOf(fields)
   if (validator && hints) withFieldHints(validator, hints)
+  if (fields?.freeText === false) draft.freeText = false
   const check = responseCheck(draft.openapi?.responses, {
     mode: responseValidation ?? state.options.responseValidation,
     path: full,

@@ -2,8 +2,6 @@ import { resolveApp } from '../app/resolve'
 import type { Description } from '../document/described-read'
 import type { StoredRoute } from '../model/route'
 import { isRecord } from '../schema/common'
-import { toOpenAPISchema } from '../schema/convert'
-import { bodyFields } from '../validate/field-hints'
 import { descriptionsFor, type Operation, operationsOf, partialFor } from './operations'
 
 /** The rules `audit` checks, in the order findings are reported. */
@@ -227,25 +225,10 @@ const CHECKS: Record<Exclude<AuditRule, 'undocumented'>, (check: Check) => strin
     const { op, method } = check
     if (ran(check, 'shield')) return undefined
     if (BODYLESS.has(method) && !declaresBody(op.documented)) return undefined
-    if (!takesFreeText(op.documented)) return undefined
+    // The wrapper notes a validated body whose every field is pinned down (validate/field-hints.ts).
+    if (op.documented?.freeText === false) return undefined
     return `takes a free-text body and shield does not run${partly(check, (d) => d.middleware === 'shield')}`
   },
-}
-
-/**
- * Whether a route's body can carry free text: no declared schema (anything goes), or a schema
- * with a field shield would inspect (see validate/field-hints.ts: numbers, enums, uuids, dates,
- * emails and `x-palisade-shield: false` fields are not free text).
- */
-function takesFreeText(route: StoredRoute | undefined): boolean {
-  const request = route?.openapi?.request
-  const schema = request?.body ?? request?.form
-  if (schema === undefined) return true
-  try {
-    return bodyFields(toOpenAPISchema(schema)).freeText
-  } catch {
-    return true
-  }
 }
 
 const UNDOCUMENTED: Record<NonNullable<Operation['undocumented']>, string> = {

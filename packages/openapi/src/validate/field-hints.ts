@@ -82,29 +82,29 @@ export function bodyFields(schema: OpenAPISchema): BodyFields {
 }
 
 /**
- * The field hints of a route whose request validator will check its body (`request.body` or
- * `request.form`, with a validator of its own or `jsonSchemaValidator`), or `undefined`: a body
+ * What a route whose request validator will check its body (`request.body` or `request.form`,
+ * with a validator of its own or `jsonSchemaValidator`) says of its fields, or `undefined`: a body
  * nobody validates has no field shield may trust to be pinned down.
  */
-export function routeFieldHints(
+export function routeBodyFields(
   request: RequestSchemas | undefined,
   options: {
     jsonSchemaValidator?: JSONSchemaValidator | undefined
     converters?: Readonly<Record<string, SchemaConverter>> | undefined
   },
-): FieldHints | undefined {
+): BodyFields | undefined {
   const schema = request?.body ?? request?.form
   if (schema === undefined || !resolveValidator(schema, options.jsonSchemaValidator))
     return undefined
-  let converted: OpenAPISchema
   try {
-    converted = toOpenAPISchema(
-      schema,
-      options.converters ? { converters: options.converters } : {},
-    )
+    const converters = options.converters
+    return bodyFields(toOpenAPISchema(schema, converters ? { converters } : {}))
   } catch {
     return undefined
   }
-  const { skip } = bodyFields(converted)
-  return skip.length > 0 ? { skip } : undefined
+}
+
+/** The hints to put on the route's validator: the pointers to skip, when there are any. */
+export function hintsOf(fields: BodyFields | undefined): FieldHints | undefined {
+  return fields !== undefined && fields.skip.length > 0 ? { skip: fields.skip } : undefined
 }
