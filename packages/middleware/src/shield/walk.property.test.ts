@@ -27,8 +27,9 @@ const value = fc.letrec((tie) => ({
 /** Every path to a string in `root`, as the list of keys/indices. */
 function stringPaths(root: unknown, at: string[] = [], out: string[][] = []): string[][] {
   if (typeof root === 'string') out.push(at)
-  else if (Array.isArray(root)) root.forEach((v, i) => stringPaths(v, [...at, String(i)], out))
-  else if (root !== null && typeof root === 'object') {
+  else if (Array.isArray(root)) {
+    for (let i = 0; i < root.length; i++) stringPaths(root[i], [...at, String(i)], out)
+  } else if (root !== null && typeof root === 'object') {
     for (const [k, v] of Object.entries(root)) stringPaths(v, [...at, k], out)
   }
   return out
