@@ -36,9 +36,11 @@ const LOOKS_LIKE_JSON = /^\s*[[{]/
 export async function scanBody(
   c: Context,
   scan: Scan,
-  fields: PointerTrie | undefined,
+  fieldsOf: (c: Context) => PointerTrie | undefined,
 ): Promise<boolean> {
   if (!mayHaveBody(c)) return false
+  // The route's field hints are looked up only for a request that has a body.
+  const fields = fieldsOf(c)
   const declared = declaredKind(c.req.header('content-type'))
   if (declared === 'multipart') return scanMultipart(c, scan, fields)
   const text = await readBodyText(c)

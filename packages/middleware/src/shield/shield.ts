@@ -69,7 +69,7 @@ export function shield(options?: ShieldOptions): MiddlewareHandler & ShieldRejec
     }
     const scan = new Scan(detectOptions, config.maxInspect)
     const found =
-      scanRequestParts(c, scan) || (await scanBody(c, scan, fieldsOf(c))) ? scan.hit : undefined
+      scanRequestParts(c, scan) || (await scanBody(c, scan, fieldsOf)) ? scan.hit : undefined
     if (scan.capped) {
       scan.notes.push(
         `body over maxInspectBytes: first ${config.maxInspect} of ${scan.bodyChars} characters inspected`,
