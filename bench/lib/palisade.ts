@@ -30,6 +30,7 @@ export interface Palisade {
   securityHeaders?: Factory
   rateLimit?: Factory
   concurrencyLimit?: Factory
+  loadShed?: Factory
   jwtAuth?: Factory
   signJwt?: (payload: Loose, secret: Uint8Array, options?: Loose) => Promise<string>
   logger?: Factory
@@ -75,6 +76,7 @@ const SUBPATHS = [
   'security-headers',
   'rate-limit',
   'concurrency-limit',
+  'load-shed',
   'jwt-auth',
   'logger',
   'body-limit',

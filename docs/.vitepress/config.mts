@@ -19,6 +19,7 @@ const middleware: [string, string][] = [
   ['securityHeaders', 'security-headers'],
   ['rateLimit', 'rate-limit'],
   ['concurrencyLimit', 'concurrency-limit'],
+  ['loadShed', 'load-shed'],
   ['jwtAuth and signJwt', 'jwt-auth'],
   ['logger', 'logger'],
   ['bodyLimit', 'body-limit'],

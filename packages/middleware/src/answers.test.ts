@@ -25,6 +25,8 @@ import { ipGuard } from './ip-guard'
 import { ANSWERS as ipGuardAnswers } from './ip-guard/answers'
 import { jwtAuth } from './jwt-auth'
 import { ANSWERS as jwtAuthAnswers, reject as jwtAuthReject } from './jwt-auth/answers'
+import { loadShed } from './load-shed'
+import { ANSWERS as loadShedAnswers } from './load-shed/answers'
 import { rateLimit } from './rate-limit'
 import { ANSWERS as rateLimitAnswers } from './rate-limit/answers'
 import { requestTimeout } from './request-timeout'
@@ -47,6 +49,7 @@ const TABLES: Record<string, Answers<never>> = {
   csrf: csrfAnswers,
   ipGuard: ipGuardAnswers,
   jwtAuth: jwtAuthAnswers,
+  loadShed: loadShedAnswers,
   rateLimit: rateLimitAnswers,
   requestTimeout: requestTimeoutAnswers,
   sessions: sessionsAnswers,
@@ -254,6 +257,24 @@ const TRIGGERS: Record<string, () => Trigger | Promise<Trigger>> = {
         fetch: () => new Response('down', { status: 500 }),
       }),
       init: { headers: { authorization: `Bearer ${await signWith(key, {})}` } },
+    }
+  },
+  'loadShed overloaded': () => {
+    // The first request holds the only slot until the second has been answered.
+    let release: () => void = () => {}
+    const held = new Promise<void>((resolve) => {
+      release = resolve
+    })
+    let calls = 0
+    return {
+      mw: loadShed({ maxInFlight: 1 }),
+      before: 1,
+      handler: async (c) => {
+        if (++calls === 1) await held
+        return c.text('ok')
+      },
+      init: { signal: AbortSignal.timeout(5_000) },
+      after: release,
     }
   },
   'rateLimit rate_limited': () => ({ mw: rateLimit({ max: 1 }), before: 1 }),

@@ -21,6 +21,7 @@ export * from './csrf'
 export { codeForStatus, Rejection, type RejectionCode } from './internal/outcomes/rejection'
 export * from './ip-guard'
 export * from './jwt-auth'
+export * from './load-shed'
 export * from './logger'
 export { type ProblemNotFoundOptions, problemNotFound } from './problem-details/not-found'
 export {

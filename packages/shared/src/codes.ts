@@ -20,6 +20,8 @@ export type RejectionCode =
   | 'api_key_invalid'
   | 'unsupported_media_type'
   | 'request_timeout'
+  /** `loadShed()`: the process is under pressure (event loop, memory, requests in flight). */
+  | 'overloaded'
   | 'url_invalid'
   | 'url_forbidden'
   /** No longer answered: malformed JSON is `malformed_body` from every reader. */
