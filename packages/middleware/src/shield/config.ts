@@ -1,4 +1,5 @@
 import type { Context } from 'hono'
+import { type PathPatterns, pathPatterns } from '../internal/http/path-patterns'
 import { keyOption } from '../internal/network/client-ip-key'
 import {
   assertBoolean,
@@ -100,8 +101,7 @@ export interface BanConfig {
 export interface ShieldConfig {
   readonly rules: ReadonlySet<AttackCategory>
   readonly paranoia: 1 | 2
-  readonly exemptPaths: ReadonlySet<string>
-  readonly exemptPrefixes: readonly string[]
+  readonly exempt: PathPatterns | undefined
   readonly exemptFn: ((c: Context) => boolean | Promise<boolean>) | undefined
   readonly skip: readonly string[]
   readonly inspect: readonly string[]
@@ -175,33 +175,12 @@ function rulesOption(rules: unknown): ReadonlySet<AttackCategory> {
   return on
 }
 
-function exemptOption(
-  exempt: unknown,
-): Pick<ShieldConfig, 'exemptPaths' | 'exemptPrefixes' | 'exemptFn'> {
-  if (exempt === undefined)
-    return { exemptPaths: new Set(), exemptPrefixes: [], exemptFn: undefined }
+function exemptOption(exempt: unknown): Pick<ShieldConfig, 'exempt' | 'exemptFn'> {
+  if (exempt === undefined) return { exempt: undefined, exemptFn: undefined }
   if (typeof exempt === 'function') {
-    return {
-      exemptPaths: new Set(),
-      exemptPrefixes: [],
-      exemptFn: exempt as ShieldConfig['exemptFn'],
-    }
+    return { exempt: undefined, exemptFn: exempt as ShieldConfig['exemptFn'] }
   }
-  const paths = new Set<string>()
-  const prefixes: string[] = []
-  for (const pattern of assertStringArray(NAME, 'exempt', exempt)) {
-    if (!pattern.startsWith('/')) {
-      throw optionError(NAME, `"exempt" entry ${JSON.stringify(pattern)} must start with "/"`)
-    }
-    if (pattern.endsWith('/*')) prefixes.push(pattern.slice(0, -2))
-    else if (pattern.includes('*')) {
-      throw optionError(
-        NAME,
-        `"exempt" entry ${JSON.stringify(pattern)}: "*" is only allowed as a final "/*"`,
-      )
-    } else paths.add(pattern)
-  }
-  return { exemptPaths: paths, exemptPrefixes: prefixes, exemptFn: undefined }
+  return { exempt: pathPatterns(NAME, 'exempt', exempt), exemptFn: undefined }
 }
 
 function fieldsOption(fields: unknown): { skip: string[]; inspect: string[] } {

@@ -123,13 +123,7 @@ function note(
 
 async function exempted(c: Context, config: ShieldConfig): Promise<boolean> {
   if (config.exemptFn !== undefined) return (await config.exemptFn(c)) === true
-  if (config.exemptPaths.size === 0 && config.exemptPrefixes.length === 0) return false
-  const path = c.req.path
-  if (config.exemptPaths.has(path)) return true
-  for (const prefix of config.exemptPrefixes) {
-    if (path === prefix || path.startsWith(`${prefix}/`)) return true
-  }
-  return false
+  return config.exempt !== undefined && !config.exempt.empty && config.exempt.matches(c.req.path)
 }
 
 /**
