@@ -11,7 +11,6 @@ import {
   assertOneOf,
   assertPositiveInteger,
   assertStringArray,
-  optionError,
 } from '../internal/options'
 import {
   type DecisionRecord,

@@ -18,7 +18,7 @@ export interface BodyFields {
   readonly freeText: boolean
 }
 
-const escape = (key: string) => key.replace(/~/g, '~0').replace(/\//g, '~1')
+const escapeKey = (key: string) => key.replace(/~/g, '~0').replace(/\//g, '~1')
 
 /** `$ref: '#/$defs/Name'` (or `#/components/schemas/Name`) resolved within `root`. */
 function resolve(node: OpenAPISchema, root: OpenAPISchema): OpenAPISchema | undefined {
@@ -72,7 +72,7 @@ export function bodyFields(schema: OpenAPISchema): BodyFields {
     const keys = Object.keys(properties)
     const walked = keys.length > 0 || s.items !== undefined || isRecord(s.additionalProperties)
     for (const key of keys)
-      walk(properties[key] as OpenAPISchema, `${pointer}/${escape(key)}`, depth + 1)
+      walk(properties[key] as OpenAPISchema, `${pointer}/${escapeKey(key)}`, depth + 1)
     if (isRecord(s.additionalProperties)) walk(s.additionalProperties, `${pointer}/*`, depth + 1)
     if (isRecord(s.items)) walk(s.items, `${pointer}/*`, depth + 1)
     if (!walked) freeText = true
