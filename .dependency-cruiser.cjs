@@ -15,6 +15,7 @@ const OPENAPI_FLOORS = [
   'spec', //     the spec-only entry (@palisade/openapi/spec): the root's API without the pages
   'audit', //    proving an app (later issues): policy findings,
   'fuzz', //     contract fuzzing,
+  'diff', //     breaking changes between two documents (a tool over documents),
   'cli', //      and the `palisade` command
 ]
 

@@ -12,7 +12,7 @@ const alias = [
   },
   { find: /^@palisade\/middleware$/, replacement: src('./packages/middleware/src/index.ts') },
   {
-    find: /^@palisade\/openapi\/(audit|fuzz|spec)$/,
+    find: /^@palisade\/openapi\/(audit|diff|fuzz|spec)$/,
     replacement: src('./packages/openapi/src/$1/index.ts'),
   },
   { find: /^@palisade\/openapi$/, replacement: src('./packages/openapi/src/index.ts') },

@@ -150,6 +150,7 @@ import { ssrfGuard } from '@palisade/middleware/ssrf-guard'
 import { RedisRateLimitStore } from '@palisade/middleware/redis'
 import { openapi } from '@palisade/openapi'
 import { type AuditFinding, audit } from '@palisade/openapi/audit'
+import { type Change, diff } from '@palisade/openapi/diff'
 import type { FuzzOptions, FuzzReport } from '@palisade/openapi/fuzz'
 
 const secret = new TextEncoder().encode('a-secret-of-at-least-32-bytes!!!!')
@@ -166,6 +167,7 @@ export type Store = typeof RedisRateLimitStore
 export const findings: AuditFinding[] = audit(api, { rules: { headers: 'warn' } })
 export const fuzzOptions: FuzzOptions = { runs: 5, auth: (op) => ({ headers: { 'x-op': op.path } }) }
 export type Report = FuzzReport
+export const changes: Change[] = diff(api.spec(), api.spec())
 // A library-style factory: with \`declaration: true\` its inferred type must be nameable from the
 // packages' public entries (use() with a middleware that rejects records it in the router's type).
 export const createApi = () =>
@@ -324,6 +326,20 @@ try {
     'palisade export --check on a stale file: exit 1 with a diff',
     r.status === 1 && r.out.includes('+ /paths'),
     indent(r.out),
+  )
+  r = palisade('diff', 'stale.json', '--app', 'cli-app.mjs')
+  const removed = palisade('diff', 'openapi.json', 'stale.json', '--format', 'json')
+  let report = {}
+  try {
+    report = JSON.parse(removed.out)
+  } catch {}
+  record(
+    'palisade diff: operations added exit 0, removed exit 1 with the rule as JSON',
+    r.status === 0 &&
+      r.out.includes('endpoint-added') &&
+      removed.status === 1 &&
+      report.changes?.[0]?.id === 'api-path-removed-without-deprecation',
+    indent(r.out + removed.out),
   )
   r = palisade('fuzz', 'cli-app.mjs', '--runs', '5')
   record(

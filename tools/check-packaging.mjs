@@ -38,9 +38,13 @@ const PACKAGES = [
   // Cloudflare, Deno KV, …: see backendSubpaths) are left out of the root barrel: only apps on
   // that platform need them. So is the OpenTelemetry bridge: only apps that trace need it.
   { dir: 'packages/middleware', foldersArePublic: true, notInBarrel: new Set(['./otel']) },
-  // openapi's src folders are internal, except the subpaths that prove an app (audit, fuzz),
-  // which the root entry deliberately never loads.
-  { dir: 'packages/openapi', foldersArePublic: false, notInBarrel: new Set(['./audit', './fuzz']) },
+  // openapi's src folders are internal, except the subpaths that prove an app (audit, fuzz) and
+  // compare documents (diff), which the root entry deliberately never loads.
+  {
+    dir: 'packages/openapi',
+    foldersArePublic: false,
+    notInBarrel: new Set(['./audit', './diff', './fuzz']),
+  },
 ]
 
 /**
@@ -328,7 +332,7 @@ async function checkPackage({ dir, foldersArePublic, notInBarrel: kept }) {
   for (const { subpath, names } of perSubpath) {
     if (names.length === 0) s.barrel.push(`${subpath}: exports nothing`)
     if (notInBarrel.has(subpath)) {
-      // Every backend alike (and otel, and openapi's audit and fuzz): none is in the root barrel.
+      // Every backend alike (and otel, and openapi's audit, diff and fuzz): none is in the root barrel.
       const leaked = names.filter((n) => rootNames.has(n))
       if (leaked.length)
         s.barrel.push(

@@ -48,6 +48,8 @@ export default defineConfig([
       index: 'src/index.ts',
       // Subpaths the root entry never imports: proving an app costs nothing at run time.
       'audit/index': 'src/audit/index.ts',
+      // Comparing two documents (breaking changes): a tool over documents, no app needed.
+      'diff/index': 'src/diff/index.ts',
       'fuzz/index': 'src/fuzz/index.ts',
       // The root's API without the pages: nothing it imports reaches the viewer files.
       'spec/index': 'src/spec/index.ts',
@@ -68,7 +70,7 @@ export default defineConfig([
       for (const [from, to] of LICENCES) copyFileSync(from, join('dist/licenses', to))
     },
   },
-  // The `palisade` command: Node only, ESM, one file (audit and fuzz bundled in), run by the bin.
+  // The `palisade` command: Node only, ESM, one file (audit, diff and fuzz bundled in), run by the bin.
   {
     entry: { cli: 'src/cli/index.ts' },
     format: ['esm'],

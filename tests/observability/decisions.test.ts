@@ -24,8 +24,11 @@ import {
   csrf,
   ipGuard,
   jwtAuth,
+  loadShed,
   logger,
   MemoryApiKeyStore,
+  MemoryRateLimitStore,
+  quota,
   rateLimit,
   requestId,
   shield,
@@ -94,6 +97,23 @@ const cases: Case[] = [
     status: 429,
     dryRun: true,
     store: 'increment',
+  },
+  {
+    middleware: 'quota',
+    make: (dryRun) =>
+      quota({
+        limit: 1,
+        period: 'month',
+        store: new MemoryRateLimitStore(),
+        key: (c) => c.req.header('x-key') ?? 'none',
+        dryRun,
+      }),
+    allow: { headers: { 'x-key': 'a' } },
+    reject: [{ headers: { 'x-key': 'b' } }, { headers: { 'x-key': 'b' } }],
+    code: 'quota_exceeded',
+    status: 429,
+    dryRun: true,
+    store: 'consume',
   },
   {
     middleware: 'csrf',
@@ -173,7 +193,7 @@ const cases: Case[] = [
   },
 ]
 
-function harness(mw: MiddlewareHandler) {
+function harness(mw: MiddlewareHandler, hold?: Promise<void>) {
   const lines: Record<string, unknown>[] = []
   const stream = new Writable({
     write(chunk, _enc, done) {
@@ -193,7 +213,10 @@ function harness(mw: MiddlewareHandler) {
   app.use('*', otel({ api, tracer, meter }))
   app.use('*', requestId())
   app.use('*', mw)
-  app.all('*', (c) => c.text('ok'))
+  app.all('*', async (c) => {
+    if (hold && c.req.header('x-hold')) await hold
+    return c.text('ok')
+  })
   return { app, lines, exporter, reader }
 }
 
@@ -359,5 +382,59 @@ describe('otel options', () => {
     expect(make).toThrow(TypeError)
     expect(make).toThrow(/^otel: /)
     expect(make).toThrow(message)
+  })
+})
+
+describe('loadShed and quota', () => {
+  it('a shed request names the limit passed, in the log line and the span event', async () => {
+    let release: () => void = () => {}
+    const held = new Promise<void>((resolve) => {
+      release = resolve
+    })
+    const h = harness(loadShed({ maxInFlight: 1 }), held)
+    const first = h.app.request('/', { headers: { 'x-hold': '1' } })
+    const shed = await h.app.request('/')
+    expect(shed.status).toBe(503)
+    release()
+    expect((await first).status).toBe(200)
+    const line = h.lines.find((l) => (l.res as { status: number }).status === 503)
+    expect(line?.decisions).toEqual([
+      expect.objectContaining({
+        middleware: 'loadShed',
+        outcome: 'reject',
+        code: 'overloaded',
+        cause: 'in_flight',
+      }),
+    ])
+    const events = h.exporter.getFinishedSpans().flatMap((span) => span.events)
+    expect(events.map((e) => e.attributes?.['palisade.cause'])).toContain('in_flight')
+  })
+
+  it('quota counts usage per key in palisade.quota.usage, and the log line carries it', async () => {
+    const h = harness(
+      quota({
+        limit: 5,
+        period: 'day',
+        store: new MemoryRateLimitStore(),
+        key: (c) => c.req.header('x-key') ?? 'none',
+      }),
+    )
+    for (const key of ['acme', 'acme', 'acme', 'globex']) {
+      await h.app.request('/', { headers: { 'x-key': key } })
+    }
+    expect(h.lines.at(-1)?.decisions).toEqual([
+      expect.objectContaining({ middleware: 'quota', usage: { key: 'globex', used: 1, limit: 5 } }),
+    ])
+    const { resourceMetrics } = await h.reader.collect()
+    const metric = resourceMetrics.scopeMetrics
+      .flatMap((s) => s.metrics)
+      .find((m) => m.descriptor.name === 'palisade.quota.usage')
+    const byKey = Object.fromEntries(
+      ((metric?.dataPoints ?? []) as DataPoint<number>[]).map((p) => [
+        p.attributes['palisade.quota.key'],
+        p.value,
+      ]),
+    )
+    expect(byKey).toEqual({ acme: 3, globex: 1 })
   })
 })

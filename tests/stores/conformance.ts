@@ -223,6 +223,19 @@ function rateLimitConsumeConformance<S extends RateLimitStore>(
       expect(last.blockedMs).toBe(0)
     })
 
+    it('fixed window: a large max over a long window (a monthly quota of 10 million)', async () => {
+      // max × windowMs is past 2^53: only the sliding window and the bucket form that product.
+      const limits = [{ max: 10_000_000, windowMs: 31 * 24 * HOUR }]
+      const first = await consume('quota', 'fixed-window', limits, 9_999_999)
+      expect(first.allowed).toBe(true)
+      expect((await consume('quota', 'fixed-window', limits, 1)).allowed).toBe(true)
+      const over = await consume('quota', 'fixed-window', limits, 1)
+      expect(over.allowed).toBe(false)
+      expect(counts(over)).toEqual([10_000_001])
+      expect(counts(await consume('quota', 'fixed-window', limits, 0))).toEqual([10_000_000])
+      await expect(consume('quota', 'sliding-window', limits, 1)).rejects.toThrow(/max/)
+    })
+
     it.each<Algorithm>(['fixed-window', 'sliding-window', 'token-bucket'])(
       '%s: several limits pass together or nothing is taken from any',
       async (algorithm) => {

@@ -27,7 +27,9 @@ import { jwtAuth } from './jwt-auth'
 import { ANSWERS as jwtAuthAnswers, reject as jwtAuthReject } from './jwt-auth/answers'
 import { loadShed } from './load-shed'
 import { ANSWERS as loadShedAnswers } from './load-shed/answers'
-import { rateLimit } from './rate-limit'
+import { quota } from './quota'
+import { ANSWERS as quotaAnswers } from './quota/answers'
+import { MemoryRateLimitStore, rateLimit } from './rate-limit'
 import { ANSWERS as rateLimitAnswers } from './rate-limit/answers'
 import { requestTimeout } from './request-timeout'
 import { ANSWERS as requestTimeoutAnswers } from './request-timeout/answers'
@@ -50,6 +52,7 @@ const TABLES: Record<string, Answers<never>> = {
   ipGuard: ipGuardAnswers,
   jwtAuth: jwtAuthAnswers,
   loadShed: loadShedAnswers,
+  quota: quotaAnswers,
   rateLimit: rateLimitAnswers,
   requestTimeout: requestTimeoutAnswers,
   sessions: sessionsAnswers,
@@ -152,6 +155,7 @@ const down = () => Promise.reject(new Error('down'))
 /** A store of every kind, each method failing. */
 const failing = {
   increment: down,
+  consume: down,
   validate: down,
   get: down,
   set: down,
@@ -277,6 +281,13 @@ const TRIGGERS: Record<string, () => Trigger | Promise<Trigger>> = {
       after: release,
     }
   },
+  'quota quota_exceeded': () => ({
+    mw: quota({ limit: 1, period: 'day', store: new MemoryRateLimitStore(), key: () => 'k' }),
+    before: 1,
+  }),
+  'quota store_unavailable': () => ({
+    mw: quota({ limit: 1, period: 'month', store: failing, onStoreError: () => {} }),
+  }),
   'rateLimit rate_limited': () => ({ mw: rateLimit({ max: 1 }), before: 1 }),
   'rateLimit store_unavailable': () => ({
     mw: rateLimit({ store: failing, onStoreError: () => {} }),

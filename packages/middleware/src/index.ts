@@ -31,6 +31,7 @@ export {
   type ProblemHandlerOptions,
   problemHandler,
 } from './problem-details/problem-details'
+export * from './quota'
 export * from './rate-limit'
 export * from './request-id'
 export * from './request-timeout'

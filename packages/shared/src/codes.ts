@@ -22,6 +22,8 @@ export type RejectionCode =
   | 'request_timeout'
   /** `loadShed()`: the process is under pressure (event loop, memory, requests in flight). */
   | 'overloaded'
+  /** `quota()`: the key's calls for the day or month are used up. */
+  | 'quota_exceeded'
   | 'url_invalid'
   | 'url_forbidden'
   /** No longer answered: malformed JSON is `malformed_body` from every reader. */

@@ -87,6 +87,7 @@ const STATUS_ERROR = 2
  *   `palisade.duration_ms` and, where a store was called, `palisade.store.op` and
  *   `palisade.store.duration_ms`;
  * - a counter `palisade.decisions` by middleware, outcome and code;
+ * - a counter `palisade.quota.usage` of the calls `quota()` counted, by key;
  * - a histogram `palisade.store.duration` (ms) by middleware and store operation.
  *
  * A span it starts carries `url.path` as the logger reads the path, still percent-encoded and
@@ -133,6 +134,9 @@ export function otel(options: OtelOptions): MiddlewareHandler {
   const counter = meter.createCounter('palisade.decisions', {
     description: 'Decisions of Palisade middleware, by middleware, outcome and code',
   })
+  const usage = meter.createCounter('palisade.quota.usage', {
+    description: 'Calls counted by quota(), by key (mind the cardinality: one series per key)',
+  })
   const storeLatency = meter.createHistogram('palisade.store.duration', {
     description: 'Latency of the store calls Palisade middleware make',
     unit: 'ms',
@@ -153,6 +157,9 @@ export function otel(options: OtelOptions): MiddlewareHandler {
       if (d.cause !== undefined) event['palisade.cause'] = d.cause
       if (d.category !== undefined) event['palisade.category'] = d.category
       if (d.location !== undefined) event['palisade.location'] = d.location
+      if (d.usage !== undefined) {
+        usage.add(1, { 'palisade.middleware': d.middleware, 'palisade.quota.key': d.usage.key })
+      }
       if (d.store) {
         event['palisade.store.op'] = d.store.op
         event['palisade.store.duration_ms'] = d.store.ms

@@ -1,5 +1,5 @@
 import type { Context } from 'hono'
-import { checkMax, checkWindowMs } from '../internal/stores/store-args'
+import { checkCount, checkMax, checkWindowMs } from '../internal/stores/store-args'
 
 /**
  * How `rateLimit` counts:
@@ -192,7 +192,11 @@ export function checkRateLimitRequest(
   for (const limit of limits) {
     const { max, windowMs } = limit ?? {}
     checkWindowMs(`${store}.consume`, windowMs)
-    checkMax(`${store}.consume`, windowMs, max)
+    // A fixed window counts whole units (count + cost against max): only the sliding window and
+    // the token bucket compute with max × windowMs, so only they need that product in range. A
+    // monthly quota of 10 million calls is 10^7 × 2.7·10^9 ms, past 2^53.
+    if (algorithm === 'fixed-window') checkCount(`${store}.consume`, max)
+    else checkMax(`${store}.consume`, windowMs, max)
     if (windows.has(windowMs)) throw fail(`two limits share windowMs ${windowMs}`)
     windows.add(windowMs)
   }

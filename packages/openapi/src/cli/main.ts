@@ -3,6 +3,7 @@
 import { type AuditFormat, type AuditPolicy, audit, formatFindings } from '../audit'
 import { appOutputToStderr } from './app-output'
 import { jsonDiff } from './diff'
+import { breakingCheck, diffCommand } from './diff-command'
 import { FACTORY_EXPORT, fuzzCommand } from './fuzz'
 import { CliError, loadModule } from './load'
 import { nodeApis } from './node'
@@ -12,7 +13,9 @@ const USAGE = `Usage:
   palisade audit <module> [--format table|json|sarif|markdown]
   palisade fuzz <module> [--runs N] [--seed S] [--factory <export>]
   palisade export <module> [--out openapi.json|openapi.yaml]
-  palisade export --check <file> <module>
+  palisade export --check <file> <module> [--breaking] [--allow <rule>]...
+  palisade diff <old> <new> [--format text|markdown|json] [--allow <rule>]... [--strict-enums]
+  palisade diff <old> --app <module>
 
 <module> exports the app openapi() returns (or the Hono app it wraps): the default export, or
 \`app\` or \`api\`. It may also export \`auditPolicy\` (read by audit) and \`fuzzOptions\` (read by
@@ -23,7 +26,13 @@ fuzz sends its requests to a fresh app from \`${FACTORY_EXPORT}()\` (or the expo
 when the module has one, else to the exported app, whose stores (rate limits, sessions) it fills.
 The app's own output goes to stderr; stdout carries the result of every command.
 
-Exit codes: 0 fine, 1 findings (audit errors, fuzz failures, a document that differs), 2 usage.
+diff compares two OpenAPI 3.0/3.1 JSON documents (files or loopback URLs; --app: the module's
+app as the new one) and classifies each change breaking, non-breaking or info. export --check
+--breaking fails only on breaking drift. --allow <rule> (repeatable) lets a rule's breaking
+changes pass, as does an \`x-palisade-breaking-ok\` note on the new operation.
+
+Exit codes: 0 fine, 1 findings (audit errors, fuzz failures, a document that differs, a breaking
+change), 2 usage or unreadable input.
 `
 
 const FORMATS = new Set(['table', 'json', 'sarif', 'markdown'])
@@ -38,12 +47,16 @@ async function run(argv: string[]): Promise<number> {
     args: argv,
     allowPositionals: true,
     options: {
-      format: { type: 'string', default: 'table' },
+      format: { type: 'string' },
       runs: { type: 'string' },
       seed: { type: 'string' },
       factory: { type: 'string' },
       out: { type: 'string' },
       check: { type: 'string' },
+      breaking: { type: 'boolean' },
+      allow: { type: 'string', multiple: true },
+      app: { type: 'string' },
+      'strict-enums': { type: 'boolean' },
       help: { type: 'boolean', short: 'h' },
     },
   })
@@ -52,6 +65,7 @@ async function run(argv: string[]): Promise<number> {
     process.stdout.write(USAGE)
     return values.help ? 0 : 2
   }
+  if (command === 'diff') return diffCommand(positionals.slice(1), values)
   if (rest.length > 0) throw new CliError(`unexpected arguments: ${rest.join(' ')}`)
   if (!['audit', 'fuzz', 'export'].includes(command))
     throw new CliError(`unknown command "${command}"`)
@@ -77,7 +91,7 @@ async function run(argv: string[]): Promise<number> {
   const { app, namespace } = loaded
 
   if (command === 'audit') {
-    const format = values.format as AuditFormat
+    const format = (values.format ?? 'table') as AuditFormat
     if (!FORMATS.has(format)) throw new CliError(`unknown --format "${format}"`)
     const findings = audit(app, namespace.auditPolicy as AuditPolicy | undefined)
     process.stdout.write(formatFindings(findings, format, specifier))
@@ -85,6 +99,9 @@ async function run(argv: string[]): Promise<number> {
   }
 
   const doc = app.spec()
+  if (values.breaking && values.check === undefined)
+    throw new CliError('--breaking goes with export --check <file>')
+  if (values.check !== undefined && values.breaking) return breakingCheck(values.check, doc, values)
   if (values.check !== undefined) {
     let committed: unknown
     const text = fs.readFileSync(values.check, 'utf8')

@@ -51,6 +51,11 @@ export interface Decision {
    * the value itself.
    */
   location?: string
+  /**
+   * A metered middleware's count after this request (quota): whose, how many, out of how many.
+   * Set only then, after the other keys; otel counts it per key.
+   */
+  usage?: { key: string; used: number; limit: number }
 }
 
 /** A decision still being made. Only exists while a consumer is installed. */

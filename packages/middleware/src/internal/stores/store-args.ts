@@ -38,6 +38,14 @@ export function checkWindowMs(where: string, windowMs: unknown): number {
   return windowMs
 }
 
+/** `max` of a fixed-window limit: a positive safe integer (no product with `windowMs` is formed). */
+export function checkCount(where: string, max: unknown): number {
+  if (typeof max !== 'number' || !Number.isSafeInteger(max) || max <= 0) {
+    throw new TypeError(`${where}: max must be a positive integer up to 2^53 − 1`)
+  }
+  return max
+}
+
 /**
  * `max` of a sliding-window or token-bucket call: a positive integer whose product with
  * `windowMs` is a safe integer (the stores count in units of `max × windowMs`).

@@ -1,0 +1,33 @@
+import type { DescribedHeader, MiddlewareDescription } from '@palisade/shared/describe'
+import { responsesOf } from '../internal/outcomes/answers'
+import { ANSWERS } from './answers'
+
+/** The RateLimit fields `quota` sets (IETF draft 8), on every answer after it counted. */
+const FIELDS: DescribedHeader[] = [
+  {
+    name: 'RateLimit-Policy',
+    description: 'The quota: calls per period, and the period in seconds (IETF draft 8)',
+  },
+  {
+    name: 'RateLimit',
+    description: 'Calls left in this period, and seconds until it ends (IETF draft 8)',
+  },
+]
+
+/**
+ * What `quota` adds to an operation: its answers (`answers.ts`: 429 `quota_exceeded` with
+ * `Retry-After` and the RateLimit fields, 503 when the store fails without `failOpen`), and the
+ * fields on every answer given after it counted the request.
+ */
+export function quotaDescription(failOpen: boolean): MiddlewareDescription {
+  const retryAfter: DescribedHeader = {
+    name: 'Retry-After',
+    description: 'Seconds until the next period starts',
+    schema: { type: 'integer', minimum: 1 },
+  }
+  return {
+    middleware: 'quota',
+    responses: responsesOf(ANSWERS, { failOpen }, { 429: [retryAfter, ...FIELDS] }),
+    headers: FIELDS.map((h) => ({ ...h, on: 'passed' as const })),
+  }
+}

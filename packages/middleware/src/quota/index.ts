@@ -1,0 +1,8 @@
+export {
+  type PeriodSpan,
+  type QuotaMiddleware,
+  type QuotaOptions,
+  type QuotaPeriod,
+  type QuotaUsage,
+  quota,
+} from './quota'
