@@ -21,6 +21,7 @@
 import {
   apiKey,
   bodyLimit,
+  botGuard,
   contentTypeGuard,
   cors,
   csrf,
@@ -37,7 +38,9 @@ import {
   sessions,
   shield,
   signJwt,
+  signWebhook,
   ssrfGuard,
+  webhook,
   xssSanitize,
 } from '@palisade/middleware'
 import { openapi } from '@palisade/openapi'
@@ -119,6 +122,27 @@ const Health = z.object({ status: z.literal('ok') }).meta({ id: 'Health' })
 const Pong = z.object({ pong: z.boolean() }).meta({ id: 'Pong' })
 const Stores = z.object({ stores: z.enum(['memory', 'redis']) }).meta({ id: 'Stores' })
 const HomePage = z.string().max(4096).meta({ id: 'HomePage' })
+/** What the billing provider sends to /webhooks/billing (Standard Webhooks). */
+const BillingEvent = z
+  .object({
+    type: z.string().min(1).max(100).meta({ example: 'invoice.created' }),
+    data: z.record(z.string().max(100), z.unknown()),
+  })
+  .meta({ id: 'BillingEvent' })
+const Received = z
+  .object({ received: z.boolean(), id: z.string().max(256) })
+  .meta({ id: 'WebhookReceived' })
+/** The webhook this app sends to its subscribers when an invoice is paid. */
+const InvoicePaid = z
+  .object({
+    type: z.literal('invoice.paid'),
+    data: z.object({
+      invoice: z.string().max(64).meta({ example: 'in_1' }),
+      amount: z.int32().min(0).meta({ description: 'In cents' }),
+      currency: z.string().length(3).meta({ example: 'eur' }),
+    }),
+  })
+  .meta({ id: 'InvoicePaid' })
 
 /** An account as a user store would hold it, secrets included. */
 function account(sub: string, role: string) {
@@ -174,6 +198,7 @@ export const auditPolicy: AuditPolicy = {
 export function fuzzAuth(
   api: ReturnType<typeof openapi>,
   apiKey?: string,
+  billingWebhookSecret = DEV_WEBHOOK_SECRET,
 ): NonNullable<FuzzOptions['auth']> {
   let credentials:
     | Promise<{ token: string; accessToken: string; csrfToken: string; csrfCookie: string }>
@@ -196,7 +221,15 @@ export function fuzzAuth(
     const csrfCookie = /XSRF-TOKEN=([^;]+)/.exec(page.headers.get('set-cookie') ?? '')?.[1] ?? ''
     return { token, accessToken, csrfToken, csrfCookie }
   }
-  return async (op) => {
+  return async (op, request) => {
+    if (op.security.some((r) => 'webhookStandardWebhooks' in r)) {
+      // The billing provider's part: sign the very body the fuzzer sends (a fresh webhook-id each).
+      const signed = await signWebhook(request.body ?? '', {
+        preset: 'standardWebhooks',
+        secret: billingWebhookSecret,
+      })
+      return { headers: signed.headers }
+    }
     credentials ??= signIn()
     const { token, accessToken, csrfToken, csrfCookie } = await credentials
     const schemes = new Set(op.security.flatMap((r) => Object.keys(r)))
@@ -264,6 +297,27 @@ function secret(env: Env, name: string): string {
 }
 
 /**
+ * The Standard Webhooks secret (`whsec_` and base64) the billing provider signs with, from
+ * `BILLING_WEBHOOK_SECRET`. Unset: a development secret with a warning, or, under
+ * `NODE_ENV=production`, an error naming the variable.
+ */
+function webhookSecret(env: Env): string {
+  const name = 'BILLING_WEBHOOK_SECRET'
+  const value = env[name]
+  if (value !== undefined && value !== '') return value
+  if (env.NODE_ENV === 'production') {
+    throw new Error(
+      `${name} is not set: set it to the whsec_… secret your billing provider shows for this endpoint`,
+    )
+  }
+  console.warn(`${name} is not set: using a development secret`)
+  return DEV_WEBHOOK_SECRET
+}
+
+/** The development webhook secret (never for production: `NODE_ENV=production` refuses it). */
+const DEV_WEBHOOK_SECRET = `whsec_${btoa('palisade-example-development-webhook-secret')}`
+
+/**
  * Builds the example app. Returns the documented app (`api.fetch` serves it), its stores and a `close()`
  * that releases the stores (timers or the Redis connection).
  */
@@ -320,6 +374,10 @@ export async function createApp(env: Env = process.env) {
   // and the span (category and location, never the payload), while the app learns what its
   // traffic looks like (docs/middleware/shield.md: "shield in dry run for a week, then block").
   const guard = shield({ dryRun: true })
+  // A "Googlebot" (Bingbot, Applebot, …) whose address is not the crawler's is refused: its claim
+  // is checked by forward-confirmed reverse DNS (node:dns), cached per address. A claim that
+  // cannot be checked (DNS down) passes as unverified; handlers read c.get('bot').
+  const bots = botGuard({ deny: ['spoofed'] })
   // One chain, so `AppType` (below) carries every route and what its middleware answer.
   const api = openapi(hono, {
     info: {
@@ -364,13 +422,15 @@ export async function createApp(env: Env = process.env) {
     // One limit and one body cap for every area of the app (/api, /forms, /admin, /): each
     // request matches one prefix, so it counts once against the client's budget.
     .use('/api/*', limitBody, limitRate)
+    // Crawlers that lie about who they are, on the API and on the home page they would index.
+    .use('/api/*', bots)
     // The session cookie only where a handler reads the session: a route behind it that changes
     // state would be authenticated by a cookie alone, and so need CSRF protection (palisade audit).
     .use('/api/session/*', session)
     .use('/api/login', session)
 
     .get('/', (c) => c.html(HOME_PAGE), {
-      middlewares: [limitRate],
+      middlewares: [limitRate, bots],
       openapi: {
         operationId: 'getHome',
         security: [],
@@ -648,6 +708,40 @@ export async function createApp(env: Env = process.env) {
         },
       },
     )
+
+    // Webhooks from the billing provider: signed (Standard Webhooks), a replay refused, the body
+    // verified as sent and then validated like any other.
+    .use('/webhooks/*', limitBody, limitRate)
+    .post(
+      '/webhooks/billing',
+      (c) => {
+        const event = c.req.valid('json')
+        // A real app would enqueue the event, keyed by webhook-id (a retry carries the same id).
+        return c.json({ received: event.type.length > 0, id: c.get('webhook').id ?? '' })
+      },
+      {
+        middlewares: [webhook({ preset: 'standardWebhooks', secret: webhookSecret(env) })],
+        openapi: {
+          operationId: 'receiveBillingWebhook',
+          tags: ['webhooks'],
+          summary: 'Receives the billing provider’s signed webhooks (Standard Webhooks)',
+          webhookReceiver: true,
+          request: { body: BillingEvent },
+          responses: { 200: { description: 'Taken', schema: Received } },
+        },
+      },
+    )
+    // What this app sends to its own subscribers (documented, not served).
+    .webhook('invoice.paid', {
+      operationId: 'invoicePaid',
+      summary: 'An invoice was paid',
+      description:
+        'Sent to each subscriber once an invoice is paid, signed with `signWebhook()` (Standard Webhooks); a retry carries the same `webhook-id`.',
+      tags: ['webhooks'],
+      payload: InvoicePaid,
+      signature: 'standardWebhooks',
+      responses: { 200: { description: 'Received' }, 410: { description: 'Unsubscribe' } },
+    })
 
     // Operators only: loopback clients.
     .use('/admin/*', limitRate)

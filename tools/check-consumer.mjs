@@ -15,7 +15,7 @@
 // its optional peers and passing with them, and a TypeScript module refused clearly without tsx
 // and loaded with it (the command re-runs itself under `--import tsx`).
 //
-// Nothing is downloaded: hono and jose are packed from the workspace's installed copies and
+// Nothing is downloaded: hono, jose and isbot are packed from the workspace's installed copies and
 // installed from those tarballs with `npm install --offline`; the optional peers (fast-check,
 // ajv, tsx) are linked from the workspace's installed copies when a step needs them.
 //
@@ -230,8 +230,9 @@ try {
     openapi: npmPack(join(ROOT, 'packages', 'openapi'), tmp).tarball,
     hono: packInstalled('hono'),
     jose: packInstalled('jose'),
+    isbot: packInstalled('isbot'),
   }
-  record('npm pack of both packages (and hono, jose from the workspace)', true)
+  record('npm pack of both packages (and hono, jose, isbot from the workspace)', true)
 
   const app = join(tmp, 'app')
   mkdirSync(app)
@@ -250,6 +251,7 @@ try {
       '--no-package-lock',
       tarballs.hono,
       tarballs.jose,
+      tarballs.isbot,
       tarballs.middleware,
       tarballs.openapi,
     ],

@@ -44,7 +44,13 @@ export interface Palisade {
   xssSanitize?: Factory
   sanitizedBody?: (c: Loose) => unknown
   ssrfGuard?: Factory
+  botGuard?: Factory
   sessions?: Factory
+  webhook?: Factory
+  signWebhook?: (
+    payload: unknown,
+    options: Loose,
+  ) => Promise<{ headers: Record<string, string>; body: string | Uint8Array }>
   MemoryRateLimitStore?: Ctor
   MemoryConcurrencyStore?: Ctor
   MemorySessionStore?: Ctor
@@ -88,7 +94,9 @@ const SUBPATHS = [
   'request-timeout',
   'xss-sanitize',
   'ssrf-guard',
+  'bot-guard',
   'sessions',
+  'webhook',
 ]
 
 let cached: Palisade | undefined

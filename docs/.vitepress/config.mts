@@ -34,7 +34,9 @@ const middleware: [string, string][] = [
   ['xssSanitize', 'xss-sanitize'],
   ['shield', 'shield'],
   ['ssrfGuard', 'ssrf-guard'],
+  ['botGuard', 'bot-guard'],
   ['sessions', 'sessions'],
+  ['webhook and signWebhook', 'webhook'],
 ]
 
 const sidebar: DefaultTheme.Sidebar = {
@@ -88,6 +90,7 @@ const sidebar: DefaultTheme.Sidebar = {
         { text: 'How the document is built', link: '/openapi/document' },
         { text: 'Schemas', link: '/openapi/schemas' },
         { text: 'Security from middleware', link: '/openapi/security' },
+        { text: 'Webhooks the app sends', link: '/openapi/webhooks' },
         { text: 'Explorer and reference pages', link: '/openapi/pages' },
         { text: 'generateSpec', link: '/openapi/generate-spec' },
         { text: 'Audit, fuzz, palisade', link: '/openapi/prove' },

@@ -12,7 +12,8 @@
  *   `app`, else its `api`;
  * - every `process.env.NAME` the block reads is set: `REDIS_URL` and `DATABASE_URL` to the local
  *   servers (127.0.0.1:6379, the PostgreSQL `test` database on 127.0.0.1:5432), a name ending in
- *   `PUBLIC_KEY` to a fresh ES256 public key (SPKI PEM), anything else to a random 43-character
+ *   `PUBLIC_KEY` to a fresh ES256 public key (SPKI PEM), a name ending in `WEBHOOK_SECRET` to a
+ *   Standard Webhooks secret (`whsec_` and 32 random bytes in base64), anything else to a random 43-character
  *   secret; the Workers module `cloudflare:workers` gives such secrets as its `env`;
  * - `serve()` of `@hono/node-server` is replaced by one that listens nowhere and hands the test
  *   its `fetch`: a page showing how to serve an app must not take a port;
@@ -153,6 +154,10 @@ function envFor(code: string): Record<string, string> {
       values[name] = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test'
     else if (name.endsWith('PUBLIC_KEY')) values[name] = publicKeyPem
     else if (name === 'PORT') values[name] = '0'
+    // A webhook signing secret in the form Standard Webhooks gives (and any provider accepts).
+    else if (name.endsWith('WEBHOOK_SECRET'))
+      values[name] =
+        `whsec_${btoa(String.fromCharCode(...crypto.getRandomValues(new Uint8Array(32))))}`
     else values[name] = secret()
   }
   return values

@@ -20,6 +20,7 @@ import {
 import {
   apiKey,
   bodyLimit,
+  botGuard,
   contentTypeGuard,
   csrf,
   ipGuard,
@@ -74,6 +75,8 @@ interface Case {
   status: number
   dryRun: boolean
   store?: string
+  /** The category the guard names in its decision, allowed and refused (botGuard). */
+  category?: { allow: string; reject: string }
 }
 
 const cases: Case[] = [
@@ -153,6 +156,20 @@ const cases: Case[] = [
     code: 'url_forbidden',
     status: 403,
     dryRun: true,
+  },
+  {
+    middleware: 'botGuard',
+    make: (dryRun) => botGuard({ deny: ['library'], dryRun }),
+    allow: {
+      headers: {
+        'user-agent': 'Mozilla/5.0 (X11; Linux x86_64; rv:121.0) Gecko/20100101 Firefox/121.0',
+      },
+    },
+    reject: [{ headers: { 'user-agent': 'curl/8.4.0' } }],
+    code: 'bot_denied',
+    status: 403,
+    dryRun: true,
+    category: { allow: 'browser', reject: 'library' },
   },
   {
     middleware: 'xssSanitize',
@@ -260,6 +277,8 @@ describe('decisions reach the JSON log (pino) and OpenTelemetry', () => {
     if (outcome === 'allow') expect(decision?.code).toBeUndefined()
     else expect(decision).toMatchObject({ code: c.code, status: c.status })
     if (c.store) expect(decision?.store).toMatchObject({ op: c.store, ms: expect.any(Number) })
+    const category = c.category?.[outcome === 'allow' ? 'allow' : 'reject']
+    expect(decision?.category).toBe(category)
 
     // OpenTelemetry: the span of the last request carries the decision as an event.
     const span = exporter.getFinishedSpans().at(-1)
@@ -275,6 +294,7 @@ describe('decisions reach the JSON log (pino) and OpenTelemetry', () => {
       })
     }
     if (c.store) expect(event?.attributes?.['palisade.store.op']).toBe(c.store)
+    expect(event?.attributes?.['palisade.category']).toBe(category)
     const points = await counted(reader)
     const point = points.find(
       (p) =>

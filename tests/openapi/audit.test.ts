@@ -8,6 +8,7 @@ import {
   rateLimit,
   securityHeaders,
   sessions,
+  webhook,
 } from '@palisade/middleware'
 import { openapi } from '@palisade/openapi'
 import { AUDIT_RULES, type AuditFinding, audit, formatFindings } from '@palisade/openapi/audit'
@@ -39,6 +40,58 @@ describe('each rule finds its fault', () => {
       })
     expect(only(audit(api))).toEqual(['GET /open auth'])
     expect(audit(api)[0]?.message).toContain('security: []')
+  })
+
+  it('webhook-signature: a declared or conventional webhook receiver without a signature check', () => {
+    const hook = webhook({ preset: 'github', secret })
+    const api = base()
+      .post('/webhooks/unsigned', (c) => c.json({ ok: true }), {
+        openapi: { security: [], request: { body: Body }, responses: ok },
+      })
+      .post('/webhooks/signed', (c) => c.json({ ok: true }), {
+        middlewares: [hook],
+        openapi: { request: { body: Body }, responses: ok },
+      })
+      .post('/ingest', (c) => c.json({ ok: true }), {
+        middlewares: [jwtAuth({ secret })],
+        openapi: { webhookReceiver: true, request: { body: Body }, responses: ok },
+      })
+      .post('/stripe/webhook', (c) => c.json({ ok: true }), {
+        middlewares: [jwtAuth({ secret })],
+        openapi: { webhookReceiver: false, request: { body: Body }, responses: ok },
+      })
+      .get('/webhooks', (c) => c.json({ ok: true }), { openapi: { security: [], responses: ok } })
+    expect(only(audit(api))).toEqual([
+      'POST /webhooks/unsigned webhook-signature',
+      'POST /ingest webhook-signature',
+    ])
+    const [conventional, declared] = audit(api)
+    expect(conventional?.message).toContain('webhookReceiver: false')
+    expect(declared?.message).toContain('declared a webhook receiver')
+    expect(declared?.message).toContain('webhook()')
+  })
+
+  it('webhook-signature: a webhook() that runs for only part of the paths is named', () => {
+    const api = base()
+    api.use('/webhooks/:id{[0-9]+}', webhook({ preset: 'stripe', secret }))
+    api.post('/webhooks/:id', (c) => c.json({ ok: true }), {
+      openapi: {
+        request: { params: z.object({ id: z.string() }), body: Body },
+        responses: ok,
+      },
+    })
+    const finding = audit(api).find((f) => f.rule === 'webhook-signature')
+    expect(finding?.message).toContain(
+      "webhook at /webhooks/:id{[0-9]+} runs for only part of this route's paths",
+    )
+  })
+
+  it('webhook-signature: refuses a webhookReceiver that is not a boolean', () => {
+    expect(() =>
+      base().post('/x', (c) => c.json({ ok: true }), {
+        openapi: { webhookReceiver: 'yes' as never, responses: ok },
+      }),
+    ).toThrow('webhookReceiver must be a boolean')
   })
 
   it('csrf: an unsafe operation a session cookie authenticates, without csrf', () => {

@@ -33,7 +33,7 @@ describe('the example document, from what its middleware describe', () => {
     }
   })
 
-  it('lists every scheme: bearer JWT, the API key header and the CSRF token header', () => {
+  it('lists every scheme: bearer JWT, the API key header, the CSRF token header and the webhook signature', () => {
     expect(doc.components.securitySchemes).toEqual({
       bearerAuth: {
         type: 'http',
@@ -48,6 +48,12 @@ describe('the example document, from what its middleware describe', () => {
         name: 'X-XSRF-Token',
         description: 'The value of the XSRF-TOKEN cookie (double submit)',
       },
+      webhookStandardWebhooks: {
+        type: 'apiKey',
+        in: 'header',
+        name: 'webhook-signature',
+        description: expect.stringMatching(/^Standard Webhooks signature: .*replay/),
+      },
     })
   })
 
@@ -55,6 +61,7 @@ describe('the example document, from what its middleware describe', () => {
     expect(op('/api/me', 'get').security).toEqual([{ bearerAuth: [] }])
     expect(op('/api/keys/whoami', 'get').security).toEqual([{ apiKeyHeader: [] }])
     expect(op('/forms/feedback', 'post').security).toEqual([{ csrfToken: [] }])
+    expect(op('/webhooks/billing', 'post').security).toEqual([{ webhookStandardWebhooks: [] }])
     // csrf checks unsafe methods only.
     expect(op('/forms/token', 'get').security).toEqual([])
     expect(op('/health', 'get').security).toEqual([])

@@ -5,6 +5,8 @@
  * to valid and invalid requests, has a status the document declares and a body its schema accepts.
  * A client built with `hc<AppType>` sees `rate_limited` on a 429 (checked by tsc and at run time).
  */
+
+import { signWebhook } from '@palisade/middleware/webhook'
 import Ajv2020 from 'ajv/dist/2020'
 import addFormats from 'ajv-formats'
 import { hc } from 'hono/client'
@@ -62,6 +64,11 @@ describe('the example app responses', () => {
     addFormats(ajv)
     const auth = { Authorization: `Bearer ${token}` }
     const json = { 'Content-Type': 'application/json' }
+    // Signed with the development secret the app falls back to (BILLING_WEBHOOK_SECRET unset).
+    const secret = `whsec_${btoa('palisade-example-development-webhook-secret')}`
+    const event = '{"type":"invoice.created","data":{"invoice":"in_1"}}'
+    const signed = await signWebhook(event, { preset: 'standardWebhooks', secret })
+    const badBody = await signWebhook('{"type":""}', { preset: 'standardWebhooks', secret })
     const requests: [string, string, RequestInit][] = [
       ['/', 'get', {}],
       ['/health', 'get', {}],
@@ -90,6 +97,14 @@ describe('the example app responses', () => {
       ['/forms/token', 'get', {}],
       ['/forms/feedback', 'post', {}],
       ['/admin/stats', 'get', {}],
+      ['/webhooks/billing', 'post', { headers: { ...json, ...signed.headers }, body: event }],
+      ['/webhooks/billing', 'post', { headers: { ...json, ...signed.headers }, body: event }],
+      ['/webhooks/billing', 'post', { headers: json, body: event }],
+      [
+        '/webhooks/billing',
+        'post',
+        { headers: { ...json, ...badBody.headers }, body: '{"type":""}' },
+      ],
     ]
     // Every recorded route is exercised.
     const covered = new Set(requests.map(([path, method]) => `${method} ${path}`))

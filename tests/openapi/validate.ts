@@ -57,7 +57,7 @@ export async function expectValidOpenAPI(doc: OpenAPIDocument): Promise<void> {
   }
   const ajv = createAjv()
   const schemas: OpenAPISchema[] = [...Object.values(doc.components.schemas)]
-  for (const item of Object.values(doc.paths)) {
+  for (const item of [...Object.values(doc.paths), ...Object.values(doc.webhooks ?? {})]) {
     for (const op of Object.values(item))
       for (const p of op.parameters ?? []) schemas.push(p.schema)
   }

@@ -13,6 +13,8 @@ import { apiKey, MemoryApiKeyStore } from './api-key'
 import { ANSWERS as apiKeyAnswers } from './api-key/answers'
 import { bodyLimit } from './body-limit'
 import { ANSWERS as bodyLimitAnswers } from './body-limit/answers'
+import { botGuard } from './bot-guard'
+import { ANSWERS as botGuardAnswers } from './bot-guard/answers'
 import { concurrencyLimit } from './concurrency-limit'
 import { ANSWERS as concurrencyLimitAnswers } from './concurrency-limit/answers'
 import { contentTypeGuard } from './content-type-guard'
@@ -39,6 +41,8 @@ import { shield } from './shield'
 import { ANSWERS as shieldAnswers } from './shield/answers'
 import { ssrfGuard } from './ssrf-guard'
 import { ANSWERS as ssrfGuardAnswers } from './ssrf-guard/answers'
+import { signWebhook, webhook } from './webhook'
+import { ANSWERS as webhookAnswers } from './webhook/answers'
 import { xssSanitize } from './xss-sanitize'
 import { ANSWERS as xssSanitizeAnswers } from './xss-sanitize/answers'
 
@@ -46,6 +50,7 @@ import { ANSWERS as xssSanitizeAnswers } from './xss-sanitize/answers'
 const TABLES: Record<string, Answers<never>> = {
   apiKey: apiKeyAnswers,
   bodyLimit: bodyLimitAnswers,
+  botGuard: botGuardAnswers,
   concurrencyLimit: concurrencyLimitAnswers,
   contentTypeGuard: contentTypeGuardAnswers,
   csrf: csrfAnswers,
@@ -58,6 +63,7 @@ const TABLES: Record<string, Answers<never>> = {
   sessions: sessionsAnswers,
   shield: shieldAnswers,
   ssrfGuard: ssrfGuardAnswers,
+  webhook: webhookAnswers,
   xssSanitize: xssSanitizeAnswers,
 }
 const ROWS = Object.entries(TABLES).flatMap(([name, table]) =>
@@ -163,6 +169,7 @@ const failing = {
   acquire: down,
   renew: down,
   release: async () => {},
+  claim: down,
 }
 const json = (body: string) => ({
   method: 'POST',
@@ -211,6 +218,10 @@ const TRIGGERS: Record<string, () => Trigger | Promise<Trigger>> = {
   'bodyLimit body_unreadable': () => ({
     mw: bodyLimit({ max: 100 }),
     init: { method: 'POST', body: brokenBody(), duplex: 'half' } as RequestInit,
+  }),
+  'botGuard bot_denied': () => ({
+    mw: botGuard({ deny: ['library'] }),
+    init: { headers: { 'user-agent': 'curl/8.4.0' } },
   }),
   'concurrencyLimit concurrency_limited': () => {
     // The first request holds the only slot until the second has been answered.
@@ -313,6 +324,45 @@ const TRIGGERS: Record<string, () => Trigger | Promise<Trigger>> = {
   }),
   'ssrfGuard url_invalid': () => ({ mw: ssrfGuard(), init: json('{"url":"ftp://x"}') }),
   'ssrfGuard url_forbidden': () => ({ mw: ssrfGuard(), init: json('{"url":"http://127.0.0.1/"}') }),
+  'webhook webhook_signature_invalid': () => ({
+    mw: webhook({ preset: 'github', secret }),
+    init: {
+      method: 'POST',
+      body: '{}',
+      headers: { 'x-hub-signature-256': `sha256=${'0'.repeat(64)}` },
+    },
+  }),
+  'webhook webhook_timestamp_invalid': async () => {
+    const signed = await signWebhook('{}', { preset: 'slack', secret, timestamp: 1 })
+    return {
+      mw: webhook({ preset: 'slack', secret }),
+      init: { method: 'POST', body: signed.body as string, headers: signed.headers },
+    }
+  },
+  'webhook body_unreadable': () => ({
+    mw: webhook({ preset: 'github', secret }),
+    init: {
+      method: 'POST',
+      body: brokenBody(),
+      duplex: 'half',
+      headers: { 'x-hub-signature-256': `sha256=${'0'.repeat(64)}` },
+    } as RequestInit,
+  }),
+  'webhook body_too_large': () => ({
+    mw: webhook({ preset: 'github', secret, maxBodyBytes: 1 }),
+    init: {
+      method: 'POST',
+      body: '{}',
+      headers: { 'x-hub-signature-256': `sha256=${'0'.repeat(64)}` },
+    },
+  }),
+  'webhook store_unavailable': async () => {
+    const signed = await signWebhook('{}', { preset: 'github', secret })
+    return {
+      mw: webhook({ preset: 'github', secret, nonces: failing }),
+      init: { method: 'POST', body: signed.body as string, headers: signed.headers },
+    }
+  },
   'xssSanitize malformed_body': () => ({ mw: xssSanitize(), init: json('{bad') }),
   'xssSanitize body_too_deep': () => ({
     mw: xssSanitize(),

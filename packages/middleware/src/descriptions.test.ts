@@ -4,6 +4,7 @@ import { getMiddlewareDescription as describeOf } from '@palisade/shared/describ
 import { describe, expect, it } from 'vitest'
 import { apiKey, MemoryApiKeyStore } from './api-key'
 import { bodyLimit } from './body-limit'
+import { botGuard } from './bot-guard'
 import { concurrencyLimit, MemoryConcurrencyStore } from './concurrency-limit'
 import { contentTypeGuard } from './content-type-guard'
 import { cors } from './cors'
@@ -123,6 +124,12 @@ describe('csrf', () => {
 describe('guards and limits', () => {
   it('ipGuard: 403', () => {
     expect(statuses(ipGuard({ list: ['10.0.0.0/8'] }))).toEqual([403])
+  })
+
+  it('botGuard: 403 bot_denied', () => {
+    expect(describeOf(botGuard())?.responses?.map((r) => [r.status, r.codes])).toEqual([
+      [403, ['bot_denied']],
+    ])
   })
 
   it('ssrfGuard: 400 for a bad URL, 403 for a blocked one', () => {

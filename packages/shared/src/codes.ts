@@ -33,10 +33,16 @@ export type RejectionCode =
   | 'malformed_body'
   | 'body_too_deep'
   | 'response_invalid'
+  /** `webhook()`: a missing, malformed, wrong or replayed webhook signature. */
+  | 'webhook_signature_invalid'
+  /** `webhook()`: a webhook timestamp missing, malformed or outside the tolerance. */
+  | 'webhook_timestamp_invalid'
   /** `problemNotFound()`: no route matches the method and path. */
   | 'not_found'
   /** `shield()`: the request carries an attack, or its client is banned after repeated ones. */
   | 'attack_detected'
+  /** `botGuard()`: the request's bot category is denied (a spoofed crawler, by default). */
+  | 'bot_denied'
   | (string & {})
 
 /** What a rejection code looks like: snake_case, starting with a letter. */

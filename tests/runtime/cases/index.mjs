@@ -4,6 +4,7 @@
 // `run` by specifier), `run` builds a Hono app and asserts through `app.request()`.
 import apiKey from './api-key.mjs'
 import bodyLimit from './body-limit.mjs'
+import botGuard from './bot-guard.mjs'
 import cjs from './cjs.mjs'
 import clientIp from './client-ip.mjs'
 import contentTypeGuard from './content-type-guard.mjs'
@@ -24,6 +25,7 @@ import sessions from './sessions.mjs'
 import shield from './shield.mjs'
 import ssrfGuard from './ssrf-guard.mjs'
 import stack from './stack.mjs'
+import webhook from './webhook.mjs'
 import xssSanitize from './xss-sanitize.mjs'
 
 export const cases = [
@@ -39,11 +41,13 @@ export const cases = [
   jwks,
   apiKey,
   sessions,
+  webhook,
   csrf,
   rateLimit,
   ipGuard,
   clientIp,
   ssrfGuard,
+  botGuard,
   xssSanitize,
   shield,
   openapi,

@@ -194,6 +194,32 @@ try {
       checked.ok === true && Array.isArray(checked.addresses) && checked.addresses.length === 0,
       JSON.stringify(checked),
     )
+    // botGuard on the edge: the address is cf-connecting-ip, there is no DNS.
+    const bots = async (ip, ua, xff) => {
+      const headers = { 'cf-connecting-ip': ip, 'user-agent': ua }
+      if (xff) headers['x-forwarded-for'] = xff
+      const r = await get('/edge/bots/x', headers)
+      return `${r.status} ${await r.text()}`
+    }
+    const googlebot = 'Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)'
+    const unverified = await bots('66.249.66.1', googlebot)
+    check(
+      'botGuard: a Googlebot claim without DNS or ranges is unverified, not spoofed',
+      unverified === '200 search-engine Googlebot false',
+      unverified,
+    )
+    const inRange = await bots('20.171.206.9', 'GPTBot/1.2', '203.0.113.5')
+    check(
+      'botGuard: GPTBot by cf-connecting-ip inside its ranges is verified',
+      inRange === '200 ai-crawler GPTBot true',
+      inRange,
+    )
+    const forged = await bots('203.0.113.5', 'GPTBot/1.2', '20.171.206.9')
+    check(
+      'botGuard: GPTBot outside its ranges is spoofed; a forged X-Forwarded-For changes nothing',
+      forged.startsWith('403'),
+      forged,
+    )
   }
 
   if (summary) {

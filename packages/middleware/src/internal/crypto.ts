@@ -35,6 +35,29 @@ export function fromBase64url(value: string): Uint8Array<ArrayBuffer> | null {
   return out
 }
 
+/** Encodes bytes as standard base64 with padding (RFC 4648 §4). */
+export function base64(bytes: Uint8Array): string {
+  let binary = ''
+  for (let i = 0; i < bytes.length; i++) binary += String.fromCharCode(bytes[i] as number)
+  return btoa(binary)
+}
+
+/** Decodes standard padded base64 (RFC 4648 §4); `null` for anything else. */
+export function fromBase64(value: string): Uint8Array<ArrayBuffer> | null {
+  if (value.length % 4 !== 0 || !/^[A-Za-z0-9+/]*={0,2}$/.test(value)) return null
+  const binary = atob(value)
+  const out = new Uint8Array(binary.length)
+  for (let i = 0; i < binary.length; i++) out[i] = binary.charCodeAt(i)
+  return out
+}
+
+/** Encodes bytes as lowercase hex. */
+export function toHex(bytes: Uint8Array): string {
+  let hex = ''
+  for (let i = 0; i < bytes.length; i++) hex += (bytes[i] as number).toString(16).padStart(2, '0')
+  return hex
+}
+
 /** `bytes` cryptographically random bytes as base64url (default 32 bytes = 256 bits). */
 export function randomToken(bytes = 32): string {
   return base64url(crypto.getRandomValues(new Uint8Array(bytes)))
@@ -92,10 +115,7 @@ export async function sha256Hex(data: string): Promise<string> {
 
 /** A WebCrypto digest of a string's UTF-8 bytes, as lowercase hex. */
 export async function digestHex(algorithm: 'SHA-1' | 'SHA-256', data: string): Promise<string> {
-  const digest = new Uint8Array(await crypto.subtle.digest(algorithm, encoder.encode(data)))
-  let hex = ''
-  for (let i = 0; i < digest.length; i++) hex += (digest[i] as number).toString(16).padStart(2, '0')
-  return hex
+  return toHex(new Uint8Array(await crypto.subtle.digest(algorithm, encoder.encode(data))))
 }
 
 /**

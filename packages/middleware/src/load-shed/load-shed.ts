@@ -14,7 +14,7 @@ export type { PressureSample } from './pressure'
 export type LoadShedReason = 'event_loop_delay' | 'heap_used' | 'rss' | 'in_flight'
 
 /**
- * What {@link LoadShedMiddleware.pressure} reports: the last sample, the requests in flight and
+ * What `pressure()` reports: the last sample, the requests in flight and
  * the limit passed, if any. For a health or metrics endpoint.
  */
 export interface LoadShedPressure extends PressureSample {

@@ -14,7 +14,7 @@ import { type PeriodSpan, periodOf } from './period'
 export type { QuotaOptions } from './config'
 export type { PeriodSpan, QuotaPeriod } from './period'
 
-/** What {@link QuotaMiddleware.usage} reads: the calls counted for a key in one period. */
+/** What `usage()` reads: the calls counted for a key in one period. */
 export interface QuotaUsage {
   key: string
   used: number

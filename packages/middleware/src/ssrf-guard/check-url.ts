@@ -4,6 +4,7 @@
  * address). `checkUrl` is its public face; `ssrfGuard` (ssrf-guard.ts) applies it to requests.
  */
 import { type IP, IPMatcher, parseCIDR, parseIP } from '../internal/network/ip'
+import { loadPlatformDns } from '../internal/network/platform-dns'
 import {
   assertBoolean,
   assertFunction,
@@ -106,25 +107,9 @@ export type SsrfCheckResult =
 const MAX_DELAY = 2_147_483_647
 const TIMED_OUT = Symbol('timed out')
 
-type DnsModule = {
-  lookup(
-    hostname: string,
-    options: { all: true; verbatim: boolean },
-  ): Promise<{ address: string }[]>
-}
-
-let platformResolver: Promise<SsrfResolver | null> | undefined
-
 /** The platform resolver, loaded on first use; `null` where `node:dns/promises` does not exist. */
-function loadPlatformResolver(): Promise<SsrfResolver | null> {
-  // A variable specifier keeps bundlers for edge targets from trying to resolve the module.
-  const specifier = 'node:dns/promises'
-  platformResolver ??= import(/* @vite-ignore */ specifier).then(
-    (mod: DnsModule) => async (hostname: string) =>
-      (await mod.lookup(hostname, { all: true, verbatim: true })).map((a) => a.address),
-    () => null,
-  )
-  return platformResolver
+async function loadPlatformResolver(): Promise<SsrfResolver | null> {
+  return (await loadPlatformDns())?.lookup ?? null
 }
 
 /** A compiled destination policy: parses, classifies and (when possible) resolves a URL. */

@@ -5,6 +5,7 @@ import type { BlankSchema, MergePath, Schema, ToSchema } from 'hono/types'
 import type { OpenAPIDocument } from '../model/document'
 import type { RouteOptionsArg } from '../model/options'
 import type { OpenAPIRequestMeta, OpenAPIResponseMeta, StoredRoute } from '../model/route'
+import type { WebhookMeta } from '../model/webhook'
 import type { RequestInput } from '../validate/types'
 import type { RejectionOutput, RendersProblems, UseRecordOf } from './rejection-types'
 import type { AllowedResponse, RouteOutput, StatusCheck } from './response-types'
@@ -185,6 +186,23 @@ export interface OpenAPIApp<
     handler: H,
   ): OpenAPIApp<E, BasePath, S, U, RendersProblems<H> extends true ? true : Pr>
   notFound(handler: NotFoundHandler<E>): this
+  /**
+   * Documents a webhook the app **sends** under the document's top-level `webhooks` (OpenAPI
+   * 3.1): its payload schema (zod 3/4, Standard Schema, raw JSON Schema), the headers it carries
+   * (`signature: 'standardWebhooks'` documents the signing headers) and what the subscriber
+   * answers. Nothing is served. Throws for a name already documented, an unknown key or a schema
+   * that cannot be documented.
+   *
+   * @example
+   * ```ts
+   * api.webhook('invoice.paid', {
+   *   summary: 'An invoice was paid',
+   *   payload: z.object({ type: z.literal('invoice.paid'), data: z.object({ invoice: z.string() }) }),
+   *   signature: 'standardWebhooks',
+   * })
+   * ```
+   */
+  webhook(name: string, meta: WebhookMeta): this
   /** The Hono app's `fetch`: `export default api` and `serve(api)` work. */
   readonly fetch: Hono<E, S, BasePath>['fetch']
   /** The Hono app's `request`, for tests. */

@@ -6,10 +6,12 @@ import { generateSpec } from '../document/generate'
 import type { OpenAPIDocument } from '../model/document'
 import type { OpenAPIOptions } from '../model/options'
 import type { RouteMethod, StoredRoute } from '../model/route'
+import type { StoredWebhook } from '../model/webhook'
 import { type DocsRegistrar, type MountDocsPages, mountPrefix } from '../pages/mount'
 import { type ResolvedOptions, resolveOptions } from '../rules/options'
 import { RouteIndex } from '../rules/route-index'
 import { normalizeRouteOptions } from '../rules/route-options'
+import { assertWebhook } from '../rules/webhook-check'
 import { isRecord } from '../schema/common'
 import { hintsOf, routeBodyFields } from '../validate/field-hints'
 import { requestValidator } from '../validate/request'
@@ -40,6 +42,8 @@ interface State {
   app: Hono<any, any, any>
   options: ResolvedOptions
   routes: StoredRoute[]
+  /** The webhooks the app sends (`webhook()`), documented under `webhooks`. */
+  webhooks: StoredWebhook[]
   index: RouteIndex
   cache: Cache | undefined
   /** The endpoints `openapi()` serves itself, which `use()` must still be able to guard. */
@@ -65,7 +69,7 @@ function spec(state: State): Cache {
   const errorHandler = errorHandlerOf(state.app)
   let cache = state.cache
   if (!cache || cache.errorHandler !== errorHandler) {
-    const doc = generateSpec(state.routes, { ...state.options, errorHandler })
+    const doc = generateSpec(state.routes, { ...state.options, errorHandler }, state.webhooks)
     cache = { doc, json: JSON.stringify(doc), errorHandler, mounted: new Map() }
     state.cache = cache
   }
@@ -291,6 +295,7 @@ export function wrap<A extends HonoApp>(
     app,
     options: resolveOptions(options),
     routes: [],
+    webhooks: [],
     index: undefined as unknown as RouteIndex,
     cache: undefined,
     docs: [],
@@ -339,6 +344,14 @@ export function wrap<A extends HonoApp>(
     },
     notFound(handler: NotFoundHandler) {
       app.notFound(handler)
+      return wrapper
+    },
+    webhook(name: unknown, meta: unknown) {
+      const { routes, webhooks, options } = state
+      webhooks.push(
+        assertWebhook(name, meta, { routes, webhooks }, { converters: options.converters }),
+      )
+      state.cache = undefined
       return wrapper
     },
     fetch: app.fetch,

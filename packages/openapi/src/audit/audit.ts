@@ -8,6 +8,7 @@ import { descriptionsFor, type Operation, operationsOf, partialFor } from './ope
 export const AUDIT_RULES = [
   'undocumented',
   'auth',
+  'webhook-signature',
   'csrf',
   'rate-limit',
   'body-limit',
@@ -138,6 +139,30 @@ function missing(check: Check, name: string): string | undefined {
   return `${name} does not run${partly(check, (d) => d.middleware === name)}`
 }
 
+/** The middleware that verify who sent a request: a webhook's or an HTTP message signature. */
+const SIGNATURE_CHECKS = new Set(['webhook', 'httpSignature'])
+/** A path segment naming webhooks: `/webhooks/billing`, `/stripe/webhook`, `/api/webhooks`. */
+const WEBHOOK_SEGMENT = /\/webhooks?(?:\/|$)/i
+
+/**
+ * Whether the route receives webhooks: declared with `openapi.webhookReceiver` (which wins), else
+ * an unsafe method on a path with a `webhook` or `webhooks` segment.
+ */
+function receivesWebhooks(check: Check): boolean {
+  const declared = check.op.documented?.openapi?.webhookReceiver
+  if (declared !== undefined) return declared
+  return !SAFE.has(check.method) && WEBHOOK_SEGMENT.test(check.op.route)
+}
+
+function webhookSignature(check: Check): string | undefined {
+  if (!receivesWebhooks(check)) return undefined
+  if (check.descriptions.some((d) => SIGNATURE_CHECKS.has(d.middleware ?? ''))) return undefined
+  const declared = check.op.documented?.openapi?.webhookReceiver === true
+  return `${declared ? 'declared a webhook receiver' : 'receives webhooks (a webhook path segment)'} and no signature check runs: add webhook() (or httpSignature()) of @palisade/middleware${
+    declared ? '' : ', or declare `openapi: { webhookReceiver: false }` if it is not one'
+  }${partly(check, (d) => SIGNATURE_CHECKS.has(d.middleware ?? ''))}`
+}
+
 /** A description that authenticates: a security requirement, and not csrf's token. */
 const authenticates = (d: Description) => d.middleware !== CSRF && (d.security ?? []).length > 0
 
@@ -178,6 +203,7 @@ function auth(check: Check): string | undefined {
 /** The fault each rule finds on `check`, or undefined. `undocumented` is checked once per route. */
 const CHECKS: Record<Exclude<AuditRule, 'undocumented'>, (check: Check) => string | undefined> = {
   auth,
+  'webhook-signature': webhookSignature,
   csrf(check) {
     if (SAFE.has(check.method)) return undefined
     const cookie = check.descriptions.find((d) => d.cookieAuth)
@@ -315,6 +341,9 @@ function exempts(e: AuditExemption, op: Operation): boolean {
  * - `undocumented`: the document describes the route;
  * - `auth`: a middleware that authenticates runs (csrf does not), every scheme the route's
  *   `openapi.security` names is enforced by one, or the route is declared public (`security: []`);
+ * - `webhook-signature`: a webhook receiver (`openapi.webhookReceiver: true`, or an unsafe method
+ *   on a path with a `webhook` / `webhooks` segment unless declared `false`) runs `webhook()` or
+ *   `httpSignature()`;
  * - `csrf`: an unsafe operation that a cookie can authenticate (sessions, jwtAuth's `cookie`)
  *   runs csrf;
  * - `rate-limit`: rateLimit runs;

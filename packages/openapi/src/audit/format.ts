@@ -6,6 +6,8 @@ export type AuditFormat = 'table' | 'json' | 'sarif' | 'markdown'
 const RULE_HELP: Record<string, string> = {
   undocumented: 'Every route Hono serves is described by the OpenAPI document.',
   auth: 'Every operation runs authentication (csrf is not), enforces what it declares, or is declared public (`security: []`).',
+  'webhook-signature':
+    "Every webhook receiver (`openapi.webhookReceiver`, or a `webhook`/`webhooks` path segment) verifies the sender's signature with webhook() or httpSignature().",
   csrf: 'Unsafe operations that a cookie can authenticate run csrf.',
   'rate-limit': 'Every operation is rate limited.',
   'body-limit': 'Every operation that takes a body runs bodyLimit.',

@@ -9,6 +9,7 @@ import { ComponentRegistry } from '../model/naming'
 import type { SpecOptions } from '../model/options'
 import type { RouteOpenAPIMeta, StoredRoute } from '../model/route'
 import { finishSecurity } from '../model/security'
+import type { StoredWebhook } from '../model/webhook'
 import { resolveSpecOptions } from '../rules/options'
 import type { PathVariant } from '../rules/path'
 import { objectParts } from '../rules/route-check'
@@ -19,6 +20,7 @@ import type { OpenAPISchema } from '../schema/types'
 import { PROBLEM_JSON, validationProblemSchema } from '../validate/problem'
 import { type JSONSchemaValidator, validatesAnything } from '../validate/validator'
 import { applyDescriptions, createMergeContext, type MergeContext } from './described-merge'
+import { buildWebhook } from './webhooks'
 
 /** Order of methods inside a path item, as the OpenAPI specification lists them. */
 const METHOD_ORDER = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace']
@@ -180,6 +182,7 @@ function buildOperation(
  *
  * @param routes - route records, as `OpenAPIApp.routes` holds them
  * @param specOptions - `info` (required) and `servers` (default `[]`: the document says `[{ url: '/' }]`)
+ * @param webhooks - the webhooks the app sends (`api.webhook()`), documented under `webhooks`
  * @returns a fresh document; schemas are copied, never shared with the input
  * @example
  * ```ts
@@ -193,6 +196,7 @@ function buildOperation(
 export function generateSpec(
   routes: readonly StoredRoute[],
   specOptions: SpecOptions,
+  webhooks: readonly StoredWebhook[] = [],
 ): OpenAPIDocument {
   if (!Array.isArray(routes)) throw new TypeError('generateSpec: routes must be an array')
   const options = resolveSpecOptions(specOptions)
@@ -232,6 +236,11 @@ export function generateSpec(
     for (const method of METHOD_ORDER) if (item[method]) ordered[method] = item[method]
     paths[template] = ordered
   }
+  const sent: Record<string, Record<string, OpenAPIPathItem>> = {}
+  for (const webhook of webhooks) {
+    sent[webhook.name] = buildWebhook(webhook, registry, { converters: options.converters })
+    for (const tag of webhook.meta.tags ?? []) if (!tags.includes(tag)) tags.push(tag)
+  }
   const doc: OpenAPIDocument = {
     openapi: '3.1.0',
     info: JSON.parse(JSON.stringify(options.info)),
@@ -246,7 +255,11 @@ export function generateSpec(
     paths,
     components: { schemas: registry.schemas },
   }
-  const securitySchemes = finishSecurity(paths, merge.schemes)
+  if (webhooks.length > 0) doc.webhooks = sent
+  // Webhooks' requirements name schemes too: checked with the operations' (keys apart from paths).
+  const checked = { ...paths }
+  for (const [name, item] of Object.entries(sent)) checked[`webhook ${name}`] = item
+  const securitySchemes = finishSecurity(checked, merge.schemes)
   if (securitySchemes) doc.components.securitySchemes = securitySchemes
   if (tags.length > 0) {
     const described = new Map((options.tags ?? []).map((t) => [t.name, t]))
@@ -258,10 +271,17 @@ export function generateSpec(
   return reorder(doc)
 }
 
-/** Puts `tags` after `servers`, the order readers of the JSON expect. */
+/** Puts `tags` after `servers` and `webhooks` after `paths`, the order readers of the JSON expect. */
 function reorder(doc: OpenAPIDocument): OpenAPIDocument {
-  const { openapi, info, servers, security, tags, paths, components } = doc
-  return tags
-    ? { openapi, info, servers, security, tags, paths, components }
-    : { openapi, info, servers, security, paths, components }
+  const { openapi, info, servers, security, tags, paths, webhooks, components } = doc
+  return {
+    openapi,
+    info,
+    servers,
+    security,
+    ...(tags ? { tags } : {}),
+    paths,
+    ...(webhooks ? { webhooks } : {}),
+    components,
+  }
 }

@@ -56,8 +56,14 @@ export async function fuzz(app: unknown, options: FuzzOptions = {}): Promise<Fuz
   const base = options.headers ?? {}
 
   const send = async (plan: Plan, draft: Draft) => {
-    const auth = options.auth ? await options.auth(structuredClone(plan.operation)) : undefined
-    const request = encode(plan, draft, base, auth)
+    // Encoded once without credentials, so the hook sees the body it may sign; the headers it
+    // gives change nothing else of the request.
+    const unsigned = encode(plan, draft, base)
+    const { method, url, body } = unsigned
+    const auth = options.auth
+      ? await options.auth(structuredClone(plan.operation), { method, url, body })
+      : undefined
+    const request = auth ? encode(plan, draft, base, auth) : unsigned
     const init: RequestInit = { method: request.method, headers: request.headers }
     if (request.body !== undefined && request.method !== 'GET' && request.method !== 'HEAD')
       init.body = request.body

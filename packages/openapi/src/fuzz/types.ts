@@ -39,8 +39,15 @@ export interface FuzzOptions {
   runs?: number
   /** Seed of the run; the report carries it, so a run can be repeated. Default: random. */
   seed?: number
-  /** Credentials for one request of `operation`; called before every request. */
-  auth?: (operation: FuzzOperation) => FuzzAuth | undefined | Promise<FuzzAuth | undefined>
+  /**
+   * Credentials for one request of `operation`; called before every request, with the request
+   * about to be sent (its method, URL and body), so a hook can sign the body (a webhook's
+   * signature headers, `signWebhook()`).
+   */
+  auth?: (
+    operation: FuzzOperation,
+    request: Readonly<Pick<FuzzRequest, 'method' | 'url' | 'body'>>,
+  ) => FuzzAuth | undefined | Promise<FuzzAuth | undefined>
   /** Which operations to fuzz. Default: all. */
   filter?: (operation: FuzzOperation) => boolean
   /** Headers sent on every request (e.g. `X-Forwarded-For` for a rate limiter's key). */

@@ -178,6 +178,11 @@ export interface OpenAPIDocument {
   tags?: OpenAPITag[]
   /** Path template, then lower-case method, then operation. */
   paths: Record<string, Record<string, OpenAPIPathItem>>
+  /**
+   * The webhooks the app sends (`api.webhook()`), by name, then lower-case method; absent when
+   * none.
+   */
+  webhooks?: Record<string, Record<string, OpenAPIPathItem>>
   components: {
     schemas: Record<string, OpenAPISchema>
     /** Present when any scheme is declared or described by a middleware. */

@@ -90,6 +90,14 @@ export interface RouteOpenAPIMeta<
    * `[]` marks the route public. Names refer to `securitySchemes` or to a middleware's scheme.
    */
   security?: OpenAPISecurityRequirement[]
+  /**
+   * `true` declares the route a webhook receiver: `palisade audit` (rule `webhook-signature`)
+   * then requires a signature check on it (`webhook()` or `httpSignature()` of
+   * `@palisade/middleware`, seen through their self-description). Routes with a `webhook` or
+   * `webhooks` path segment and an unsafe method count as receivers unless this is `false`.
+   * Adds nothing to the document.
+   */
+  webhookReceiver?: boolean
 }
 
 /**

@@ -41,6 +41,7 @@ const META_KEYS = [
   'request',
   'responses',
   'security',
+  'webhookReceiver',
 ]
 const REQUEST_KEYS = ['body', 'form', 'query', 'params', 'headers']
 
@@ -122,6 +123,8 @@ export function assertRoute(route: StoredRoute): void {
   ) {
     throw routeError(route, 'openapi.tags must be an array of non-empty strings')
   }
+  if (meta.webhookReceiver !== undefined && typeof meta.webhookReceiver !== 'boolean')
+    throw routeError(route, 'openapi.webhookReceiver must be a boolean')
   if (meta.deprecated !== undefined && typeof meta.deprecated !== 'boolean') {
     throw routeError(route, 'openapi.deprecated must be a boolean')
   }

@@ -42,6 +42,7 @@ export type {
   RouteOpenAPIMeta,
   StoredRoute,
 } from '../model/route'
+export type { StoredWebhook, WebhookMeta, WebhookSignature } from '../model/webhook'
 export type { ComponentSink, ConvertOptions, SchemaConverter } from '../schema/convert'
 export { toOpenAPISchema } from '../schema/convert'
 export { component } from '../schema/names'

@@ -71,6 +71,24 @@ export async function readBodyText(c: Context): Promise<string | null> {
 }
 
 /**
+ * Reads the request body as the bytes received, without using it up, like
+ * {@link readBodyText}: the handler can still call `c.req.json()`, `text()` or `arrayBuffer()`.
+ * Signature checks (webhook) verify these bytes, never a re-serialised copy. Returns `null` when
+ * the body cannot be read (a stream error, or consumed outside Hono's cache); an empty array when
+ * there is no body.
+ */
+export async function readBodyBytes(c: Context): Promise<Uint8Array | null> {
+  try {
+    if (Object.keys(c.req.bodyCache).length > 0) return new Uint8Array(await c.req.arrayBuffer())
+    if (!mayHaveBody(c)) return new Uint8Array(0)
+    const bytes = await cacheBodyBytes(c)
+    return bytes === null ? null : new Uint8Array(bytes)
+  } catch {
+    return null
+  }
+}
+
+/**
  * Parses a urlencoded or multipart body without using it up, like {@link readBodyText}. Returns
  * `null` when the body is missing, already consumed outside Hono's cache, or not a valid form.
  */

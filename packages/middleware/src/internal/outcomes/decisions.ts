@@ -42,8 +42,9 @@ export interface Decision {
    */
   cause?: string
   /**
-   * What a content guard found (shield's attack category), never the payload. Set only by such
-   * a guard, after the other keys.
+   * What the guard found or saw, never the payload: shield's attack category (`sqli`, `xss`, …),
+   * botGuard's bot category (`spoofed`, `ai-crawler`, …). Set only by such guards, after the
+   * other keys.
    */
   category?: string
   /**

@@ -61,7 +61,7 @@ export interface MemoryNonceStoreOptions {
  * @example
  * ```ts
  * const nonces = new MemoryNonceStore()
- * if (!(await nonces.claim(messageId, 300_000))) return c.text('replayed', 409)
+ * const fresh = await nonces.claim('msg_1', 300_000) // false for a replay within 5 minutes
  * ```
  */
 export class MemoryNonceStore implements NonceStore {
