@@ -159,6 +159,13 @@ export const auditPolicy: AuditPolicy = {
   rules: { shield: 'error' },
   exempt: [
     {
+      method: 'POST',
+      path: '/webhooks/billing',
+      rules: ['shield'],
+      reason:
+        'a signed payload from the billing provider, verified before the handler runs: its text is the sender’s, not a visitor’s, and a false positive would drop a paid invoice',
+    },
+    {
       method: 'GET',
       path: '/health',
       rules: ['rate-limit'],

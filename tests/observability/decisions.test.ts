@@ -75,8 +75,8 @@ interface Case {
   status: number
   dryRun: boolean
   store?: string
-  /** The category the guard names in its decision, allowed and refused (botGuard). */
-  category?: { allow: string; reject: string }
+  /** The category the guard names in its decision, allowed and refused (botGuard, shield). */
+  category?: { allow: string | undefined; reject: string }
 }
 
 const cases: Case[] = [
@@ -188,6 +188,8 @@ const cases: Case[] = [
     code: 'attack_detected',
     status: 403,
     dryRun: true,
+    // What fired; an allowed request found nothing.
+    category: { allow: undefined, reject: 'xss' },
   },
   {
     middleware: 'jwtAuth',
