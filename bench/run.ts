@@ -1,6 +1,6 @@
 /**
  * `pnpm bench` entry. Flags: `--quick` (shorter measurements, for a smoke run), `--only=<list>`
- * with any of middleware, components, rate-limit, openapi, http, start, ablation, stores (ablation and stores only
+ * with any of middleware, components, rate-limit, openapi, http, start, ablation, stores, shield (ablation, stores and shield only
  * run when named; ablation writes ABLATION.md, stores writes its section of RESULTS.md);
  * `--filter=<regex>` to run only the in-process
  * comparisons whose title matches; `--no-report` to leave RESULTS.md alone (a partial run with
@@ -18,6 +18,7 @@ import { runMiddleware } from './suites/middleware'
 import { runObservability } from './suites/observability'
 import { runOpenAPI } from './suites/openapi'
 import { runRateLimit } from './suites/rate-limit'
+import { runShield } from './suites/shield'
 import { runStart } from './suites/start'
 import { runStores } from './suites/stores'
 
@@ -61,6 +62,8 @@ if (only?.includes('ablation')) await runAblation()
 if (only?.includes('stores')) await runStores(quick)
 // Issue 23's rows, only when named: `--only=observability`.
 if (only?.includes('observability')) await runObservability()
+// Issue 38's rows, only when named: `--only=shield`.
+if (only?.includes('shield')) await runShield()
 if (!only && !filter && !args.includes('--no-report')) {
   await writeReport({
     startedAt,

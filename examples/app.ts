@@ -37,6 +37,7 @@ import {
   sanitizedBody,
   securityHeaders,
   sessions,
+  shield,
   signJwt,
   signWebhook,
   ssrfGuard,
@@ -150,12 +151,21 @@ function account(sub: string, role: string) {
 }
 
 /**
- * What `palisade audit` holds the app to: every rule at `error`, and these routes let off one
+ * What `palisade audit` holds the app to: every rule at `error` (`shield` too), and these routes let off one
  * rule each, with the reason a reviewer reads. (`palisade audit examples/api.ts` finds this
  * export next to the app.)
  */
 export const auditPolicy: AuditPolicy = {
+  // `shield` is off by default; this app runs it on every route that takes free text.
+  rules: { shield: 'error' },
   exempt: [
+    {
+      method: 'POST',
+      path: '/webhooks/billing',
+      rules: ['shield'],
+      reason:
+        'a signed payload from the billing provider, verified before the handler runs: its text is the sender’s, not a visitor’s, and a false positive would drop a paid invoice',
+    },
     {
       method: 'GET',
       path: '/health',
@@ -368,6 +378,10 @@ export async function createApp(env: Env = process.env) {
     store: stores.rateLimitStore,
   })
   const session = sessions({ secret: secret(env, 'SESSION_SECRET'), store: stores.sessionStore })
+  // On every write route, in dry run: each would-be block is a `dry-run` decision in the JSON log
+  // and the span (category and location, never the payload), while the app learns what its
+  // traffic looks like (docs/middleware/shield.md: "shield in dry run for a week, then block").
+  const guard = shield({ dryRun: true })
   // A "Googlebot" (Bingbot, Applebot, …) whose address is not the crawler's is refused: its claim
   // is checked by forward-confirmed reverse DNS (node:dns), cached per address. A claim that
   // cannot be checked (DNS down) passes as unverified; handlers read c.get('bot').
@@ -507,7 +521,7 @@ export async function createApp(env: Env = process.env) {
             return c.json({ token, expiresIn: '2h' })
           },
           {
-            middlewares: [contentTypeGuard({ required: ['application/json'] })],
+            middlewares: [contentTypeGuard({ required: ['application/json'] }), guard],
             openapi: {
               operationId: 'login',
               security: [],
@@ -558,7 +572,7 @@ export async function createApp(env: Env = process.env) {
             return c.json({ token, expiresIn: '15m' })
           },
           {
-            middlewares: [contentTypeGuard({ required: ['application/json'] })],
+            middlewares: [contentTypeGuard({ required: ['application/json'] }), guard],
             openapi: {
               operationId: 'issueAccessToken',
               security: [],
@@ -631,6 +645,7 @@ export async function createApp(env: Env = process.env) {
           {
             middlewares: [
               contentTypeGuard({ required: ['application/json'] }),
+              guard,
               // A retried POST with the same Idempotency-Key gets the stored comment again
               // (Idempotent-Replayed: true) instead of adding it twice.
               idempotency({ store: stores.idempotencyStore }),
@@ -657,7 +672,7 @@ export async function createApp(env: Env = process.env) {
             return c.json({ url, allowed: true })
           },
           {
-            middlewares: [contentTypeGuard({ required: ['application/json'] }), ssrfGuard()],
+            middlewares: [contentTypeGuard({ required: ['application/json'] }), guard, ssrfGuard()],
             openapi: {
               operationId: 'createPreview',
               security: [],
@@ -692,6 +707,7 @@ export async function createApp(env: Env = process.env) {
         return c.json({ received: message.length > 0 })
       },
       {
+        middlewares: [guard],
         openapi: {
           operationId: 'sendFeedback',
           tags: ['forms'],

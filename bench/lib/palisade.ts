@@ -9,7 +9,7 @@ import type { MiddlewareHandler } from 'hono'
 /** Why a module could not be loaded, keyed by package name; printed in the summary. */
 export const loadProblems = new Map<string, string>()
 
-async function importPackage(name: string): Promise<Record<string, unknown> | null> {
+export async function importPackage(name: string): Promise<Record<string, unknown> | null> {
   try {
     return (await import(name)) as Record<string, unknown>
   } catch (error) {

@@ -34,6 +34,7 @@ const middleware: [string, string][] = [
   ['contentTypeGuard', 'content-type-guard'],
   ['requestTimeout', 'request-timeout'],
   ['xssSanitize', 'xss-sanitize'],
+  ['shield', 'shield'],
   ['ssrfGuard', 'ssrf-guard'],
   ['botGuard', 'bot-guard'],
   ['sessions', 'sessions'],

@@ -32,6 +32,7 @@ import {
   quota,
   rateLimit,
   requestId,
+  shield,
   signJwt,
   ssrfGuard,
   xssSanitize,
@@ -74,8 +75,8 @@ interface Case {
   status: number
   dryRun: boolean
   store?: string
-  /** The category the guard names in its decision, allowed and refused (botGuard). */
-  category?: { allow: string; reject: string }
+  /** The category the guard names in its decision, allowed and refused (botGuard, shield). */
+  category?: { allow: string | undefined; reject: string }
 }
 
 const cases: Case[] = [
@@ -178,6 +179,17 @@ const cases: Case[] = [
     code: 'malformed_body',
     status: 400,
     dryRun: true,
+  },
+  {
+    middleware: 'shield',
+    make: (dryRun) => shield({ dryRun }),
+    allow: json('{"comment":"O\'Brien says hello"}'),
+    reject: [json('{"comment":"<script>alert(1)</script>"}')],
+    code: 'attack_detected',
+    status: 403,
+    dryRun: true,
+    // What fired; an allowed request found nothing.
+    category: { allow: undefined, reject: 'xss' },
   },
   {
     middleware: 'jwtAuth',
@@ -334,6 +346,31 @@ describe('dry run', () => {
   ])('%s takes no dryRun, and says why', (name, make) => {
     expect(make).toThrow(TypeError)
     expect(make).toThrow(new RegExp(`^${name}: "dryRun" is not available .*identity`))
+  })
+})
+
+describe('shield names the category and the location, never the payload', () => {
+  it.each([false, true])('in the log line and the span event (dry run: %s)', async (dryRun) => {
+    const h = harness(shield({ dryRun }))
+    const res = await send(h.app, json('{"post":{"body":"x\' OR 1=1--"}}'))
+    expect(res.status).toBe(dryRun ? 200 : 403)
+    const line = h.lines.at(-1) as { decisions: Record<string, unknown>[] }
+    expect(line.decisions.find((d) => d.middleware === 'shield')).toMatchObject({
+      outcome: dryRun ? 'dry-run' : 'reject',
+      code: 'attack_detected',
+      category: 'sqli',
+      location: 'body:/post/body',
+    })
+    expect(JSON.stringify(h.lines)).not.toContain('1=1')
+    const event = h.exporter
+      .getFinishedSpans()
+      .at(-1)
+      ?.events.find((e) => e.attributes?.['palisade.middleware'] === 'shield')
+    expect(event?.attributes).toMatchObject({
+      'palisade.category': 'sqli',
+      'palisade.location': 'body:/post/body',
+    })
+    expect(JSON.stringify(event?.attributes)).not.toContain('1=1')
   })
 })
 

@@ -41,6 +41,8 @@ import { requestTimeout } from './request-timeout'
 import { ANSWERS as requestTimeoutAnswers } from './request-timeout/answers'
 import { sessions } from './sessions'
 import { ANSWERS as sessionsAnswers } from './sessions/answers'
+import { shield } from './shield'
+import { ANSWERS as shieldAnswers } from './shield/answers'
 import { ssrfGuard } from './ssrf-guard'
 import { ANSWERS as ssrfGuardAnswers } from './ssrf-guard/answers'
 import { signWebhook, webhook } from './webhook'
@@ -65,6 +67,7 @@ const TABLES: Record<string, Answers<never>> = {
   rateLimit: rateLimitAnswers,
   requestTimeout: requestTimeoutAnswers,
   sessions: sessionsAnswers,
+  shield: shieldAnswers,
   ssrfGuard: ssrfGuardAnswers,
   webhook: webhookAnswers,
   xssSanitize: xssSanitizeAnswers,
@@ -412,6 +415,10 @@ const TRIGGERS: Record<string, () => Trigger | Promise<Trigger>> = {
       c.get('session').set('n', 1)
       return c.text('ok')
     },
+  }),
+  'shield attack_detected': () => ({
+    mw: shield(),
+    init: json('{"comment":"<script>alert(1)</script>"}'),
   }),
   'ssrfGuard url_invalid': () => ({ mw: ssrfGuard(), init: json('{"url":"ftp://x"}') }),
   'ssrfGuard url_forbidden': () => ({ mw: ssrfGuard(), init: json('{"url":"http://127.0.0.1/"}') }),

@@ -39,6 +39,8 @@ export type RejectionCode =
   | 'webhook_timestamp_invalid'
   /** `problemNotFound()`: no route matches the method and path. */
   | 'not_found'
+  /** `shield()`: the request carries an attack, or its client is banned after repeated ones. */
+  | 'attack_detected'
   /** `botGuard()`: the request's bot category is denied (a spoofed crawler, by default). */
   | 'bot_denied'
   /** httpSignature: no RFC 9421 signature on the request (or none with the required label/tag). */

@@ -23,6 +23,7 @@ import requestTimeout from './request-timeout.mjs'
 import securityHeaders from './security-headers.mjs'
 import server from './server.mjs'
 import sessions from './sessions.mjs'
+import shield from './shield.mjs'
 import ssrfGuard from './ssrf-guard.mjs'
 import stack from './stack.mjs'
 import webhook from './webhook.mjs'
@@ -50,6 +51,7 @@ export const cases = [
   ssrfGuard,
   botGuard,
   xssSanitize,
+  shield,
   openapi,
   server,
   cjs,

@@ -1,6 +1,7 @@
 import type { Context, MiddlewareHandler } from 'hono'
 import { HTTPException } from 'hono/http-exception'
 import { editResponseHeaders } from '../internal/http/headers'
+import { pathPatterns } from '../internal/http/path-patterns'
 import { rawPath, redactPathParams } from '../internal/logging/log-path'
 import { redactFields, secretNames } from '../internal/logging/redact'
 import {
@@ -10,7 +11,6 @@ import {
   assertOneOf,
   assertPositiveInteger,
   assertStringArray,
-  optionError,
 } from '../internal/options'
 import {
   type DecisionRecord,
@@ -129,20 +129,7 @@ type Level = 'info' | 'warn' | 'error'
 export function logger(options?: LoggerOptions): MiddlewareHandler {
   assertKnownKeys(NAME, options, KNOWN)
   const o = options ?? {}
-  const exact = new Set<string>()
-  const prefixes: string[] = []
-  for (const pattern of assertStringArray(NAME, 'exclude', o.exclude ?? [])) {
-    if (!pattern.startsWith('/')) {
-      throw optionError(NAME, `"exclude" entry ${JSON.stringify(pattern)} must start with "/"`)
-    }
-    if (pattern.endsWith('/*')) prefixes.push(pattern.slice(0, -2))
-    else if (pattern.includes('*')) {
-      throw optionError(
-        NAME,
-        `"exclude" entry ${JSON.stringify(pattern)}: "*" is only allowed as a final "/*"`,
-      )
-    } else exact.add(pattern)
-  }
+  const exclude = pathPatterns(NAME, 'exclude', o.exclude ?? [])
   const maxPathLength = assertPositiveInteger(NAME, 'maxPathLength', o.maxPathLength ?? 1024)
   const json = assertOneOf(NAME, 'format', o.format ?? 'text', ['text', 'json'] as const) === 'json'
   const serverTiming = assertBoolean(NAME, 'serverTiming', o.serverTiming ?? false)
@@ -158,11 +145,7 @@ export function logger(options?: LoggerOptions): MiddlewareHandler {
       : undefined
 
   function excluded(path: string): boolean {
-    if (exact.has(path)) return true
-    for (const prefix of prefixes) {
-      if (path === prefix || path.startsWith(`${prefix}/`)) return true
-    }
-    return false
+    return !exclude.empty && exclude.matches(path)
   }
 
   function emit(level: Level, entry: Record<string, unknown>, msg: string): void {

@@ -156,6 +156,7 @@ export function otel(options: OtelOptions): MiddlewareHandler {
       if (d.ms !== undefined) event['palisade.duration_ms'] = d.ms
       if (d.cause !== undefined) event['palisade.cause'] = d.cause
       if (d.category !== undefined) event['palisade.category'] = d.category
+      if (d.location !== undefined) event['palisade.location'] = d.location
       if (d.usage !== undefined) {
         usage.add(1, { 'palisade.middleware': d.middleware, 'palisade.quota.key': d.usage.key })
       }

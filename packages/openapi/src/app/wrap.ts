@@ -1,3 +1,4 @@
+import { withFieldHints } from '@palisade/shared/field-hints'
 import type { ErrorHandler, Handler, Hono, MiddlewareHandler, NotFoundHandler } from 'hono'
 import { mergePath } from 'hono/utils/url'
 import { assertKnownSecurity, readDescription } from '../document/described-read'
@@ -12,6 +13,7 @@ import { RouteIndex } from '../rules/route-index'
 import { normalizeRouteOptions } from '../rules/route-options'
 import { assertWebhook } from '../rules/webhook-check'
 import { isRecord } from '../schema/common'
+import { hintsOf, routeBodyFields } from '../validate/field-hints'
 import { requestValidator } from '../validate/request'
 import { responseCheck } from '../validate/response'
 import { type DocsRoute, docsGuard, patternMatches } from './docs-routes'
@@ -152,6 +154,11 @@ function register(
         onValidationError: onValidationError ?? state.options.onValidationError,
       })
     : undefined
+  // What the validator will pin down, for a content guard (shield) that reads the body before it.
+  const fields = validator ? routeBodyFields(draft.openapi?.request, state.options) : undefined
+  const hints = hintsOf(fields)
+  if (validator && hints) withFieldHints(validator, hints)
+  if (fields?.freeText === false) draft.freeText = false
   const check = responseCheck(draft.openapi?.responses, {
     mode: responseValidation ?? state.options.responseValidation,
     path: full,

@@ -16,7 +16,11 @@ export const AUDIT_RULES = [
   'validation',
   'responses',
   'headers',
+  'shield',
 ] as const
+
+/** Rules that are off unless the policy turns them on. */
+const OFF_BY_DEFAULT: ReadonlySet<AuditRule> = new Set(['shield'])
 
 /** One rule of {@link audit}. */
 export type AuditRule = (typeof AUDIT_RULES)[number]
@@ -50,7 +54,8 @@ export interface AuditExemption {
 }
 
 /**
- * What `audit` checks and how strictly. Every rule defaults to `'error'`.
+ * What `audit` checks and how strictly. Every rule defaults to `'error'`, except `shield`
+ * (`'off'`).
  *
  * @example
  * const policy: AuditPolicy = {
@@ -243,6 +248,14 @@ const CHECKS: Record<Exclude<AuditRule, 'undocumented'>, (check: Check) => strin
     return ok ? undefined : 'no success (2xx) response declares a schema'
   },
   headers: (check) => missing(check, 'securityHeaders'),
+  shield(check) {
+    const { op, method } = check
+    if (ran(check, 'shield')) return undefined
+    if (BODYLESS.has(method) && !declaresBody(op.documented)) return undefined
+    // The wrapper notes a validated body whose every field is pinned down (validate/field-hints.ts).
+    if (op.documented?.freeText === false) return undefined
+    return `takes a free-text body and shield does not run${partly(check, (d) => d.middleware === 'shield')}`
+  },
 }
 
 const UNDOCUMENTED: Record<NonNullable<Operation['undocumented']>, string> = {
@@ -340,7 +353,10 @@ function exempts(e: AuditExemption, op: Operation): boolean {
  * - `validation`: path parameters are typed by `request.params`, a body method declares its
  *   body, and declared schemas are not switched off with `validate: false`;
  * - `responses`: a 2xx response declares a schema (204, 205 and 304 need none);
- * - `headers`: securityHeaders runs.
+ * - `headers`: securityHeaders runs;
+ * - `shield` (off unless the policy sets it): an operation that takes a free-text body (no body
+ *   schema, or one with a field that is not a number, boolean, enum, uuid, date or email) runs
+ *   shield.
  *
  * The endpoints `openapi()` serves itself (the document, the pages and their files) are not
  * audited.
@@ -374,7 +390,7 @@ export function audit(app: unknown, policy?: AuditPolicy): AuditFinding[] {
   for (const op of operations) {
     const waived = new Set(exempt.filter((e) => exempts(e, op)).flatMap((e) => e.rules))
     for (const rule of AUDIT_RULES) {
-      const level = rules[rule] ?? 'error'
+      const level = rules[rule] ?? (OFF_BY_DEFAULT.has(rule) ? 'off' : 'error')
       if (level === 'off' || waived.has(rule)) continue
       const message = fault(rule, op)
       if (message !== undefined) {

@@ -14,6 +14,8 @@ const RULE_HELP: Record<string, string> = {
   validation: 'Every request part the route reads is declared and validated.',
   responses: 'Every operation declares a success response schema.',
   headers: 'securityHeaders runs on every route.',
+  shield:
+    'Every operation that takes a free-text body runs shield (off unless the policy turns it on).',
 }
 
 function table(findings: readonly AuditFinding[]): string {

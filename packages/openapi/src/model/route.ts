@@ -129,4 +129,10 @@ export interface StoredRoute {
   middleware?: readonly unknown[]
   /** `false` when the route's request is not validated (no 400 problem response documented). */
   validate?: boolean
+  /**
+   * `false` when the route's body is validated and every field of it is pinned down (numbers,
+   * enums, uuids, …: see validate/field-hints.ts), so it carries no free text. Read by audit's
+   * `shield` rule; absent: free text (or no body).
+   */
+  freeText?: boolean
 }

@@ -215,6 +215,10 @@ export function applyMeta(
   if (typeof meta.description === 'string') s.description = meta.description
   if (typeof meta.title === 'string') s.title = meta.title
   if (meta.deprecated === true) s.deprecated = true
+  // shield() reads it from the document's schema: `false` marks a field that is not free text.
+  if (typeof meta['x-palisade-shield'] === 'boolean') {
+    ;(s as Record<string, unknown>)['x-palisade-shield'] = meta['x-palisade-shield']
+  }
   if (Array.isArray(meta.examples) && meta.examples.every(isJSONValue))
     s.examples = [...meta.examples]
   else if (isRecord(meta.examples)) {

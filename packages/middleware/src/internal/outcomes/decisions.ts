@@ -42,10 +42,16 @@ export interface Decision {
    */
   cause?: string
   /**
-   * What kind of request the guard saw, for guards that classify: botGuard's bot category
-   * (`spoofed`, `ai-crawler`, …). Set only by them, after the other keys.
+   * What the guard found or saw, never the payload: shield's attack category (`sqli`, `xss`, …),
+   * botGuard's bot category (`spoofed`, `ai-crawler`, …). Set only by such guards, after the
+   * other keys.
    */
   category?: string
+  /**
+   * Where it found it: `path`, `query:q`, `header:referer`, `cookie:sid`, `body:/comment`. Never
+   * the value itself.
+   */
+  location?: string
   /**
    * A metered middleware's count after this request (quota): whose, how many, out of how many.
    * Set only then, after the other keys; otel counts it per key.

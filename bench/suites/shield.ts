@@ -1,0 +1,141 @@
+/**
+ * Issue 38, in-process: shield() on a JSON POST against the same route with the body parsed and
+ * no shield (CPU per request, rotated batches: the target is 1.5x), and shield's cost as the body
+ * grows from 1 KiB to 1 MiB (`maxInspectBytes` raised so the whole body is inspected): linear
+ * means the CPU per KiB stays flat. `pnpm bench --only=shield`.
+ */
+import { Hono, type MiddlewareHandler } from 'hono'
+import { cpuBatches, fmtNs, fmtRatio, settings } from '../lib/measure'
+import { importPackage } from '../lib/palisade'
+import { addRow, addTarget, heading, skip } from '../lib/results'
+
+const BASE = 'http://localhost'
+type Shield = (options?: Record<string, unknown>) => MiddlewareHandler
+
+/** A JSON body of about `bytes` bytes: an array of comment objects with prose, a name, numbers. */
+export function jsonBody(bytes: number): string {
+  const item = {
+    id: 1234,
+    author: "Siobhan O'Brien",
+    title: 'Notes on select, from and where in everyday English',
+    body: 'We met at the cafe and talked about the union of two teams; drop by any time. See https://example.com/a?b=1.',
+    tags: ['prose', 'markdown', 'url'],
+    published: true,
+  }
+  const one = JSON.stringify(item).length + 1
+  const n = Math.max(1, Math.round(bytes / one))
+  return JSON.stringify(Array.from({ length: n }, (_, i) => ({ ...item, id: i })))
+}
+
+function app(mw: MiddlewareHandler | undefined): Hono {
+  const a = new Hono()
+  if (mw) a.use('*', mw)
+  a.post('/comments', async (c) => {
+    const body = (await c.req.json()) as unknown[]
+    return c.text(`read ${body.length}`)
+  })
+  return a
+}
+
+function post(body: string): () => Request {
+  const headers = { 'content-type': 'application/json', 'content-length': String(body.length) }
+  return () => new Request(`${BASE}/comments`, { method: 'POST', body, headers })
+}
+
+async function sides(
+  cases: Array<[string, Hono, () => Request]>,
+  batch: number,
+): Promise<Awaited<ReturnType<typeof cpuBatches>> | undefined> {
+  for (const [name, a, req] of cases) {
+    const res = await a.fetch(req())
+    if (res.status !== 200) {
+      skip(`${name}: answered ${res.status}`)
+      return undefined
+    }
+  }
+  return cpuBatches(
+    cases.map(
+      ([, a, req]) =>
+        () =>
+          a.fetch(req()),
+    ),
+    { batch },
+  )
+}
+
+export async function runShield(): Promise<void> {
+  const mod = (await importPackage('@palisade/middleware/shield')) as { shield?: Shield } | null
+  const shield = mod?.shield
+  if (!shield) {
+    skip('shield: @palisade/middleware/shield is not built')
+    return
+  }
+  const title1 = 'shield: 1 KiB JSON POST against the body parsed without shield'
+  if (!settings.filter || settings.filter.test(title1)) {
+    heading(title1)
+    const req = post(jsonBody(1024))
+    const m = await sides(
+      [
+        ['body parsed, no shield', app(undefined), req],
+        ['shield()', app(shield()), req],
+      ],
+      settings.quick ? 300 : 1000,
+    )
+    if (m) {
+      addRow({ table: 'shield', name: 'body parsed, no shield (1 KiB JSON POST)', ns: m.cpu(0) })
+      addRow({
+        table: 'shield',
+        name: 'shield() (1 KiB JSON POST)',
+        ns: m.cpu(1),
+        ratio: m.ratio(1, 0),
+        vs: 'body parsed, no shield',
+      })
+      addTarget({
+        goal: 'shield() on a 1 KiB JSON POST within 1.5x the CPU of the route parsing the body without it',
+        measured: fmtRatio(m.ratio(1, 0)),
+        met: m.ratio(1, 0) <= 1.5,
+      })
+    }
+  }
+  const title2 = 'shield: linear in the body, 1 KiB to 1 MiB'
+  if (!settings.filter || settings.filter.test(title2)) {
+    heading(title2)
+    const sizes = [1024, 16 * 1024, 256 * 1024, 1024 * 1024]
+    const perKiB: number[] = []
+    for (const size of sizes) {
+      const body = jsonBody(size)
+      const req = post(body)
+      const inspect = shield({ maxInspectBytes: 2 * 1024 * 1024 })
+      const batch = Math.max(2, Math.round((settings.quick ? 100 : 300) / (size / 1024) ** 0.5))
+      const m = await sides(
+        [
+          ['body parsed, no shield', app(undefined), req],
+          ['shield()', app(inspect), req],
+        ],
+        batch,
+      )
+      if (!m) continue
+      // shield's own cost: the difference from the route that parses the same body.
+      const own = Math.max(0, m.cpu(1) - m.cpu(0))
+      const kib = body.length / 1024
+      perKiB.push(own / kib)
+      addRow({
+        table: 'shield',
+        name: `shield() over the parsed route, ${Math.round(kib)} KiB JSON`,
+        ns: own,
+        value: `${fmtNs(own / kib)} per KiB`,
+        ratio: m.ratio(1, 0),
+        vs: 'body parsed, no shield',
+      })
+    }
+    const first = perKiB[0]
+    const last = perKiB.at(-1)
+    if (first && last) {
+      addTarget({
+        goal: 'shield() linear to 1 MiB: CPU per KiB at 1 MiB within 2x of 1 KiB',
+        measured: `${fmtNs(first)} → ${fmtNs(last)} per KiB (${fmtRatio(last / first)})`,
+        met: last / first <= 2,
+      })
+    }
+  }
+}

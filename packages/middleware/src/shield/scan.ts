@@ -1,0 +1,65 @@
+import { type AttackCategory, type DetectOptions, detect, type InputKind } from './detect'
+
+/** What one request's inspection found: the category and the location, never the value. */
+export interface Hit {
+  readonly category: AttackCategory
+  readonly location: string
+}
+
+/** Longest name kept in a location (a field or parameter name is the client's text). */
+const MAX_NAME = 64
+
+/** A name as it may appear in a location: cut to {@link MAX_NAME} characters, no control characters. */
+export function safeName(name: string): string {
+  const cut = name.length > MAX_NAME ? `${name.slice(0, MAX_NAME)}…` : name
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what it removes
+  return cut.replace(/[\u0000-\u001f\u007f]/g, '?')
+}
+
+/**
+ * One request's inspection: runs the engine over each value, stops at the first hit, and keeps
+ * the body's budget (`maxInspectBytes`, counted in characters) and what the decision should say
+ * about what was and was not read.
+ */
+export class Scan {
+  hit: Hit | undefined
+  /** Body characters still to inspect. */
+  budget: number
+  /** Body characters seen in all, inspected or not (for the note on a body over the cap). */
+  bodyChars = 0
+  /** Notes for the decision's `cause`: a body over the cap, a body read other than declared. */
+  readonly notes: string[] = []
+
+  constructor(
+    readonly options: DetectOptions,
+    readonly maxInspect: number,
+  ) {
+    this.budget = maxInspect
+  }
+
+  /** Checks a value outside the body; true when it fired. */
+  check(value: string, kind: InputKind, location: string | (() => string)): boolean {
+    if (value === '') return false
+    const category = detect(value, kind, this.options)
+    if (category === undefined) return false
+    this.hit = { category, location: typeof location === 'string' ? location : location() }
+    return true
+  }
+
+  /**
+   * Checks a body value within the budget; true when inspection should stop (a hit, or the
+   * budget spent: the rest of the body is not read).
+   */
+  body(value: string, kind: InputKind, location: () => string): boolean {
+    if (value === '') return false
+    if (this.budget <= 0) return true
+    const part = value.length > this.budget ? value.slice(0, this.budget) : value
+    this.budget -= part.length
+    return this.check(part, kind, location) || this.budget <= 0
+  }
+
+  /** Whether the budget ran out before the body did. */
+  get capped(): boolean {
+    return this.budget <= 0 && this.bodyChars > this.maxInspect
+  }
+}

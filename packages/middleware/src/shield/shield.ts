@@ -1,0 +1,145 @@
+import { type FieldHints, fieldHintsOf } from '@palisade/shared/field-hints'
+import type { Context, MiddlewareHandler } from 'hono'
+import { matchedRoutes } from 'hono/route'
+import { begin, decide, type Pending } from '../internal/outcomes/decisions'
+import { described } from '../internal/outcomes/described'
+import { rejectOrRecord, type ShieldRejects } from './answers'
+import { Ban } from './ban'
+import { scanBody } from './body'
+import { NAME, type ShieldConfig, type ShieldOptions, shieldConfig } from './config'
+import { shieldDescription } from './description'
+import { scanRequestParts } from './inputs'
+import { compilePointers, type PointerTrie } from './pointers'
+import { type Hit, Scan } from './scan'
+
+/** The response body of every refusal: nothing about which rule fired, nor where. */
+const MESSAGE = 'Forbidden'
+
+/**
+ * Recognises attacks that fit the contract: SQL injection, XSS, path traversal and file
+ * inclusion, command injection, PHP, Java/JNDI, template injection, prototype-pollution keys and
+ * scanner probes, in the path, the query, cookies, headers (all but {@link UNREAD_HEADERS}:
+ * credentials, signatures, and the Cookie header, read as cookies) and bodies (JSON walked value
+ * by value, forms, multipart text fields and file names, XML, text), within `maxInspectBytes`.
+ * A detection answers `403 Forbidden` (`attack_detected`); the body never says which rule fired.
+ * The decision records the category and the location (`body:/comment`, `query:q`), never the
+ * value. The body stays readable by the handler.
+ *
+ * Behind `@palisade/openapi`, a route's request schema tells shield which body fields hold no
+ * free text (numbers, booleans, enums, uuids, dates, emails, and fields marked
+ * `x-palisade-shield: false`): they are validated, not inspected.
+ *
+ * @param options.rules default: every category on.
+ * @param options.paranoia default `1`.
+ * @param options.maxInspectBytes default `65536`.
+ * @param options.dryRun default `false`.
+ * @example
+ * ```ts
+ * app.use('/api/*', shield({ dryRun: true, onDetect: (d) => console.warn('shield', d) }))
+ * ```
+ */
+export function shield(options?: ShieldOptions): MiddlewareHandler & ShieldRejects {
+  const config = shieldConfig(options)
+  const ban = config.ban ? new Ban(config.ban) : undefined
+  const routeFields = new WeakMap<FieldHints, PointerTrie>()
+  const detectOptions = { rules: config.rules, paranoia: config.paranoia }
+
+  /** The body pointers of this request: the user's, with the matched route's schema hints. */
+  function fieldsOf(c: Context): PointerTrie | undefined {
+    const hints = routeHints(c)
+    if (hints === undefined) return config.fields
+    let trie = routeFields.get(hints)
+    if (trie === undefined) {
+      trie = compilePointers([...config.skip, ...hints.skip], config.inspect)
+      routeFields.set(hints, trie)
+    }
+    return trie
+  }
+
+  return described(shieldDescription, async function shield(c, next) {
+    const d = begin(c, NAME)
+    if (await exempted(c, config)) {
+      decide(d, 'skip')
+      return next()
+    }
+    if (ban !== undefined && (await ban.bannedFor(c)) > 0) {
+      note(d, undefined, 'ban', 'client banned after repeated detections')
+      rejectOrRecord(d, config.dryRun, 403, MESSAGE, 'attack_detected')
+      return next()
+    }
+    const scan = new Scan(detectOptions, config.maxInspect)
+    const found =
+      scanRequestParts(c, scan) || (await scanBody(c, scan, fieldsOf)) ? scan.hit : undefined
+    if (scan.capped) {
+      scan.notes.push(
+        `body over maxInspectBytes: first ${config.maxInspect} of ${scan.bodyChars} characters inspected`,
+      )
+    }
+    const cause = scan.notes.length > 0 ? scan.notes.join('; ') : undefined
+    if (found === undefined) {
+      decide(d, 'allow')
+      if (d !== undefined && cause !== undefined) d.decision.cause = cause
+      return next()
+    }
+    await refuse(c, d, config, found, cause, ban)
+    return next()
+  })
+}
+
+/** Records the hit, tells `onDetect`, counts it toward a ban, and refuses (or records a dry run). */
+async function refuse(
+  c: Context,
+  d: Pending | undefined,
+  config: ShieldConfig,
+  hit: Hit,
+  cause: string | undefined,
+  ban: Ban | undefined,
+): Promise<void> {
+  note(d, hit.category, hit.location, cause)
+  if (config.onDetect) {
+    await config.onDetect(
+      { category: hit.category, location: hit.location, dryRun: config.dryRun },
+      c,
+    )
+  }
+  if (ban !== undefined && (await ban.detected(c)) && d !== undefined) {
+    d.decision.cause = cause ? `${cause}; client banned` : 'client banned'
+  }
+  rejectOrRecord(d, config.dryRun, 403, MESSAGE, 'attack_detected')
+}
+
+/** Sets what the decision says beyond its code: cause, category, location (in that key order). */
+function note(
+  d: Pending | undefined,
+  category: string | undefined,
+  location: string,
+  cause: string | undefined,
+): void {
+  if (d === undefined) return
+  if (cause !== undefined) d.decision.cause = cause
+  if (category !== undefined) d.decision.category = category
+  d.decision.location = location
+}
+
+async function exempted(c: Context, config: ShieldConfig): Promise<boolean> {
+  if (config.exemptFn !== undefined) return (await config.exemptFn(c)) === true
+  return config.exempt !== undefined && !config.exempt.empty && config.exempt.matches(c.req.path)
+}
+
+/**
+ * The field hints of the route this request matched (`@palisade/openapi` puts them on the
+ * route's request validator; see `@palisade/shared/field-hints`), or `undefined`.
+ */
+function routeHints(c: Context): FieldHints | undefined {
+  let routes: readonly { handler: unknown }[]
+  try {
+    routes = matchedRoutes(c)
+  } catch {
+    return undefined
+  }
+  for (const route of routes) {
+    const hints = fieldHintsOf(route.handler)
+    if (hints !== undefined) return hints
+  }
+  return undefined
+}
