@@ -9,6 +9,7 @@
  *   JWT_SECRET / SESSION_SECRET / CSRF_SECRET secrets (development defaults, with a warning)
  *   CORS_ORIGIN                               comma-separated allowed origins
  *   DEMO_API_KEY                              an API key added to the store at start
+ *   PARTNER_MONTHLY_QUOTA                     calls a month per API key on /api/keys/whoami (10000)
  *   LOG_FORMAT                                `json`: one JSON log object per request, with decisions
  *   OTEL                                      `1`: each decision as an event on the request span, plus
  *                                             metrics (through the global OpenTelemetry providers)
@@ -28,9 +29,11 @@ import {
   idempotency,
   ipGuard,
   jwtAuth,
+  loadShed,
   logger,
   problemHandler,
   problemNotFound,
+  quota,
   rateLimit,
   requestId,
   requestTimeout,
@@ -386,6 +389,15 @@ export async function createApp(env: Env = process.env) {
   // is checked by forward-confirmed reverse DNS (node:dns), cached per address. A claim that
   // cannot be checked (DNS down) passes as unverified; handlers read c.get('bot').
   const bots = botGuard({ deny: ['spoofed'] })
+  // Shed load before the process falls over: a 500 ms stall of the event loop in the last second,
+  // or 1,000 requests in flight, answers 503 with Retry-After; /health keeps answering.
+  const shed = loadShed({ maxEventLoopDelayMs: 500, maxInFlight: 1_000, exempt: ['/health'] })
+  // The partner API key's monthly quota, by the calendar (UTC), on the shared rate-limit store.
+  const partnerQuota = quota({
+    limit: Number(env.PARTNER_MONTHLY_QUOTA ?? 10_000),
+    period: 'month',
+    store: stores.rateLimitStore,
+  })
   // One chain, so `AppType` (below) carries every route and what its middleware answer.
   const api = openapi(hono, {
     info: {
@@ -417,6 +429,7 @@ export async function createApp(env: Env = process.env) {
         sink: logLines,
       }),
     )
+    .use('*', shed)
     .use('*', securityHeaders())
     .use(
       '/api/*',
@@ -608,7 +621,7 @@ export async function createApp(env: Env = process.env) {
             )
           },
           {
-            middlewares: [apiKey({ store: stores.apiKeyStore })],
+            middlewares: [apiKey({ store: stores.apiKeyStore }), partnerQuota],
             openapi: {
               operationId: 'whoami',
               tags: ['auth'],
