@@ -191,7 +191,8 @@ function scanDist(pkgDir, pkg) {
     // Every package the built code loads must be one users get: a dependency or a required peer.
     // An optional peer (zod for openapi) may not be loaded statically, or users without it break.
     const staticSpecs = [
-      ...code.matchAll(/\b(?:from|import)\s*["']([^"'./][^"']*)["']/g),
+      // Not a string literal that is the word itself (`"from"`, `"import"` in a list of words).
+      ...code.matchAll(/(?<!["'])\b(?:from|import)\s*["']([^"'./][^"']*)["']/g),
       ...code.matchAll(/\brequire\(\s*["']([^"'./][^"']*)["']\s*\)/g),
     ].map((m) => m[1])
     for (const spec of new Set(staticSpecs)) {
