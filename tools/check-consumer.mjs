@@ -15,7 +15,8 @@
 // its optional peers and passing with them, and a TypeScript module refused clearly without tsx
 // and loaded with it (the command re-runs itself under `--import tsx`).
 //
-// Nothing is downloaded: hono, jose and isbot are packed from the workspace's installed copies and
+// Nothing is downloaded: hono and the middleware's dependencies (jose, isbot, structured-headers)
+// are packed from the workspace's installed copies and
 // installed from those tarballs with `npm install --offline`; the optional peers (fast-check,
 // ajv, tsx) are linked from the workspace's installed copies when a step needs them.
 //
@@ -27,6 +28,7 @@ import {
   existsSync,
   mkdirSync,
   mkdtempSync,
+  readFileSync,
   realpathSync,
   rmSync,
   symlinkSync,
@@ -225,14 +227,20 @@ function packInstalled(name) {
 let failed = false
 try {
   console.log(bold('▶ pack'))
+  // hono (the peer) and every dependency of the middleware package, as the workspace has them.
+  const middlewareDeps = Object.keys(
+    JSON.parse(readFileSync(join(ROOT, 'packages', 'middleware', 'package.json'), 'utf8'))
+      .dependencies ?? {},
+  )
+  const installed = ['hono', ...middlewareDeps].map(packInstalled)
   const tarballs = {
     middleware: npmPack(join(ROOT, 'packages', 'middleware'), tmp).tarball,
     openapi: npmPack(join(ROOT, 'packages', 'openapi'), tmp).tarball,
-    hono: packInstalled('hono'),
-    jose: packInstalled('jose'),
-    isbot: packInstalled('isbot'),
   }
-  record('npm pack of both packages (and hono, jose, isbot from the workspace)', true)
+  record(
+    `npm pack of both packages (and ${['hono', ...middlewareDeps].join(', ')} from the workspace)`,
+    true,
+  )
 
   const app = join(tmp, 'app')
   mkdirSync(app)
@@ -249,9 +257,7 @@ try {
       '--no-audit',
       '--no-fund',
       '--no-package-lock',
-      tarballs.hono,
-      tarballs.jose,
-      tarballs.isbot,
+      ...installed,
       tarballs.middleware,
       tarballs.openapi,
     ],

@@ -4,7 +4,7 @@
  * key), a JWK names it with `alg` or implies it by its type; a signature's `alg` parameter can
  * only agree with the key, never choose for it.
  */
-import type { JWK } from 'jose'
+import type { Jwk as JWK } from '../internal/keys/jwk'
 
 /**
  * An algorithm of the HTTP Signature Algorithms registry (RFC 9421 §6.2) that `httpSignature`

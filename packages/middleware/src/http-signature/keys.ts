@@ -4,7 +4,8 @@
  * key decides the algorithm (algorithms.ts): the signature's `alg` parameter can only agree.
  */
 import type { Context } from 'hono'
-import type { JSONWebKeySet, JWK } from 'jose'
+import type { JSONWebKeySet } from 'jose'
+import type { Jwk as JWK } from '../internal/keys/jwk'
 import {
   type JwksCacheOptions,
   type JwksFetch,

@@ -4,7 +4,7 @@
  * and Signature fields, exactly as the RFC prints them (RFC 8792 line wrapping undone). These keys
  * are public test keys: they must never sign anything real.
  */
-import type { JWK } from 'jose'
+import type { Jwk as JWK } from '../internal/keys/jwk'
 
 /** B.1: the private keys in JWK form (as printed). */
 export const RFC_PRIVATE_KEYS: Readonly<Record<string, JWK>> = {

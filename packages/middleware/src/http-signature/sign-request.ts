@@ -1,4 +1,3 @@
-import type { JWK } from 'jose'
 import {
   type InnerList,
   type Item,
@@ -7,6 +6,7 @@ import {
   serializeDictionary,
 } from 'structured-headers'
 import { randomToken } from '../internal/crypto'
+import type { Jwk as JWK } from '../internal/keys/jwk'
 import { formatValue, optionError } from '../internal/options'
 import {
   algorithmOfCryptoKey,
