@@ -23,7 +23,7 @@ export function idempotencyDescription(
   const retryAfter = {
     name: 'Retry-After',
     description: 'Seconds after which the first request holding this key has finished or expired',
-    schema: { type: 'integer', minimum: 1 },
+    schema: { type: 'integer', format: 'int64', minimum: 1, maximum: Number.MAX_SAFE_INTEGER },
   } as const
   const hours = Math.round((ttlMs / 3_600_000) * 100) / 100
   return {
@@ -34,7 +34,7 @@ export function idempotencyDescription(
         name: 'Idempotency-Key',
         description: `A unique key per operation, as a Structured Fields string (e.g. "8e03978e-40d5-43e8-bc93-6894a57f9324"). A retry with the same key and request gets the first answer again for ${hours} h (5xx answers are not kept); the same key with another request is refused with 422.`,
         required: setup.required,
-        schema: { type: 'string', pattern: KEY_PATTERN },
+        schema: { type: 'string', pattern: KEY_PATTERN, maxLength: 512 },
       },
     ],
     responses: responsesOf(ANSWERS, setup, { 409: [retryAfter] }),

@@ -7,7 +7,7 @@ export function loadShedDescription(): MiddlewareDescription {
   const retryAfter = {
     name: 'Retry-After',
     description: 'Seconds after which the server expects to accept requests again',
-    schema: { type: 'integer', minimum: 1 },
+    schema: { type: 'integer', format: 'int64', minimum: 1, maximum: Number.MAX_SAFE_INTEGER },
   } as const
   return {
     middleware: 'loadShed',

@@ -7,10 +7,12 @@ const FIELDS: DescribedHeader[] = [
   {
     name: 'RateLimit-Policy',
     description: 'The quota: calls per period, and the period in seconds (IETF draft 8)',
+    schema: { type: 'string', maxLength: 200, pattern: '^"[\\x20-\\x7e]{1,64}"; ' },
   },
   {
     name: 'RateLimit',
     description: 'Calls left in this period, and seconds until it ends (IETF draft 8)',
+    schema: { type: 'string', maxLength: 200, pattern: '^"[\\x20-\\x7e]{1,64}"; ' },
   },
 ]
 
@@ -23,7 +25,7 @@ export function quotaDescription(failOpen: boolean): MiddlewareDescription {
   const retryAfter: DescribedHeader = {
     name: 'Retry-After',
     description: 'Seconds until the next period starts',
-    schema: { type: 'integer', minimum: 1 },
+    schema: { type: 'integer', format: 'int64', minimum: 1, maximum: Number.MAX_SAFE_INTEGER },
   }
   return {
     middleware: 'quota',
