@@ -83,6 +83,8 @@ describe('the explorer authenticates', () => {
       'bearerAuth',
       'apiKeyHeader',
       'csrfToken',
+      // The signature of the Standard Webhooks webhook the app receives on /webhooks/billing.
+      'webhookStandardWebhooks',
     ])
     await page.locator('.modal-ux button.close-modal').click()
   })

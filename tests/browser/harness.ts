@@ -215,6 +215,8 @@ export interface SpecInventory {
     requiredParameters: number
     jsonBody: boolean
   }[]
+  /** The document's `webhooks` (OpenAPI 3.1): the explorer lists them beside the operations. */
+  webhooks: { method: string; name: string }[]
   schemas: string[]
 }
 
@@ -222,6 +224,7 @@ const METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'tr
 
 export function inventory(spec: {
   paths?: Record<string, Record<string, SpecOperation>>
+  webhooks?: Record<string, Record<string, unknown>>
   components?: { schemas?: Record<string, unknown> }
 }): SpecInventory {
   const operations: SpecInventory['operations'] = []
@@ -238,7 +241,12 @@ export function inventory(spec: {
       })
     }
   }
-  return { operations, schemas: Object.keys(spec.components?.schemas ?? {}) }
+  const webhooks = Object.entries(spec.webhooks ?? {}).flatMap(([name, item]) =>
+    Object.keys(item)
+      .filter((method) => METHODS.includes(method))
+      .map((method) => ({ method, name })),
+  )
+  return { operations, webhooks, schemas: Object.keys(spec.components?.schemas ?? {}) }
 }
 
 /** An operation the explorer test runs through "Try it out". */
