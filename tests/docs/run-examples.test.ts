@@ -29,7 +29,7 @@
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { exportSPKI, generateKeyPair } from 'jose'
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest'
 import { allBlocks, type Block, root } from './blocks'
 
 /** The apps blocks handed to `serve()`, newest last. */
@@ -176,6 +176,12 @@ afterAll(() => {
 })
 
 describe('documentation examples run', () => {
+  // A block may set a process-wide flag (the pages on switching off the borrowed internals set
+  // `__PALISADE_NO_INTERNALS__`): every block runs in this one process, so each starts without it,
+  // as a user's app would.
+  afterEach(() => {
+    delete (globalThis as { __PALISADE_NO_INTERNALS__?: boolean }).__PALISADE_NO_INTERNALS__
+  })
   it('runs nearly every block: the no-run marks are few and each says why', () => {
     expect(runnable.length).toBeGreaterThan(50)
     expect(notRun.length).toBeLessThanOrEqual(MAX_NO_RUN)
