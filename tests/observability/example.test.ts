@@ -63,6 +63,8 @@ describe('example app: LOG_FORMAT=json and OTEL=1', () => {
     })
     const decisions = entry.decisions as Array<Record<string, unknown>>
     expect(decisions.map((d) => [d.middleware, d.outcome])).toEqual([
+      // loadShed runs on every path, in front of the /api/* guards.
+      ['loadShed', 'allow'],
       ['cors', 'skip'],
       ['requestTimeout', 'allow'],
       ['bodyLimit', 'skip'],
