@@ -26,7 +26,8 @@ import { type NodeIncoming, requestBuiltFrom, socketMessage } from './node-serve
 export function mayHaveBody(c: Context): boolean {
   const framed = framedBody(c)
   if (framed !== undefined) return framed
-  return c.req.raw.body !== null || Object.keys(c.req.bodyCache).length > 0
+  // The cache first: a request served lazily (node-server.ts) builds its body when `.body` is read.
+  return Object.keys(c.req.bodyCache).length > 0 || c.req.raw.body !== null
 }
 
 /** A `Content-Length` value the parser frames a body by: digits only, one value. */

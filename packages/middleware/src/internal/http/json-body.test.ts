@@ -1,7 +1,8 @@
 import { Hono } from 'hono'
+import { cloneRawRequest } from 'hono/request'
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import { type Served, serveOnLoopback } from '../../../test/node-server'
-import { isJsonContentType, readBodyForm, readBodyText } from './json-body'
+import { isJsonContentType, readBodyBytes, readBodyForm, readBodyText } from './json-body'
 
 afterEach(() => {
   vi.restoreAllMocks()
@@ -224,5 +225,128 @@ describe('readBodyText on @hono/node-server', () => {
     gone.abort()
     await pending
     expect(await aborted).toBe(true)
+  })
+})
+
+describe('readBodyBytes then the handler (c.req.raw served lazily, internals on and off)', () => {
+  const flag = globalThis as { __PALISADE_NO_INTERNALS__?: boolean }
+  afterEach(() => {
+    delete flag.__PALISADE_NO_INTERNALS__
+  })
+
+  /** Every way a handler reads the body after a middleware read its bytes, one route each. */
+  function app() {
+    const a = new Hono()
+    a.use(async (c, next) => {
+      const bytes = await readBodyBytes(c)
+      c.header('x-read', String(bytes?.length))
+      await next()
+    })
+    a.post('/hono', async (c) => {
+      const [t1, t2, json] = [await c.req.text(), await c.req.text(), await c.req.json()]
+      const bytes = new Uint8Array(await c.req.arrayBuffer())
+      const blob = await (await c.req.blob()).text()
+      return c.json({ t1, t2, json, bytes: bytes.length, blob, raw: await c.req.raw.text() })
+    })
+    a.post('/stream', async (c) => {
+      const raw = c.req.raw
+      const before = raw.bodyUsed
+      const chunks: Uint8Array<ArrayBuffer>[] = []
+      const reader = (raw.body as ReadableStream<Uint8Array<ArrayBuffer>>).getReader()
+      for (let r = await reader.read(); !r.done; r = await reader.read()) chunks.push(r.value)
+      const text = new TextDecoder().decode(await new Blob(chunks).arrayBuffer())
+      return c.json({ before, after: raw.bodyUsed, text, hono: await c.req.text() })
+    })
+    a.post('/copies', async (c) => {
+      const clone = await c.req.raw.clone().text()
+      const copy = new Request(c.req.raw)
+      const moved = c.req.raw.bodyUsed
+      const viaInit = await new Request('http://other.test/', {
+        method: 'POST',
+        body: await copy.arrayBuffer(),
+        headers: c.req.raw.headers,
+      }).text()
+      const cloned = await (await cloneRawRequest(c.req)).text()
+      return c.json({ clone, moved, viaInit, cloned, type: c.req.raw.headers.get('content-type') })
+    })
+    return a
+  }
+
+  async function answers(path: string) {
+    const body = '{"a":"é","n":[1,2,3]}'
+    const res = await app().request(path, {
+      method: 'POST',
+      body,
+      headers: { 'content-type': 'application/json' },
+    })
+    return { status: res.status, read: res.headers.get('x-read'), body: await res.json() }
+  }
+
+  it('serves the body in every form, more than once, with the same answers either way', async () => {
+    const text = '{"a":"é","n":[1,2,3]}'
+    for (const path of ['/hono', '/stream', '/copies']) {
+      const on = await answers(path)
+      flag.__PALISADE_NO_INTERNALS__ = true
+      const off = await answers(path)
+      delete flag.__PALISADE_NO_INTERNALS__
+      expect(on).toEqual(off)
+      expect(on.status).toBe(200)
+      expect(on.read).toBe(String(new TextEncoder().encode(text).length))
+    }
+    expect((await answers('/hono')).body).toEqual({
+      t1: text,
+      t2: text,
+      json: { a: 'é', n: [1, 2, 3] },
+      bytes: new TextEncoder().encode(text).length,
+      blob: text,
+      raw: text,
+    })
+    expect((await answers('/stream')).body).toEqual({
+      before: false,
+      after: true,
+      text,
+      hono: text,
+    })
+    expect((await answers('/copies')).body).toEqual({
+      clone: text,
+      moved: true,
+      viaInit: text,
+      cloned: text,
+      type: 'application/json',
+    })
+  })
+
+  it('builds no new Request while the handler reads the body through c.req only', async () => {
+    const a = new Hono()
+    a.use(async (c, next) => {
+      await readBodyBytes(c)
+      await next()
+    })
+    a.post('/', async (c) => c.json({ text: await c.req.text(), h: c.req.header('x-h') }))
+    const req = () =>
+      new Request('http://localhost/', { method: 'POST', body: 'hi', headers: { 'x-h': '1' } })
+    await (await a.fetch(req())).text() // warm: the proxy probe runs once per process
+    const Original = globalThis.Request
+    let built = 0
+    class Counting extends Original {
+      constructor(input: RequestInfo | URL, init?: RequestInit) {
+        super(input, init)
+        built++
+      }
+    }
+    const first = req()
+    globalThis.Request = Counting
+    try {
+      const res = await a.fetch(first)
+      expect(await res.json()).toEqual({ text: 'hi', h: '1' })
+      expect(built).toBe(0)
+      // With the switch on, the request is built at once, as before.
+      ;(globalThis as { __PALISADE_NO_INTERNALS__?: boolean }).__PALISADE_NO_INTERNALS__ = true
+      const off = await a.fetch(new Original('http://localhost/', { method: 'POST', body: 'hi' }))
+      expect(await off.json()).toEqual({ text: 'hi' })
+      expect(built).toBe(1)
+    } finally {
+      globalThis.Request = Original
+    }
   })
 })
