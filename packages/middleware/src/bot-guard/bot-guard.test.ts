@@ -461,3 +461,37 @@ describe('botGuard hostile user agents', () => {
     expect(guarded.seen[0]?.bot.category).toBe('spoofed')
   })
 })
+
+describe('botGuard on the cached path', () => {
+  it('answers each address on its own when a verified and a rented one alternate', async () => {
+    const { resolver } = google()
+    const { app } = appWith({ resolver })
+    for (let round = 0; round < 3; round++) {
+      expect((await from(app, GOOGLE_IP, GOOGLEBOT)).status).toBe(200)
+      expect((await from(app, RENTED, GOOGLEBOT)).status).toBe(403)
+      expect((await from(app, `::ffff:${GOOGLE_IP}`, GOOGLEBOT)).status).toBe(200)
+      expect((await from(app, undefined, GOOGLEBOT)).status).toBe(200)
+      expect(await (await from(app, undefined, GOOGLEBOT)).json()).toEqual({
+        category: 'search-engine',
+        name: 'Googlebot',
+        verified: false,
+      })
+    }
+  })
+
+  it('gives the chain undefined, and a handler error reaches onError, from a cached verdict', async () => {
+    const { resolver } = google()
+    const app = new Hono()
+    const results: unknown[] = []
+    app.use('*', async (c, next) => {
+      results.push(await botGuard({ resolver })(c, next))
+    })
+    app.get('/', () => {
+      throw new Error('boom')
+    })
+    app.onError((err, c) => c.text(err.message, 500))
+    const res = await from(app, GOOGLE_IP, GOOGLEBOT)
+    expect([res.status, await res.text()]).toEqual([500, 'boom'])
+    expect(results).toEqual([undefined])
+  })
+})
