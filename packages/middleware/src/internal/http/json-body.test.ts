@@ -230,8 +230,11 @@ describe('readBodyText on @hono/node-server', () => {
 
 describe('readBodyBytes then the handler (c.req.raw served lazily, internals on and off)', () => {
   const flag = globalThis as { __PALISADE_NO_INTERNALS__?: boolean }
+  // The version matrix runs this file with the switch on too: each test sets what it needs, and
+  // the cell's setting comes back after it.
+  const cell = flag.__PALISADE_NO_INTERNALS__
   afterEach(() => {
-    delete flag.__PALISADE_NO_INTERNALS__
+    flag.__PALISADE_NO_INTERNALS__ = cell
   })
 
   /** Every way a handler reads the body after a middleware read its bytes, one route each. */
@@ -285,10 +288,11 @@ describe('readBodyBytes then the handler (c.req.raw served lazily, internals on 
   it('serves the body in every form, more than once, with the same answers either way', async () => {
     const text = '{"a":"é","n":[1,2,3]}'
     for (const path of ['/hono', '/stream', '/copies']) {
+      flag.__PALISADE_NO_INTERNALS__ = false
       const on = await answers(path)
       flag.__PALISADE_NO_INTERNALS__ = true
       const off = await answers(path)
-      delete flag.__PALISADE_NO_INTERNALS__
+      flag.__PALISADE_NO_INTERNALS__ = false
       expect(on).toEqual(off)
       expect(on.status).toBe(200)
       expect(on.read).toBe(String(new TextEncoder().encode(text).length))
@@ -317,6 +321,7 @@ describe('readBodyBytes then the handler (c.req.raw served lazily, internals on 
   })
 
   it('builds no new Request while the handler reads the body through c.req only', async () => {
+    flag.__PALISADE_NO_INTERNALS__ = false
     const a = new Hono()
     a.use(async (c, next) => {
       await readBodyBytes(c)
@@ -341,7 +346,7 @@ describe('readBodyBytes then the handler (c.req.raw served lazily, internals on 
       expect(await res.json()).toEqual({ text: 'hi', h: '1' })
       expect(built).toBe(0)
       // With the switch on, the request is built at once, as before.
-      ;(globalThis as { __PALISADE_NO_INTERNALS__?: boolean }).__PALISADE_NO_INTERNALS__ = true
+      flag.__PALISADE_NO_INTERNALS__ = true
       const off = await a.fetch(new Original('http://localhost/', { method: 'POST', body: 'hi' }))
       expect(await off.json()).toEqual({ text: 'hi' })
       expect(built).toBe(1)
