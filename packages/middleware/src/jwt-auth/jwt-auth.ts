@@ -1,6 +1,6 @@
 import type { MiddlewareHandler } from 'hono'
 import { described } from '../internal/outcomes/described'
-import type { JwtAuthRejects } from './answers'
+import type { JwtAuthDpopRejects, JwtAuthRejects } from './answers'
 import { type JwtAuthOptions, jwtAuthConfig } from './config'
 import { jwtAuthDescription } from './description'
 import { jwtAuthHandler } from './request'
@@ -51,7 +51,11 @@ export type { JwtAuthOptions } from './config'
  * app.get('/api/me', (c) => c.json({ sub: c.get('jwtPayload').sub }))
  * ```
  */
-export function jwtAuth(options: JwtAuthOptions): MiddlewareHandler & JwtAuthRejects {
+export function jwtAuth(
+  options: JwtAuthOptions & { dpop?: undefined },
+): MiddlewareHandler & JwtAuthRejects
+export function jwtAuth(options: JwtAuthOptions): MiddlewareHandler & JwtAuthDpopRejects
+export function jwtAuth(options: JwtAuthOptions): MiddlewareHandler & JwtAuthDpopRejects {
   // Options → frozen config (with its key source, see key-source.ts); the verifier (claim checks,
   // the verified and refused token caches); the request path that puts them together. Each is a
   // module of its own in this folder.
@@ -62,7 +66,12 @@ export function jwtAuth(options: JwtAuthOptions): MiddlewareHandler & JwtAuthRej
     scopes: config.scopes,
     remote: config.keys.remote,
     openIdConnectUrl: config.keys.openIdConnectUrl,
+    dpop: config.dpop !== undefined,
+    dpopMode: config.dpop?.mode,
+    dpopAlgorithms: config.dpop?.algorithms ?? [],
+    dpopNonce: config.dpop?.nonce !== undefined,
+    storeCanFail: config.dpop?.storeCanFail === true,
   })
   return described(description, jwtAuthHandler(config, verifier)) as MiddlewareHandler &
-    JwtAuthRejects
+    JwtAuthDpopRejects
 }
