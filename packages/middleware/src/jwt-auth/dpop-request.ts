@@ -58,11 +58,13 @@ type DpopRefusal = (
 export function dpopGate(config: JwtAuthConfig, dpop: DpopConfig, challenge: string) {
   const proofs = new ProofVerifier(dpop)
   const refuse: DpopRefusal = (error, description, headers = {}) => {
-    const code = error === 'invalid_token' ? 'token_invalid' : error
-    reject(401, description, code, {
+    const all = {
       ...headers,
       'WWW-Authenticate': `${challenge}, error="${error}", error_description="${description}"`,
-    })
+    }
+    if (error === 'use_dpop_nonce') reject(401, description, 'use_dpop_nonce', all)
+    if (error === 'invalid_dpop_proof') reject(401, description, 'invalid_dpop_proof', all)
+    reject(401, description, 'token_invalid', all)
   }
   return async function dpopCheck(
     c: Context,
