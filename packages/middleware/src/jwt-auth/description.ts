@@ -23,8 +23,8 @@ function dpopScheme(d: JwtAuthDescribed, scopes: { scopes?: string[] }): Describ
     name: 'dpopAuth',
     scheme: {
       type: 'http',
+      // No bearerFormat: OpenAPI allows it only with the bearer scheme.
       scheme: 'DPoP',
-      bearerFormat: 'JWT',
       description: `A DPoP-bound access token (RFC 9449, OAuth 2.0 Demonstrating Proof of Possession): \`Authorization: DPoP <token>\` with a \`DPoP\` header holding a proof JWT (\`typ: dpop+jwt\`, signed with ${d.dpopAlgorithms.join(', ')} by the key the token's \`cnf.jkt\` names) for this method and URL, with \`ath\` the token's hash, a fresh \`iat\` and an unused \`jti\`.`,
     },
     ...scopes,

@@ -1,6 +1,7 @@
 // DPoP (RFC 9449) in jwtAuth: proofs made with jose (SignJWT, generateKeyPair, exportJWK,
 // calculateJwkThumbprint), each attack of the issue against a middleware that would otherwise
 // accept the request.
+import { getMiddlewareDescription } from '@palisade/shared/describe'
 import { Hono } from 'hono'
 import {
   base64url as b64,
@@ -378,5 +379,38 @@ describe('normalizeHtu', () => {
     ['/relative', null],
   ])('%s → %s', (input, expected) => {
     expect(normalizeHtu(input)).toBe(expected)
+  })
+})
+
+describe('jwtAuth dpop: self-description', () => {
+  it('documents the DPoP scheme (RFC 9449), the DPoP request header and the 401 answers', () => {
+    const d = getMiddlewareDescription(
+      jwtAuth({ publicKey: clientJwk, dpop: { mode: 'required', nonce: {} } }),
+    )
+    expect(d?.security).toEqual([
+      [
+        expect.objectContaining({
+          name: 'dpopAuth',
+          scheme: expect.objectContaining({ type: 'http', scheme: 'DPoP' }),
+        }),
+      ],
+    ])
+    expect(d?.security?.[0]?.[0]?.scheme.description).toContain('RFC 9449')
+    expect(d?.requestHeaders).toEqual([expect.objectContaining({ name: 'DPoP', required: true })])
+    const unauthorized = d?.responses?.find((r) => r.status === 401)
+    expect(unauthorized?.codes).toEqual(
+      expect.arrayContaining(['invalid_dpop_proof', 'use_dpop_nonce', 'token_invalid']),
+    )
+    expect(unauthorized?.headers?.map((h) => h.name)).toEqual(['WWW-Authenticate', 'DPoP-Nonce'])
+    expect(d?.responses?.some((r) => r.codes?.includes('store_unavailable'))).toBe(false)
+  })
+
+  it('offers Bearer and DPoP as alternatives with "allowed", and neither DPoP answer without dpop', () => {
+    const allowed = getMiddlewareDescription(jwtAuth({ publicKey: clientJwk, dpop: 'allowed' }))
+    expect(allowed?.security?.map((s) => s[0]?.name)).toEqual(['bearerAuth', 'dpopAuth'])
+    expect(allowed?.requestHeaders?.[0]?.required).toBe(false)
+    const plain = getMiddlewareDescription(jwtAuth({ publicKey: clientJwk }))
+    expect(plain?.requestHeaders).toBeUndefined()
+    expect(plain?.responses?.flatMap((r) => r.codes ?? [])).not.toContain('invalid_dpop_proof')
   })
 })
