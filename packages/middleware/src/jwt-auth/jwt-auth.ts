@@ -41,6 +41,12 @@ export type { JwtAuthOptions } from './config'
  * @param options.requireExp default `true`
  * @param options.maxTokenAge unset: no age limit
  * @param options.scopes default `[]`
+ * @param options.dpop unset (Bearer only); `'required'`, `'allowed'` or `{ mode, nonceStore,
+ *   maxAgeSeconds, algorithms, nonce, url }`: DPoP-bound tokens (RFC 9449) sent as
+ *   `Authorization: DPoP <token>` with a `DPoP` proof (exactly one; `typ: dpop+jwt`, a public-key
+ *   `alg`, the public `jwk`, `htm`/`htu` of this request, a fresh `iat`, an unused `jti`, `ath`
+ *   of the token, the key the token's `cnf.jkt` names); a bound token sent as Bearer is refused;
+ *   401 `invalid_dpop_proof`, `use_dpop_nonce` (with `DPoP-Nonce`), `c.get('dpop').jkt`
  * @example
  * ```ts
  * app.use('/api/*', jwtAuth({ secret: process.env.JWT_SECRET! }))
