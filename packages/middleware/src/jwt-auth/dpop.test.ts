@@ -2,6 +2,7 @@
 // calculateJwkThumbprint), each attack of the issue against a middleware that would otherwise
 // accept the request.
 import { getMiddlewareDescription } from '@palisade/shared/describe'
+import fc from 'fast-check'
 import { Hono } from 'hono'
 import {
   base64url as b64,
@@ -12,7 +13,7 @@ import {
   type JWK,
   SignJWT,
 } from 'jose'
-import { beforeAll, describe, expect, expectTypeOf, it } from 'vitest'
+import { afterEach, beforeAll, describe, expect, expectTypeOf, it, vi } from 'vitest'
 import { accessTokenHash, normalizeHtu } from './dpop'
 import { createDpopProof, type DpopOptions, jwtAuth, MemoryNonceStore } from './index'
 
@@ -351,6 +352,35 @@ describe('jwtAuth dpop: server nonces', () => {
   })
 })
 
+describe('jwtAuth dpop: nonce windows', () => {
+  afterEach(() => {
+    vi.useRealTimers()
+  })
+
+  it('accepts the nonce of the previous window and sends the current one; refuses an older one', async () => {
+    vi.useFakeTimers({ toFake: ['Date'] })
+    vi.setSystemTime(new Date('2026-12-06T08:00:10Z'))
+    const token = await accessToken()
+    const a = app({ mode: 'required', nonce: { secret: 's'.repeat(32), lifetimeSeconds: 60 } })
+    const ask = await a.request(URL_, { headers: dpopHeaders(token, await proof(token)) })
+    const nonce = ask.headers.get('dpop-nonce') as string
+    // One window later: the nonce is the previous window's, still good, and a new one comes back.
+    vi.setSystemTime(new Date('2026-12-06T08:01:10Z'))
+    const p1 = await createDpopProof('GET', URL_, { keyPair: client, accessToken: token, nonce })
+    const ok = await a.request(URL_, { headers: dpopHeaders(token, p1) })
+    expect(ok.status).toBe(200)
+    const next = ok.headers.get('dpop-nonce')
+    expect(next).toMatch(/^[\w-]{43}$/)
+    expect(next).not.toBe(nonce)
+    // Two windows later: too old.
+    vi.setSystemTime(new Date('2026-12-06T08:02:10Z'))
+    const p2 = await createDpopProof('GET', URL_, { keyPair: client, accessToken: token, nonce })
+    const old = await a.request(URL_, { headers: dpopHeaders(token, p2) })
+    expect(old.status).toBe(401)
+    expect(old.headers.get('www-authenticate')).toContain('error="use_dpop_nonce"')
+  })
+})
+
 describe('jwtAuth dpop: options', () => {
   it.each([
     [{ mode: 'sometimes' }, /"dpop.mode" must be one of/],
@@ -371,6 +401,29 @@ describe('jwtAuth dpop: options', () => {
 })
 
 describe('normalizeHtu', () => {
+  it('ignores query and fragment, and is idempotent, on generated URLs', () => {
+    fc.assert(
+      fc.property(fc.webUrl(), fc.webQueryParameters(), fc.webFragments(), (url, q, f) => {
+        const n = normalizeHtu(url)
+        expect(normalizeHtu(`${url.split(/[?#]/)[0]}?${q}#${f}`)).toBe(
+          normalizeHtu(url.split(/[?#]/)[0] as string),
+        )
+        if (n !== null) expect(normalizeHtu(n)).toBe(n)
+      }),
+      { numRuns: 2000 },
+    )
+  })
+
+  it('never throws on arbitrary text', () => {
+    fc.assert(
+      fc.property(fc.string({ unit: 'binary', maxLength: 60 }), (text) => {
+        const n = normalizeHtu(text)
+        expect(n === null || /^https?:\/\//.test(n)).toBe(true)
+      }),
+      { numRuns: 2000 },
+    )
+  })
+
   it.each([
     ['https://A.Example:443/p?q#f', 'https://a.example/p'],
     ['http://a.example:80', 'http://a.example/'],
