@@ -1,6 +1,7 @@
 import type { Context } from 'hono'
 import { mayHaveBody } from './body'
-import { lazyBodyRequest, socketMessage } from './node-server'
+import { lazyBodyRequest } from './lazy-request'
+import { socketMessage } from './node-server'
 
 // `application/json`, `application/<anything>+json` (merge-patch, problem, vnd.api…), any params.
 const JSON_TYPE = /^application\/(?:[a-z0-9!#$&^_.-]+\+)?json\s*(?:;|$)/i

@@ -1,0 +1,82 @@
+// The request whose body a middleware read, served lazily: a read of how undici's Request takes
+// another request (its state under symbols), so it sits behind the internals switch like the
+// node-server adapter (ARCHITECTURE.md "Borrowed internals"). Its own module so the middleware
+// that never read a body do not carry it.
+import { lazyRequests } from './lazy-mark'
+import { internalsSwitchedOff } from './node-server'
+
+/** What reads or moves a Request's body; everything else is the original request's. */
+const BODY_MEMBERS = new Set<string | symbol>([
+  'body',
+  'bodyUsed',
+  'arrayBuffer',
+  'text',
+  'json',
+  'blob',
+  'formData',
+  'bytes',
+  'clone',
+])
+
+/**
+ * `raw` (whose body was read) as a request whose body is readable again, without building that
+ * request until someone reads or moves the body: a Proxy that answers the URL, method, headers,
+ * signal… from `raw`, and the body members above, and every symbol (where undici keeps the
+ * state `new Request(r)` and `fetch(r)` read) from `build()`, called once. Building the Request
+ * costs about 35 µs per request on Node 20 (its body stream and the signal that follows `raw`'s),
+ * more than the HMAC a webhook checks; a handler that reads the body through `c.req.json()`,
+ * `text()` or `arrayBuffer()` is served from Hono's cache and never needs it.
+ *
+ * `undefined` (the caller builds the request at once) when the switch is off, or where a Proxy
+ * cannot stand in for a Request: a runtime whose Request checks its receiver's brand (private
+ * fields, native classes) fails the probe below, which `new Request(proxy)` must pass.
+ */
+export function lazyBodyRequest(raw: Request, build: () => Request): Request | undefined {
+  if (internalsSwitchedOff()) return undefined
+  if (proxyProbe === undefined) proxyProbe = probeProxy()
+  return proxyProbe ? lazyProxy(raw, build) : undefined
+}
+
+function lazyProxy(raw: Request, build: () => Request): Request {
+  let real: Request | undefined
+  let bound: Map<string | symbol, unknown> | undefined
+  const lazy = new Proxy(raw, {
+    get(target, key) {
+      let from = target
+      if (BODY_MEMBERS.has(key) || typeof key === 'symbol') {
+        if (real === undefined) real = build()
+        from = real
+      }
+      const value = Reflect.get(from, key, from)
+      if (typeof value !== 'function') return value
+      // Methods run on the object that owns the state; bound once per name.
+      const cacheKey = from === target ? key : `real:${String(key)}`
+      bound ??= new Map()
+      let fn = bound.get(cacheKey)
+      if (fn === undefined) {
+        fn = value.bind(from)
+        bound.set(cacheKey, fn)
+      }
+      return fn
+    },
+  })
+  lazyRequests.add(lazy)
+  return lazy
+}
+
+/** Whether a lazily served Request passes for one here; asked once per process. */
+let proxyProbe: boolean | undefined
+
+/** `new Request(proxy)` must take the body `build()` gave, and every public member must work. */
+function probeProxy(): boolean {
+  try {
+    const raw = new Request('http://probe.invalid/', { method: 'POST', body: 'probe' })
+    const built = new Request(raw, { body: 'probe' })
+    const lazy = lazyProxy(raw, () => built)
+    if (!(lazy instanceof Request) || lazy.method !== 'POST' || lazy.bodyUsed) return false
+    const copy = new Request(lazy)
+    return copy.body !== null && built.bodyUsed && lazy.bodyUsed && copy.method === 'POST'
+  } catch {
+    return false
+  }
+}
