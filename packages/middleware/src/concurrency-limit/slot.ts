@@ -1,4 +1,5 @@
 import type { Context } from 'hono'
+import { lightResponseParts, nodeOutgoing } from '../internal/http/node-server'
 import { unrefInterval } from '../internal/stores/timers'
 import type { ConcurrencyStore } from './store'
 
@@ -88,9 +89,14 @@ export interface Slot {
  * answer) holds its slot until its last chunk is out.
  */
 export function releaseWithBody(c: Context, slot: Slot): void {
+  if (!slot.held || c.error !== undefined) {
+    slot.free()
+    return
+  }
   const res = c.res
+  if (res.status >= 200 && writtenInOneGo(c, res, slot)) return
   const body = res.body
-  if (!slot.held || c.error !== undefined || body === null || body.locked || res.status < 200) {
+  if (body === null || body.locked || res.status < 200) {
     slot.free()
     return
   }
@@ -124,6 +130,28 @@ export function releaseWithBody(c: Context, slot: Slot): void {
     { highWaterMark: 0 },
   )
   c.res = new Response(wrapped, res)
+}
+
+/**
+ * @hono/node-server's fast path (issue 42): a lightweight response whose body is a string, bytes
+ * or nothing is written to the socket in one call once the chain returns, and reading
+ * `res.body` here would turn it into an undici Response with a stream that the server then reads
+ * chunk by chunk (the wrapper below cost +22 µs a request over rateLimit). Instead the slot is
+ * freed on node:http's `close` of that response: when the answer has been sent in full, or the
+ * connection ended first. Whatever the answer finally is (an outer middleware may replace it), the
+ * slot is held until it is out. False, and nothing read, anywhere else (the caller takes the
+ * standard way); the status and body are read from the response's own cache entry
+ * (node-server.ts, switched off with the borrowed internals).
+ */
+function writtenInOneGo(c: Context, res: Response, slot: Slot): boolean {
+  const outgoing = nodeOutgoing(c)
+  if (outgoing === undefined) return false
+  const parts = lightResponseParts(res)
+  const body = parts?.body
+  if (!(body === null || typeof body === 'string' || body instanceof Uint8Array)) return false
+  if (outgoing.closed === true) slot.free()
+  else outgoing.once('close', slot.free)
+  return true
 }
 
 /**
