@@ -41,6 +41,7 @@ import {
 import { type Factory, loadOpenAPI, loadPalisade, type Palisade } from '../lib/palisade'
 import { addRow, addTarget, heading, skip } from '../lib/results'
 import { addRoutes, quietLoggerOptions, stackParts, wrappedApp } from '../lib/stack'
+import { concurrencyRows } from './concurrency'
 
 const BASE = 'http://localhost'
 type MakeRequest = () => Request
@@ -768,24 +769,7 @@ export async function runMiddleware(): Promise<void> {
         { name: 'palisade apiKey', app: apiKeyApp },
       ],
     )
-    await compare(
-      T,
-      'concurrencyLimit beside rateLimit (GET, memory store, response body read)',
-      get(ipHeader),
-      [
-        { name: 'bare route (body read)', app: bare, read: true },
-        {
-          name: 'palisade rateLimit (body read)',
-          app: p.rateLimit ? appWith(p.rateLimit({ max: 1_000_000_000 })) : null,
-          read: true,
-        },
-        {
-          name: 'palisade concurrencyLimit (body read)',
-          app: p.concurrencyLimit ? appWith(p.concurrencyLimit({ max: 1_000 })) : null,
-          read: true,
-        },
-      ],
-    )
+    await concurrencyRows(T, p, appWith, ipHeader)
     await idempotencyReplay(T, p)
     const jsonApp = (mw?: MiddlewareHandler) => {
       const app = new Hono()

@@ -145,6 +145,7 @@ export function overNodeHttp1(c: Context): boolean {
 export interface NodeOutgoing {
   once(event: 'close', listener: () => void): unknown
   readonly closed?: boolean
+  readonly destroyed?: boolean
 }
 
 /**
