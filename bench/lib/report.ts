@@ -225,6 +225,9 @@ export async function writeReport(info: RunInfo): Promise<void> {
       '',
     )
   }
+  if (results.rows.some((r) => r.table === 'shield')) {
+    sections.push('## shield(), in process (CPU per request)', '', rowsTable('shield'), '')
+  }
   if (results.rows.some((r) => r.table === 'start')) {
     sections.push(
       '## Start: spawn to first answered request',
