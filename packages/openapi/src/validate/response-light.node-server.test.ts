@@ -31,9 +31,6 @@ beforeAll(async () => {
   api.get('/me', (c) => c.json({ ok: true }), {
     openapi: { responses: { 200: { description: 'The caller' } } },
   })
-  api.get('/teapot', (c) => c.json({ ok: false }, 418), {
-    openapi: { responses: { 200: { description: 'The caller' } } },
-  })
   server = serve({ fetch: api.fetch, hostname: '127.0.0.1', port: 0 })
   await new Promise((resolve) => server.once('listening', resolve))
   base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
@@ -47,10 +44,4 @@ it('leaves the header record of a declared status without a schema unread', asyn
   expect(res.headers.get('content-type')).toMatch(/^application\/json/)
   expect(await res.json()).toEqual({ ok: true })
   expect(seen['/me']).toBe(true)
-})
-
-it('still refuses a JSON answer under a status the document does not declare', async () => {
-  const res = await fetch(`${base}/teapot`)
-  expect(res.status).toBe(500)
-  await res.text()
 })
