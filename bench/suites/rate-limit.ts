@@ -185,7 +185,10 @@ function addRowsAndTarget(
   name: string,
   rowName: string,
   vs: string,
-  target: (cpuRatio: number, wallRatio: number) => { goal: string; measured: string; met: boolean | null },
+  target: (
+    cpuRatio: number,
+    wallRatio: number,
+  ) => { goal: string; measured: string; met: boolean | null },
 ): void {
   const list = m.samples.get(name) as Sample[]
   const cpuRatio = median(list.map((s, i) => cost(s) / cost(m.baseline[i] as Sample)))
