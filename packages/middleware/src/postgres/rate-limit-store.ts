@@ -1,6 +1,6 @@
 import { boundKey } from '../internal/stores/bounded-key'
 import { forgetRefusals } from '../internal/stores/deny-caches'
-import { checkMax, checkWindowMs } from '../internal/stores/store-args'
+import { checkLimitArgs } from '../internal/stores/store-args'
 import type {
   RateLimitAlgorithm,
   RateLimitHit,
@@ -316,19 +316,19 @@ export class PostgresRateLimitStore implements RateLimitStore {
 
   /** Fixed window: counts one request for `key`; starts a window of `windowMs` if none runs. */
   async increment(key: string, windowMs: number): Promise<RateLimitInfo> {
-    checkArgs('increment', windowMs)
+    checkLimitArgs(NAME, 'increment', windowMs)
     return this.#take('increment', key, 'fixed-window', windowMs, 1)
   }
 
   /** Sliding window: counts one request unless the weighted count would pass `max`. */
   async slidingWindow(key: string, windowMs: number, max: number): Promise<RateLimitInfo> {
-    checkArgs('slidingWindow', windowMs, max)
+    checkLimitArgs(NAME, 'slidingWindow', windowMs, max)
     return this.#take('slidingWindow', key, 'sliding-window', windowMs, max)
   }
 
   /** Token bucket of `max` tokens, refilled at `max` per `windowMs`: takes one token. */
   async tokenBucket(key: string, windowMs: number, max: number): Promise<RateLimitInfo> {
-    checkArgs('tokenBucket', windowMs, max)
+    checkLimitArgs(NAME, 'tokenBucket', windowMs, max)
     return this.#take('tokenBucket', key, 'token-bucket', windowMs, max)
   }
 
@@ -381,7 +381,7 @@ export class PostgresRateLimitStore implements RateLimitStore {
    * `max`). One `UPDATE`; a key without live state is left alone.
    */
   async decrement(key: string, hit: RateLimitHit): Promise<void> {
-    checkArgs('decrement', hit.windowMs, hit.max)
+    checkLimitArgs(NAME, 'decrement', hit.windowMs, hit.max)
     key = await boundKey(key)
     const t = this.#table
     const where = `WHERE key = $1 AND algorithm = '${ALGORITHM[hit.algorithm]}' AND expires_at > n.now_ms`
@@ -442,8 +442,3 @@ FROM ${now} ${where}`,
 }
 
 type Limit = RateLimitRequest['limits'][number]
-
-function checkArgs(method: string, windowMs: number, max?: number): void {
-  checkWindowMs(`${NAME}.${method}`, windowMs)
-  if (max !== undefined) checkMax(`${NAME}.${method}`, windowMs, max)
-}
