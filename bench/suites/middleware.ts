@@ -221,11 +221,9 @@ async function dpopRow(p: Palisade, T: string, title: string, bare: Fetcher): Pr
   const url = `${BASE}/`
   const pairs: Array<{ token: string; proof: string }> = []
   for (let i = 0; i < 2048; i++) {
-    const token = await (p.signJwt as (a: Loose, k: CryptoKey, o?: Loose) => Promise<string>)(
-      { sub: `agent-${i}`, cnf: { jkt } },
-      issuer.privateKey,
-      { expiresIn: '1h' },
-    )
+    const token = await (
+      p.signJwt as unknown as (a: Loose, k: CryptoKey, o?: Loose) => Promise<string>
+    )({ sub: `agent-${i}`, cnf: { jkt } }, issuer.privateKey, { expiresIn: '1h' })
     const proof = await (p.createDpopProof as NonNullable<Palisade['createDpopProof']>)(
       'GET',
       url,
