@@ -23,6 +23,7 @@ export type {
   OpenAPIDocument,
   OpenAPIHeader,
   OpenAPIInfo,
+  OpenAPILink,
   OpenAPIMediaType,
   OpenAPIParameter,
   OpenAPIPathItem,
@@ -34,6 +35,7 @@ export type {
   OpenAPITag,
 } from '../model/document'
 export { OPENAPI_VERSION } from '../model/document'
+export type { CallbackMeta, OpenAPICallbacks, OpenAPILinkMeta } from '../model/links'
 export type { OpenAPIOptions, RouteOptions, RouteOptionsArg, SpecOptions } from '../model/options'
 export type {
   OpenAPIRequestMeta,
