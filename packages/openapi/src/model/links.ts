@@ -1,6 +1,5 @@
-// What a route declares about the operations around it: `links` from one of its responses to
-// the next call (OpenAPI 3.1 §4.8.20), and `callbacks` the app sends while handling it (§4.8.18).
-import type { WebhookMeta } from './webhook'
+// `links` from one of a route's responses to the next call (OpenAPI 3.1 §4.8.20). A route's
+// `callbacks` (§4.8.18) are requests the app sends, typed beside webhooks (webhook.ts).
 
 /**
  * A link from a response to an operation the client can call next with values from this
@@ -28,27 +27,3 @@ export interface OpenAPILinkMeta {
   requestBody?: unknown
   description?: string
 }
-
-/**
- * One request a callback sends: the same fields as a webhook the app sends (`api.webhook()`),
- * schemas given and converted the same way.
- *
- * @example
- * const onApproved: CallbackMeta = {
- *   payload: z.object({ comment: z.string(), approved: z.boolean() }),
- *   signature: 'standardWebhooks',
- * }
- */
-export type CallbackMeta = WebhookMeta
-
-/**
- * A route's callbacks: by name, then by the URL they are sent to, a runtime expression
- * (`{$request.body#/callbackUrl}`) read from the request that registered them.
- *
- * @example
- * const callbacks: OpenAPICallbacks = {
- *   commentApproved: { '{$request.body#/callbackUrl}': { payload: z.object({ id: z.string() }) } },
- * }
- * api.post('/comments', create, { openapi: { callbacks } })
- */
-export type OpenAPICallbacks = Record<string, Record<string, CallbackMeta>>

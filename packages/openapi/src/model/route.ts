@@ -1,7 +1,8 @@
 // What a route declares (`opts.openapi`) and the record the wrapper keeps of it: the input of
 // the route rules and of the document builder.
 import type { OpenAPISecurityRequirement } from './document'
-import type { OpenAPICallbacks, OpenAPILinkMeta } from './links'
+import type { OpenAPILinkMeta } from './links'
+import type { OpenAPICallbacks } from './webhook'
 
 /**
  * Request schemas of a route. Each one may be a zod 3 or zod 4 schema, an object with
