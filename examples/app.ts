@@ -89,7 +89,7 @@ const NotFound = z
   .object({
     type: z.string().max(255),
     title: z.string().max(64),
-    status: z.literal(404),
+    status: z.number().int().min(400).max(599).meta({ format: 'int32' }),
     code: z.literal('not_found'),
     detail: z.string().max(200),
   })
