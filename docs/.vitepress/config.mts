@@ -93,6 +93,7 @@ const sidebar: DefaultTheme.Sidebar = {
         { text: 'Schemas', link: '/openapi/schemas' },
         { text: 'Security from middleware', link: '/openapi/security' },
         { text: 'Webhooks the app sends', link: '/openapi/webhooks' },
+        { text: 'Links, callbacks, stateful fuzzing', link: '/openapi/links' },
         { text: 'Explorer and reference pages', link: '/openapi/pages' },
         { text: 'generateSpec', link: '/openapi/generate-spec' },
         { text: 'Audit, fuzz, palisade', link: '/openapi/prove' },

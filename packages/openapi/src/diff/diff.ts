@@ -1,6 +1,7 @@
 // diff(old, new): the paths and operations of two OpenAPI 3.0/3.1 documents matched up, each
 // change classified by the rule table. Never throws on any JSON value: what is not an OpenAPI
 // document reads as an empty one (see `openapiProblem` for the check the CLI runs first).
+import { compareCallbacks } from './callbacks'
 import { compareOperation } from './operations'
 import { DIFF_RULES } from './rules'
 import { compareSecurity, compareServers } from './security'
@@ -78,6 +79,7 @@ function compareOperations(ctx: Context, now: Date): void {
       }
       compareOperation(ctx, pair)
       compareSecurity(ctx, oldOp, newOp)
+      compareCallbacks(ctx, oldOp, newOp)
       const note = own(newOp.value, 'x-palisade-breaking-ok')
       for (const change of ctx.out.slice(start))
         if (change.level === 'breaking' && noteAllows(note, change.id)) change.allowed = 'note'

@@ -290,6 +290,11 @@ const FIXED: Array<[string, ChangeLevel, string]> = [
   ['api-security-removed', 'non-breaking', 'security scheme no longer required'],
   ['api-security-scope-removed', 'non-breaking', 'scope no longer required'],
   ['api-security-alternative-added', 'non-breaking', 'another way to authenticate accepted'],
+  ['response-link-removed', 'info', 'link removed from a response (no request or answer changes)'],
+  ['response-link-added', 'non-breaking', 'link added to a response'],
+  ['response-link-changed', 'info', "a link's target or values changed"],
+  ['callback-removed', 'breaking', 'callback request removed: subscribers stop being called'],
+  ['callback-added', 'non-breaking', 'callback request added'],
   ['api-server-removed', 'breaking', 'server removed'],
   ['api-server-added', 'non-breaking', 'server added'],
 ]

@@ -20,6 +20,7 @@ import type { OpenAPISchema } from '../schema/types'
 import { PROBLEM_JSON, validationProblemSchema } from '../validate/problem'
 import { type JSONSchemaValidator, validatesAnything } from '../validate/validator'
 import { applyDescriptions, createMergeContext, type MergeContext } from './described-merge'
+import { addLinks, assertLinkTargets, buildCallbacks } from './links'
 import { buildWebhook } from './webhooks'
 
 /** Order of methods inside a path item, as the OpenAPI specification lists them. */
@@ -169,6 +170,9 @@ function buildOperation(
     (route.validate ?? options.validation ?? true) &&
     validatesAnything(meta?.request, options.jsonSchemaValidator as JSONSchemaValidator | undefined)
   operation.responses = buildResponses(meta, registry, validated, convert)
+  addLinks(operation.responses, route)
+  const callbacks = buildCallbacks(route, registry, { converters: options.converters })
+  if (callbacks) operation.callbacks = callbacks
   applyDescriptions(operation as OpenAPIPathItem, route, op.method, merge)
   return operation as OpenAPIPathItem
 }
@@ -259,6 +263,10 @@ export function generateSpec(
   // Webhooks' requirements name schemes too: checked with the operations' (keys apart from paths).
   const checked = { ...paths }
   for (const [name, item] of Object.entries(sent)) checked[`webhook ${name}`] = item
+  for (const [path, item] of Object.entries(paths))
+    for (const op of Object.values(item))
+      for (const [name, urls] of Object.entries(op.callbacks ?? {}))
+        for (const [url, inner] of Object.entries(urls)) checked[`${path} ${name} ${url}`] = inner
   const securitySchemes = finishSecurity(checked, merge.schemes)
   if (securitySchemes) doc.components.securitySchemes = securitySchemes
   if (tags.length > 0) {
@@ -268,6 +276,7 @@ export function generateSpec(
       return tag?.description === undefined ? { name } : { name, description: tag.description }
     })
   }
+  assertLinkTargets(doc)
   return reorder(doc)
 }
 

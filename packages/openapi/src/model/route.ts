@@ -1,6 +1,8 @@
 // What a route declares (`opts.openapi`) and the record the wrapper keeps of it: the input of
 // the route rules and of the document builder.
 import type { OpenAPISecurityRequirement } from './document'
+import type { OpenAPILinkMeta } from './links'
+import type { OpenAPICallbacks } from './webhook'
 
 /**
  * Request schemas of a route. Each one may be a zod 3 or zod 4 schema, an object with
@@ -51,6 +53,8 @@ export interface OpenAPIResponseMeta {
   schema?: unknown
   /** Media type of `schema`. Default `application/json`. */
   contentType?: string
+  /** Operations a client can call next with values of this response (`palisade fuzz` follows them). */
+  links?: Record<string, OpenAPILinkMeta>
 }
 
 /**
@@ -98,6 +102,8 @@ export interface RouteOpenAPIMeta<
    * Adds nothing to the document.
    */
   webhookReceiver?: boolean
+  /** Requests the app sends while handling this one, by name then URL expression. */
+  callbacks?: OpenAPICallbacks
 }
 
 /**

@@ -42,6 +42,7 @@ const META_KEYS = [
   'responses',
   'security',
   'webhookReceiver',
+  'callbacks',
 ]
 const REQUEST_KEYS = ['body', 'form', 'query', 'params', 'headers']
 

@@ -23,6 +23,7 @@ export type {
   OpenAPIDocument,
   OpenAPIHeader,
   OpenAPIInfo,
+  OpenAPILink,
   OpenAPIMediaType,
   OpenAPIParameter,
   OpenAPIPathItem,
@@ -34,6 +35,7 @@ export type {
   OpenAPITag,
 } from '../model/document'
 export { OPENAPI_VERSION } from '../model/document'
+export type { OpenAPILinkMeta } from '../model/links'
 export type { OpenAPIOptions, RouteOptions, RouteOptionsArg, SpecOptions } from '../model/options'
 export type {
   OpenAPIRequestMeta,
@@ -42,7 +44,13 @@ export type {
   RouteOpenAPIMeta,
   StoredRoute,
 } from '../model/route'
-export type { StoredWebhook, WebhookMeta, WebhookSignature } from '../model/webhook'
+export type {
+  CallbackMeta,
+  OpenAPICallbacks,
+  StoredWebhook,
+  WebhookMeta,
+  WebhookSignature,
+} from '../model/webhook'
 export type { ComponentSink, ConvertOptions, SchemaConverter } from '../schema/convert'
 export { toOpenAPISchema } from '../schema/convert'
 export { component } from '../schema/names'
