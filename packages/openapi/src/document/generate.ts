@@ -10,6 +10,7 @@ import type { SpecOptions } from '../model/options'
 import type { RouteOpenAPIMeta, StoredRoute } from '../model/route'
 import { finishSecurity } from '../model/security'
 import type { StoredWebhook } from '../model/webhook'
+import { deprecationOf } from '../rules/deprecation'
 import { resolveSpecOptions } from '../rules/options'
 import type { PathVariant } from '../rules/path'
 import { objectParts } from '../rules/route-check'
@@ -19,6 +20,7 @@ import { type ConvertOptions, toOpenAPISchema } from '../schema/convert'
 import type { OpenAPISchema } from '../schema/types'
 import { PROBLEM_JSON, validationProblemSchema } from '../validate/problem'
 import { type JSONSchemaValidator, validatesAnything } from '../validate/validator'
+import { applyDeprecation } from './deprecation'
 import { applyDescriptions, createMergeContext, type MergeContext } from './described-merge'
 import { buildWebhook } from './webhooks'
 
@@ -141,7 +143,7 @@ function buildOperation(
   operation.summary = meta?.summary ?? `${op.method.toUpperCase()} ${op.variant.template}`
   if (meta?.description !== undefined) operation.description = meta.description
   if (meta?.tags && meta.tags.length > 0) operation.tags = [...meta.tags]
-  if (meta?.deprecated === true) operation.deprecated = true
+  if (deprecationOf(meta) !== undefined) operation.deprecated = true
   const convert: ConvertOptions = {
     components: registry,
     converters: options.converters,
@@ -170,6 +172,7 @@ function buildOperation(
     validatesAnything(meta?.request, options.jsonSchemaValidator as JSONSchemaValidator | undefined)
   operation.responses = buildResponses(meta, registry, validated, convert)
   applyDescriptions(operation as OpenAPIPathItem, route, op.method, merge)
+  applyDeprecation(operation as OpenAPIPathItem, route, registry, options.sunsetMode)
   return operation as OpenAPIPathItem
 }
 
