@@ -89,6 +89,7 @@ describe('deprecation headers', () => {
     const res = await api.request('/a')
     expect(res.headers.get('Deprecation')).toBe('@1767225600')
     expect(res.headers.get('Sunset')).toBe('Sun, 01 Feb 2026 12:30:45 GMT')
+    expect(api.spec().paths['/a']?.get?.['x-sunset']).toBe('2026-02-01T12:30:45Z')
   })
 
   it('sends no Deprecation without `since` (RFC 9745 has no value but a date), and no Link without `link`', async () => {
@@ -218,6 +219,8 @@ describe('the document', () => {
     expectValidOpenAPI(doc)
     const op = doc.paths['/v1/pets']?.get
     expect(op?.deprecated).toBe(true)
+    // oasdiff's extension, read by `palisade diff` (api-removed-before-sunset, …).
+    expect(op?.['x-sunset']).toBe('2027-12-01')
     expect(Object.keys(op?.responses ?? {})).toEqual(['200', '400'])
     for (const response of Object.values(op?.responses ?? {})) {
       expect(response.headers?.Deprecation?.schema).toEqual({

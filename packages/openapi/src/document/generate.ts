@@ -10,7 +10,7 @@ import type { SpecOptions } from '../model/options'
 import type { RouteOpenAPIMeta, StoredRoute } from '../model/route'
 import { finishSecurity } from '../model/security'
 import type { StoredWebhook } from '../model/webhook'
-import { deprecationOf } from '../rules/deprecation'
+import { deprecationOf, sunsetStamp } from '../rules/deprecation'
 import { resolveSpecOptions } from '../rules/options'
 import type { PathVariant } from '../rules/path'
 import { objectParts } from '../rules/route-check'
@@ -143,7 +143,10 @@ function buildOperation(
   operation.summary = meta?.summary ?? `${op.method.toUpperCase()} ${op.variant.template}`
   if (meta?.description !== undefined) operation.description = meta.description
   if (meta?.tags && meta.tags.length > 0) operation.tags = [...meta.tags]
-  if (deprecationOf(meta) !== undefined) operation.deprecated = true
+  const deprecated = deprecationOf(meta)
+  if (deprecated !== undefined) operation.deprecated = true
+  // oasdiff's extension, which `palisade diff` reads too (api-removed-before-sunset, …).
+  if (deprecated?.sunset !== undefined) operation['x-sunset'] = sunsetStamp(deprecated.sunset)
   const convert: ConvertOptions = {
     components: registry,
     converters: options.converters,

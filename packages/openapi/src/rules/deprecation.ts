@@ -93,3 +93,12 @@ export function planDeprecation(d: OpenAPIDeprecation): DeprecationPlan {
   }
   return plan
 }
+
+/**
+ * A sunset as `x-sunset` carries it (oasdiff's extension): `2027-12-01` at midnight UTC, as
+ * oasdiff writes it, else the RFC 3339 instant to the second (`2027-12-01T12:30:00Z`).
+ */
+export function sunsetStamp(sunset: Date): string {
+  const iso = new Date(Math.floor(sunset.getTime() / 1000) * 1000).toISOString()
+  return iso.endsWith('T00:00:00.000Z') ? iso.slice(0, 10) : `${iso.slice(0, 19)}Z`
+}
