@@ -89,6 +89,22 @@ describe.each([
     expect([...listed].sort()).toEqual([...documented].sort())
   })
 
+  test('shows the deprecated operations, and only those, as deprecated', async () => {
+    const shown = await guarded.page.$$eval('.opblock.opblock-deprecated', (blocks) =>
+      blocks.map((block) => {
+        const method = block.querySelector('.opblock-summary-method')?.textContent ?? ''
+        const path = block.querySelector('.opblock-summary-path')?.getAttribute('data-path')
+        return `${method.toLowerCase()} ${path}`
+      }),
+    )
+    const deprecated = spec.operations
+      .filter((op) => op.deprecated)
+      .map((op) => `${op.method} ${op.path}`)
+    // The example app deprecates one operation (GET /api/keys/whoami, with a sunset).
+    expect(deprecated).toEqual(['get /api/keys/whoami'])
+    expect(shown).toEqual(deprecated)
+  })
+
   test.each(['get', 'post'] as const)(
     '"Try it out" + "Execute" on a %s operation reaches the app and shows its real response',
     async (method) => {
