@@ -76,7 +76,10 @@ describe.each([
     const listed = await guarded.page.$$eval('.opblock-summary', (summaries) =>
       summaries.map((summary) => {
         const method = summary.querySelector('.opblock-summary-method')?.textContent ?? ''
-        const path = summary.querySelector('.opblock-summary-path')?.getAttribute('data-path')
+        // A deprecated operation's path is `.opblock-summary-path__deprecated` (struck through).
+        const path = summary
+          .querySelector('.opblock-summary-path, .opblock-summary-path__deprecated')
+          ?.getAttribute('data-path')
         return `${method.toLowerCase()} ${path}`
       }),
     )
@@ -93,7 +96,9 @@ describe.each([
     const shown = await guarded.page.$$eval('.opblock.opblock-deprecated', (blocks) =>
       blocks.map((block) => {
         const method = block.querySelector('.opblock-summary-method')?.textContent ?? ''
-        const path = block.querySelector('.opblock-summary-path')?.getAttribute('data-path')
+        const path = block
+          .querySelector('.opblock-summary-path__deprecated')
+          ?.getAttribute('data-path')
         return `${method.toLowerCase()} ${path}`
       }),
     )
