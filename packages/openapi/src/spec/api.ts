@@ -36,6 +36,7 @@ export type {
 export { OPENAPI_VERSION } from '../model/document'
 export type { OpenAPIOptions, RouteOptions, RouteOptionsArg, SpecOptions } from '../model/options'
 export type {
+  OpenAPIDeprecation,
   OpenAPIRequestMeta,
   OpenAPIResponseMeta,
   RouteMethod,
