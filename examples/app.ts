@@ -647,6 +647,15 @@ export async function createApp(env: Env = process.env) {
               operationId: 'whoami',
               tags: ['auth'],
               summary: 'Who the X-API-Key belongs to',
+              // Deprecated at run time too: every answer carries Deprecation, Sunset and Link
+              // (docs/openapi/deprecation.md). The sunset is far off on purpose: `palisade audit`
+              // warns 30 days before it and fails from it, and the audit test of this app expects
+              // no finding, so CI is told on 2028-05-02, a month ahead, never surprised.
+              deprecated: {
+                since: new Date('2026-12-01T00:00:00Z'),
+                sunset: new Date('2028-06-01T00:00:00Z'),
+                link: '/reference#tag/auth',
+              },
               responses: { 200: { description: 'The key’s id and metadata', schema: KeyInfo } },
             },
           },

@@ -98,6 +98,7 @@ const sidebar: DefaultTheme.Sidebar = {
         { text: 'generateSpec', link: '/openapi/generate-spec' },
         { text: 'Audit, fuzz, palisade', link: '/openapi/prove' },
         { text: 'Breaking changes (diff)', link: '/openapi/diff' },
+        { text: 'Deprecation and sunset', link: '/openapi/deprecation' },
         { text: 'Checked by real tools', link: '/openapi/checked' },
       ],
     },

@@ -5,7 +5,17 @@ import { compareCallbacks } from './callbacks'
 import { compareOperation } from './operations'
 import { DIFF_RULES } from './rules'
 import { compareSecurity, compareServers } from './security'
-import { type Change, type Context, child, isObject, keys, type Node, own, report } from './walk'
+import {
+  type Change,
+  type Context,
+  child,
+  isObject,
+  keys,
+  type Node,
+  own,
+  report,
+  show,
+} from './walk'
 
 export interface DiffOptions {
   /** Rule ids whose breaking changes are allowed (kept in the result, marked `allowed`). */
@@ -46,6 +56,45 @@ function removal(ctx: Context, op: Node, whole: boolean, now: Date): void {
   else report(ctx, `${prefix}-with-deprecation`, `deprecated ${what}`, op, undefined)
 }
 
+/** `x-sunset` as a time, or NaN (absent, or not a date). */
+function sunsetOf(op: Node): number {
+  const sunset = own(op.value, 'x-sunset')
+  return typeof sunset === 'string' ? Date.parse(sunset) : Number.NaN
+}
+
+/**
+ * An operation deprecated or reactivated, and its `x-sunset` removed or moved earlier (a client
+ * that planned its migration by the old date has less time).
+ */
+function compareDeprecation(ctx: Context, oldOp: Node, newOp: Node): void {
+  const was = own(oldOp.value, 'deprecated') === true
+  const is = own(newOp.value, 'deprecated') === true
+  if (!was && is) report(ctx, 'endpoint-deprecated', 'operation deprecated', oldOp, newOp)
+  if (was && !is)
+    report(ctx, 'endpoint-reactivated', 'operation no longer deprecated', oldOp, newOp)
+  if (!was || !is) return
+  const before = sunsetOf(oldOp)
+  const after = sunsetOf(newOp)
+  const oldSunset = child(oldOp, 'x-sunset')
+  const newSunset = child(newOp, 'x-sunset')
+  if (!Number.isNaN(before) && Number.isNaN(after))
+    report(
+      ctx,
+      'sunset-deleted',
+      `x-sunset removed (was ${show(oldSunset.value)})`,
+      oldSunset,
+      newOp,
+    )
+  else if (after < before)
+    report(
+      ctx,
+      'api-sunset-date-changed-too-small',
+      `x-sunset moved earlier: ${show(oldSunset.value)} -> ${show(newSunset.value)}`,
+      oldSunset,
+      newSunset,
+    )
+}
+
 /** `x-palisade-breaking-ok` on the new operation: `true`, a rule id, or a list of them. */
 function noteAllows(note: unknown, id: string): boolean {
   if (note === true) return true
@@ -78,6 +127,7 @@ function compareOperations(ctx: Context, now: Date): void {
         newOp,
       }
       compareOperation(ctx, pair)
+      compareDeprecation(ctx, oldOp, newOp)
       compareSecurity(ctx, oldOp, newOp)
       compareCallbacks(ctx, oldOp, newOp)
       const note = own(newOp.value, 'x-palisade-breaking-ok')

@@ -10,6 +10,7 @@ import type { SpecOptions } from '../model/options'
 import type { RouteOpenAPIMeta, StoredRoute } from '../model/route'
 import { finishSecurity } from '../model/security'
 import type { StoredWebhook } from '../model/webhook'
+import { deprecationOf, sunsetStamp } from '../rules/deprecation'
 import { resolveSpecOptions } from '../rules/options'
 import type { PathVariant } from '../rules/path'
 import { objectParts } from '../rules/route-check'
@@ -19,6 +20,7 @@ import { type ConvertOptions, toOpenAPISchema } from '../schema/convert'
 import type { OpenAPISchema } from '../schema/types'
 import { PROBLEM_JSON, validationProblemSchema } from '../validate/problem'
 import { type JSONSchemaValidator, validatesAnything } from '../validate/validator'
+import { applyDeprecation } from './deprecation'
 import { applyDescriptions, createMergeContext, type MergeContext } from './described-merge'
 import { addLinks, assertLinkTargets, buildCallbacks } from './links'
 import { buildWebhook } from './webhooks'
@@ -142,7 +144,10 @@ function buildOperation(
   operation.summary = meta?.summary ?? `${op.method.toUpperCase()} ${op.variant.template}`
   if (meta?.description !== undefined) operation.description = meta.description
   if (meta?.tags && meta.tags.length > 0) operation.tags = [...meta.tags]
-  if (meta?.deprecated === true) operation.deprecated = true
+  const deprecated = deprecationOf(meta)
+  if (deprecated !== undefined) operation.deprecated = true
+  // oasdiff's extension, which `palisade diff` reads too (api-removed-before-sunset, …).
+  if (deprecated?.sunset !== undefined) operation['x-sunset'] = sunsetStamp(deprecated.sunset)
   const convert: ConvertOptions = {
     components: registry,
     converters: options.converters,
@@ -174,6 +179,7 @@ function buildOperation(
   const callbacks = buildCallbacks(route, registry, { converters: options.converters })
   if (callbacks) operation.callbacks = callbacks
   applyDescriptions(operation as OpenAPIPathItem, route, op.method, merge)
+  applyDeprecation(operation as OpenAPIPathItem, route, registry, options.sunsetMode)
   return operation as OpenAPIPathItem
 }
 

@@ -168,6 +168,11 @@ export interface OpenAPIPathItem {
   description?: string
   tags?: string[]
   deprecated?: boolean
+  /**
+   * oasdiff's extension: the sunset of a deprecated operation (`openapi.deprecated.sunset`), a
+   * date (`2027-12-01`) or an RFC 3339 instant. `palisade diff` reads it.
+   */
+  'x-sunset'?: string
   parameters?: OpenAPIParameter[]
   requestBody?: OpenAPIRequestBody
   /** Keyed by status code as a string; never empty. */

@@ -58,6 +58,39 @@ export interface OpenAPIResponseMeta {
 }
 
 /**
+ * When and how a route is deprecated (`openapi.deprecated`). Dates are read to the second (the
+ * headers carry whole seconds; a sunset is enforced at the second it announces).
+ *
+ * @example
+ * api.get('/v1/pets', listPets, {
+ *   openapi: {
+ *     deprecated: {
+ *       since: new Date('2026-06-01T00:00:00Z'),
+ *       sunset: new Date('2027-12-01T00:00:00Z'),
+ *       link: 'https://example.com/changelog#v1-pets',
+ *     },
+ *   },
+ * })
+ */
+export interface OpenAPIDeprecation {
+  /**
+   * When the route was (or will be) deprecated: sent as `Deprecation: @<unix seconds>`. Without
+   * it no `Deprecation` header is sent: RFC 9745 gives the field no value but a date.
+   */
+  since?: Date
+  /**
+   * When the route stops answering: sent as `Sunset: <HTTP-date>`. Not before `since` (RFC 9745
+   * §4). `palisade audit` warns 30 days before it and fails after it.
+   */
+  sunset?: Date
+  /**
+   * A page on the deprecation (what replaces the route): `Link: <link>; rel="deprecation"`, and
+   * `rel="sunset"` too when a sunset is given. An absolute URL or a path.
+   */
+  link?: string
+}
+
+/**
  * OpenAPI metadata for one route (`opts.openapi`).
  *
  * @example
@@ -80,7 +113,14 @@ export interface RouteOpenAPIMeta<
   /** Unique across the API; a duplicate throws when the route is registered. */
   operationId?: string
   tags?: string[]
-  deprecated?: boolean
+  /**
+   * Marks the operation `deprecated: true` in the document. With dates, also at run time: every
+   * response of the route carries `Deprecation: @<since>` (RFC 9745), `Sunset: <HTTP-date>`
+   * (RFC 8594) and `Link: <link>; rel="deprecation"` (and `rel="sunset"` with a sunset), and
+   * after the sunset the route answers 410 `gone` when the app's `sunsetMode` is `'enforce'`.
+   * See {@link OpenAPIDeprecation}.
+   */
+  deprecated?: boolean | OpenAPIDeprecation
   /** Request schemas: documented, validated before the handler, typed in `c.req.valid()`. */
   request?: R
   /**

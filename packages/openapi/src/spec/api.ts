@@ -38,6 +38,7 @@ export { OPENAPI_VERSION } from '../model/document'
 export type { OpenAPILinkMeta } from '../model/links'
 export type { OpenAPIOptions, RouteOptions, RouteOptionsArg, SpecOptions } from '../model/options'
 export type {
+  OpenAPIDeprecation,
   OpenAPIRequestMeta,
   OpenAPIResponseMeta,
   RouteMethod,
