@@ -193,3 +193,53 @@ export function apiKeyLimit(
     return typeof value === 'number' && Number.isSafeInteger(value) && value > 0 ? value : fallback
   }
 }
+
+/** The record's fields as a backend with flat text columns or hash fields keeps them. */
+export const FLAT_FIELDS = [
+  'id',
+  'metadata',
+  'expiresAt',
+  'scopes',
+  'limits',
+  'revokedAt',
+  'lastUsedAt',
+  'createdAt',
+  'prefix',
+] as const
+
+const JSON_FIELDS = new Set(['metadata', 'scopes', 'limits'])
+const TIME_FIELDS = new Set(['expiresAt', 'revokedAt', 'lastUsedAt', 'createdAt'])
+
+/** `record` as text fields (JSON for objects, decimal for times); absent fields are left out. */
+export function toFlat(record: ApiKeyInfo): Record<string, string> {
+  const out: Record<string, string> = {}
+  for (const name of FLAT_FIELDS) {
+    const v = record[name]
+    if (v === undefined || v === null) continue
+    out[name] = JSON_FIELDS.has(name) ? JSON.stringify(v) : String(v)
+  }
+  return out
+}
+
+/**
+ * A record from text fields (or a driver's numbers and parsed JSON), checked by
+ * {@link readRecord}: unparseable JSON or a non-numeric time fails closed.
+ */
+export function fromFlat(values: Record<string, unknown>): ApiKeyInfo | null {
+  const raw: Record<string, unknown> = {}
+  for (const name of FLAT_FIELDS) {
+    const v = values[name]
+    if (v === undefined || v === null) continue
+    if (JSON_FIELDS.has(name) && typeof v === 'string') {
+      try {
+        raw[name] = JSON.parse(v)
+      } catch {
+        if (name === 'metadata') continue
+        return null
+      }
+    } else if (TIME_FIELDS.has(name) && typeof v === 'string') {
+      raw[name] = /^\d{1,16}$/.test(v) ? Number(v) : Number.NaN
+    } else raw[name] = v
+  }
+  return readRecord(raw)
+}
