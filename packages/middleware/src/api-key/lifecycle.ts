@@ -5,6 +5,10 @@ import type { ApiKeyFields, ApiKeyInfo, ApiKeyLifecycleStore, RotateApiKeyOption
 
 const SCOPE = /^[\x21\x23-\x5b\x5d-\x7e]+$/
 
+const isObject = (v: unknown): v is Record<string, unknown> =>
+  v !== null && typeof v === 'object' && !Array.isArray(v)
+const isTime = (v: unknown): v is number => typeof v === 'number' && Number.isFinite(v)
+
 function fail(where: string, message: string): never {
   throw new TypeError(`${where}: ${message}`)
 }
@@ -43,53 +47,6 @@ export function checkFields(where: string, fields: ApiKeyFields): ApiKeyFields {
     out.limits = { ...limits }
   }
   return out
-}
-
-const isObject = (v: unknown): v is Record<string, unknown> =>
-  v !== null && typeof v === 'object' && !Array.isArray(v)
-const isTime = (v: unknown): v is number => typeof v === 'number' && Number.isFinite(v)
-
-/**
- * A record as a backend read it (JSON, hash fields), checked field by field: a field of the wrong
- * type is dropped, except a malformed `expiresAt`, `revokedAt` or `scopes`, which makes the whole
- * record invalid (failing closed: a corrupt revocation must not read as "not revoked").
- */
-export function readRecord(raw: unknown): ApiKeyInfo | null {
-  if (!isObject(raw) || typeof raw.id !== 'string' || raw.id.length === 0) return null
-  const out: ApiKeyInfo = { id: raw.id }
-  if (isObject(raw.metadata)) out.metadata = raw.metadata
-  for (const name of ['expiresAt', 'revokedAt'] as const) {
-    const v = raw[name]
-    if (v === undefined || v === null) continue
-    if (!isTime(v)) return null
-    out[name] = v
-  }
-  if (raw.scopes !== undefined && raw.scopes !== null) {
-    if (!Array.isArray(raw.scopes) || !raw.scopes.every((s) => typeof s === 'string')) return null
-    out.scopes = raw.scopes
-  }
-  if (isObject(raw.limits)) {
-    const limits = Object.entries(raw.limits).filter(([, v]) => Number.isSafeInteger(v))
-    out.limits = Object.fromEntries(limits) as Record<string, number>
-  }
-  if (isTime(raw.lastUsedAt)) out.lastUsedAt = raw.lastUsedAt
-  if (isTime(raw.createdAt)) out.createdAt = raw.createdAt
-  if (typeof raw.prefix === 'string') out.prefix = raw.prefix
-  return out
-}
-
-/** The newest of `records` (latest `createdAt`; a record without one counts as oldest). */
-export function newest(records: readonly ApiKeyInfo[]): ApiKeyInfo | null {
-  let best: ApiKeyInfo | null = null
-  for (const r of records) if (best === null || (r.createdAt ?? 0) > (best.createdAt ?? 0)) best = r
-  return best
-}
-
-/** `record` with `expiresAt` lowered to `at` (unchanged when it already expires earlier). */
-export function lowered(record: ApiKeyInfo, at: number): ApiKeyInfo {
-  return record.expiresAt !== undefined && record.expiresAt <= at
-    ? record
-    : { ...record, expiresAt: at }
 }
 
 /**
@@ -144,33 +101,6 @@ export async function createApiKey(
 }
 
 /**
- * The rotation every lifecycle store shares: the old secrets of `id` expire `overlapMs` from now,
- * then a new secret with the same record (a fresh `createdAt`, no `lastUsedAt`) is stored.
- */
-export async function rotateApiKey(
-  store: ApiKeyLifecycleStore,
-  id: string,
-  options: RotateApiKeyOptions = {},
-): Promise<{ id: string; key: string }> {
-  const where = 'rotate'
-  const overlapMs = options.overlapMs ?? 0
-  if (!Number.isSafeInteger(overlapMs) || overlapMs < 0) {
-    fail(where, `"overlapMs" must be a non-negative integer, got ${formatValue(overlapMs)}`)
-  }
-  const current = await store.get(id)
-  if (current === null) fail(where, 'no key has this id')
-  if (current.revokedAt !== undefined) fail(where, 'the key is revoked')
-  const prefix = checkApiKeyPrefix(where, options.prefix ?? current.prefix ?? 'key')
-  const { lastUsedAt: _, ...kept } = current
-  const now = Date.now()
-  // Expire the old secrets first: the new one, written after, keeps the record's own expiry.
-  await store.expire(id, now + overlapMs)
-  const key = generateApiKey(prefix)
-  await store.put(key, { ...kept, createdAt: now, prefix })
-  return { id, key }
-}
-
-/**
  * A function of the request giving the validated key's limit `name`, or `fallback` when the key
  * has none: pass it as rateLimit's `max` or quota's `limit`, so each key's plan sets its limits.
  *
@@ -192,54 +122,4 @@ export function apiKeyLimit(
     const value = info?.limits?.[name]
     return typeof value === 'number' && Number.isSafeInteger(value) && value > 0 ? value : fallback
   }
-}
-
-/** The record's fields as a backend with flat text columns or hash fields keeps them. */
-export const FLAT_FIELDS = [
-  'id',
-  'metadata',
-  'expiresAt',
-  'scopes',
-  'limits',
-  'revokedAt',
-  'lastUsedAt',
-  'createdAt',
-  'prefix',
-] as const
-
-const JSON_FIELDS = new Set(['metadata', 'scopes', 'limits'])
-const TIME_FIELDS = new Set(['expiresAt', 'revokedAt', 'lastUsedAt', 'createdAt'])
-
-/** `record` as text fields (JSON for objects, decimal for times); absent fields are left out. */
-export function toFlat(record: ApiKeyInfo): Record<string, string> {
-  const out: Record<string, string> = {}
-  for (const name of FLAT_FIELDS) {
-    const v = record[name]
-    if (v === undefined || v === null) continue
-    out[name] = JSON_FIELDS.has(name) ? JSON.stringify(v) : String(v)
-  }
-  return out
-}
-
-/**
- * A record from text fields (or a driver's numbers and parsed JSON), checked by
- * {@link readRecord}: unparseable JSON or a non-numeric time fails closed.
- */
-export function fromFlat(values: Record<string, unknown>): ApiKeyInfo | null {
-  const raw: Record<string, unknown> = {}
-  for (const name of FLAT_FIELDS) {
-    const v = values[name]
-    if (v === undefined || v === null) continue
-    if (JSON_FIELDS.has(name) && typeof v === 'string') {
-      try {
-        raw[name] = JSON.parse(v)
-      } catch {
-        if (name === 'metadata') continue
-        return null
-      }
-    } else if (TIME_FIELDS.has(name) && typeof v === 'string') {
-      raw[name] = /^\d{1,16}$/.test(v) ? Number(v) : Number.NaN
-    } else raw[name] = v
-  }
-  return readRecord(raw)
 }

@@ -1,6 +1,7 @@
 import { hashApiKey } from './hash-key'
-import { checkFields, lowered, newest, rotateApiKey } from './lifecycle'
+import { checkFields } from './lifecycle'
 import type { ApiKeyInfo, ApiKeyLifecycleStore, RotateApiKeyOptions } from './store'
+import { lowered, newest, rotateApiKey } from './store'
 
 function checkKey(key: unknown, method: string): string {
   if (typeof key !== 'string' || key.length === 0) {

@@ -1,5 +1,5 @@
-import { readRecord } from '../api-key/lifecycle'
 import type { ApiKeyInfo } from '../api-key/store'
+import { readRecord } from '../api-key/store'
 
 /** One key's object keeps its record here (the name `add` has always used). */
 const RECORD = 'record'

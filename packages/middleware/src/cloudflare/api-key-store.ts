@@ -1,7 +1,7 @@
 import type { Context } from 'hono'
 import { hashApiKey } from '../api-key/hash-key'
-import { newest, readRecord, rotateApiKey, toFlat } from '../api-key/lifecycle'
 import type { ApiKeyInfo, ApiKeyLifecycleStore, RotateApiKeyOptions } from '../api-key/store'
+import { newest, readRecord, rotateApiKey, toFlat } from '../api-key/store'
 import { checkApiKey, checkMetadata } from '../internal/stores/store-args'
 import type { ContextBinding } from '../internal/stores/store-binding'
 import {

@@ -1,6 +1,6 @@
 import { hashApiKey } from '../api-key/hash-key'
-import { FLAT_FIELDS, fromFlat, newest, rotateApiKey, toFlat } from '../api-key/lifecycle'
 import type { ApiKeyInfo, ApiKeyLifecycleStore, RotateApiKeyOptions } from '../api-key/store'
+import { FLAT_FIELDS, fromFlat, newest, rotateApiKey, toFlat } from '../api-key/store'
 import { checkApiKey, checkMetadata } from '../internal/stores/store-args'
 import {
   type RedisCommand,
