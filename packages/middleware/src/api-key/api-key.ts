@@ -157,8 +157,9 @@ export function apiKey(options: ApiKeyOptions): MiddlewareHandler & ApiKeyReject
     }
     c.set(contextKey as 'apiKey', info)
     decide(d, 'allow')
-    touch?.(c, bound, key, info)
     await next()
+    // After the answer: the write never delays the request or interleaves with its handler.
+    touch?.(c, bound, key, info)
   })
 }
 
