@@ -139,11 +139,18 @@ export class MemoryApiKeyStore implements ApiKeyLifecycleStore {
   }
 }
 
-/** A copy of a record without its undefined fields (callers compare with `toEqual`). */
+/**
+ * A copy of a record without its undefined fields (callers compare with `toEqual`). Only
+ * metadata (arbitrary JSON) needs a structured clone; scopes and limits are flat.
+ */
 function copy(record: ApiKeyInfo): ApiKeyInfo {
-  const out: Record<string, unknown> = {}
-  for (const [k, v] of Object.entries(record)) {
-    if (v !== undefined) out[k] = typeof v === 'object' ? structuredClone(v) : v
-  }
-  return out as unknown as ApiKeyInfo
+  const out: ApiKeyInfo = { id: record.id }
+  if (record.metadata !== undefined) out.metadata = structuredClone(record.metadata)
+  if (record.scopes !== undefined) out.scopes = record.scopes.slice()
+  if (record.limits !== undefined) out.limits = { ...record.limits }
+  for (const name of TIMES) if (record[name] !== undefined) out[name] = record[name]
+  if (record.prefix !== undefined) out.prefix = record.prefix
+  return out
 }
+
+const TIMES = ['expiresAt', 'revokedAt', 'lastUsedAt', 'createdAt'] as const
