@@ -109,11 +109,8 @@ const sidebar: DefaultTheme.Sidebar = {
         { text: 'Cloudflare Workers', link: '/recipes/workers' },
         { text: 'Several instances', link: '/recipes/multi-instance' },
         { text: 'Signing requests between services', link: '/recipes/signing-requests' },
-<<<<<<< HEAD
-        { text: 'A public API with plans', link: '/recipes/public-api-plans' },
-=======
         { text: 'DPoP with an MCP-style server', link: '/recipes/dpop-mcp' },
->>>>>>> main
+        { text: 'A public API with plans', link: '/recipes/public-api-plans' },
       ],
     },
     {
