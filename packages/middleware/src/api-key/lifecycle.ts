@@ -107,7 +107,10 @@ export async function createApiKey(
  * @param contextKey - where `apiKey` put the key. Default `'apiKey'`.
  * @example
  * app.use('/api/*', apiKey({ store }))
- * app.use('/api/*', rateLimit({ max: apiKeyLimit('perMinute', 60), key: (c) => c.get('apiKey').id }))
+ * app.use(
+ *   '/api/*',
+ *   rateLimit({ max: apiKeyLimit('perMinute', 60), keyGenerator: (c) => c.get('apiKey').id }),
+ * )
  */
 export function apiKeyLimit(
   name: string,
