@@ -1,13 +1,12 @@
 import type { Context } from 'hono'
 import { formatValue } from '../internal/options'
 import { checkApiKeyPrefix, generateApiKey } from './format'
-import type { ApiKeyFields, ApiKeyInfo, ApiKeyLifecycleStore, RotateApiKeyOptions } from './store'
+import type { ApiKeyFields, ApiKeyInfo, ApiKeyLifecycleStore } from './store'
 
 const SCOPE = /^[\x21\x23-\x5b\x5d-\x7e]+$/
 
 const isObject = (v: unknown): v is Record<string, unknown> =>
   v !== null && typeof v === 'object' && !Array.isArray(v)
-const isTime = (v: unknown): v is number => typeof v === 'number' && Number.isFinite(v)
 
 function fail(where: string, message: string): never {
   throw new TypeError(`${where}: ${message}`)
