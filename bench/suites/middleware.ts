@@ -321,6 +321,60 @@ async function idempotencyReplay(T: string, p: Palisade): Promise<void> {
   })
 }
 
+/**
+ * apiKey with lifecycle fields (a checksummed key with a prefix, scopes, limits, an expiry,
+ * metadata: the format checked, the record's times and scopes compared) against today's apiKey
+ * (a key added with metadata only), both on the memory store, where the lookup always hits: the
+ * cost the lifecycle adds to a request. `lastUsedAt` is written once a minute at most, so on a
+ * repeated key it costs nothing here.
+ */
+async function apiKeyLifecycle(T: string, p: Palisade): Promise<void> {
+  const extra = p as {
+    generateApiKey?: (prefix: string) => string
+    createApiKey?: (o: Record<string, unknown>) => Promise<{ key: string }>
+  }
+  if (!p.apiKey || !p.MemoryApiKeyStore || !extra.generateApiKey || !extra.createApiKey) {
+    skip('apiKey with lifecycle fields: not in this build')
+    return
+  }
+  const today = new p.MemoryApiKeyStore() as { add(k: string, m: object): Promise<string> }
+  const lifecycle = new p.MemoryApiKeyStore()
+  const { key } = await extra.createApiKey({
+    store: lifecycle,
+    prefix: 'pal_live',
+    scopes: ['orders:read', 'orders:write'],
+    limits: { perMinute: 600, monthly: 100_000 },
+    expiresAt: Date.now() + 365 * 86_400_000,
+    metadata: { owner: 'bench', plan: 'pro' },
+  })
+  await today.add(key, { owner: 'bench', plan: 'pro' })
+  const times = await compare(
+    T,
+    'apiKey with lifecycle fields ↔ today’s apiKey (GET, memory store: a cache hit)',
+    get({ 'x-api-key': key }),
+    [
+      { name: 'bare route', app: appWith() },
+      {
+        name: 'palisade apiKey (today: id and metadata)',
+        app: appWith(p.apiKey({ store: today })),
+      },
+      {
+        name: 'palisade apiKey (lifecycle: prefix, scopes, limits, expiry)',
+        app: appWith(p.apiKey({ store: lifecycle, prefix: 'pal_live', scopes: ['orders:read'] })),
+      },
+    ],
+  )
+  const a = times.get('palisade apiKey (lifecycle: prefix, scopes, limits, expiry)')
+  const b = times.get('palisade apiKey (today: id and metadata)')
+  if (a === undefined || b === undefined) return
+  const r = pairedRatio(a, b)
+  addTarget({
+    goal: 'apiKey with lifecycle fields within 1.1× today’s apiKey on a cache hit (memory store)',
+    measured: `${fmtRatio(r)} of today’s apiKey`,
+    met: r <= 1.1,
+  })
+}
+
 export async function runMiddleware(): Promise<void> {
   const p: Palisade = await loadPalisade()
   const fx = await fixtures()
@@ -882,6 +936,7 @@ export async function runMiddleware(): Promise<void> {
     )
     await concurrencyRows(T, p, appWith, ipHeader)
     await idempotencyReplay(T, p)
+    await apiKeyLifecycle(T, p)
     const jsonApp = (mw?: MiddlewareHandler) => {
       const app = new Hono()
       if (mw) app.use('*', mw)

@@ -112,6 +112,7 @@ const sidebar: DefaultTheme.Sidebar = {
         { text: 'Several instances', link: '/recipes/multi-instance' },
         { text: 'Signing requests between services', link: '/recipes/signing-requests' },
         { text: 'DPoP with an MCP-style server', link: '/recipes/dpop-mcp' },
+        { text: 'A public API with plans', link: '/recipes/public-api-plans' },
       ],
     },
     {

@@ -4,7 +4,7 @@
  * leases, exactness of the rate limit through the Worker's own app, middleware built at module
  * scope on stores given a resolver (and their openapi document), and the stores' option checks.
  */
-import type { ManagedApiKeyStore } from '@palisade/middleware/api-key'
+import type { ApiKeyLifecycleStore, ManagedApiKeyStore } from '@palisade/middleware/api-key'
 import {
   DurableObjectApiKeyStore,
   DurableObjectConcurrencyStore,
@@ -20,6 +20,7 @@ import type { SessionStore } from '@palisade/middleware/sessions'
 import type { Context } from 'hono'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { ConcurrencyStore } from '../../packages/middleware/src/concurrency-limit/store'
+import { apiKeyLifecycleConformance } from '../stores/api-key-lifecycle-conformance'
 import { concurrencyStoreConformance } from '../stores/concurrency-conformance'
 import {
   apiKeyStoreConformance,
@@ -66,6 +67,23 @@ logoutRaceConformance('DurableObjectSessionStore (workerd), two instances', asyn
 apiKeyStoreConformance('DurableObjectApiKeyStore (workerd)', () =>
   remoteStore<ManagedApiKeyStore>(worker, 'apiKey', fresh()),
 )
+{
+  const prefixes = new WeakMap<object, string>()
+  apiKeyLifecycleConformance(
+    'DurableObjectApiKeyStore (workerd)',
+    () => {
+      const prefix = fresh()
+      const store = remoteStore<ApiKeyLifecycleStore>(worker, 'apiKey', prefix)
+      prefixes.set(store, prefix)
+      return store
+    },
+    // Another store over the same binding, built by another request.
+    {
+      peer: (store) =>
+        remoteStore<ApiKeyLifecycleStore>(worker, 'apiKey', prefixes.get(store) ?? ''),
+    },
+  )
+}
 // Each call is an HTTP round trip to workerd: a longer lease keeps the timed cases (renew at 0.6,
 // check at 1.2 leases) clear of the round trips' own delay on a loaded machine (one failed at
 // the default 400 ms with three builds running beside it).

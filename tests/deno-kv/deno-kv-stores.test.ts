@@ -8,7 +8,7 @@
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import type { ManagedApiKeyStore } from '@palisade/middleware/api-key'
+import type { ApiKeyLifecycleStore, ManagedApiKeyStore } from '@palisade/middleware/api-key'
 import {
   DenoKvConcurrencyStore,
   type DenoKvLike,
@@ -22,6 +22,7 @@ import type { SessionStore } from '@palisade/middleware/sessions'
 import type { Context } from 'hono'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { ConcurrencyStore } from '../../packages/middleware/src/concurrency-limit/store'
+import { apiKeyLifecycleConformance } from '../stores/api-key-lifecycle-conformance'
 import { concurrencyStoreConformance } from '../stores/concurrency-conformance'
 import {
   apiKeyStoreConformance,
@@ -73,6 +74,27 @@ logoutRaceConformance('DenoKvSessionStore (deno), two instances', async () =>
 apiKeyStoreConformance('DenoKvApiKeyStore (deno)', () =>
   remoteStore<ManagedApiKeyStore>(memory, 'apiKey', fresh()),
 )
+{
+  // Two Deno processes on one KV file: the store in the first, its peer in the second.
+  const prefixes = new WeakMap<object, string>()
+  apiKeyLifecycleConformance(
+    'DenoKvApiKeyStore (deno, two processes)',
+    () => {
+      const prefix = fresh()
+      const store = remoteStore<ApiKeyLifecycleStore>(shared[0] as DenoServer, 'apiKey', prefix)
+      prefixes.set(store, prefix)
+      return store
+    },
+    {
+      peer: (store) =>
+        remoteStore<ApiKeyLifecycleStore>(
+          shared[1] as DenoServer,
+          'apiKey',
+          prefixes.get(store) ?? '',
+        ),
+    },
+  )
+}
 leaseCases(
   'DenoKvConcurrencyStore (deno)',
   () => remoteStore<ConcurrencyStore>(memory, 'concurrency', fresh()),

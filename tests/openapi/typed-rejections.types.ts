@@ -152,7 +152,7 @@ async function storeAnswers() {
     return exact
   }
   if (res.status === 401) {
-    const code: 'api_key_invalid' = (await res.json()).code
+    const code: 'api_key_invalid' | 'api_key_expired' | 'api_key_revoked' = (await res.json()).code
     return code
   }
   if (res.status === 429) {

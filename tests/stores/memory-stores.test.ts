@@ -8,6 +8,7 @@ import { MemoryNonceStore } from '@palisade/middleware/http-signature'
 import { MemoryIdempotencyStore } from '@palisade/middleware/idempotency'
 import { MemoryRateLimitStore } from '@palisade/middleware/rate-limit'
 import { MemorySessionStore } from '@palisade/middleware/sessions'
+import { apiKeyLifecycleConformance } from './api-key-lifecycle-conformance'
 import { concurrencyStoreConformance } from './concurrency-conformance'
 import {
   apiKeyStoreConformance,
@@ -69,4 +70,9 @@ concurrencyHostileConformance('MemoryConcurrencyStore', () => new MemoryConcurre
 
 idempotencyStoreConformance('MemoryIdempotencyStore', () => new MemoryIdempotencyStore(), {
   release: (store) => store.destroy(),
+})
+
+apiKeyLifecycleConformance('MemoryApiKeyStore', () => new MemoryApiKeyStore(), {
+  release: (store) => store.destroy(),
+  peer: (store) => store,
 })

@@ -20,6 +20,7 @@ import {
   tablesWithPrefix,
   uniqueTable,
 } from '../postgres/support'
+import { apiKeyLifecycleConformance } from './api-key-lifecycle-conformance'
 import { concurrencyStoreConformance } from './concurrency-conformance'
 import {
   apiKeyStoreConformance,
@@ -113,6 +114,18 @@ for (const [driver, client] of clients) {
         const { rows } = await pool.query(`SELECT * FROM ${store.testTable}`)
         return JSON.stringify(rows)
       },
+    },
+  )
+  // The peer is another instance through the other driver (its own connections).
+  const other = clients.find(([name]) => name !== driver)?.[1] as PostgresClient
+  apiKeyLifecycleConformance(
+    `PostgresApiKeyStore via ${driver}`,
+    () => onFreshTable((o) => new PostgresApiKeyStore(o), client),
+    {
+      release,
+      dump: async (store) =>
+        JSON.stringify((await pool.query(`SELECT * FROM ${store.testTable}`)).rows),
+      peer: (store) => new PostgresApiKeyStore({ client: other, table: store.testTable }),
     },
   )
 }

@@ -23,6 +23,7 @@ import {
   nodeRedisClient,
   uniquePrefix,
 } from '../redis/support'
+import { apiKeyLifecycleConformance } from './api-key-lifecycle-conformance'
 import { concurrencyStoreConformance } from './concurrency-conformance'
 import {
   apiKeyStoreConformance,
@@ -141,5 +142,16 @@ for (const [client, send] of clients) {
     `RedisApiKeyStore via ${client}`,
     () => withPrefix((o) => new RedisApiKeyStore(o), send()),
     { release, dump: (store) => dumpPrefix(store.testSend, store.testPrefix) },
+  )
+  // The peer is another instance on its own connection, through the other client library.
+  const other = clients.find(([name]) => name !== client)?.[1] as () => RedisCommand
+  apiKeyLifecycleConformance(
+    `RedisApiKeyStore via ${client}`,
+    () => withPrefix((o) => new RedisApiKeyStore(o), send()),
+    {
+      release,
+      dump: (store) => dumpPrefix(store.testSend, store.testPrefix),
+      peer: (store) => new RedisApiKeyStore({ sendCommand: other(), prefix: store.testPrefix }),
+    },
   )
 }

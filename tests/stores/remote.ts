@@ -54,7 +54,7 @@ export interface RemoteHost {
 export const REMOTE_METHODS = {
   rateLimit: ['increment', 'slidingWindow', 'tokenBucket', 'decrement', 'consume', 'reset'],
   session: ['get', 'set', 'destroy', 'update'],
-  apiKey: ['add', 'remove', 'validate'],
+  apiKey: ['add', 'remove', 'validate', 'put', 'get', 'expire', 'revoke', 'touch', 'rotate'],
   concurrency: ['acquire', 'renew', 'release'],
   nonce: ['claim'],
   idempotency: ['begin', 'complete', 'release'],

@@ -10,7 +10,7 @@ import { Hono, type MiddlewareHandler } from 'hono'
 import { calculateJwkThumbprint, exportJWK, generateKeyPair } from 'jose'
 import { describe, expect, it } from 'vitest'
 import { signWith, testKey } from '../test/jwks-server'
-import { apiKey, MemoryApiKeyStore } from './api-key'
+import { apiKey, createApiKey, MemoryApiKeyStore } from './api-key'
 import { ANSWERS as apiKeyAnswers } from './api-key/answers'
 import { bodyLimit } from './body-limit'
 import { ANSWERS as bodyLimitAnswers } from './body-limit/answers'
@@ -243,6 +243,22 @@ interface Trigger {
 /** For every row of every table, the input that makes the middleware give that answer. */
 const TRIGGERS: Record<string, () => Trigger | Promise<Trigger>> = {
   'apiKey api_key_invalid': () => ({ mw: apiKey({ store: new MemoryApiKeyStore() }) }),
+  'apiKey api_key_expired': async () => {
+    const store = new MemoryApiKeyStore()
+    const { key } = await createApiKey({ store, prefix: 'pal_test', expiresAt: 1 })
+    return { mw: apiKey({ store }), init: { headers: { 'x-api-key': key } } }
+  },
+  'apiKey api_key_revoked': async () => {
+    const store = new MemoryApiKeyStore()
+    const { id, key } = await createApiKey({ store, prefix: 'pal_test' })
+    await store.revoke(id)
+    return { mw: apiKey({ store }), init: { headers: { 'x-api-key': key } } }
+  },
+  'apiKey insufficient_scope': async () => {
+    const store = new MemoryApiKeyStore()
+    const { key } = await createApiKey({ store, prefix: 'pal_test', scopes: ['read'] })
+    return { mw: apiKey({ store, scopes: ['write'] }), init: { headers: { 'x-api-key': key } } }
+  },
   'apiKey store_unavailable': () => ({
     mw: apiKey({ store: failing }),
     init: { headers: { 'x-api-key': 'k' } },

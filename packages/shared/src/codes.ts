@@ -18,6 +18,10 @@ export type RejectionCode =
   | 'insufficient_scope'
   | 'jwks_unavailable'
   | 'api_key_invalid'
+  /** `apiKey()`: the key's `expiresAt` has passed (a rotated key's overlap has ended). */
+  | 'api_key_expired'
+  /** `apiKey()`: the key was revoked. */
+  | 'api_key_revoked'
   | 'unsupported_media_type'
   | 'request_timeout'
   /** `loadShed()`: the process is under pressure (event loop, memory, requests in flight). */

@@ -5,12 +5,23 @@ import { reject as rejectAny } from '../internal/outcomes/reject'
 export interface ApiKeySetup {
   /** A store that can fail (any but the memory store). */
   storeCanFail: boolean
+  /** Scopes the route requires (`scopes` option): a key without one is answered 403. */
+  scopes: readonly string[]
 }
 
 /** Every answer `apiKey` gives instead of calling `next()`, and when it can. */
 export const ANSWERS = [
   // Missing and invalid alike: a prober learns nothing from the difference.
   { status: 401, code: 'api_key_invalid', description: 'Missing or invalid API key' },
+  // The holder of an expired or revoked key holds a real key: telling them why helps, leaks nothing.
+  { status: 401, code: 'api_key_expired', description: 'The API key has expired' },
+  { status: 401, code: 'api_key_revoked', description: 'The API key was revoked' },
+  {
+    status: 403,
+    code: 'insufficient_scope',
+    description: (o) => `The API key lacks a required scope (${o.scopes.join(' ')})`,
+    when: (o) => o.scopes.length > 0,
+  },
   {
     status: 503,
     code: 'store_unavailable',

@@ -6,13 +6,14 @@ import type { ApiKeyStore } from './store'
 
 /**
  * What `apiKey` adds: one scheme per place the key is read (alternatives), and its answers
- * (`answers.ts`: 401, and 503 for a store that can fail).
+ * (`answers.ts`: 401, 403 with `scopes`, and 503 for a store that can fail).
  */
 export function apiKeyDescription(
   extractFrom: 'header' | 'query' | 'both',
   headerName: string,
   queryParam: string,
   store: ApiKeyStore,
+  scopes: readonly string[],
 ): MiddlewareDescription {
   const security: DescribedScheme[][] = []
   if (extractFrom !== 'query') {
@@ -26,5 +27,5 @@ export function apiKeyDescription(
     ])
   }
   const storeCanFail = !(store instanceof MemoryApiKeyStore)
-  return { security, responses: responsesOf(ANSWERS, { storeCanFail }) }
+  return { security, responses: responsesOf(ANSWERS, { storeCanFail, scopes }) }
 }

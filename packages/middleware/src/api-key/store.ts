@@ -1,4 +1,6 @@
 import type { Context } from 'hono'
+import { formatValue } from '../internal/options'
+import { checkApiKeyPrefix, generateApiKey } from './format'
 
 /**
  * What a valid key resolves to; stored in the context under `contextKey`.
@@ -12,7 +14,27 @@ import type { Context } from 'hono'
 export interface ApiKeyInfo {
   id: string
   metadata?: Record<string, unknown>
+  /** When the key stops working (epoch milliseconds). Absent: never. */
+  expiresAt?: number
+  /** What the key may do; a route's `apiKey({ scopes })` needs every one it names. */
+  scopes?: string[]
+  /**
+   * Named limits of this key, e.g. `{ perMinute: 600, monthly: 100_000 }`, that the route's
+   * rateLimit or quota read with {@link apiKeyLimit} (positive integers).
+   */
+  limits?: Record<string, number>
+  /** When the key was revoked (epoch milliseconds); a revoked key never works again. */
+  revokedAt?: number
+  /** When the key was last used, written by `apiKey` at most once a minute per key. */
+  lastUsedAt?: number
+  /** When this key (this secret: a rotation makes a new one) was created. */
+  createdAt?: number
+  /** The key's prefix (`pal_live`), not secret: a rotation gives the new key the same one. */
+  prefix?: string
 }
+
+/** The lifecycle fields a new key can be given (everything of {@link ApiKeyInfo} but its id). */
+export type ApiKeyFields = Pick<ApiKeyInfo, 'metadata' | 'expiresAt' | 'scopes' | 'limits'>
 
 /**
  * Lookup behind `apiKey`: resolves a presented key, or `null` when it is not valid.
@@ -49,4 +71,181 @@ export interface ApiKeyStore {
 export interface ManagedApiKeyStore extends ApiKeyStore {
   add(key: string, metadata?: Record<string, unknown>): Promise<string>
   remove(key: string): Promise<boolean>
+}
+
+/**
+ * A managed store with the key lifecycle: records with expiry, scopes, limits and revocation,
+ * looked up by id for rotation and revocation. Every backend of Palisade implements it; like
+ * {@link ManagedApiKeyStore}, it keeps only hashes of keys. Create keys with `createApiKey`.
+ *
+ * A rotated key keeps its id: the id names the key's identity (its scopes, limits, quota and
+ * rate-limit counters, logs), the secret changes. During the overlap one id has two secrets.
+ *
+ * @example
+ * const { id, key } = await createApiKey({ store, prefix: 'pal_live', scopes: ['read'] })
+ * const next = await store.rotate(id, { overlapMs: 86_400_000 }) // old key works one more day
+ * await store.revoke(id) // both stop, on every instance
+ */
+export interface ApiKeyLifecycleStore extends ManagedApiKeyStore {
+  /** Stores `record` under the hash of `key` (replacing one there) and indexes it by its id. */
+  put(key: string, record: ApiKeyInfo): Promise<void>
+  /** The record of `id`'s newest secret, or `null` when no key has that id. */
+  get(id: string): Promise<ApiKeyInfo | null>
+  /**
+   * Lowers `expiresAt` to `at` (epoch ms) on every secret of `id` that expires later or never.
+   * Resolves whether the id exists.
+   */
+  expire(id: string, at: number): Promise<boolean>
+  /** Sets `revokedAt` (default now) on every secret of `id`; resolves whether the id exists. */
+  revoke(id: string, at?: number): Promise<boolean>
+  /** Records `at` as the `lastUsedAt` of the secret `key`. Best effort; `apiKey` throttles it. */
+  touch(key: string, at: number): Promise<void>
+  /**
+   * A new secret for `id` with the same record; the old secrets keep working for `overlapMs`
+   * (default 0: they stop now), then stop on every instance. Resolves the new plain key, once.
+   */
+  rotate(id: string, options?: RotateApiKeyOptions): Promise<{ id: string; key: string }>
+}
+
+/**
+ * Options of {@link ApiKeyLifecycleStore.rotate}.
+ *
+ * @example
+ * const options: RotateApiKeyOptions = { overlapMs: 3_600_000 } // one hour to switch
+ */
+export interface RotateApiKeyOptions {
+  /** How long the old key keeps working, in milliseconds. Default `0`. */
+  overlapMs?: number
+  /** Prefix of the new key. Default: the record's `prefix`, else `'key'`. */
+  prefix?: string
+}
+
+// What every backend shares: how a record is read back (failing closed), kept as flat text
+// fields, and rotated. Part of the contract, as the stored response's encoding is in
+// idempotency/store.ts: backends import this file, never the middleware.
+
+const isObject = (v: unknown): v is Record<string, unknown> =>
+  v !== null && typeof v === 'object' && !Array.isArray(v)
+const isTime = (v: unknown): v is number => typeof v === 'number' && Number.isFinite(v)
+
+/**
+ * A record as a backend read it (JSON, hash fields), checked field by field: a field of the wrong
+ * type is dropped, except a malformed `expiresAt`, `revokedAt` or `scopes`, which makes the whole
+ * record invalid (failing closed: a corrupt revocation must not read as "not revoked").
+ */
+export function readRecord(raw: unknown): ApiKeyInfo | null {
+  if (!isObject(raw) || typeof raw.id !== 'string' || raw.id.length === 0) return null
+  const out: ApiKeyInfo = { id: raw.id }
+  if (isObject(raw.metadata)) out.metadata = raw.metadata
+  for (const name of ['expiresAt', 'revokedAt'] as const) {
+    const v = raw[name]
+    if (v === undefined || v === null) continue
+    if (!isTime(v)) return null
+    out[name] = v
+  }
+  if (raw.scopes !== undefined && raw.scopes !== null) {
+    if (!Array.isArray(raw.scopes) || !raw.scopes.every((s) => typeof s === 'string')) return null
+    out.scopes = raw.scopes
+  }
+  if (isObject(raw.limits)) {
+    const limits = Object.entries(raw.limits).filter(([, v]) => Number.isSafeInteger(v))
+    out.limits = Object.fromEntries(limits) as Record<string, number>
+  }
+  if (isTime(raw.lastUsedAt)) out.lastUsedAt = raw.lastUsedAt
+  if (isTime(raw.createdAt)) out.createdAt = raw.createdAt
+  if (typeof raw.prefix === 'string') out.prefix = raw.prefix
+  return out
+}
+
+/** The newest of `records` (latest `createdAt`; a record without one counts as oldest). */
+export function newest(records: readonly ApiKeyInfo[]): ApiKeyInfo | null {
+  let best: ApiKeyInfo | null = null
+  for (const r of records) if (best === null || (r.createdAt ?? 0) > (best.createdAt ?? 0)) best = r
+  return best
+}
+
+/** `record` with `expiresAt` lowered to `at` (unchanged when it already expires earlier). */
+export function lowered(record: ApiKeyInfo, at: number): ApiKeyInfo {
+  return record.expiresAt !== undefined && record.expiresAt <= at
+    ? record
+    : { ...record, expiresAt: at }
+}
+
+/** The record's fields as a backend with flat text columns or hash fields keeps them. */
+export const FLAT_FIELDS = [
+  'id',
+  'metadata',
+  'expiresAt',
+  'scopes',
+  'limits',
+  'revokedAt',
+  'lastUsedAt',
+  'createdAt',
+  'prefix',
+] as const
+
+const JSON_FIELDS = new Set(['metadata', 'scopes', 'limits'])
+const TIME_FIELDS = new Set(['expiresAt', 'revokedAt', 'lastUsedAt', 'createdAt'])
+
+/** `record` as text fields (JSON for objects, decimal for times); absent fields are left out. */
+export function toFlat(record: ApiKeyInfo): Record<string, string> {
+  const out: Record<string, string> = {}
+  for (const name of FLAT_FIELDS) {
+    const v = record[name]
+    if (v === undefined || v === null) continue
+    out[name] = JSON_FIELDS.has(name) ? JSON.stringify(v) : String(v)
+  }
+  return out
+}
+
+/**
+ * A record from text fields (or a driver's numbers and parsed JSON), checked by
+ * {@link readRecord}: unparseable JSON or a non-numeric time fails closed.
+ */
+export function fromFlat(values: Record<string, unknown>): ApiKeyInfo | null {
+  const raw: Record<string, unknown> = {}
+  for (const name of FLAT_FIELDS) {
+    const v = values[name]
+    if (v === undefined || v === null) continue
+    if (JSON_FIELDS.has(name) && typeof v === 'string') {
+      try {
+        raw[name] = JSON.parse(v)
+      } catch {
+        if (name === 'metadata') continue
+        return null
+      }
+    } else if (TIME_FIELDS.has(name) && typeof v === 'string') {
+      raw[name] = /^\d{1,16}$/.test(v) ? Number(v) : Number.NaN
+    } else raw[name] = v
+  }
+  return readRecord(raw)
+}
+
+/**
+ * The rotation every lifecycle store shares: the old secrets of `id` expire `overlapMs` from now,
+ * then a new secret with the same record (a fresh `createdAt`, no `lastUsedAt`) is stored.
+ */
+export async function rotateApiKey(
+  store: ApiKeyLifecycleStore,
+  id: string,
+  options: RotateApiKeyOptions = {},
+): Promise<{ id: string; key: string }> {
+  const where = 'rotate'
+  const overlapMs = options.overlapMs ?? 0
+  if (!Number.isSafeInteger(overlapMs) || overlapMs < 0) {
+    throw new TypeError(
+      `${where}: "overlapMs" must be a non-negative integer, got ${formatValue(overlapMs)}`,
+    )
+  }
+  const current = await store.get(id)
+  if (current === null) throw new TypeError(`${where}: no key has this id`)
+  if (current.revokedAt !== undefined) throw new TypeError(`${where}: the key is revoked`)
+  const prefix = checkApiKeyPrefix(where, options.prefix ?? current.prefix ?? 'key')
+  const { lastUsedAt: _, ...kept } = current
+  const now = Date.now()
+  // Expire the old secrets first: the new one, written after, keeps the record's own expiry.
+  await store.expire(id, now + overlapMs)
+  const key = generateApiKey(prefix)
+  await store.put(key, { ...kept, createdAt: now, prefix })
+  return { id, key }
 }

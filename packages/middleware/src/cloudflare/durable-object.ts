@@ -20,6 +20,7 @@ import {
   type StoredSliding,
 } from '../rate-limit/algorithms'
 import { checkRateLimitRequest } from '../rate-limit/store'
+import { apiKeyOperations } from './api-key-object'
 
 /**
  * The part of `DurableObjectStorage` the object uses (the key-value API, available on both
@@ -386,26 +387,7 @@ export class PalisadeStoreObject {
       }
       return {}
     },
-    'key/add': async ({ id, metadata }) => {
-      if (typeof id !== 'string' || (metadata !== undefined && typeof metadata !== 'object')) {
-        return 'key/add needs an id and optional metadata'
-      }
-      const current = await this.#read()
-      // The first id stays: adding a key again only replaces its metadata.
-      const record: StoredRecord = { expiresAt: null, id: current?.id ?? id }
-      if (metadata !== undefined && metadata !== null) {
-        record.metadata = metadata as Record<string, unknown>
-      }
-      await this.#write(record, current)
-      return { id: record.id }
-    },
-    'key/get': async () => {
-      const record = await this.#read()
-      if (record?.id === undefined) return { info: null }
-      return {
-        info: record.metadata ? { id: record.id, metadata: record.metadata } : { id: record.id },
-      }
-    },
+    ...apiKeyOperations(() => this.#storage),
   }
 }
 

@@ -1,19 +1,39 @@
 import { hashApiKey } from '../api-key/hash-key'
-import type { ApiKeyInfo, ManagedApiKeyStore } from '../api-key/store'
-import { checkApiKey, checkMetadata, parseStoredObject } from '../internal/stores/store-args'
+import type { ApiKeyInfo, ApiKeyLifecycleStore, RotateApiKeyOptions } from '../api-key/store'
+import { fromFlat, newest, rotateApiKey, toFlat } from '../api-key/store'
+import { checkApiKey, checkMetadata } from '../internal/stores/store-args'
 import { migrationSql, type PostgresStoreOptions, postgresStoreOptions, type Query } from './client'
 
 const NAME = 'PostgresApiKeyStore'
 
+/** The lifecycle columns (added to a table made before them by `migrate()`). */
+const LIFECYCLE_COLUMNS = [
+  ['expires_at', 'bigint'],
+  ['scopes', 'json'],
+  ['limits', 'json'],
+  ['revoked_at', 'bigint'],
+  ['last_used_at', 'bigint'],
+  ['created_at', 'bigint'],
+  ['prefix', 'text'],
+] as const
+
 /** The schema of an API-key table named `t`: the SHA-256 of each key, never the key. */
 export function apiKeySchema(t: string): string {
+  const index = `${t.slice(t.lastIndexOf('.') + 1)}_id`
   return `CREATE TABLE IF NOT EXISTS ${t} (
   hash text PRIMARY KEY,       -- hex SHA-256 of the key; the key itself is never stored
-  id text NOT NULL,            -- random, safe to log
+  id text NOT NULL,            -- random, safe to log; a rotated key's secrets share it
   metadata json
 );
+${LIFECYCLE_COLUMNS.map(([c, type]) => `ALTER TABLE ${t} ADD COLUMN IF NOT EXISTS ${c} ${type};`).join('\n')}
+CREATE INDEX IF NOT EXISTS ${index} ON ${t} (id);
 `
 }
+
+/** The columns a lookup selects, named as the record's fields (times and JSON as text). */
+const SELECT = `id, metadata::text AS metadata, expires_at::text AS "expiresAt",
+scopes::text AS scopes, limits::text AS limits, revoked_at::text AS "revokedAt",
+last_used_at::text AS "lastUsedAt", created_at::text AS "createdAt", prefix`
 
 /**
  * Options of {@link PostgresApiKeyStore}.
@@ -29,11 +49,14 @@ export interface PostgresApiKeyStoreOptions extends PostgresStoreOptions {
 
 /**
  * API keys in PostgreSQL, shared by every instance of an app. Only the SHA-256 hash of a key is
- * ever sent to the database, so a dump of the table reveals no usable key; lookups go by hash.
+ * ever sent to the database, so a dump of the table reveals no usable key; lookups go by hash
+ * (one `SELECT` per validation). Each row is one secret with its record (expiry, scopes, limits,
+ * revocation, last use); a rotated key's secrets share its id, found through an index on `id`.
  * Adding a key again keeps its id and replaces its metadata (one `INSERT … ON CONFLICT … DO
  * UPDATE … RETURNING id`, so two instances adding the same key at once agree on its id). Create
- * the table once with {@link PostgresApiKeyStore.migrate}. Errors from the client propagate, so an
- * outage is an error, never a silent "invalid key".
+ * the table once with {@link PostgresApiKeyStore.migrate} (it also adds the lifecycle columns to
+ * a table made by an earlier version). Errors from the client propagate, so an outage is an
+ * error, never a silent "invalid key".
  *
  * @param options.client - A `pg` Pool or Client, or a postgres.js `sql`. Required.
  * @param options.table - Table name. Default `'palisade_api_keys'`.
@@ -42,10 +65,10 @@ export interface PostgresApiKeyStoreOptions extends PostgresStoreOptions {
  *
  * const store = new PostgresApiKeyStore({ client: pool })
  * await store.migrate()
- * const id = await store.add(generatedKey, { owner: 'billing' })
- * app.use('/api/*', apiKey({ store }))
+ * const { id, key } = await createApiKey({ store, prefix: 'pal_live', scopes: ['read'] })
+ * app.use('/api/*', apiKey({ store, prefix: 'pal_live' }))
  */
-export class PostgresApiKeyStore implements ManagedApiKeyStore {
+export class PostgresApiKeyStore implements ApiKeyLifecycleStore {
   readonly #query: Query
   readonly #table: string
 
@@ -55,7 +78,7 @@ export class PostgresApiKeyStore implements ManagedApiKeyStore {
     this.#table = table
   }
 
-  /** The SQL `migrate()` runs: the table. */
+  /** The SQL `migrate()` runs: the table, its lifecycle columns and the index on `id`. */
   get schema(): string {
     return apiKeySchema(this.#table)
   }
@@ -87,6 +110,36 @@ RETURNING k.id`,
     return id
   }
 
+  /** Stores `record` under the hash of `key` (replacing the row there). */
+  async put(key: string, record: ApiKeyInfo): Promise<void> {
+    checkApiKey(NAME, 'put', key)
+    const flat = toFlat(record)
+    if (fromFlat(flat) === null) throw new TypeError(`${NAME}.put: invalid record`)
+    const v = (name: keyof typeof flat) => flat[name] ?? null
+    await this.#query(
+      `INSERT INTO ${this.#table} (hash, id, metadata, expires_at, scopes, limits, revoked_at,
+  last_used_at, created_at, prefix)
+VALUES ($1, $2, $3::text::json, $4::bigint, $5::text::json, $6::text::json, $7::bigint,
+  $8::bigint, $9::bigint, $10)
+ON CONFLICT (hash) DO UPDATE SET id = excluded.id, metadata = excluded.metadata,
+  expires_at = excluded.expires_at, scopes = excluded.scopes, limits = excluded.limits,
+  revoked_at = excluded.revoked_at, last_used_at = excluded.last_used_at,
+  created_at = excluded.created_at, prefix = excluded.prefix`,
+      [
+        await hashApiKey(key),
+        record.id,
+        v('metadata'),
+        v('expiresAt'),
+        v('scopes'),
+        v('limits'),
+        v('revokedAt'),
+        v('lastUsedAt'),
+        v('createdAt'),
+        v('prefix'),
+      ],
+    )
+  }
+
   /** Deletes `key`; resolves `true` when it was stored. */
   async remove(key: string): Promise<boolean> {
     if (typeof key !== 'string' || key.length === 0) return false
@@ -96,16 +149,57 @@ RETURNING k.id`,
     return rows.length > 0
   }
 
-  /** The key's `{ id, metadata }`, or `null` when it is not stored. */
+  /** The key's record, or `null` when it is not stored. */
   async validate(key: string): Promise<ApiKeyInfo | null> {
     if (typeof key !== 'string' || key.length === 0) return null
-    const rows = await this.#query(
-      `SELECT id, metadata::text AS metadata FROM ${this.#table} WHERE hash = $1`,
-      [await hashApiKey(key)],
+    const rows = await this.#query(`SELECT ${SELECT} FROM ${this.#table} WHERE hash = $1`, [
+      await hashApiKey(key),
+    ])
+    return rows[0] === undefined ? null : fromFlat(rows[0])
+  }
+
+  /** The record of `id`'s newest secret, or `null`. */
+  async get(id: string): Promise<ApiKeyInfo | null> {
+    const rows = await this.#query(`SELECT ${SELECT} FROM ${this.#table} WHERE id = $1`, [id])
+    return newest(rows.map(fromFlat).filter((r): r is ApiKeyInfo => r !== null))
+  }
+
+  /** Lowers `expires_at` to `at` on every secret of `id` (one `UPDATE`). */
+  async expire(id: string, at: number): Promise<boolean> {
+    await this.#query(
+      `UPDATE ${this.#table} SET expires_at = $2::bigint
+WHERE id = $1 AND (expires_at IS NULL OR expires_at > $2::bigint)`,
+      [id, String(Math.floor(at))],
     )
-    const row = rows[0]
-    if (row === undefined || typeof row.id !== 'string') return null
-    const metadata = parseStoredObject(row.metadata)
-    return metadata === null ? { id: row.id } : { id: row.id, metadata }
+    return (await this.#exists(id)) === true
+  }
+
+  async #exists(id: string): Promise<boolean> {
+    return (
+      (await this.#query(`SELECT 1 FROM ${this.#table} WHERE id = $1 LIMIT 1`, [id])).length > 0
+    )
+  }
+
+  /** Sets `revoked_at` on every secret of `id` (a first revocation time stays). */
+  async revoke(id: string, at = Date.now()): Promise<boolean> {
+    await this.#query(
+      `UPDATE ${this.#table} SET revoked_at = $2::bigint WHERE id = $1 AND revoked_at IS NULL`,
+      [id, String(Math.floor(at))],
+    )
+    return this.#exists(id)
+  }
+
+  /** Records `at` as the `last_used_at` of the secret `key`. */
+  async touch(key: string, at: number): Promise<void> {
+    checkApiKey(NAME, 'touch', key)
+    await this.#query(`UPDATE ${this.#table} SET last_used_at = $2::bigint WHERE hash = $1`, [
+      await hashApiKey(key),
+      String(Math.floor(at)),
+    ])
+  }
+
+  /** A new secret for `id`; the old ones keep working for `overlapMs`, on every instance. */
+  rotate(id: string, options?: RotateApiKeyOptions): Promise<{ id: string; key: string }> {
+    return rotateApiKey(this, id, options)
   }
 }
