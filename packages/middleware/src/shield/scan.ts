@@ -37,10 +37,10 @@ export class Scan {
     this.budget = maxInspect
   }
 
-  /** Checks a value outside the body; true when it fired. */
-  check(value: string, kind: InputKind, location: string | (() => string)): boolean {
+  /** Checks a value outside the body (`name`: the parameter it came under); true when it fired. */
+  check(value: string, kind: InputKind, location: string | (() => string), name?: string): boolean {
     if (value === '') return false
-    const category = detect(value, kind, this.options)
+    const category = detect(value, kind, this.options, name)
     if (category === undefined) return false
     this.hit = { category, location: typeof location === 'string' ? location : location() }
     return true
@@ -50,12 +50,12 @@ export class Scan {
    * Checks a body value within the budget; true when inspection should stop (a hit, or the
    * budget spent: the rest of the body is not read).
    */
-  body(value: string, kind: InputKind, location: () => string): boolean {
+  body(value: string, kind: InputKind, location: () => string, name?: string): boolean {
     if (value === '') return false
     if (this.budget <= 0) return true
     const part = value.length > this.budget ? value.slice(0, this.budget) : value
     this.budget -= part.length
-    return this.check(part, kind, location) || this.budget <= 0
+    return this.check(part, kind, location, name) || this.budget <= 0
   }
 
   /** Whether the budget ran out before the body did. */

@@ -88,7 +88,9 @@ const DETECTORS: Record<AttackCategory, Detector> = {
 
 /**
  * Decodes `value` as an attacker would encode it, then runs each enabled detector that applies to
- * `kind`; the first category that fires, or undefined. Never throws, linear time.
+ * `kind`; the first category that fires, or undefined. Never throws, linear time. `name` is the
+ * parameter, field or key the value came under, when known (a URL is remote file inclusion in a
+ * parameter named for a server path, such as `include` or `_CONF[path]`).
  *
  * @example
  * detect("1' OR '1'='1", 'query', { rules: new Set(ATTACK_CATEGORIES), paranoia: 1 }) // 'sqli'
@@ -97,11 +99,12 @@ export function detect(
   value: string,
   kind: InputKind,
   options: DetectOptions,
+  name?: string,
 ): AttackCategory | undefined {
   if (typeof value !== 'string' || value.length === 0) return undefined
   try {
     for (const text of windows(normalize(value))) {
-      const subject: Subject = { raw: value, text, lower: text.toLowerCase() }
+      const subject: Subject = { raw: value, text, lower: text.toLowerCase(), name }
       for (const category of ATTACK_CATEGORIES) {
         if (options.rules.has(category) && DETECTORS[category](subject, kind, options.paranoia)) {
           return category
