@@ -37,7 +37,8 @@ function shellUnquote(text: string): string {
     .replace(/^['"]|(?<=[;|&`(\s])['"](?=[a-z])/g, '')
 }
 
-function commandWord(segment: string): { word: string; rest: string } {
+/** The word a shell would run at the start of `segment`, and what follows it. */
+export function commandWord(segment: string): { word: string; rest: string } {
   const trimmed = segment.replace(/^[\s'"\\{(!]+/, '')
   const match = /^(?:\/?(?:[\w.-]+\/)*)?([a-z][\w.+-]*)/.exec(trimmed)
   if (match === null) return { word: '', rest: '' }
