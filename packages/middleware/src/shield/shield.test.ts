@@ -413,3 +413,16 @@ describe('shield: repeat offenders', () => {
     }
   })
 })
+
+describe('shield: remembered verdicts on names', () => {
+  it('refuses an attacking key every time, and past the bound of remembered names', async () => {
+    const { app, decision } = appWith()
+    const many = Object.fromEntries(Array.from({ length: 600 }, (_, i) => [`field${i}`, 1]))
+    for (let round = 0; round < 3; round++) {
+      expect((await app.request('/', json(many))).status).toBe(200)
+      const res = await app.request('/', json({ ...many, __proto__x: 1, 'a[__proto__]': 1 }))
+      expect(res.status).toBe(403)
+      expect(decision()).toMatchObject({ category: 'prototype-pollution' })
+    }
+  })
+})
