@@ -1,5 +1,5 @@
 import type { Context } from 'hono'
-import { clientIpKey } from '../internal/network/client-ip-key'
+import { clientIdentity } from '../internal/network/client-identity'
 import {
   assertBoolean,
   assertFunction,
@@ -82,18 +82,12 @@ const KNOWN = [
 const MAX_MS = 2_147_483_647
 const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9a-z-]+$/
 
-type Get = (key: string) => unknown
-
 /**
- * The default scope: `key:<apiKey id>`, else `sub:<JWT sub>`, else `ip:<client address>`. The
- * kinds are spelled out so an API key id can never name a JWT subject's records.
+ * The default scope: `key:<apiKey id>`, else `sub:<JWT sub>`, else `ip:<client address>` (the
+ * one identity helper quota uses too; each IPv6 address kept apart, not grouped by /56).
  */
 export function defaultScope(c: Context): string {
-  const apiKey = (c.get as Get)('apiKey') as { id?: unknown } | undefined
-  if (typeof apiKey?.id === 'string') return `key:${apiKey.id}`
-  const payload = (c.get as Get)('jwtPayload') as { sub?: unknown } | undefined
-  if (typeof payload?.sub === 'string') return `sub:${payload.sub}`
-  return `ip:${clientIpKey(c, false)}`
+  return clientIdentity(c, false)
 }
 
 function milliseconds(name: string, value: unknown, fallback: number): number {

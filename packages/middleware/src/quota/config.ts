@@ -118,7 +118,7 @@ export function quotaConfig(options: QuotaOptions): QuotaConfig {
     store,
     keyOf:
       options.key === undefined
-        ? clientIdentity
+        ? (c: Context) => clientIdentity(c)
         : assertFunction<(c: Context) => string | Promise<string>>(NAME, 'key', options.key),
     name: name === undefined ? (limit: number) => `${limit}-per-${period}` : () => name,
     message: assertNonEmptyString(NAME, 'message', options.message ?? 'Quota exceeded'),

@@ -86,6 +86,25 @@ describe('stripping, at its edges', () => {
     expect(removed).toEqual(['/0/name', '/1/id', '/2/name', '/3/name'])
   })
 
+  it('allOf of a tuple and a plain array: each position by its own pair of schemas', () => {
+    // Position 0 is Id (tuple) and Id (plain); from position 1 on, Name (the tuple's items) and
+    // Id: a node for position 0 must never be reused past the tuple's prefix.
+    const Name: OpenAPISchema = { type: 'object', properties: { name: { type: 'string' } } }
+    const schema: OpenAPISchema = {
+      allOf: [
+        { type: 'array', prefixItems: [Id], items: Name },
+        { type: 'array', items: Id },
+      ],
+    }
+    const { out, removed } = strip(schema, [
+      { id: '1', name: 'a' },
+      { id: '2', name: 'b' },
+      { id: '3', name: 'c', x: 1 },
+    ])
+    expect(out).toEqual([{ id: '1' }, { id: '2', name: 'b' }, { id: '3', name: 'c' }])
+    expect(removed).toEqual(['/0/name', '/2/x'])
+  })
+
   it('an array schema without items keeps any element; with items: true too', () => {
     const element = { id: '1', anything: true }
     expect(stripperFor({ type: 'array' })([element])).toEqual([element])
@@ -222,5 +241,13 @@ describe('stripping what JSON.stringify would send, at its edges', () => {
       ref: '#/components/schemas/Gone',
     })
     expect(caught()).toMatchObject({ pointer: '' })
+    // The same for an object held directly under a key (not inside an array).
+    const direct = { type: 'object', properties: { one: { $ref: '#/components/schemas/Gone' } } }
+    expect(() => stripperFor(direct as OpenAPISchema)({ one: { id: '1' } })).toThrow(
+      expect.objectContaining({ pointer: '' }),
+    )
+    expect(() => stripperFor(direct as OpenAPISchema)({ one: { id: '1' } }, [])).toThrow(
+      expect.objectContaining({ pointer: '/one' }),
+    )
   })
 })
