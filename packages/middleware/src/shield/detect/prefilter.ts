@@ -148,21 +148,29 @@ function mayRce(lower: string, shape: Shape, kind: InputKind): boolean {
   return firstWordIsCommand(has(shape, bit('\'"')) ? unquote(lower) : lower)
 }
 
-// SQL injection: calls, operators, comments, variables and stacked statements need one of these
-// characters, a closed value before `or` a digit or a quote; a quote alone (O'Brien) needs a
-// logic word or `--` after it to make a condition or cut the query. Without them only whole
-// statements and named functions and tables are left, each with one of these words (`select`
-// followed by a space, as every statement pattern has it). Paranoia 2 reads more.
-const SQL_CHARS = bit('`()@$[{:;|&*/#=<>!+%\\')
+// SQL injection. A condition (`or 1=1`) counts only after a closed value, which at paranoia 1
+// is a number, a string or `)` opening the value (unquoted) or a quote (quoted): so operators
+// alone (`a?b=1` in a URL) need a digit first, a quote, or `)`. Otherwise: a call `(`, a variable
+// `@`, NoSQL `$` and `[`, a cast `::`, a comment `/*`, a backtick; a quote with a logic word,
+// `--`, `#` or `;` after it (O'Brien has none); a digit opening the value, or with `order`/`group`/`as`;
+// `;` before a statement as the tokenizer's stacked-statement test reads it (`; drop by` is not);
+// or a statement word (`union` before `select`, `select` followed by a space). Paranoia 2 reads more.
+const SQL_CHARS = bit('`()@$[{|&')
 const SQL_QUOTES = bit('\'"')
-const SQL_QUOTED = /\b(?:or|and|xor|div|not)\b|--/
+const SQL_QUOTED = /\b(?:or|and|xor|div|not)\b|--|#|;/
+const SQL_DIGITS = /^\s*(?:json\.)?[-+.]?\d|order|group|\d\.e|\d\s+as\s/
+const SQL_STACKED =
+  /;\s*(?:insert|replace|update|delete|(?:drop|create|alter|truncate)\s+(?:table|database|schema|view|user|function|procedure|trigger|index)|select|exec|declare|shutdown|waitfor|(?:grant|revoke|union|set|load|backup|call|merge|handler|rename|begin|if|copy|attach|pragma|use)\s*(?:$|@))/
 const SQL_WORDS =
-  /union|select\s|waitfor|outfile|dumpfile|create\s|table|when|exec|analyse|pg_|xp_|msdb|tempdb|schema|information|mysql|sysobjects|syscolumns|sysdatabases|sqlite|msys|northwind|master/
+  /union\s*(?:(?:all|distinct)\s+)?select|select\s|waitfor|outfile|dumpfile|create\s|table|when|exec|analyse|pg_|xp_|msdb|tempdb|schema|information|mysql|sysobjects|syscolumns|sysdatabases|sqlite|msys|northwind|master/
 const maySqli = (lower: string, shape: Shape, paranoia: Paranoia) =>
   paranoia === 2 ||
   has(shape, SQL_CHARS) ||
-  (shape.other & DIGIT) !== 0 ||
+  lower.includes('::') ||
+  lower.includes('/*') ||
   (has(shape, SQL_QUOTES) && SQL_QUOTED.test(lower)) ||
+  ((shape.other & DIGIT) !== 0 && SQL_DIGITS.test(lower)) ||
+  (has(shape, bit(';')) && SQL_STACKED.test(lower)) ||
   SQL_WORDS.test(lower)
 
 /** Whether the detector of `category` may fire on `lower`; false is a proof it cannot. */
