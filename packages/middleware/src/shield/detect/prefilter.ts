@@ -45,6 +45,45 @@ export function shapeOf(lower: string): Shape {
 
 const has = (shape: Shape, mask: number) => (shape.punct & mask) !== 0
 
+const isSpaceOrControl = (code: number) =>
+  code <= 32 ||
+  code === 0xa0 ||
+  code === 0x1680 ||
+  (code >= 0x2000 && code <= 0x200a) ||
+  code === 0x2028 ||
+  code === 0x2029 ||
+  code === 0x202f ||
+  code === 0x205f ||
+  code === 0x3000 ||
+  code === 0xfeff
+const isNameChar = (code: number) =>
+  (code >= 97 && code <= 122) ||
+  (code >= 48 && code <= 57) ||
+  (code >= 65 && code <= 90) ||
+  code === 95 ||
+  code === 46
+
+/**
+ * Whether some `=` in `lower` has, before it (past at most `spaces` white-space or control
+ * characters), a name (`[\w.]`, read back at most `length` characters) that `accept` takes. A scan
+ * back from each `=`, each bounded: linear, where a pattern would rescan from every start.
+ */
+function nameBeforeEquals(
+  lower: string,
+  spaces: number,
+  length: number,
+  accept: (name: string) => boolean,
+): boolean {
+  for (let eq = lower.indexOf('='); eq !== -1; eq = lower.indexOf('=', eq + 1)) {
+    let end = eq
+    while (end > 0 && eq - end < spaces && isSpaceOrControl(lower.charCodeAt(end - 1))) end--
+    let start = end
+    while (start > 0 && end - start < length && isNameChar(lower.charCodeAt(start - 1))) start--
+    if (start < end && accept(lower.slice(start, end))) return true
+  }
+  return false
+}
+
 // Prototype pollution: every pattern names `__proto__`, `prototype` or a `__…__` accessor.
 const mayPrototypePollution = (lower: string) => lower.includes('__') || lower.includes('prototype')
 
@@ -66,11 +105,13 @@ const RFI_CHARS = bit(':/?')
 // or `.` or opens the line.
 const PHP_CHARS = bit('<[{$(')
 const PHP_COLON = /php:|:\d/
-const PHP_EQUALS = /[_.][\w.]{0,64}=|[_.][\w.]{0,64}\s{1,8}=|^\s*[a-z_]+\s*=/
+const PHP_INI_LINE = /^\s*[a-z_]+\s*=/
+/** `allow_url_include =`, `opcache.x=`: the 65 name characters before `=` hold `_` or `.`. */
+const iniName = (name: string) => name.includes('_') || name.includes('.')
 const mayPhp = (lower: string, shape: Shape, kind: InputKind) =>
   has(shape, PHP_CHARS) ||
   (has(shape, bit(':')) && PHP_COLON.test(lower)) ||
-  (has(shape, bit('=')) && PHP_EQUALS.test(lower)) ||
+  (has(shape, bit('=')) && (PHP_INI_LINE.test(lower) || nameBeforeEquals(lower, 8, 65, iniName))) ||
   ((kind === 'name' || kind === 'header') && (has(shape, bit('.')) || lower.includes('sess_')))
 
 // Local file inclusion: traversal needs `..` and `/ \ ;`, the spelled encodings `0x`; the file
@@ -91,14 +132,16 @@ const mayLfi = (lower: string, shape: Shape, kind: InputKind) =>
 // the DOM sinks a dot and their names; `dialog` may be spaced out, `vmlframe`, `-moz-binding`.
 const XSS_CHARS = bit('<([!`+*')
 const XSS_COLON = /t\s*:|data|schemalocation/
-// biome-ignore lint/suspicious/noControlCharactersInRegex: the event handler pattern allows control characters before =
-const XSS_EQUALS = /on[a-z]{3,}[\s\u0000-\u001f]{0,48}=|srcdoc|textcontent|formaction/
+const XSS_EQUALS = /srcdoc|textcontent|formaction/
+/** An event handler `on…=`: `on` and at least three letters before the `=` (and 48 spaces at most). */
+const handlerName = (name: string) => name.slice(0, -3).includes('on')
 const XSS_DOT = /document|sort|reflect|window|innerhtml|outerhtml|fromcharcode|parentnode/
 const XSS_WORDS = /d\s{0,4}i\s{0,4}a\s{0,4}l\s{0,4}o\s{0,4}g|vmlframe|moz-binding/
 const mayXss = (lower: string, shape: Shape) =>
   has(shape, XSS_CHARS) ||
   (has(shape, bit(':')) && XSS_COLON.test(lower)) ||
-  (has(shape, bit('=')) && XSS_EQUALS.test(lower)) ||
+  (has(shape, bit('=')) &&
+    (XSS_EQUALS.test(lower) || nameBeforeEquals(lower, 48, 1 << 30, handlerName))) ||
   (has(shape, bit('.')) && XSS_DOT.test(lower)) ||
   XSS_WORDS.test(lower)
 
