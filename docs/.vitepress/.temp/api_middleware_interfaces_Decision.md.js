@@ -1,0 +1,19 @@
+import { ssrRenderAttrs } from "vue/server-renderer";
+import { useSSRContext } from "vue";
+import { _ as _export_sfc } from "./plugin-vue_export-helper.1tPrXgE0.js";
+const __pageData = JSON.parse('{"title":"Interface: Decision","description":"","frontmatter":{},"headers":[],"relativePath":"api/middleware/interfaces/Decision.md","filePath":"api/middleware/interfaces/Decision.md"}');
+const _sfc_main = { name: "api/middleware/interfaces/Decision.md" };
+function _sfc_ssrRender(_ctx, _push, _parent, _attrs, $props, $setup, $data, $options) {
+  _push(`<div${ssrRenderAttrs(_attrs)}><h1 id="interface-decision" tabindex="-1">Interface: Decision <a class="header-anchor" href="#interface-decision" aria-label="Permalink to &quot;Interface: Decision&quot;">​</a></h1><p>One middleware&#39;s decision about one request.</p><h2 id="properties" tabindex="-1">Properties <a class="header-anchor" href="#properties" aria-label="Permalink to &quot;Properties&quot;">​</a></h2><table tabindex="0"><thead><tr><th>Property</th><th>Type</th><th>Description</th></tr></thead><tbody><tr><td><a id="property-category"></a> <code>category?</code></td><td><code>string</code></td><td>What the guard found or saw, never the payload: shield&#39;s attack category (<code>sqli</code>, <code>xss</code>, …), botGuard&#39;s bot category (<code>spoofed</code>, <code>ai-crawler</code>, …). Set only by such guards, after the other keys.</td></tr><tr><td><a id="property-cause"></a> <code>cause?</code></td><td><code>string</code></td><td>Why, when the code alone leaves the operator guessing: the failure behind a 503 (jwtAuth&#39;s <code>jwks_unavailable</code> names the URL and what it answered). Never sent to the client. Set only then, after the other keys, so the decisions without one keep their shape.</td></tr><tr><td><a id="property-code"></a> <code>code?</code></td><td><code>string</code></td><td>The rejection code it gave (or would have given, in dry run).</td></tr><tr><td><a id="property-location"></a> <code>location?</code></td><td><code>string</code></td><td>Where it found it: <code>path</code>, <code>query:q</code>, <code>header:referer</code>, <code>cookie:sid</code>, <code>body:/comment</code>. Never the value itself.</td></tr><tr><td><a id="property-middleware"></a> <code>middleware</code></td><td><code>string</code></td><td>-</td></tr><tr><td><a id="property-ms"></a> <code>ms?</code></td><td><code>number</code></td><td>Time from the middleware&#39;s start to its decision, in milliseconds.</td></tr><tr><td><a id="property-outcome"></a> <code>outcome</code></td><td><a href="./../type-aliases/DecisionOutcome.html"><code>DecisionOutcome</code></a></td><td>-</td></tr><tr><td><a id="property-status"></a> <code>status?</code></td><td><code>number</code></td><td>-</td></tr><tr><td><a id="property-store"></a> <code>store?</code></td><td><a href="./StoreTiming.html"><code>StoreTiming</code></a></td><td>-</td></tr><tr><td><a id="property-usage"></a> <code>usage?</code></td><td><code>object</code></td><td>A metered middleware&#39;s count after this request (quota): whose, how many, out of how many. Set only then, after the other keys; otel counts it per key.</td></tr><tr><td><code>usage.key</code></td><td><code>string</code></td><td>-</td></tr><tr><td><code>usage.limit</code></td><td><code>number</code></td><td>-</td></tr><tr><td><code>usage.used</code></td><td><code>number</code></td><td>-</td></tr></tbody></table></div>`);
+}
+const _sfc_setup = _sfc_main.setup;
+_sfc_main.setup = (props, ctx) => {
+  const ssrContext = useSSRContext();
+  (ssrContext.modules || (ssrContext.modules = /* @__PURE__ */ new Set())).add("api/middleware/interfaces/Decision.md");
+  return _sfc_setup ? _sfc_setup(props, ctx) : void 0;
+};
+const Decision = /* @__PURE__ */ _export_sfc(_sfc_main, [["ssrRender", _sfc_ssrRender]]);
+export {
+  __pageData,
+  Decision as default
+};

@@ -1,0 +1,20 @@
+import { ssrRenderAttrs } from "vue/server-renderer";
+import { useSSRContext } from "vue";
+import { _ as _export_sfc } from "./plugin-vue_export-helper.1tPrXgE0.js";
+const __pageData = JSON.parse('{"title":"Interface: Rejects<C>","description":"","frontmatter":{},"headers":[],"relativePath":"api/middleware/interfaces/Rejects.md","filePath":"api/middleware/interfaces/Rejects.md"}');
+const _sfc_main = { name: "api/middleware/interfaces/Rejects.md" };
+function _sfc_ssrRender(_ctx, _push, _parent, _attrs, $props, $setup, $data, $options) {
+  _push(`<div${ssrRenderAttrs(_attrs)}><h1 id="interface-rejects-c" tabindex="-1">Interface: Rejects&lt;C&gt; <a class="header-anchor" href="#interface-rejects-c" aria-label="Permalink to &quot;Interface: Rejects\\&lt;C\\&gt;&quot;">​</a></h1><p>The type-level side of a description: a middleware typed <code>MiddlewareHandler &amp; Rejects&lt;C&gt;</code> can answer the statuses of <code>C</code> with those codes, so a generator can type a route&#39;s client responses (<code>@palisade/openapi</code> does, for <code>hc&lt;AppType&gt;</code>). A phantom: the property is never set at run time, and its string key (not a symbol) keeps two inlined copies of this type one.</p><h2 id="example" tabindex="-1">Example <a class="header-anchor" href="#example" aria-label="Permalink to &quot;Example&quot;">​</a></h2><div class="language-ts vp-adaptive-theme"><button title="Copy Code" class="copy"></button><span class="lang">ts</span><pre class="shiki shiki-themes github-light github-dark vp-code" tabindex="0"><code><span class="line"><span style="--shiki-light:#6A737D;--shiki-dark:#6A737D;">// rateLimit() is typed MiddlewareHandler &amp; Rejects&lt;{ 429: &#39;rate_limited&#39; }&gt;</span></span>
+<span class="line"><span style="--shiki-light:#D73A49;--shiki-dark:#F97583;">const</span><span style="--shiki-light:#005CC5;--shiki-dark:#79B8FF;"> limited</span><span style="--shiki-light:#D73A49;--shiki-dark:#F97583;">:</span><span style="--shiki-light:#6F42C1;--shiki-dark:#B392F0;"> Rejects</span><span style="--shiki-light:#24292E;--shiki-dark:#E1E4E8;">&lt;{ </span><span style="--shiki-light:#005CC5;--shiki-dark:#79B8FF;">429</span><span style="--shiki-light:#D73A49;--shiki-dark:#F97583;">:</span><span style="--shiki-light:#032F62;--shiki-dark:#9ECBFF;"> &#39;rate_limited&#39;</span><span style="--shiki-light:#24292E;--shiki-dark:#E1E4E8;"> }&gt; </span><span style="--shiki-light:#D73A49;--shiki-dark:#F97583;">=</span><span style="--shiki-light:#6F42C1;--shiki-dark:#B392F0;"> rateLimit</span><span style="--shiki-light:#24292E;--shiki-dark:#E1E4E8;">({ max: </span><span style="--shiki-light:#005CC5;--shiki-dark:#79B8FF;">100</span><span style="--shiki-light:#24292E;--shiki-dark:#E1E4E8;"> })</span></span></code></pre></div><h2 id="type-parameters" tabindex="-1">Type Parameters <a class="header-anchor" href="#type-parameters" aria-label="Permalink to &quot;Type Parameters&quot;">​</a></h2><table tabindex="0"><thead><tr><th>Type Parameter</th></tr></thead><tbody><tr><td><a id="type-parameter-c"></a> <code>C</code> <em>extends</em> <a href="./../type-aliases/RejectionCodes.html"><code>RejectionCodes</code></a></td></tr></tbody></table><h2 id="properties" tabindex="-1">Properties <a class="header-anchor" href="#properties" aria-label="Permalink to &quot;Properties&quot;">​</a></h2><table tabindex="0"><thead><tr><th>Property</th><th>Modifier</th><th>Type</th><th>Description</th></tr></thead><tbody><tr><td><a id="property-rejects"></a> <code>~rejects?</code></td><td><code>readonly</code></td><td><code>C</code></td><td>Phantom, for the type checker only; never present at run time.</td></tr></tbody></table></div>`);
+}
+const _sfc_setup = _sfc_main.setup;
+_sfc_main.setup = (props, ctx) => {
+  const ssrContext = useSSRContext();
+  (ssrContext.modules || (ssrContext.modules = /* @__PURE__ */ new Set())).add("api/middleware/interfaces/Rejects.md");
+  return _sfc_setup ? _sfc_setup(props, ctx) : void 0;
+};
+const Rejects = /* @__PURE__ */ _export_sfc(_sfc_main, [["ssrRender", _sfc_ssrRender]]);
+export {
+  __pageData,
+  Rejects as default
+};

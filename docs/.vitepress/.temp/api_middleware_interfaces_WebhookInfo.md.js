@@ -1,0 +1,19 @@
+import { ssrRenderAttrs } from "vue/server-renderer";
+import { useSSRContext } from "vue";
+import { _ as _export_sfc } from "./plugin-vue_export-helper.1tPrXgE0.js";
+const __pageData = JSON.parse('{"title":"Interface: WebhookInfo","description":"","frontmatter":{},"headers":[],"relativePath":"api/middleware/interfaces/WebhookInfo.md","filePath":"api/middleware/interfaces/WebhookInfo.md"}');
+const _sfc_main = { name: "api/middleware/interfaces/WebhookInfo.md" };
+function _sfc_ssrRender(_ctx, _push, _parent, _attrs, $props, $setup, $data, $options) {
+  _push(`<div${ssrRenderAttrs(_attrs)}><h1 id="interface-webhookinfo" tabindex="-1">Interface: WebhookInfo <a class="header-anchor" href="#interface-webhookinfo" aria-label="Permalink to &quot;Interface: WebhookInfo&quot;">​</a></h1><p>What <code>webhook</code> puts in the context (default key <code>&#39;webhook&#39;</code>) for a verified message.</p><h2 id="example" tabindex="-1">Example <a class="header-anchor" href="#example" aria-label="Permalink to &quot;Example&quot;">​</a></h2><div class="language-ts vp-adaptive-theme"><button title="Copy Code" class="copy"></button><span class="lang">ts</span><pre class="shiki shiki-themes github-light github-dark vp-code" tabindex="0"><code><span class="line"><span style="--shiki-light:#24292E;--shiki-dark:#E1E4E8;">app.</span><span style="--shiki-light:#6F42C1;--shiki-dark:#B392F0;">post</span><span style="--shiki-light:#24292E;--shiki-dark:#E1E4E8;">(</span><span style="--shiki-light:#032F62;--shiki-dark:#9ECBFF;">&#39;/webhooks/billing&#39;</span><span style="--shiki-light:#24292E;--shiki-dark:#E1E4E8;">, </span><span style="--shiki-light:#6F42C1;--shiki-dark:#B392F0;">webhook</span><span style="--shiki-light:#24292E;--shiki-dark:#E1E4E8;">(options), (</span><span style="--shiki-light:#E36209;--shiki-dark:#FFAB70;">c</span><span style="--shiki-light:#24292E;--shiki-dark:#E1E4E8;">) </span><span style="--shiki-light:#D73A49;--shiki-dark:#F97583;">=&gt;</span><span style="--shiki-light:#24292E;--shiki-dark:#E1E4E8;"> c.</span><span style="--shiki-light:#6F42C1;--shiki-dark:#B392F0;">json</span><span style="--shiki-light:#24292E;--shiki-dark:#E1E4E8;">({ received: c.</span><span style="--shiki-light:#6F42C1;--shiki-dark:#B392F0;">get</span><span style="--shiki-light:#24292E;--shiki-dark:#E1E4E8;">(</span><span style="--shiki-light:#032F62;--shiki-dark:#9ECBFF;">&#39;webhook&#39;</span><span style="--shiki-light:#24292E;--shiki-dark:#E1E4E8;">).id }))</span></span></code></pre></div><h2 id="properties" tabindex="-1">Properties <a class="header-anchor" href="#properties" aria-label="Permalink to &quot;Properties&quot;">​</a></h2><table tabindex="0"><thead><tr><th>Property</th><th>Type</th><th>Description</th></tr></thead><tbody><tr><td><a id="property-id"></a> <code>id?</code></td><td><code>string</code></td><td>The message id (<code>webhook-id</code>, <code>X-GitHub-Delivery</code>, a custom <code>idHeader</code>), when sent.</td></tr><tr><td><a id="property-preset"></a> <code>preset</code></td><td><code>string</code></td><td>The preset&#39;s name (<code>&#39;standardWebhooks&#39;</code>, <code>&#39;stripe&#39;</code>, …, or a custom preset&#39;s <code>name</code>).</td></tr><tr><td><a id="property-timestamp"></a> <code>timestamp?</code></td><td><code>number</code></td><td>The signed Unix timestamp in seconds, for presets that sign one.</td></tr></tbody></table></div>`);
+}
+const _sfc_setup = _sfc_main.setup;
+_sfc_main.setup = (props, ctx) => {
+  const ssrContext = useSSRContext();
+  (ssrContext.modules || (ssrContext.modules = /* @__PURE__ */ new Set())).add("api/middleware/interfaces/WebhookInfo.md");
+  return _sfc_setup ? _sfc_setup(props, ctx) : void 0;
+};
+const WebhookInfo = /* @__PURE__ */ _export_sfc(_sfc_main, [["ssrRender", _sfc_ssrRender]]);
+export {
+  __pageData,
+  WebhookInfo as default
+};

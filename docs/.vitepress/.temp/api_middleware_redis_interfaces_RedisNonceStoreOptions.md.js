@@ -1,0 +1,19 @@
+import { ssrRenderAttrs } from "vue/server-renderer";
+import { useSSRContext } from "vue";
+import { _ as _export_sfc } from "./plugin-vue_export-helper.1tPrXgE0.js";
+const __pageData = JSON.parse('{"title":"Interface: RedisNonceStoreOptions","description":"","frontmatter":{},"headers":[],"relativePath":"api/middleware/redis/interfaces/RedisNonceStoreOptions.md","filePath":"api/middleware/redis/interfaces/RedisNonceStoreOptions.md"}');
+const _sfc_main = { name: "api/middleware/redis/interfaces/RedisNonceStoreOptions.md" };
+function _sfc_ssrRender(_ctx, _push, _parent, _attrs, $props, $setup, $data, $options) {
+  _push(`<div${ssrRenderAttrs(_attrs)}><h1 id="interface-redisnoncestoreoptions" tabindex="-1">Interface: RedisNonceStoreOptions <a class="header-anchor" href="#interface-redisnoncestoreoptions" aria-label="Permalink to &quot;Interface: RedisNonceStoreOptions&quot;">​</a></h1><p>Options of <a href="./../classes/RedisNonceStore.html">RedisNonceStore</a>.</p><h2 id="example" tabindex="-1">Example <a class="header-anchor" href="#example" aria-label="Permalink to &quot;Example&quot;">​</a></h2><div class="language-ts vp-adaptive-theme"><button title="Copy Code" class="copy"></button><span class="lang">ts</span><pre class="shiki shiki-themes github-light github-dark vp-code" tabindex="0"><code><span class="line"><span style="--shiki-light:#D73A49;--shiki-dark:#F97583;">const</span><span style="--shiki-light:#005CC5;--shiki-dark:#79B8FF;"> options</span><span style="--shiki-light:#D73A49;--shiki-dark:#F97583;">:</span><span style="--shiki-light:#6F42C1;--shiki-dark:#B392F0;"> RedisNonceStoreOptions</span><span style="--shiki-light:#D73A49;--shiki-dark:#F97583;"> =</span><span style="--shiki-light:#24292E;--shiki-dark:#E1E4E8;"> { sendCommand: </span><span style="--shiki-light:#6F42C1;--shiki-dark:#B392F0;">fromIoredis</span><span style="--shiki-light:#24292E;--shiki-dark:#E1E4E8;">(client), prefix: </span><span style="--shiki-light:#032F62;--shiki-dark:#9ECBFF;">&#39;shop:nonce:&#39;</span><span style="--shiki-light:#24292E;--shiki-dark:#E1E4E8;"> }</span></span></code></pre></div><h2 id="extends" tabindex="-1">Extends <a class="header-anchor" href="#extends" aria-label="Permalink to &quot;Extends&quot;">​</a></h2><ul><li><a href="./RedisStoreOptions.html"><code>RedisStoreOptions</code></a></li></ul><h2 id="properties" tabindex="-1">Properties <a class="header-anchor" href="#properties" aria-label="Permalink to &quot;Properties&quot;">​</a></h2><table tabindex="0"><thead><tr><th>Property</th><th>Type</th><th>Description</th><th>Overrides</th><th>Inherited from</th></tr></thead><tbody><tr><td><a id="property-prefix"></a> <code>prefix?</code></td><td><code>string</code></td><td>Key prefix. Default <code>&#39;palisade:nonce:&#39;</code>.</td><td><a href="./RedisStoreOptions.html"><code>RedisStoreOptions</code></a>.<a href="./RedisStoreOptions.html#property-prefix"><code>prefix</code></a></td><td>-</td></tr><tr><td><a id="property-sendcommand"></a> <code>sendCommand</code></td><td><a href="./../type-aliases/RedisCommand.html"><code>RedisCommand</code></a></td><td>Sends one command to Redis; see <a href="./../type-aliases/RedisCommand.html">RedisCommand</a>. Required.</td><td>-</td><td><a href="./RedisStoreOptions.html"><code>RedisStoreOptions</code></a>.<a href="./RedisStoreOptions.html#property-sendcommand"><code>sendCommand</code></a></td></tr></tbody></table></div>`);
+}
+const _sfc_setup = _sfc_main.setup;
+_sfc_main.setup = (props, ctx) => {
+  const ssrContext = useSSRContext();
+  (ssrContext.modules || (ssrContext.modules = /* @__PURE__ */ new Set())).add("api/middleware/redis/interfaces/RedisNonceStoreOptions.md");
+  return _sfc_setup ? _sfc_setup(props, ctx) : void 0;
+};
+const RedisNonceStoreOptions = /* @__PURE__ */ _export_sfc(_sfc_main, [["ssrRender", _sfc_ssrRender]]);
+export {
+  __pageData,
+  RedisNonceStoreOptions as default
+};

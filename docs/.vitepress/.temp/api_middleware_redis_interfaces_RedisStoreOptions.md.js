@@ -1,0 +1,19 @@
+import { ssrRenderAttrs } from "vue/server-renderer";
+import { useSSRContext } from "vue";
+import { _ as _export_sfc } from "./plugin-vue_export-helper.1tPrXgE0.js";
+const __pageData = JSON.parse('{"title":"Interface: RedisStoreOptions","description":"","frontmatter":{},"headers":[],"relativePath":"api/middleware/redis/interfaces/RedisStoreOptions.md","filePath":"api/middleware/redis/interfaces/RedisStoreOptions.md"}');
+const _sfc_main = { name: "api/middleware/redis/interfaces/RedisStoreOptions.md" };
+function _sfc_ssrRender(_ctx, _push, _parent, _attrs, $props, $setup, $data, $options) {
+  _push(`<div${ssrRenderAttrs(_attrs)}><h1 id="interface-redisstoreoptions" tabindex="-1">Interface: RedisStoreOptions <a class="header-anchor" href="#interface-redisstoreoptions" aria-label="Permalink to &quot;Interface: RedisStoreOptions&quot;">​</a></h1><p>Options every Redis store takes.</p><h2 id="example" tabindex="-1">Example <a class="header-anchor" href="#example" aria-label="Permalink to &quot;Example&quot;">​</a></h2><div class="language-ts vp-adaptive-theme"><button title="Copy Code" class="copy"></button><span class="lang">ts</span><pre class="shiki shiki-themes github-light github-dark vp-code" tabindex="0"><code><span class="line"><span style="--shiki-light:#D73A49;--shiki-dark:#F97583;">const</span><span style="--shiki-light:#005CC5;--shiki-dark:#79B8FF;"> options</span><span style="--shiki-light:#D73A49;--shiki-dark:#F97583;">:</span><span style="--shiki-light:#6F42C1;--shiki-dark:#B392F0;"> RedisStoreOptions</span><span style="--shiki-light:#D73A49;--shiki-dark:#F97583;"> =</span><span style="--shiki-light:#24292E;--shiki-dark:#E1E4E8;"> { sendCommand: </span><span style="--shiki-light:#6F42C1;--shiki-dark:#B392F0;">fromIoredis</span><span style="--shiki-light:#24292E;--shiki-dark:#E1E4E8;">(client), prefix: </span><span style="--shiki-light:#032F62;--shiki-dark:#9ECBFF;">&#39;shop:&#39;</span><span style="--shiki-light:#24292E;--shiki-dark:#E1E4E8;"> }</span></span></code></pre></div><h2 id="extended-by" tabindex="-1">Extended by <a class="header-anchor" href="#extended-by" aria-label="Permalink to &quot;Extended by&quot;">​</a></h2><ul><li><a href="./RedisApiKeyStoreOptions.html"><code>RedisApiKeyStoreOptions</code></a></li><li><a href="./RedisConcurrencyStoreOptions.html"><code>RedisConcurrencyStoreOptions</code></a></li><li><a href="./RedisIdempotencyStoreOptions.html"><code>RedisIdempotencyStoreOptions</code></a></li><li><a href="./RedisNonceStoreOptions.html"><code>RedisNonceStoreOptions</code></a></li><li><a href="./RedisRateLimitStoreOptions.html"><code>RedisRateLimitStoreOptions</code></a></li><li><a href="./RedisSessionStoreOptions.html"><code>RedisSessionStoreOptions</code></a></li></ul><h2 id="properties" tabindex="-1">Properties <a class="header-anchor" href="#properties" aria-label="Permalink to &quot;Properties&quot;">​</a></h2><table tabindex="0"><thead><tr><th>Property</th><th>Type</th><th>Description</th></tr></thead><tbody><tr><td><a id="property-prefix"></a> <code>prefix?</code></td><td><code>string</code></td><td>Prepended to every key the store writes, so several apps can share one Redis.</td></tr><tr><td><a id="property-sendcommand"></a> <code>sendCommand</code></td><td><a href="./../type-aliases/RedisCommand.html"><code>RedisCommand</code></a></td><td>Sends one command to Redis; see <a href="./../type-aliases/RedisCommand.html">RedisCommand</a>. Required.</td></tr></tbody></table></div>`);
+}
+const _sfc_setup = _sfc_main.setup;
+_sfc_main.setup = (props, ctx) => {
+  const ssrContext = useSSRContext();
+  (ssrContext.modules || (ssrContext.modules = /* @__PURE__ */ new Set())).add("api/middleware/redis/interfaces/RedisStoreOptions.md");
+  return _sfc_setup ? _sfc_setup(props, ctx) : void 0;
+};
+const RedisStoreOptions = /* @__PURE__ */ _export_sfc(_sfc_main, [["ssrRender", _sfc_ssrRender]]);
+export {
+  __pageData,
+  RedisStoreOptions as default
+};
