@@ -20,9 +20,9 @@ export async function importPackage(name: string): Promise<Record<string, unknow
 
 // The bench passes literal options and treats stores structurally, so loose types suffice here.
 // biome-ignore lint/suspicious/noExplicitAny: options differ per factory
-type Loose = any
+export type Loose = any
 export type Factory = (options?: Loose) => MiddlewareHandler
-type Ctor = new (...args: Loose[]) => Loose
+export type Ctor = new (...args: Loose[]) => Loose
 
 /** Every factory the middleware package exports, by name; absent ones are `undefined`. */
 export interface Palisade {
@@ -54,6 +54,8 @@ export interface Palisade {
   ) => Promise<{ headers: Record<string, string>; body: string | Uint8Array }>
   httpSignature?: Factory
   signRequest?: (request: Request, options: Loose) => Promise<Request>
+  createDpopProof?: (method: string, url: string, options: Loose) => Promise<string>
+  MemoryNonceStore?: Ctor
   MemoryRateLimitStore?: Ctor
   MemoryConcurrencyStore?: Ctor
   MemorySessionStore?: Ctor

@@ -109,6 +109,7 @@ const sidebar: DefaultTheme.Sidebar = {
         { text: 'Cloudflare Workers', link: '/recipes/workers' },
         { text: 'Several instances', link: '/recipes/multi-instance' },
         { text: 'Signing requests between services', link: '/recipes/signing-requests' },
+        { text: 'DPoP with an MCP-style server', link: '/recipes/dpop-mcp' },
       ],
     },
     {

@@ -7,6 +7,7 @@ import { readdirSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { getMiddlewareDescription } from '@palisade/shared/describe'
 import { Hono, type MiddlewareHandler } from 'hono'
+import { calculateJwkThumbprint, exportJWK, generateKeyPair } from 'jose'
 import { describe, expect, it } from 'vitest'
 import { signWith, testKey } from '../test/jwks-server'
 import { apiKey, MemoryApiKeyStore } from './api-key'
@@ -29,7 +30,7 @@ import type { Answers, KnownCode } from './internal/outcomes/answers'
 import { Rejection } from './internal/outcomes/rejection'
 import { ipGuard } from './ip-guard'
 import { ANSWERS as ipGuardAnswers } from './ip-guard/answers'
-import { jwtAuth } from './jwt-auth'
+import { createDpopProof, type DpopOptions, jwtAuth } from './jwt-auth'
 import { ANSWERS as jwtAuthAnswers, reject as jwtAuthReject } from './jwt-auth/answers'
 import { loadShed } from './load-shed'
 import { ANSWERS as loadShedAnswers } from './load-shed/answers'
@@ -195,6 +196,22 @@ const brokenBody = () => {
   })
 }
 
+/** jwtAuth with `dpop` and a GET to the trigger app's URL with a DPoP-bound token and its proof. */
+async function dpopRequest(dpop: DpopOptions) {
+  const issuer = await testKey('ES256', 'k1')
+  const client = await generateKeyPair('ES256', { extractable: true })
+  const jkt = await calculateJwkThumbprint(await exportJWK(client.publicKey))
+  const token = await signWith(issuer, { cnf: { jkt } })
+  const proof = await createDpopProof('GET', 'http://localhost/', {
+    keyPair: client,
+    accessToken: token,
+  })
+  return {
+    mw: jwtAuth({ publicKey: issuer.publicKey, dpop }),
+    init: { headers: { authorization: `DPoP ${token}`, dpop: proof } },
+  }
+}
+
 const signedBody = '{"amount":5}'
 /** A POST to the trigger app's URL, signed with a fresh HMAC key. */
 async function signedPost() {
@@ -342,6 +359,18 @@ const TRIGGERS: Record<string, () => Trigger | Promise<Trigger>> = {
       }),
       init: { headers: { authorization: `Bearer ${await signWith(key, {})}` } },
     }
+  },
+  'jwtAuth invalid_dpop_proof': async () => {
+    const { mw, init } = await dpopRequest({ mode: 'required' })
+    return { mw, init: { headers: { ...init.headers, dpop: 'not-a-proof' } } }
+  },
+  'jwtAuth use_dpop_nonce': async () => {
+    const { mw, init } = await dpopRequest({ mode: 'required', nonce: {} })
+    return { mw, init }
+  },
+  'jwtAuth store_unavailable': async () => {
+    const { mw, init } = await dpopRequest({ mode: 'required', nonceStore: failing })
+    return { mw, init }
   },
   'httpSignature signature_missing': () => ({ mw: httpSignature({ keys: () => undefined }) }),
   'httpSignature signature_invalid': () => ({

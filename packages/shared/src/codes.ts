@@ -49,6 +49,10 @@ export type RejectionCode =
   | 'signature_invalid'
   /** httpSignature: the body does not match its Content-Digest (RFC 9530). */
   | 'digest_mismatch'
+  /** jwtAuth with `dpop`: a DPoP proof (RFC 9449) missing, malformed, wrong or replayed. */
+  | 'invalid_dpop_proof'
+  /** jwtAuth with `dpop.nonce`: the proof lacks the server's current nonce (`DPoP-Nonce`). */
+  | 'use_dpop_nonce'
   /** `idempotency()`: the operation requires an `Idempotency-Key` and none was sent. */
   | 'idempotency_key_missing'
   /** `idempotency()`: the key is not one Structured Fields string of 1–255 characters. */

@@ -3,18 +3,24 @@
 // trim() and \s see (NBSP, U+2028, the BOM) and schemes in any case.
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { bearerToken, INVALID_REQUEST } from './bearer'
+import { bearerToken, INVALID_REQUEST, schemeToken } from './bearer'
 
 /** What jwtAuth did before the fast path: trim, split at whitespace runs, scheme any case. */
-function bySplit(authorization: string): string | undefined | typeof INVALID_REQUEST {
+function bySplit(
+  authorization: string,
+  scheme = 'bearer',
+): string | undefined | typeof INVALID_REQUEST {
   const parts = authorization.trim().split(/\s+/)
-  if ((parts[0] as string).toLowerCase() !== 'bearer') return undefined
+  if ((parts[0] as string).toLowerCase() !== scheme) return undefined
   return parts.length === 2 ? (parts[1] as string) : INVALID_REQUEST
 }
 
 const pieces = fc.constantFrom(
   'Bearer',
   'bearer',
+  'DPoP',
+  'dpop',
+  'DPOP',
   'BEARER',
   'bEaReR',
   'Basic',
@@ -42,6 +48,7 @@ describe('bearerToken', () => {
         (parts) => {
           const header = parts.join('')
           expect(bearerToken(header)).toBe(bySplit(header))
+          expect(schemeToken(header, 'dpop')).toBe(bySplit(header, 'dpop'))
         },
       ),
       { numRuns: 5000 },

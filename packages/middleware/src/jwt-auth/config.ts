@@ -13,6 +13,7 @@ import {
   optionError,
 } from '../internal/options'
 import { assertNoDryRun } from '../internal/outcomes/reject-or-record'
+import { type DpopConfig, type DpopOptions, dpopConfig } from './dpop-config'
 import type { JwtAlgorithm } from './hmac'
 import { normalizeTyp } from './jws'
 import { type JwtKeys, jwtKeys, keySourceKind } from './key-source'
@@ -98,6 +99,13 @@ export interface JwtAuthOptions {
   maxTokenAge?: number
   /** `realm` of the `WWW-Authenticate` challenge. Default `'api'`. */
   realm?: string
+  /**
+   * DPoP (RFC 9449): tokens bound to a client key, sent as `Authorization: DPoP <token>` with a
+   * `DPoP` proof header. `'required'` accepts nothing else; `'allowed'` also takes Bearer for
+   * tokens that are not bound. The object form sets the replay store, the proof age, the proof
+   * algorithms and server nonces ({@link DpopOptions}). Unset: Bearer only.
+   */
+  dpop?: 'required' | 'allowed' | DpopOptions
 }
 
 /** Largest accepted `clockTolerance`, in seconds: beyond five minutes skew is a broken clock. */
@@ -125,6 +133,7 @@ const KNOWN = [
   'realm',
   'requireExp',
   'maxTokenAge',
+  'dpop',
 ] as const
 
 /** RFC 6749 §3.3 scope-token: printable ASCII without space, quote or backslash. */
@@ -157,6 +166,8 @@ export interface JwtAuthConfig {
   readonly maxTokenAge: number | undefined
   readonly cacheSettings: Required<JwksCacheOptions>
   readonly onKeySetError: ((error: Error, c: Context) => void) | undefined
+  /** The `dpop` option, checked; `undefined` without it. */
+  readonly dpop: DpopConfig | undefined
 }
 
 function stringOrList(name: string, value: unknown): string | string[] {
@@ -238,6 +249,7 @@ export function jwtAuthConfig(options: JwtAuthOptions): JwtAuthConfig {
     ...timeOptions(options),
     cacheSettings: jwksCacheSettings(FACTORY, options.jwksCache),
     onKeySetError,
+    dpop: dpopConfig(FACTORY, options.dpop, cookieName),
   })
 }
 

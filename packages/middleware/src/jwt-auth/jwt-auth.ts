@@ -1,6 +1,6 @@
 import type { MiddlewareHandler } from 'hono'
 import { described } from '../internal/outcomes/described'
-import type { JwtAuthRejects } from './answers'
+import type { JwtAuthDpopRejects, JwtAuthRejects } from './answers'
 import { type JwtAuthOptions, jwtAuthConfig } from './config'
 import { jwtAuthDescription } from './description'
 import { jwtAuthHandler } from './request'
@@ -41,6 +41,12 @@ export type { JwtAuthOptions } from './config'
  * @param options.requireExp default `true`
  * @param options.maxTokenAge unset: no age limit
  * @param options.scopes default `[]`
+ * @param options.dpop unset (Bearer only); `'required'`, `'allowed'` or `{ mode, nonceStore,
+ *   maxAgeSeconds, algorithms, nonce, url }`: DPoP-bound tokens (RFC 9449) sent as
+ *   `Authorization: DPoP <token>` with a `DPoP` proof (exactly one; `typ: dpop+jwt`, a public-key
+ *   `alg`, the public `jwk`, `htm`/`htu` of this request, a fresh `iat`, an unused `jti`, `ath`
+ *   of the token, the key the token's `cnf.jkt` names); a bound token sent as Bearer is refused;
+ *   401 `invalid_dpop_proof`, `use_dpop_nonce` (with `DPoP-Nonce`), `c.get('dpop').jkt`
  * @example
  * ```ts
  * app.use('/api/*', jwtAuth({ secret: process.env.JWT_SECRET! }))
@@ -51,7 +57,11 @@ export type { JwtAuthOptions } from './config'
  * app.get('/api/me', (c) => c.json({ sub: c.get('jwtPayload').sub }))
  * ```
  */
-export function jwtAuth(options: JwtAuthOptions): MiddlewareHandler & JwtAuthRejects {
+export function jwtAuth(
+  options: JwtAuthOptions & { dpop?: undefined },
+): MiddlewareHandler & JwtAuthRejects
+export function jwtAuth(options: JwtAuthOptions): MiddlewareHandler & JwtAuthDpopRejects
+export function jwtAuth(options: JwtAuthOptions): MiddlewareHandler & JwtAuthDpopRejects {
   // Options → frozen config (with its key source, see key-source.ts); the verifier (claim checks,
   // the verified and refused token caches); the request path that puts them together. Each is a
   // module of its own in this folder.
@@ -62,7 +72,12 @@ export function jwtAuth(options: JwtAuthOptions): MiddlewareHandler & JwtAuthRej
     scopes: config.scopes,
     remote: config.keys.remote,
     openIdConnectUrl: config.keys.openIdConnectUrl,
+    dpop: config.dpop !== undefined,
+    dpopMode: config.dpop?.mode,
+    dpopAlgorithms: config.dpop?.algorithms ?? [],
+    dpopNonce: config.dpop?.nonce !== undefined,
+    storeCanFail: config.dpop?.storeCanFail === true,
   })
   return described(description, jwtAuthHandler(config, verifier)) as MiddlewareHandler &
-    JwtAuthRejects
+    JwtAuthDpopRejects
 }

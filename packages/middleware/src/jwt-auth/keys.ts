@@ -51,7 +51,7 @@ const HASH_BITS: Readonly<Record<string, string>> = {
   'SHA-512': '512',
 }
 /** JWK members that only a private or secret key has. */
-const PRIVATE_MEMBERS = ['d', 'p', 'q', 'dp', 'dq', 'qi', 'oth', 'k'] as const
+export const PRIVATE_MEMBERS = ['d', 'p', 'q', 'dp', 'dq', 'qi', 'oth', 'k'] as const
 
 /** Narrows an algorithm name to the public-key family; HMAC and `none` throw. */
 export function assertAsymmetricAlgorithm(

@@ -3,8 +3,9 @@ import { getCookieCopies } from '../internal/cookies/cookie'
 import { JwksUnavailableError } from '../internal/keys/jwks'
 import { begin, decide } from '../internal/outcomes/decisions'
 import { reject } from './answers'
-import { bearerToken, INVALID_REQUEST } from './bearer'
+import { bearerToken, INVALID_REQUEST, schemeToken, type TokenScheme } from './bearer'
 import type { JwtAuthConfig } from './config'
+import { challengesOf, dpopGate } from './dpop-request'
 import type { JWTPayload } from './payload'
 import { MAX_TOKEN_LENGTH, NO_EXP, type TokenVerifier, type Verdict } from './verifier'
 
@@ -31,29 +32,46 @@ export function tokenScopes(payload: JWTPayload): Set<string> {
  * Everything it reads is fixed at construction (`config`, `verifier`).
  */
 export function jwtAuthHandler(config: JwtAuthConfig, verifier: TokenVerifier): MiddlewareHandler {
-  const { cookieName, scopes } = config
+  const { cookieName, scopes, dpop } = config
   const retryAfter = String(Math.ceil(config.cacheSettings.cooldownMs / 1000))
-  const challenge = `Bearer realm="${config.realm}"`
-  function unauthorized(error?: 'invalid_token' | 'invalid_request'): never {
+  const challenges = challengesOf(config)
+  const challengeOf = (scheme: TokenScheme) =>
+    scheme === 'dpop' ? (challenges.dpop as string) : challenges.bearer
+  function unauthorized(
+    error?: 'invalid_token' | 'invalid_request',
+    scheme: TokenScheme = 'bearer',
+  ): never {
     reject(401, 'Unauthorized', error ? 'token_invalid' : 'token_missing', {
-      'WWW-Authenticate': error ? `${challenge}, error="${error}"` : challenge,
+      'WWW-Authenticate': error ? `${challengeOf(scheme)}, error="${error}"` : challenges.missing,
     })
   }
-  function expMissing(): never {
+  function expMissing(scheme: TokenScheme): never {
     reject(401, MISSING_EXP_MESSAGE, 'token_invalid', {
-      'WWW-Authenticate': `${challenge}, error="invalid_token", error_description="${MISSING_EXP_MESSAGE}"`,
+      'WWW-Authenticate': `${challengeOf(scheme)}, error="invalid_token", error_description="${MISSING_EXP_MESSAGE}"`,
     })
   }
-  const scopeChallenge = `${challenge}, error="insufficient_scope", scope="${scopes.join(' ')}"`
+  const scopeChallenge = (scheme: TokenScheme) =>
+    `${challengeOf(scheme)}, error="insufficient_scope", scope="${scopes.join(' ')}"`
+  const dpopCheck =
+    dpop === undefined ? undefined : dpopGate(config, dpop, challenges.dpop as string)
 
   return async function jwtAuth(c, next) {
     const d = begin(c, 'jwtAuth')
     let token: string | undefined
+    let scheme: TokenScheme = 'bearer'
     const authorization = c.req.header('authorization')
     if (authorization !== undefined) {
-      const bearer = bearerToken(authorization)
-      if (bearer === INVALID_REQUEST) unauthorized('invalid_request')
-      token = bearer
+      let found = bearerToken(authorization)
+      if (found === undefined && dpop !== undefined) {
+        found = schemeToken(authorization, 'dpop')
+        scheme = 'dpop'
+      }
+      if (found === INVALID_REQUEST) unauthorized('invalid_request', scheme)
+      // DPoP required: a Bearer token is refused before any verify (RFC 9449 §7.1).
+      if (found !== undefined && scheme === 'bearer' && dpop?.mode === 'required') {
+        unauthorized('invalid_token', 'dpop')
+      }
+      token = found
     }
     let copies: string[] = []
     if (token === undefined) {
@@ -80,18 +98,27 @@ export function jwtAuthHandler(config: JwtAuthConfig, verifier: TokenVerifier): 
       if (d !== undefined) d.decision.cause = err.message
       reject(503, 'Service Unavailable', 'jwks_unavailable', { 'Retry-After': retryAfter })
     }
-    if (payload === null) unauthorized('invalid_token')
-    if (payload === NO_EXP) expMissing()
+    if (payload === null) unauthorized('invalid_token', scheme)
+    if (payload === NO_EXP) expMissing(scheme)
+    // The token that verified is the one a cookie or the header carried (cookie: Bearer).
+    const after =
+      dpopCheck === undefined
+        ? undefined
+        : await dpopCheck(c, d, token ?? '', token === undefined ? 'bearer' : scheme, payload)
     if (scopes.length > 0) {
       const granted = tokenScopes(payload)
       if (!scopes.every((s) => granted.has(s))) {
-        reject(403, 'Forbidden', 'insufficient_scope', { 'WWW-Authenticate': scopeChallenge })
+        reject(403, 'Forbidden', 'insufficient_scope', {
+          'WWW-Authenticate': scopeChallenge(scheme),
+        })
       }
     }
     c.set('jwtPayload', payload)
     decide(d, 'allow')
-    // Nothing to do after the handler: the chain's promise is this middleware's.
-    return next()
+    // Nothing to do after the handler (but a fresh DPoP nonce): the chain's promise is ours.
+    if (after === undefined) return next()
+    await next()
+    after()
   }
 }
 
