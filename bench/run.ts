@@ -1,6 +1,6 @@
 /**
  * `pnpm bench` entry. Flags: `--quick` (shorter measurements, for a smoke run), `--only=<list>`
- * with any of middleware, components, rate-limit, openapi, http, start, ablation, stores, shield (ablation, stores and shield only
+ * with any of middleware, components, rate-limit, openapi, shield, http, start, ablation, stores (ablation and stores only
  * run when named; ablation writes ABLATION.md, stores writes its section of RESULTS.md);
  * `--filter=<regex>` to run only the in-process
  * comparisons whose title matches; `--no-report` to leave RESULTS.md alone (a partial run with
@@ -53,6 +53,8 @@ if (wants('middleware')) {
 if (wants('components')) await runComponents()
 if (wants('rate-limit')) await runRateLimit()
 if (wants('openapi')) await runOpenAPI()
+// Issue 42: shield's rows (about half a minute) belong in the default run, as every guard's do.
+if (wants('shield')) await runShield()
 if (wants('http')) await runHttp()
 if (wants('start')) await runStart()
 // Not part of the default run: `--only=ablation`.
@@ -62,8 +64,6 @@ if (only?.includes('ablation')) await runAblation()
 if (only?.includes('stores')) await runStores(quick)
 // Issue 23's rows, only when named: `--only=observability`.
 if (only?.includes('observability')) await runObservability()
-// Issue 38's rows, only when named: `--only=shield`.
-if (only?.includes('shield')) await runShield()
 if (!only && !filter && !args.includes('--no-report')) {
   await writeReport({
     startedAt,

@@ -48,7 +48,7 @@ import {
   webhook,
   xssSanitize,
 } from '@palisade/middleware'
-import { openapi } from '@palisade/openapi'
+import { openapi, problemDetails, problemResponse } from '@palisade/openapi'
 import type { AuditPolicy } from '@palisade/openapi/audit'
 import type { FuzzOptions } from '@palisade/openapi/fuzz'
 import { Hono, type MiddlewareHandler } from 'hono'
@@ -81,6 +81,19 @@ const CommentList = z
   .array(Comment)
   .max(MAX_COMMENTS)
   .meta({ id: 'CommentList', description: `The newest ${MAX_COMMENTS} comments, oldest first` })
+const CommentId = z
+  .object({ id: z.coerce.number().int().min(1).max(Number.MAX_SAFE_INTEGER) })
+  .meta({ id: 'CommentId' })
+/** The app's every 404 is problem details (problemNotFound() answers the rest with the same shape). */
+const NotFound = z
+  .object({
+    type: z.string().max(255),
+    title: z.string().max(64),
+    status: z.number().int().min(400).max(599).meta({ format: 'int32' }),
+    code: z.literal('not_found'),
+    detail: z.string().max(200),
+  })
+  .meta({ id: 'NotFound' })
 const NewComment = z
   .object({
     author: z.string().min(1).max(AUTHOR_MAX).meta({ example: 'Ada' }),
@@ -634,6 +647,15 @@ export async function createApp(env: Env = process.env) {
               operationId: 'whoami',
               tags: ['auth'],
               summary: 'Who the X-API-Key belongs to',
+              // Deprecated at run time too: every answer carries Deprecation, Sunset and Link
+              // (docs/openapi/deprecation.md). The sunset is far off on purpose: `palisade audit`
+              // warns 30 days before it and fails from it, and the audit test of this app expects
+              // no finding, so CI is told on 2028-05-02, a month ahead, never surprised.
+              deprecated: {
+                since: new Date('2026-12-01T00:00:00Z'),
+                sunset: new Date('2028-06-01T00:00:00Z'),
+                link: '/reference#tag/auth',
+              },
               responses: { 200: { description: 'The key’s id and metadata', schema: KeyInfo } },
             },
           },
@@ -650,6 +672,33 @@ export async function createApp(env: Env = process.env) {
             },
           },
         })
+        .get(
+          '/comments/:id',
+          (c) => {
+            const { id } = c.req.valid('param')
+            const comment = comments.find((one) => one.id === id)
+            if (comment) return c.json(comment, 200)
+            const detail = `No comment ${id} (only the newest ${MAX_COMMENTS} are kept)`
+            return problemResponse(problemDetails(404, { code: 'not_found', detail }))
+          },
+          {
+            openapi: {
+              operationId: 'getComment',
+              security: [],
+              tags: ['comments'],
+              summary: 'One comment, by its id',
+              request: { params: CommentId },
+              responses: {
+                200: { description: 'The comment', schema: Comment },
+                404: {
+                  description: 'No such comment',
+                  schema: NotFound,
+                  contentType: 'application/problem+json',
+                },
+              },
+            },
+          },
+        )
         .post(
           '/comments',
           (c) => {
@@ -679,7 +728,18 @@ export async function createApp(env: Env = process.env) {
               summary: 'Adds a comment; its strings are HTML-entity encoded',
               request: { body: NewComment },
               responses: {
-                201: { description: 'The stored comment', schema: Comment },
+                201: {
+                  description: 'The stored comment',
+                  schema: Comment,
+                  // `palisade fuzz` follows it: the comment just created must be found by its id.
+                  links: {
+                    GetComment: {
+                      operationId: 'getComment',
+                      parameters: { id: '$response.body#/id' },
+                      description: 'The comment just stored, by its id',
+                    },
+                  },
+                },
               },
             },
           },

@@ -32,6 +32,7 @@ export interface Palisade {
   concurrencyLimit?: Factory
   idempotency?: Factory
   loadShed?: Factory
+  quota?: Factory
   jwtAuth?: Factory
   signJwt?: (payload: Loose, secret: Uint8Array, options?: Loose) => Promise<string>
   logger?: Factory
@@ -89,6 +90,7 @@ const SUBPATHS = [
   'concurrency-limit',
   'idempotency',
   'load-shed',
+  'quota',
   'jwt-auth',
   'logger',
   'body-limit',

@@ -203,7 +203,7 @@ export async function writeReport(info: RunInfo): Promise<void> {
     sections.push(
       '## HTTP on loopback',
       '',
-      `Each server in its own child process; autocannon in the bench process, same connections and duration for all${results.httpPinned ? ` (pinned: ${results.httpPinned})` : ''}; GET /api/me with a JWT, a session cookie and (where the stack uses one) a CSRF cookie; best of the interleaved rounds, with the lowest and highest of every round beside it. "Ours" = ${results.oursHttp ?? 'the Palisade stack'}. Server CPU per request = the child's user+system CPU time over the measured window divided by the requests it served; unlike req/s it barely moves when other processes compete for the CPU. An HTTP target counts as met only when it holds in every round, on req/s and on CPU per request. Load average (1 min) at the start of each round: ${results.httpLoad.map((l) => l.toFixed(2)).join(', ') || 'not recorded'}.`,
+      `Each server in its own child process; autocannon in the bench process, same connections and duration for all${results.httpPinned ? ` (pinned: ${results.httpPinned})` : ''}; GET /api/me with a JWT, a session cookie and (where the stack uses one) a CSRF cookie; each server's best window, with the lowest and highest of all its windows beside it; every compared pair ran back to back in each round (issue 42), and each target line ends with the spread of its per-round ratios. "Ours" = ${results.oursHttp ?? 'the Palisade stack'}. Server CPU per request = the child's user+system CPU time over the measured window divided by the requests it served; unlike req/s it barely moves when other processes compete for the CPU. An HTTP target counts as met only when it holds in every round, on req/s and on CPU per request. Load average (1 min) at the start of each round: ${results.httpLoad.map((l) => l.toFixed(2)).join(', ') || 'not recorded'}.`,
       '',
       httpTable(),
       '',
@@ -224,6 +224,9 @@ export async function writeReport(info: RunInfo): Promise<void> {
       rowsTable('openapi'),
       '',
     )
+  }
+  if (results.rows.some((r) => r.table === 'shield')) {
+    sections.push('## shield(), in process (CPU per request)', '', rowsTable('shield'), '')
   }
   if (results.rows.some((r) => r.table === 'start')) {
     sections.push(

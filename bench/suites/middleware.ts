@@ -48,6 +48,7 @@ import {
 } from '../lib/palisade'
 import { addRow, addTarget, heading, skip } from '../lib/results'
 import { addRoutes, quietLoggerOptions, stackParts, wrappedApp } from '../lib/stack'
+import { concurrencyRows } from './concurrency'
 
 const BASE = 'http://localhost'
 type MakeRequest = () => Request
@@ -220,11 +221,9 @@ async function dpopRow(p: Palisade, T: string, title: string, bare: Fetcher): Pr
   const url = `${BASE}/`
   const pairs: Array<{ token: string; proof: string }> = []
   for (let i = 0; i < 2048; i++) {
-    const token = await (p.signJwt as (a: Loose, k: CryptoKey, o?: Loose) => Promise<string>)(
-      { sub: `agent-${i}`, cnf: { jkt } },
-      issuer.privateKey,
-      { expiresIn: '1h' },
-    )
+    const token = await (
+      p.signJwt as unknown as (a: Loose, k: CryptoKey, o?: Loose) => Promise<string>
+    )({ sub: `agent-${i}`, cnf: { jkt } }, issuer.privateKey, { expiresIn: '1h' })
     const proof = await (p.createDpopProof as NonNullable<Palisade['createDpopProof']>)(
       'GET',
       url,
@@ -881,24 +880,7 @@ export async function runMiddleware(): Promise<void> {
         { name: 'palisade apiKey', app: apiKeyApp },
       ],
     )
-    await compare(
-      T,
-      'concurrencyLimit beside rateLimit (GET, memory store, response body read)',
-      get(ipHeader),
-      [
-        { name: 'bare route (body read)', app: bare, read: true },
-        {
-          name: 'palisade rateLimit (body read)',
-          app: p.rateLimit ? appWith(p.rateLimit({ max: 1_000_000_000 })) : null,
-          read: true,
-        },
-        {
-          name: 'palisade concurrencyLimit (body read)',
-          app: p.concurrencyLimit ? appWith(p.concurrencyLimit({ max: 1_000 })) : null,
-          read: true,
-        },
-      ],
-    )
+    await concurrencyRows(T, p, appWith, ipHeader)
     await idempotencyReplay(T, p)
     const jsonApp = (mw?: MiddlewareHandler) => {
       const app = new Hono()

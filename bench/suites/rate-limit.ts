@@ -71,6 +71,7 @@ export async function runRateLimit(): Promise<void> {
       calls: () => counted.commands,
       serverUsec: redis.serverUsec,
     })
+    await quotaOnRedis(p.quota, redis.RedisRateLimitStore, counted)
   } finally {
     memory.destroy?.()
     await redis.close()
@@ -184,7 +185,10 @@ function addRowsAndTarget(
   name: string,
   rowName: string,
   vs: string,
-  target: (cpuRatio: number, wallRatio: number) => { goal: string; measured: string; met: boolean },
+  target: (
+    cpuRatio: number,
+    wallRatio: number,
+  ) => { goal: string; measured: string; met: boolean | null },
 ): void {
   const list = m.samples.get(name) as Sample[]
   const cpuRatio = median(list.map((s, i) => cost(s) / cost(m.baseline[i] as Sample)))
@@ -286,6 +290,62 @@ async function compareCapabilities(
       }),
     )
   }
+}
+
+/**
+ * Issue 40: `quota()` on Redis costs one round trip a request (its check and its count are one
+ * `consume` of the rate-limit store). Shown beside it: CPU and wall time per request against a
+ * rateLimit fixed window on the same store, the nearest thing it replaces.
+ */
+async function quotaOnRedis(
+  quota: ((options: object) => MiddlewareHandler) | undefined,
+  Store: new (options: { sendCommand: unknown; prefix: string }) => object,
+  redis: {
+    send: unknown
+    commands: number
+    serverUsec: () => Promise<{ calls: number; usec: number }>
+  },
+): Promise<void> {
+  const goal = 'quota() (Redis store): one round trip per request'
+  if (!quota) return addTarget({ goal, measured: 'not measured (no quota export)', met: null })
+  heading('quota() beside rateLimit, Redis store')
+  const store = new Store({ sendCommand: redis.send, prefix: 'bench-quota:' })
+  const limited = app(quota({ limit: 1_000_000_000, period: 'month', store }))
+  const cases: Case[] = [
+    {
+      name: 'fixed window',
+      app: app((await loadPalisade()).rateLimit?.({ max: MAX, store }) as MiddlewareHandler),
+    },
+    { name: 'quota (month)', app: limited },
+  ]
+  const r = await compareCases(
+    'Redis store',
+    settings.quick ? 500 : 1_500,
+    cases,
+    200,
+    redis.serverUsec,
+  )
+  if (r) {
+    addRowsAndTarget(
+      r,
+      'quota (month)',
+      'quota(), month, Redis store',
+      'fixed window',
+      (cpu, wall) => ({
+        goal: 'quota() beside a rateLimit fixed window on the same Redis store (shown)',
+        measured: `${fmtRatio(cpu)} CPU per request (wall ${fmtRatio(wall)})`,
+        met: null,
+      }),
+    )
+  }
+  const before = redis.commands
+  for (let i = 0; i < 100; i++) await limited.fetch(request())
+  const trips = (redis.commands - before) / 100
+  addTarget({
+    goal,
+    measured: `${trips} round trips per request (store commands over 100 requests)`,
+    met: trips <= 1,
+  })
 }
 
 /**

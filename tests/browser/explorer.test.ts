@@ -76,7 +76,10 @@ describe.each([
     const listed = await guarded.page.$$eval('.opblock-summary', (summaries) =>
       summaries.map((summary) => {
         const method = summary.querySelector('.opblock-summary-method')?.textContent ?? ''
-        const path = summary.querySelector('.opblock-summary-path')?.getAttribute('data-path')
+        // A deprecated operation's path is `.opblock-summary-path__deprecated` (struck through).
+        const path = summary
+          .querySelector('.opblock-summary-path, .opblock-summary-path__deprecated')
+          ?.getAttribute('data-path')
         return `${method.toLowerCase()} ${path}`
       }),
     )
@@ -87,6 +90,24 @@ describe.each([
     ]
     expect(documented.length).toBeGreaterThan(0)
     expect([...listed].sort()).toEqual([...documented].sort())
+  })
+
+  test('shows the deprecated operations, and only those, as deprecated', async () => {
+    const shown = await guarded.page.$$eval('.opblock.opblock-deprecated', (blocks) =>
+      blocks.map((block) => {
+        const method = block.querySelector('.opblock-summary-method')?.textContent ?? ''
+        const path = block
+          .querySelector('.opblock-summary-path__deprecated')
+          ?.getAttribute('data-path')
+        return `${method.toLowerCase()} ${path}`
+      }),
+    )
+    const deprecated = spec.operations
+      .filter((op) => op.deprecated)
+      .map((op) => `${op.method} ${op.path}`)
+    // The example app deprecates one operation (GET /api/keys/whoami, with a sunset).
+    expect(deprecated).toEqual(['get /api/keys/whoami'])
+    expect(shown).toEqual(deprecated)
   })
 
   test.each(['get', 'post'] as const)(

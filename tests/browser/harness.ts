@@ -203,6 +203,7 @@ interface SpecOperation {
   summary?: string
   parameters?: { in?: string; required?: boolean }[]
   requestBody?: { content?: Record<string, unknown> }
+  deprecated?: boolean
 }
 
 /** Operations and component schema names of an OpenAPI document. */
@@ -214,6 +215,8 @@ export interface SpecInventory {
     summary?: string
     requiredParameters: number
     jsonBody: boolean
+    /** `deprecated: true` in the document (`openapi.deprecated`). */
+    deprecated: boolean
   }[]
   /** The document's `webhooks` (OpenAPI 3.1): the explorer lists them beside the operations. */
   webhooks: { method: string; name: string }[]
@@ -238,6 +241,7 @@ export function inventory(spec: {
         summary: op.summary,
         requiredParameters: (op.parameters ?? []).filter((p) => p.required).length,
         jsonBody: Object.keys(op.requestBody?.content ?? {}).some((type) => type.includes('json')),
+        deprecated: op.deprecated === true,
       })
     }
   }

@@ -92,6 +92,19 @@ describe.each([
     }
   })
 
+  test('badges the deprecated operations, and only those, as Deprecated', async () => {
+    // ReDoc's operation heading carries a "Deprecated" badge (openapi.deprecated).
+    const badged = await guarded.page.$$eval('[data-section-id*="operation/"]', (sections) =>
+      sections
+        .filter((section) => /Deprecated/.test(section.querySelector('h2')?.textContent ?? ''))
+        .map((section) => section.getAttribute('data-section-id')?.replace(/^.*operation\//, '')),
+    )
+    const deprecated = spec.operations.filter((op) => op.deprecated).map((op) => op.operationId)
+    expect(deprecated).toEqual(['whoami'])
+    // ReDoc nests an element with the operation's section id inside its section: one per id.
+    expect([...new Set(badged)]).toEqual(deprecated)
+  })
+
   test('renders every component schema in the Schemas section', async () => {
     const rendered = await guarded.page.$$eval('[data-section-id^="schema/"]', (sections) =>
       sections.map((section) => section.getAttribute('data-section-id')?.slice('schema/'.length)),

@@ -270,7 +270,7 @@ describe('formats', () => {
     expect(log.version).toBe('2.1.0')
     const run = log.runs[0]
     expect(run.tool.driver.rules.map((r: { id: string }) => r.id)).toEqual([...AUDIT_RULES])
-    expect(AUDIT_RULES).toHaveLength(10)
+    expect(AUDIT_RULES).toHaveLength(11)
     expect(run.results).toHaveLength(findings.length)
     expect(run.results[0]).toMatchObject({
       ruleId: 'auth',

@@ -110,10 +110,14 @@ describe('palisade fuzz', () => {
       /^fuzz: (\d+) operations, (\d+) requests \(.*200×\d+.*\), 0 failure\(s\); seed 9$/m.exec(out)
     expect(line, out).not.toBeNull()
     // Every documented operation of the example, 20 requests each (no failure, so no shrinking),
-    // plus a retry with the same key for each request to POST /api/comments (Idempotency-Key).
+    // plus a retry with the same key for each request to POST /api/comments (Idempotency-Key),
+    // plus one GET through the GetComment link per comment created (at most 10).
     expect(Number(line?.[1])).toBeGreaterThanOrEqual(12)
     expect(Number(line?.[2])).toBeGreaterThan(Number(line?.[1]) * 20)
-    expect(Number(line?.[2])).toBeLessThanOrEqual(Number(line?.[1]) * 20 + 20)
+    expect(Number(line?.[2])).toBeLessThanOrEqual(Number(line?.[1]) * 20 + 20 + 10)
+    expect(out).toMatch(
+      /^↪ POST \/api\/comments 201 --GetComment--> GET \/api\/comments\/\{id\}: followed [1-9]\d* \(200×[1-9]\d*\)$/m,
+    )
     // Signed in by fuzzOptions.auth: no operation answers 401.
     expect(out).not.toContain('401×')
   })
@@ -197,7 +201,10 @@ describe('palisade fuzz with an app factory', () => {
   it('fuzzes the example through its createFuzzApp(): its request log on stderr, not in the report', async () => {
     const { code, out, err } = await palisade('fuzz', EXAMPLE, '--runs', '2', '--seed', '3')
     expect(code, err).toBe(0)
-    expect(out).toMatch(/^fuzz: \d+ operations, \d+ requests \(.*\), 0 failure\(s\); seed 3\n$/)
+    // The links followed, then the summary.
+    expect(out).toMatch(
+      /^(↪ [^\n]+\n)*fuzz: \d+ operations, \d+ requests \(.*\), 0 failure\(s\); seed 3\n$/,
+    )
     expect(err).toMatch(/^POST \/api\/login 200 /m)
     expect(err).not.toContain('warning')
   })

@@ -23,9 +23,13 @@ const statuses = (path: string, method: string) => Object.keys(op(path, method).
 const problem = { 'application/problem+json': { schema: { $ref: '#/components/schemas/Problem' } } }
 
 describe('the example document, from what its middleware describe', () => {
-  it('declares no error response by hand', () => {
+  it('declares no error response by hand, but the one a handler answers itself', () => {
     for (const route of app.api.routes) {
-      const declared = Object.keys(route.openapi?.responses ?? {}).map(Number)
+      // A comment that is not kept is the handler's own answer (problem details, as the rest).
+      const own = route.openapi?.operationId === 'getComment' ? [404] : []
+      const declared = Object.keys(route.openapi?.responses ?? {})
+        .map(Number)
+        .filter((s) => !own.includes(s))
       expect(
         declared.filter((s) => s >= 400),
         `${route.method} ${route.path}`,

@@ -52,6 +52,11 @@ describe.each([
     expect(report.statuses['201']).toBeGreaterThan(0)
     expect(report.statuses['400']).toBeGreaterThan(0)
     expect(report.statuses['415']).toBeGreaterThan(0)
+    // Stateful: each comment created is read back through the GetComment link, and found.
+    const link = report.links.find((l) => l.link === 'GetComment')
+    expect(link).toMatchObject({ from: 'POST /api/comments 201', to: 'GET /api/comments/{id}' })
+    expect(link?.followed).toBe(10)
+    expect(link?.statuses).toEqual({ 200: 10 })
   })
 
   it('answers as documented signed out, from an unknown address, too', async () => {

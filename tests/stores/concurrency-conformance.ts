@@ -14,7 +14,8 @@
 
 import { type ConcurrencyStore, concurrencyLimit } from '@palisade/middleware/concurrency-limit'
 import { Hono } from 'hono'
-import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
+import { type Factory, freshKey, sleep, useStore } from './harness'
 
 /** How a conformance block gets and releases its stores. */
 export interface ConcurrencyConformanceOptions<S> {
@@ -26,15 +27,6 @@ export interface ConcurrencyConformanceOptions<S> {
    */
   leaseMs?: number
 }
-
-type Factory<S> = () => S | Promise<S>
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
-
-let run = 0
-/** A key no other test (or earlier run against a shared server) uses. */
-const freshKey = (label: string) =>
-  `${label}:${Date.now().toString(36)}:${(++run).toString(36)}:${Math.random().toString(36).slice(2, 8)}`
 
 /**
  * Registers one vitest `describe` block of ConcurrencyStore checks: slots up to `max`, release,
@@ -48,18 +40,7 @@ export function concurrencyStoreConformance<S extends ConcurrencyStore>(
 ): void {
   const leaseMs = options?.leaseMs ?? 500
   describe(`ConcurrencyStore conformance: ${name}`, () => {
-    let current: S | undefined
-    beforeEach(async () => {
-      current = await makeStore()
-    })
-    afterEach(async () => {
-      if (current !== undefined) await options?.release?.(current)
-      current = undefined
-    })
-    const store = (): S => {
-      if (current === undefined) throw new Error('store used outside a test')
-      return current
-    }
+    const store = useStore(makeStore, options)
 
     it('grants up to max slots per key and refuses the next, reporting the leases held', async () => {
       const key = freshKey('max')

@@ -5,39 +5,17 @@
  * leases run and gets every slot back once they expire, with no release from A.
  *
  * Timing is judged against what the store was told, never assumed: A's last successful write was
- * sent at `lastSent` and answered at `lastAcked`, so its leases expire between `lastSent +
- * leaseMs` and `lastAcked + leaseMs`.
+ * sent at `sent` and answered at `acked`, so its leases expire between `sent +
+ * leaseMs` and `acked + leaseMs`.
  */
 import { type ConcurrencyStore, concurrencyLimit } from '@palisade/middleware/concurrency-limit'
 import { PostgresConcurrencyStore } from '@palisade/middleware/postgres'
-import { fromIoredis, type RedisCommand, RedisConcurrencyStore } from '@palisade/middleware/redis'
+import { RedisConcurrencyStore } from '@palisade/middleware/redis'
 import { Hono } from 'hono'
-import { afterAll, describe, expect, it } from 'vitest'
-import { dropStoreTable, pgPool, uniqueTable } from '../postgres/support'
-import { deleteByPrefix, ioredisClient, keysWithPrefix, uniquePrefix } from '../redis/support'
+import { describe, expect, it } from 'vitest'
+import { Lifeline, sharedBackends, sleep } from './harness'
 
 const LEASE_MS = 1_000
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
-
-/** Cuts an instance off its store: every call after `kill()` fails and reaches nothing. */
-class Lifeline {
-  alive = true
-  lastSent = 0
-  lastAcked = 0
-  /** Wraps one store call; records when the last successful one was sent and answered. */
-  async call<T>(send: () => Promise<T>): Promise<T> {
-    if (!this.alive) throw new Error('instance killed')
-    const sent = Date.now()
-    const result = await send()
-    if (!this.alive) throw new Error('instance killed')
-    this.lastSent = sent
-    this.lastAcked = Date.now()
-    return result
-  }
-  kill(): void {
-    this.alive = false
-  }
-}
 
 function deferred() {
   let resolve!: () => void
@@ -80,18 +58,18 @@ async function killedInstance(storeA: ConcurrencyStore, storeB: ConcurrencyStore
   const held = [a.request('/slow'), a.request('/slow')]
   await bothIn.promise
   // A renews while its requests run (every leaseMs / 2): wait for a renewal to reach the store.
-  const firstAck = line.lastAcked
-  while (line.lastAcked === firstAck) await sleep(25)
+  const firstAck = line.acked
+  while (line.acked === firstAck) await sleep(25)
 
   line.kill()
   const killedAt = Date.now()
   const refused = await b.request('/')
   // Valid only while A's last lease is certainly still running.
-  expect(Date.now()).toBeLessThan(line.lastSent + LEASE_MS)
+  expect(Date.now()).toBeLessThan(line.sent + LEASE_MS)
   expect(refused.status).toBe(429)
 
   // No release ever comes from A. Past the latest possible expiry, B has both slots.
-  await sleep(Math.max(0, line.lastAcked + LEASE_MS + 50 - Date.now()))
+  await sleep(Math.max(0, line.acked + LEASE_MS + 50 - Date.now()))
   expect(Date.now() - killedAt).toBeLessThan(LEASE_MS + 1_000)
   const bothB = deferred()
   let enteredB = 0
@@ -112,36 +90,18 @@ async function killedInstance(storeA: ConcurrencyStore, storeB: ConcurrencyStore
 }
 
 describe('a killed instance: its leases expire on a shared store', () => {
-  const redis = ioredisClient()
-  const pool = pgPool()
-  const prefix = uniquePrefix('killed')
-  const table = uniqueTable('killed')
-
-  afterAll(async () => {
-    const send = fromIoredis(redis)
-    await deleteByPrefix(send, prefix)
-    const left = await keysWithPrefix(send, prefix)
-    redis.disconnect()
-    await dropStoreTable(pool, table)
-    await pool.end()
-    expect(left).toEqual([])
-  })
+  const { send, pool, prefix, table } = sharedBackends('killed')
 
   it('on Redis', async () => {
     const line = new Lifeline()
-    const plain = fromIoredis(redis)
-    const cut: RedisCommand = (args) => line.call(() => plain(args))
-    const storeA = new RedisConcurrencyStore({ sendCommand: cut, prefix })
-    const storeB = new RedisConcurrencyStore({ sendCommand: plain, prefix })
+    const storeA = new RedisConcurrencyStore({ sendCommand: line.redis(send), prefix })
+    const storeB = new RedisConcurrencyStore({ sendCommand: send, prefix })
     await killedInstance(storeA, storeB, line)
   })
 
   it('on PostgreSQL', async () => {
     const line = new Lifeline()
-    const cut = {
-      query: (text: string, values?: unknown[]) => line.call(() => pool.query(text, values)),
-    }
-    const storeA = new PostgresConcurrencyStore({ client: cut, table })
+    const storeA = new PostgresConcurrencyStore({ client: line.postgres(pool), table })
     const storeB = new PostgresConcurrencyStore({ client: pool, table })
     await storeB.migrate()
     await killedInstance(storeA, storeB, line)

@@ -19,7 +19,8 @@ import {
 } from '@palisade/middleware/rate-limit'
 import { type SessionData, type SessionStore, sessions } from '@palisade/middleware/sessions'
 import { Hono } from 'hono'
-import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
+import { type Factory, sleep, useStore } from './harness'
 import { RACED_SAVES, type RaceOutcome } from './session-race'
 
 /** How a conformance block gets and releases its stores. */
@@ -28,25 +29,7 @@ export interface ConformanceOptions<S> {
   release?: (store: S) => unknown
 }
 
-type Factory<S> = () => S | Promise<S>
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
-
 /** Registers `before/afterEach` hooks and returns a getter for the current test's store. */
-function useStore<S>(makeStore: Factory<S>, options: ConformanceOptions<S> | undefined): () => S {
-  let store: S | undefined
-  beforeEach(async () => {
-    store = await makeStore()
-  })
-  afterEach(async () => {
-    if (store !== undefined) await options?.release?.(store)
-    store = undefined
-  })
-  return () => {
-    if (store === undefined) throw new Error('store used outside a test')
-    return store
-  }
-}
 
 /** Options of {@link rateLimitStoreConformance}. */
 export interface RateLimitConformanceOptions<S> extends ConformanceOptions<S> {

@@ -15,7 +15,8 @@ import {
   idempotency,
 } from '@palisade/middleware/idempotency'
 import { Hono } from 'hono'
-import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
+import { type Factory, freshKey, sleep, useStore } from './harness'
 
 export interface IdempotencyConformanceOptions<S> {
   /** Called after each test with the store the factory returned (delete keys, drop tables). */
@@ -23,13 +24,6 @@ export interface IdempotencyConformanceOptions<S> {
   /** Lock length of the expiry checks, in milliseconds. Default `500`. */
   lockMs?: number
 }
-
-type Factory<S> = () => S | Promise<S>
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
-let run = 0
-const freshKey = (label: string) =>
-  `${label}:${Date.now().toString(36)}:${(++run).toString(36)}:${Math.random().toString(36).slice(2, 8)}`
 
 const ALL_BYTES = Uint8Array.from({ length: 256 }, (_, i) => i)
 const RESPONSE: IdempotentResponse = {
@@ -75,18 +69,7 @@ export function idempotencyStoreConformance<S extends IdempotencyStore>(
 ): void {
   const lockMs = options?.lockMs ?? 500
   describe(`IdempotencyStore conformance: ${name}`, () => {
-    let current: S | undefined
-    beforeEach(async () => {
-      current = await makeStore()
-    })
-    afterEach(async () => {
-      if (current !== undefined) await options?.release?.(current)
-      current = undefined
-    })
-    const store = (): S => {
-      if (current === undefined) throw new Error('store used outside a test')
-      return current
-    }
+    const store = useStore(makeStore, options)
 
     it('locks a new key, then answers in-flight for the same fingerprint and mismatch for another', async () => {
       const key = freshKey('lock')

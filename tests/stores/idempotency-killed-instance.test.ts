@@ -10,34 +10,13 @@
  */
 import { type IdempotencyStore, idempotency } from '@palisade/middleware/idempotency'
 import { PostgresIdempotencyStore } from '@palisade/middleware/postgres'
-import { fromIoredis, type RedisCommand, RedisIdempotencyStore } from '@palisade/middleware/redis'
+import { RedisIdempotencyStore } from '@palisade/middleware/redis'
 import { Hono } from 'hono'
-import { afterAll, describe, expect, it } from 'vitest'
-import { dropStoreTable, pgPool, uniqueTable } from '../postgres/support'
-import { deleteByPrefix, ioredisClient, keysWithPrefix, uniquePrefix } from '../redis/support'
+import { describe, expect, it } from 'vitest'
+import { Lifeline, sharedBackends, sleep } from './harness'
 
 const LOCK_MS = 1_000
 const KEY = `"killed-${Date.now()}"`
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
-
-/** Cuts an instance off its store: every call after `kill()` fails and reaches nothing. */
-class Lifeline {
-  alive = true
-  sent = 0
-  acked = 0
-  async call<T>(send: () => Promise<T>): Promise<T> {
-    if (!this.alive) throw new Error('instance killed')
-    const sent = Date.now()
-    const result = await send()
-    if (!this.alive) throw new Error('instance killed')
-    this.sent = sent
-    this.acked = Date.now()
-    return result
-  }
-  kill(): void {
-    this.alive = false
-  }
-}
 
 /** An app instance on `store`: POST /pay runs `work` and answers which instance paid. */
 function instance(name: string, store: IdempotencyStore, work: () => Promise<void>) {
@@ -100,39 +79,25 @@ async function killedInstance(storeA: IdempotencyStore, storeB: IdempotencyStore
 }
 
 describe('a killed instance: its idempotency lock expires after its lease on a shared store', () => {
-  const redis = ioredisClient()
-  const pool = pgPool()
-  const prefix = uniquePrefix('idem-killed')
-  const table = uniqueTable('idemkilled')
-
-  afterAll(async () => {
-    const send = fromIoredis(redis)
-    await deleteByPrefix(send, prefix)
-    const left = await keysWithPrefix(send, prefix)
-    redis.disconnect()
-    await dropStoreTable(pool, table)
-    await pool.end()
-    expect(left).toEqual([])
-  })
+  const { send, pool, prefix, table } = sharedBackends('idem-killed')
 
   it('on Redis', async () => {
     const line = new Lifeline()
-    const plain = fromIoredis(redis)
-    const cut: RedisCommand = (args) => line.call(() => plain(args))
     await killedInstance(
-      new RedisIdempotencyStore({ sendCommand: cut, prefix }),
-      new RedisIdempotencyStore({ sendCommand: plain, prefix }),
+      new RedisIdempotencyStore({ sendCommand: line.redis(send), prefix }),
+      new RedisIdempotencyStore({ sendCommand: send, prefix }),
       line,
     )
   })
 
   it('on PostgreSQL', async () => {
     const line = new Lifeline()
-    const cut = {
-      query: (text: string, values?: unknown[]) => line.call(() => pool.query(text, values)),
-    }
     const storeB = new PostgresIdempotencyStore({ client: pool, table })
     await storeB.migrate()
-    await killedInstance(new PostgresIdempotencyStore({ client: cut, table }), storeB, line)
+    await killedInstance(
+      new PostgresIdempotencyStore({ client: line.postgres(pool), table }),
+      storeB,
+      line,
+    )
   })
 })

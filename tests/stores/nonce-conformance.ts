@@ -10,7 +10,8 @@
  * every claim together and judges by the results.
  */
 import type { NonceStore } from '@palisade/middleware/http-signature'
-import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
+import { freshKey as freshNonce, sleep, useStore } from './harness'
 
 /** How a conformance block gets and releases its stores. */
 export interface NonceConformanceOptions<S> {
@@ -20,13 +21,6 @@ export interface NonceConformanceOptions<S> {
   ttlMs?: number
 }
 
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
-
-let run = 0
-/** A nonce no other test (or earlier run against a shared server) uses. */
-const freshNonce = (label: string) =>
-  `${label}:${Date.now().toString(36)}:${(++run).toString(36)}:${Math.random().toString(36).slice(2, 8)}`
-
 /** Registers one vitest `describe` block of NonceStore checks. */
 export function nonceStoreConformance<S extends NonceStore>(
   name: string,
@@ -35,18 +29,7 @@ export function nonceStoreConformance<S extends NonceStore>(
 ): void {
   const ttlMs = options?.ttlMs ?? 400
   describe(`NonceStore conformance: ${name}`, () => {
-    let current: S | undefined
-    beforeEach(async () => {
-      current = await makeStore()
-    })
-    afterEach(async () => {
-      if (current !== undefined) await options?.release?.(current)
-      current = undefined
-    })
-    const store = (): S => {
-      if (current === undefined) throw new Error('store used outside a test')
-      return current
-    }
+    const store = useStore(makeStore, options)
 
     it('grants the first claim of a nonce and refuses the second within its lifetime', async () => {
       const nonce = freshNonce('first')

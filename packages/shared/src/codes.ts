@@ -61,6 +61,8 @@ export type RejectionCode =
   | 'idempotency_in_flight'
   /** `idempotency()`: this key was used for a different request. */
   | 'idempotency_key_reused'
+  /** `@palisade/openapi`: the operation is past its sunset and the app enforces sunsets (410). */
+  | 'gone'
   | (string & {})
 
 /** What a rejection code looks like: snake_case, starting with a letter. */

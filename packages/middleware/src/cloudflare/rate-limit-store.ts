@@ -1,7 +1,7 @@
 import type { Context } from 'hono'
 import { boundKey } from '../internal/stores/bounded-key'
 import { forgetRefusals, linkStore } from '../internal/stores/deny-caches'
-import { checkMax, checkWindowMs } from '../internal/stores/store-args'
+import { checkLimitArgs } from '../internal/stores/store-args'
 import type { ContextBinding } from '../internal/stores/store-binding'
 import {
   checkRateLimitRequest,
@@ -81,7 +81,7 @@ export class DurableObjectRateLimitStore implements RateLimitStore {
 
   /** Counts one request for `key`; starts a window of `windowMs` when none is running. */
   async increment(key: string, windowMs: number): Promise<RateLimitInfo> {
-    checkWindowMs(NAME, windowMs)
+    checkLimitArgs(NAME, 'increment', windowMs)
     const reply = await this.#call(this.#prefix + (await boundKey(key)), 'increment', { windowMs })
     if (!isInfo(reply)) throw new Error(`${NAME}: unexpected reply to increment`)
     return { count: reply.count, ttl: reply.ttl }
@@ -99,7 +99,7 @@ export class DurableObjectRateLimitStore implements RateLimitStore {
 
   /** Gives back one request of `key` under `hit.algorithm` (never below zero or above `max`). */
   async decrement(key: string, hit: RateLimitHit): Promise<void> {
-    checkMax(`${NAME}.decrement`, checkWindowMs(`${NAME}.decrement`, hit?.windowMs), hit.max)
+    checkLimitArgs(NAME, 'decrement', hit?.windowMs, hit?.max)
     const { algorithm, windowMs, max } = hit
     await this.#call(this.#prefix + (await boundKey(key)), 'rate/refund', {
       algorithm,
@@ -140,7 +140,7 @@ export class DurableObjectRateLimitStore implements RateLimitStore {
     windowMs: number,
     max: number,
   ): Promise<RateLimitInfo> {
-    checkMax(`${NAME}.${method}`, checkWindowMs(`${NAME}.${method}`, windowMs), max)
+    checkLimitArgs(NAME, method, windowMs, max)
     const reply = await this.#call(this.#prefix + (await boundKey(key)), 'rate/hit', {
       algorithm,
       windowMs,

@@ -2,7 +2,7 @@ import type { MiddlewareHandler } from 'hono'
 import { begin, clock, decide, storeTime } from '../internal/outcomes/decisions'
 import { described } from '../internal/outcomes/described'
 import { storeFor } from '../internal/stores/store-binding'
-import { storeFailures } from '../internal/stores/store-failure'
+import { storeAttempt, storeFailures } from '../internal/stores/store-failure'
 import { type ConcurrencyLimitRejects, reject, rejectOrRecord } from './answers'
 import { type ConcurrencyLimitOptions, concurrencyLimitConfig, NAME } from './config'
 import { concurrencyLimitDescription } from './description'
@@ -49,16 +49,7 @@ export function concurrencyLimit(
     renewMs: config.renewMs,
     untilHandlerEnds: config.untilHandlerEnds,
     /** Calls a store method that may throw synchronously or reject; failures are reported. */
-    async attempt(c, call) {
-      try {
-        const result = await call()
-        recovered()
-        return result
-      } catch (error) {
-        report(error, c)
-        return undefined
-      }
-    },
+    attempt: storeAttempt(report, recovered),
   }
 
   const sharedStore = store !== undefined && !(store instanceof MemoryConcurrencyStore)

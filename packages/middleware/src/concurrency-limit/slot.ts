@@ -1,4 +1,5 @@
 import type { Context } from 'hono'
+import { lightResponseParts, nodeOutgoing } from '../internal/http/node-server'
 import { unrefInterval } from '../internal/stores/timers'
 import type { ConcurrencyStore } from './store'
 
@@ -20,6 +21,12 @@ export interface SlotKeeper {
  * Holds the slot of one admitted request until the first of: `free()` (the chain threw, or the
  * response body ended or was cancelled), and, once `watch()` is called, the client's abort or
  * an enclosing requestTimeout's deadline. Renews the lease every `leaseMs / 2` meanwhile.
+ *
+ * On @hono/node-server the client's abort is node:http's `close` of the response before it
+ * finished (node-server aborts `c.req.raw.signal` from that very event), and `close` after it
+ * finished is the answer sent in full: one listener on `c.env.outgoing` covers both, and the
+ * signal is left alone (reading it builds an AbortController and two listeners cost about
+ * 5 µs a request there, issue 42).
  */
 export function holdSlot(
   c: Context,
@@ -28,7 +35,8 @@ export function holdSlot(
   lease: string,
   keeper: SlotKeeper,
 ): Slot {
-  const signal = c.req.raw.signal
+  const outgoing = nodeOutgoing(c)
+  const signal = outgoing === undefined ? c.req.raw.signal : undefined
   // Set by an enclosing requestTimeout (aborted when it answers 408); undefined otherwise.
   const deadline = (c.get as Get)('timeoutSignal') as AbortSignal | undefined
   let renewing = false
@@ -37,11 +45,12 @@ export function holdSlot(
     held: true,
     // Ticks since the body was handed on without being read (-1: not waiting for a first read).
     unread: -1,
+    onClose: false,
     free() {
       if (!slot.held) return
       slot.held = false
       stopRenewing()
-      signal.removeEventListener('abort', slot.free)
+      signal?.removeEventListener('abort', slot.free)
       deadline?.removeEventListener('abort', slot.free)
       slot.stop?.()
       void keeper.attempt(c, () => s.release(key, lease))
@@ -49,9 +58,13 @@ export function holdSlot(
     watch() {
       if (watching) return
       watching = true
-      signal.addEventListener('abort', slot.free)
       deadline?.addEventListener('abort', slot.free)
-      if (signal.aborted || deadline?.aborted) slot.free()
+      if (outgoing !== undefined) {
+        slot.onClose = true
+        if (outgoing.closed === true || outgoing.destroyed === true) slot.free()
+        else outgoing.once('close', slot.free)
+      } else signal?.addEventListener('abort', slot.free)
+      if (signal?.aborted || deadline?.aborted) slot.free()
     },
   }
   const stopRenewing = unrefInterval(() => {
@@ -74,6 +87,8 @@ export function holdSlot(
 export interface Slot {
   held: boolean
   unread: number
+  /** Freed on node:http's `close` of the response (set by `watch()` on @hono/node-server). */
+  onClose: boolean
   free(): void
   /** Frees the slot on the client's abort and the requestTimeout deadline from now on. */
   watch(): void
@@ -88,9 +103,14 @@ export interface Slot {
  * answer) holds its slot until its last chunk is out.
  */
 export function releaseWithBody(c: Context, slot: Slot): void {
+  if (!slot.held || c.error !== undefined) {
+    slot.free()
+    return
+  }
   const res = c.res
+  if (res.status >= 200 && writtenInOneGo(res, slot)) return
   const body = res.body
-  if (!slot.held || c.error !== undefined || body === null || body.locked || res.status < 200) {
+  if (body === null || body.locked || res.status < 200) {
     slot.free()
     return
   }
@@ -124,6 +144,23 @@ export function releaseWithBody(c: Context, slot: Slot): void {
     { highWaterMark: 0 },
   )
   c.res = new Response(wrapped, res)
+}
+
+/**
+ * @hono/node-server's fast path (issue 42): a lightweight response whose body is a string, bytes
+ * or nothing is written to the socket in one call once the chain returns, and reading
+ * `res.body` here would turn it into an undici Response with a stream that the server then reads
+ * chunk by chunk (the wrapper below cost +22 µs a request over rateLimit). Instead the slot is
+ * freed on node:http's `close` of that response: when the answer has been sent in full, or the
+ * connection ended first (the listener `watch()` added). Whatever the answer finally is (an outer
+ * middleware may replace it), the slot is held until it is out. False anywhere else (the caller
+ * takes the standard way); the body is read from the response's own cache entry (node-server.ts,
+ * switched off with the borrowed internals).
+ */
+function writtenInOneGo(res: Response, slot: Slot): boolean {
+  if (!slot.onClose) return false
+  const body = lightResponseParts(res)?.body
+  return body === null || typeof body === 'string' || body instanceof Uint8Array
 }
 
 /**

@@ -1,7 +1,7 @@
 import type { Context } from 'hono'
 import { boundKey } from '../internal/stores/bounded-key'
 import { forgetRefusals, linkStore } from '../internal/stores/deny-caches'
-import { checkMax, checkWindowMs } from '../internal/stores/store-args'
+import { checkLimitArgs } from '../internal/stores/store-args'
 import {
   algorithmHit,
   algorithmRefund,
@@ -97,7 +97,7 @@ export class DenoKvRateLimitStore implements RateLimitStore {
 
   /** Counts one request for `key`; starts a window of `windowMs` when none is running. */
   async increment(key: string, windowMs: number): Promise<RateLimitInfo> {
-    checkWindowMs(NAME, windowMs)
+    checkLimitArgs(NAME, 'increment', windowMs)
     const kvKey = [this.#prefix, await boundKey(key)]
     return checkAndSet(NAME, async () => {
       const entry = await this.#kv.get<Counter>(kvKey)
@@ -130,7 +130,7 @@ export class DenoKvRateLimitStore implements RateLimitStore {
   /** Gives back one request of `key` under `hit.algorithm` (never below zero or above `max`). */
   async decrement(key: string, hit: RateLimitHit): Promise<void> {
     const { algorithm, windowMs, max } = hit
-    checkMax(`${NAME}.decrement`, checkWindowMs(`${NAME}.decrement`, windowMs), max)
+    checkLimitArgs(NAME, 'decrement', windowMs, max)
     if (algorithm === 'fixed-window') {
       await this.#step<undefined, { count: number; resetAt: number }>(
         [this.#prefix, await boundKey(key)],
@@ -189,7 +189,7 @@ export class DenoKvRateLimitStore implements RateLimitStore {
     windowMs: number,
     max: number,
   ): Promise<RateLimitInfo> {
-    checkMax(`${NAME}.${method}`, checkWindowMs(`${NAME}.${method}`, windowMs), max)
+    checkLimitArgs(NAME, method, windowMs, max)
     return this.#step<RateLimitInfo, StoredSliding | StoredBucket>(
       [this.#prefix, await boundKey(key), PART[algorithm]],
       (state, now) => {

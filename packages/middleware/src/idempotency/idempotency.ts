@@ -4,7 +4,7 @@ import { peekBodyBytes } from '../internal/http/json-body'
 import { begin, clock, decide, storeTime } from '../internal/outcomes/decisions'
 import { described } from '../internal/outcomes/described'
 import { storeFor } from '../internal/stores/store-binding'
-import { storeFailures } from '../internal/stores/store-failure'
+import { storeAttempt, storeFailures } from '../internal/stores/store-failure'
 import { type IdempotencyRejects, reject } from './answers'
 import { type IdempotencyOptions, idempotencyConfig, NAME } from './config'
 import { idempotencyDescription } from './description'
@@ -91,16 +91,7 @@ export function idempotency(options?: IdempotencyOptions): MiddlewareHandler & I
     ttlMs: config.ttlMs,
     maxBodyBytes: config.maxBodyBytes,
     replayHeaders: config.replayHeaders,
-    async attempt(c, call) {
-      try {
-        const result = await call()
-        recovered()
-        return result
-      } catch (error) {
-        report(error, c)
-        return undefined
-      }
-    },
+    attempt: storeAttempt(report, recovered),
   }
   const storeCanFail = store !== undefined && !(store instanceof MemoryIdempotencyStore)
   const description = idempotencyDescription(

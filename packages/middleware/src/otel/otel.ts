@@ -86,7 +86,8 @@ const STATUS_ERROR = 2
  *   `palisade.middleware`, `palisade.outcome`, `palisade.code`, `http.response.status_code`,
  *   `palisade.duration_ms` and, where a store was called, `palisade.store.op` and
  *   `palisade.store.duration_ms`;
- * - a counter `palisade.decisions` by middleware, outcome and code;
+ * - a counter `palisade.decisions` by middleware, outcome and code (and, for the calls to a
+ *   deprecated operation of `@palisade/openapi`, `palisade.operation`);
  * - a counter `palisade.quota.usage` of the calls `quota()` counted, by key;
  * - a histogram `palisade.store.duration` (ms) by middleware and store operation.
  *
@@ -150,6 +151,9 @@ export function otel(options: OtelOptions): MiddlewareHandler {
         'palisade.outcome': d.outcome,
       }
       if (d.code !== undefined) labels['palisade.code'] = d.code
+      // Only @palisade/openapi's `deprecation` decisions name an operation: one series per
+      // deprecated operation, so the count says who still calls what is about to be removed.
+      if (d.operation !== undefined) labels['palisade.operation'] = d.operation
       counter.add(1, labels)
       const event: OtelAttributes = { ...labels }
       if (d.status !== undefined) event['http.response.status_code'] = d.status
@@ -157,6 +161,7 @@ export function otel(options: OtelOptions): MiddlewareHandler {
       if (d.cause !== undefined) event['palisade.cause'] = d.cause
       if (d.category !== undefined) event['palisade.category'] = d.category
       if (d.location !== undefined) event['palisade.location'] = d.location
+      if (d.sunset !== undefined) event['palisade.sunset'] = d.sunset
       if (d.usage !== undefined) {
         usage.add(1, { 'palisade.middleware': d.middleware, 'palisade.quota.key': d.usage.key })
       }

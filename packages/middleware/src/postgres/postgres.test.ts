@@ -1,5 +1,6 @@
 import { Hono } from 'hono'
 import { afterAll, describe, expect, it } from 'vitest'
+import { rateLimitSchemaBeforeLimit } from '../../../../tests/postgres/fixtures/rate-limit-schema-v1'
 import {
   DATABASE_URL,
   dropStoreTable,
@@ -134,6 +135,33 @@ describe('PostgreSQL stores: migrate()', () => {
     await (stores[0] as PostgresRateLimitStore).migrate()
     // Migrating again keeps the data.
     expect((await rl.increment('k', 60_000)).count).toBe(2)
+  })
+
+  it('upgrades in place a database made by the release before <table>_limit, live counts kept', async () => {
+    const table = freshTable('mig_v1')
+    await pool.query(rateLimitSchemaBeforeLimit(table))
+    const store = new PostgresRateLimitStore({ client: pool, table })
+    // Counted by the old functions, as a running deployment has them.
+    expect((await store.increment('k', 60_000)).count).toBe(1)
+    expect((await store.slidingWindow('k', 60_000, 5)).count).toBe(1)
+    expect((await store.tokenBucket('k', 60_000, 5)).count).toBe(1)
+    const request = { algorithm: 'fixed-window', limits: [{ max: 3, windowMs: 60_000 }], cost: 2 }
+    expect((await store.consume('k', request as never)).allowed).toBe(true)
+    await store.migrate()
+    const functions = await pool.query(
+      "SELECT proname FROM pg_proc WHERE proname LIKE $1 || '\\_%' ORDER BY proname",
+      [table],
+    )
+    expect(functions.rows.map((r) => r.proname)).toEqual(
+      ['consume', 'hit', 'limit'].map((f) => `${table}_${f}`),
+    )
+    // The same rows, counted on by the new functions.
+    expect((await store.increment('k', 60_000)).count).toBe(2)
+    expect((await store.slidingWindow('k', 60_000, 5)).count).toBe(2)
+    expect((await store.tokenBucket('k', 60_000, 5)).count).toBe(2)
+    const refused = await store.consume('k', request as never)
+    expect(refused.allowed).toBe(false)
+    expect(refused.limits[0]?.count).toBe(4)
   })
 
   it('exposes the SQL it runs, with the table name in it', () => {

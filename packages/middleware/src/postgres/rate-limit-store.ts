@@ -1,6 +1,6 @@
 import { boundKey } from '../internal/stores/bounded-key'
 import { forgetRefusals } from '../internal/stores/deny-caches'
-import { checkMax, checkWindowMs } from '../internal/stores/store-args'
+import { checkLimitArgs } from '../internal/stores/store-args'
 import type {
   RateLimitAlgorithm,
   RateLimitHit,
@@ -30,11 +30,16 @@ const NAME = 'PostgresRateLimitStore'
 const ALGORITHM = { 'fixed-window': 'f', 'sliding-window': 's', 'token-bucket': 't' } as const
 
 /**
- * The schema of a rate-limit table named `t`: one row per key and algorithm, and the function
- * `t_hit` that counts one request in one statement. The function locks the key's row (an upsert
- * that creates it when missing), reads the database clock after the lock, and applies the same
- * arithmetic as the memory store (rate-limit/algorithms.ts), so concurrent requests queue on the
- * row and never share a count.
+ * The schema of a rate-limit table named `t`: one row per key and algorithm, and three functions.
+ * `t_limit` is each algorithm's arithmetic, once (rate-limit/algorithms.ts fixedEvaluate,
+ * slidingEvaluate, bucketEvaluate in PL/pgSQL: a pure function of one limit's row and the time).
+ * `t_hit` counts one request of one limit in one statement: it locks the key's row (an upsert that
+ * creates it when missing), reads the database clock after the lock and applies `t_limit`, so
+ * concurrent requests queue on the row and never share a count. `t_consume` applies `t_limit` to
+ * every limit of a call under a per-key advisory lock and writes all of them, or a block, or
+ * nothing. Every statement is idempotent (`IF NOT EXISTS`, `CREATE OR REPLACE` with the
+ * signatures and result types of the earlier versions), so `migrate()` upgrades a database made by
+ * an earlier version in place, live rows kept, and instances still on that version keep working.
  */
 export function rateLimitSchema(t: string): string {
   return `CREATE TABLE IF NOT EXISTS ${t} (
@@ -48,20 +53,72 @@ export function rateLimitSchema(t: string): string {
   PRIMARY KEY (key, algorithm)
 );
 ${expiryIndexSql(t)}
+CREATE OR REPLACE FUNCTION ${t}_limit(
+  p_algorithm text, now_ms bigint, w bigint, mx bigint, cost bigint, live boolean,
+  v bigint, p bigint, m bigint, e bigint,
+  OUT used bigint, OUT ttl bigint, OUT fits boolean,
+  OUT nv bigint, OUT np bigint, OUT nm bigint, OUT ne bigint
+) LANGUAGE plpgsql IMMUTABLE AS $limit$
+DECLARE
+  idx bigint;
+  cur bigint := 0;
+  prev bigint := 0;
+  elapsed bigint;
+  capacity bigint;
+  lvl bigint;
+  need bigint;
+BEGIN
+  np := 0;
+  IF p_algorithm = 'f' THEN
+    ne := CASE WHEN live THEN e ELSE now_ms + w END;
+    used := CASE WHEN live THEN v ELSE 0 END + cost;
+    ttl := ne - now_ms;
+    nv := used;
+    nm := 0;
+  ELSIF p_algorithm = 's' THEN
+    idx := now_ms / w;
+    IF live AND m = idx THEN
+      cur := v;
+      prev := p;
+    ELSIF live AND m = idx - 1 THEN
+      prev := v;
+    END IF;
+    elapsed := now_ms - idx * w;
+    used := prev * (w - elapsed) / w + cur + cost;
+    ttl := w - elapsed;
+    nv := cur + cost;
+    np := prev;
+    nm := idx;
+    ne := (idx + 2) * w;
+  ELSE
+    capacity := mx * w;
+    lvl := capacity;
+    IF live THEN
+      lvl := least(capacity, v + greatest(0, now_ms - m) * mx);
+    END IF;
+    need := cost * w;
+    IF lvl < need THEN
+      used := greatest(mx + 1, mx - lvl / w + cost);
+      ttl := (need - lvl + mx - 1) / mx;
+    ELSE
+      lvl := lvl - need;
+      used := mx - lvl / w;
+      ttl := (w - lvl % w + mx - 1) / mx;
+    END IF;
+    nv := lvl;
+    nm := now_ms;
+    ne := now_ms + greatest(1, (capacity - lvl + mx - 1) / mx);
+  END IF;
+  fits := used <= mx;
+END
+$limit$;
 CREATE OR REPLACE FUNCTION ${t}_hit(
   p_key text, p_algorithm text, p_window bigint, p_max bigint, p_cost bigint, p_sweep integer
 ) RETURNS TABLE (used bigint, ttl bigint) LANGUAGE plpgsql AS $hit$
 DECLARE
   r ${t}%ROWTYPE;
   now_ms bigint;
-  live boolean;
-  idx bigint;
-  cur bigint;
-  prev bigint;
-  elapsed bigint;
-  capacity bigint;
-  lvl bigint;
-  need bigint;
+  l record;
 BEGIN
   IF p_sweep > 0 THEN
     ${sweepSql(t, 'key', 'p_key', 'p_sweep')};
@@ -76,58 +133,16 @@ BEGIN
       RETURNING * INTO r;
   END IF;
   now_ms := ${NOW_MS};
-  live := r.expires_at > now_ms;
-  IF p_algorithm = 'f' THEN
-    IF NOT live THEN
-      r.value := 0;
-      r.expires_at := now_ms + p_window;
-    END IF;
-    r.value := r.value + p_cost;
-    used := r.value;
-    ttl := r.expires_at - now_ms;
-  ELSIF p_algorithm = 's' THEN
-    idx := now_ms / p_window;
-    cur := 0;
-    prev := 0;
-    IF live AND r.mark = idx THEN
-      cur := r.value;
-      prev := r.previous;
-    ELSIF live AND r.mark = idx - 1 THEN
-      prev := r.value;
-    END IF;
-    elapsed := now_ms - idx * p_window;
-    used := prev * (p_window - elapsed) / p_window + cur + p_cost;
-    ttl := p_window - elapsed;
-    IF used > p_max THEN
-      RETURN NEXT;
-      RETURN;
-    END IF;
-    r.mark := idx;
-    r.value := cur + p_cost;
-    r.previous := prev;
-    r.expires_at := (idx + 2) * p_window;
-  ELSE
-    capacity := p_max * p_window;
-    lvl := capacity;
-    IF live THEN
-      lvl := least(capacity, r.value + greatest(0, now_ms - r.mark) * p_max);
-    END IF;
-    need := p_cost * p_window;
-    IF lvl < need THEN
-      used := greatest(p_max + 1, p_max - lvl / p_window + p_cost);
-      ttl := (need - lvl + p_max - 1) / p_max;
-      RETURN NEXT;
-      RETURN;
-    END IF;
-    r.value := lvl - need;
-    r.mark := now_ms;
-    r.expires_at := now_ms + greatest(1, (capacity - r.value + p_max - 1) / p_max);
-    used := p_max - r.value / p_window;
-    ttl := (p_window - r.value % p_window + p_max - 1) / p_max;
+  l := ${t}_limit(p_algorithm, now_ms, p_window, p_max, p_cost, r.expires_at > now_ms,
+    r.value, r.previous, r.mark, r.expires_at);
+  used := l.used;
+  ttl := l.ttl;
+  -- A fixed window counts every request, refused or not (increment() has no max); the sliding
+  -- window and the bucket record only what fits.
+  IF l.fits OR p_algorithm = 'f' THEN
+    UPDATE ${t} SET value = l.nv, previous = l.np, mark = l.nm, expires_at = l.ne
+      WHERE key = p_key AND algorithm = p_algorithm;
   END IF;
-  UPDATE ${t} SET value = r.value, previous = r.previous, mark = r.mark,
-    expires_at = r.expires_at
-    WHERE key = p_key AND algorithm = p_algorithm;
   RETURN NEXT;
 END
 $hit$;
@@ -142,18 +157,7 @@ DECLARE
   now_ms bigint;
   blocked_until bigint;
   fits boolean := true;
-  w bigint;
-  mx bigint;
-  live boolean;
-  idx bigint;
-  cur bigint;
-  prev bigint;
-  elapsed bigint;
-  capacity bigint;
-  lvl bigint;
-  need bigint;
-  c bigint;
-  t bigint;
+  l record;
   nv bigint[] := '{}';
   np bigint[] := '{}';
   nm bigint[] := '{}';
@@ -172,60 +176,16 @@ BEGIN
   SELECT expires_at INTO blocked_until FROM ${t} WHERE key = p_key AND algorithm = 'b';
   blocked_ms := greatest(0, coalesce(blocked_until, 0) - now_ms);
   FOR i IN 1..n LOOP
-    w := p_windows[i];
-    mx := p_maxes[i];
-    SELECT * INTO r FROM ${t} WHERE key = p_key AND algorithm = p_algorithm || ':' || w;
-    live := FOUND AND r.expires_at > now_ms;
-    IF p_algorithm = 'f' THEN
-      t := CASE WHEN live THEN r.expires_at ELSE now_ms + w END;
-      c := CASE WHEN live THEN r.value ELSE 0 END + p_cost;
-      fits := fits AND c <= mx;
-      nv := nv || c;
-      np := np || 0::bigint;
-      nm := nm || 0::bigint;
-      ne := ne || t;
-      t := t - now_ms;
-    ELSIF p_algorithm = 's' THEN
-      idx := now_ms / w;
-      cur := 0;
-      prev := 0;
-      IF live AND r.mark = idx THEN
-        cur := r.value;
-        prev := r.previous;
-      ELSIF live AND r.mark = idx - 1 THEN
-        prev := r.value;
-      END IF;
-      elapsed := now_ms - idx * w;
-      c := prev * (w - elapsed) / w + cur + p_cost;
-      t := w - elapsed;
-      fits := fits AND c <= mx;
-      nv := nv || (cur + p_cost);
-      np := np || prev;
-      nm := nm || idx;
-      ne := ne || (idx + 2) * w;
-    ELSE
-      capacity := mx * w;
-      lvl := capacity;
-      IF live THEN
-        lvl := least(capacity, r.value + greatest(0, now_ms - r.mark) * mx);
-      END IF;
-      need := p_cost * w;
-      IF lvl < need THEN
-        c := greatest(mx + 1, mx - lvl / w + p_cost);
-        t := (need - lvl + mx - 1) / mx;
-        fits := false;
-      ELSE
-        lvl := lvl - need;
-        c := mx - lvl / w;
-        t := (w - lvl % w + mx - 1) / mx;
-      END IF;
-      nv := nv || lvl;
-      np := np || 0::bigint;
-      nm := nm || now_ms;
-      ne := ne || (now_ms + greatest(1, (capacity - lvl + mx - 1) / mx));
-    END IF;
-    used := used || c;
-    ttl := ttl || t;
+    SELECT * INTO r FROM ${t} WHERE key = p_key AND algorithm = p_algorithm || ':' || p_windows[i];
+    l := ${t}_limit(p_algorithm, now_ms, p_windows[i], p_maxes[i], p_cost,
+      FOUND AND r.expires_at > now_ms, r.value, r.previous, r.mark, r.expires_at);
+    fits := fits AND l.fits;
+    nv := nv || l.nv;
+    np := np || l.np;
+    nm := nm || l.nm;
+    ne := ne || l.ne;
+    used := used || l.used;
+    ttl := ttl || l.ttl;
   END LOOP;
   allowed := fits AND blocked_ms = 0;
   IF p_cost > 0 AND allowed THEN
@@ -316,19 +276,19 @@ export class PostgresRateLimitStore implements RateLimitStore {
 
   /** Fixed window: counts one request for `key`; starts a window of `windowMs` if none runs. */
   async increment(key: string, windowMs: number): Promise<RateLimitInfo> {
-    checkArgs('increment', windowMs)
+    checkLimitArgs(NAME, 'increment', windowMs)
     return this.#take('increment', key, 'fixed-window', windowMs, 1)
   }
 
   /** Sliding window: counts one request unless the weighted count would pass `max`. */
   async slidingWindow(key: string, windowMs: number, max: number): Promise<RateLimitInfo> {
-    checkArgs('slidingWindow', windowMs, max)
+    checkLimitArgs(NAME, 'slidingWindow', windowMs, max)
     return this.#take('slidingWindow', key, 'sliding-window', windowMs, max)
   }
 
   /** Token bucket of `max` tokens, refilled at `max` per `windowMs`: takes one token. */
   async tokenBucket(key: string, windowMs: number, max: number): Promise<RateLimitInfo> {
-    checkArgs('tokenBucket', windowMs, max)
+    checkLimitArgs(NAME, 'tokenBucket', windowMs, max)
     return this.#take('tokenBucket', key, 'token-bucket', windowMs, max)
   }
 
@@ -381,7 +341,7 @@ export class PostgresRateLimitStore implements RateLimitStore {
    * `max`). One `UPDATE`; a key without live state is left alone.
    */
   async decrement(key: string, hit: RateLimitHit): Promise<void> {
-    checkArgs('decrement', hit.windowMs, hit.max)
+    checkLimitArgs(NAME, 'decrement', hit.windowMs, hit.max)
     key = await boundKey(key)
     const t = this.#table
     const where = `WHERE key = $1 AND algorithm = '${ALGORITHM[hit.algorithm]}' AND expires_at > n.now_ms`
@@ -442,8 +402,3 @@ FROM ${now} ${where}`,
 }
 
 type Limit = RateLimitRequest['limits'][number]
-
-function checkArgs(method: string, windowMs: number, max?: number): void {
-  checkWindowMs(`${NAME}.${method}`, windowMs)
-  if (max !== undefined) checkMax(`${NAME}.${method}`, windowMs, max)
-}

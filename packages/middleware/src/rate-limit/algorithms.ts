@@ -1,7 +1,12 @@
 /**
- * The arithmetic of the sliding window and the token bucket, shared by the memory store and
- * mirrored line by line in the Redis store's Lua scripts (redis/rate-limit-store.ts), so both
- * stores answer alike. Pure functions of the stored state and the time: no clock, no I/O.
+ * The arithmetic of the three algorithms, once for every store written in TypeScript (memory,
+ * Durable Objects, Deno KV): `consume` and the single-limit sliding window and token bucket go
+ * through fixedEvaluate / slidingEvaluate / bucketEvaluate. (The fixed window's `increment`
+ * counts refused requests too and takes no `max`: those stores add one to a counter, as Redis's
+ * INCR does.) The shared stores mirror these three functions line by line, once each: the Lua
+ * `limit()` of redis/rate-limit-store.ts and the PL/pgSQL `<table>_limit` of
+ * postgres/rate-limit-store.ts, so every store answers alike. Pure functions of the stored state
+ * and the time: no clock, no I/O.
  */
 import type { RateLimitInfo, RateLimitRequest, RateLimitVerdict } from './store'
 

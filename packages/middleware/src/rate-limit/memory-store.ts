@@ -1,5 +1,6 @@
 import { boundKey } from '../internal/stores/bounded-key'
 import { forgetRefusals } from '../internal/stores/deny-caches'
+import { checkLimitArgs } from '../internal/stores/store-args'
 import { unrefInterval } from '../internal/stores/timers'
 import {
   type BucketState,
@@ -140,7 +141,7 @@ export class MemoryRateLimitStore implements RateLimitStore {
 
   /** `increment`'s work, synchronous unless the key is long enough to be hashed first. */
   #increment(key: string, windowMs: number): RateLimitInfo | Promise<RateLimitInfo> {
-    checkWindow('increment', windowMs)
+    checkLimitArgs(NAME, 'increment', windowMs)
     const bound = boundKey(key)
     if (typeof bound !== 'string') return bound.then((hashed) => this.#countFixed(hashed, windowMs))
     return this.#countFixed(key, windowMs)
@@ -160,8 +161,7 @@ export class MemoryRateLimitStore implements RateLimitStore {
 
   /** Sliding window: counts one request unless the weighted count would pass `max`. */
   async slidingWindow(key: string, windowMs: number, max: number): Promise<RateLimitInfo> {
-    checkWindow('slidingWindow', windowMs)
-    checkMax('slidingWindow', max)
+    checkLimitArgs(NAME, 'slidingWindow', windowMs, max)
     const bound = boundKey(key)
     if (typeof bound !== 'string') key = await bound
     const now = this.#now()
@@ -178,8 +178,7 @@ export class MemoryRateLimitStore implements RateLimitStore {
 
   /** Token bucket of `max` tokens, refilled at `max` per `windowMs`: takes one token. */
   async tokenBucket(key: string, windowMs: number, max: number): Promise<RateLimitInfo> {
-    checkWindow('tokenBucket', windowMs)
-    checkMax('tokenBucket', max, windowMs)
+    checkLimitArgs(NAME, 'tokenBucket', windowMs, max)
     const bound = boundKey(key)
     if (typeof bound !== 'string') key = await bound
     const now = this.#now()
@@ -301,20 +300,5 @@ export class MemoryRateLimitStore implements RateLimitStore {
     for (const map of maps) {
       for (const [key, entry] of map) if (entry.expiresAt <= now) map.delete(key)
     }
-  }
-}
-
-function checkWindow(method: string, windowMs: number): void {
-  if (!(Number.isFinite(windowMs) && windowMs > 0)) {
-    throw new TypeError(`${NAME}.${method}: windowMs must be a positive number`)
-  }
-}
-
-function checkMax(method: string, max: number, windowMs?: number): void {
-  if (!(Number.isInteger(max) && max > 0)) {
-    throw new TypeError(`${NAME}.${method}: max must be a positive integer`)
-  }
-  if (windowMs !== undefined && !Number.isSafeInteger(max * windowMs)) {
-    throw new TypeError(`${NAME}.${method}: max × windowMs must be a safe integer`)
   }
 }

@@ -1,6 +1,6 @@
 import { boundKey } from '../internal/stores/bounded-key'
 import { forgetRefusals } from '../internal/stores/deny-caches'
-import { checkMax, checkWindowMs } from '../internal/stores/store-args'
+import { checkLimitArgs } from '../internal/stores/store-args'
 import type {
   RateLimitHit,
   RateLimitInfo,
@@ -38,55 +38,86 @@ if ttl < 0 then
 end
 return {count, ttl}`
 
-// Sliding window, as algorithms.ts slidingWindowHit: one hash holds the window index `w`, its
-// count `c` and the previous window's count `p`. Within a window only `c` changes (HINCRBY); the
-// first request of a window rewrites the hash and sets its expiry to the end of the next window.
 const NOW = `local t = redis.call('TIME')
 local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
 `
-const SLIDING = `${NOW}local window = tonumber(ARGV[1])
-local max = tonumber(ARGV[2])
-local index = math.floor(now / window)
-local s = redis.call('HMGET', KEYS[1], 'w', 'c', 'p')
-local current, previous = 0, 0
-local w = tonumber(s[1])
-if w == index then
-  current, previous = tonumber(s[2]) or 0, tonumber(s[3]) or 0
-elseif w == index - 1 then
-  previous = tonumber(s[2]) or 0
+
+// Each limit algorithm, once: algorithms.ts fixedEvaluate / slidingEvaluate / bucketEvaluate in
+// Lua, used by consume() for every limit and by the single-limit sliding window and token bucket.
+// From a limit's stored state (live: not expired; v value, p previous count, m mark, e expiry)
+// it gives the count and ttl with `cost` more units, whether they fit under `mx`, and the state
+// to store if the call goes through. A fixed window's value is its count and e its end; a sliding
+// window's value is the count of window m (its index), p the count of the window before; a
+// bucket's value is its level in integer units (w per token, mx refilled per millisecond)
+// measured at m. Only consume() uses the fixed window: increment() is Redis's own INCR (FIXED).
+const LIMIT = `local function level(now, w, mx, live, v, m)
+  local capacity = mx * w
+  if live then return math.min(capacity, v + math.max(0, now - m) * mx) end
+  return capacity
 end
-local elapsed = now - index * window
-local count = math.floor(previous * (window - elapsed) / window) + current + 1
-if count <= max then
-  if w == index then
-    redis.call('HINCRBY', KEYS[1], 'c', 1)
+local function limit(alg, now, w, mx, cost, live, v, p, m, e)
+  if alg == 'f' then
+    local ending = now + w
+    if live then ending = e else v = 0 end
+    local c = v + cost
+    return c, ending - now, c <= mx, c, 0, 0, ending
+  elseif alg == 's' then
+    local idx = math.floor(now / w)
+    local cur, prev = 0, 0
+    if live and m == idx then
+      cur, prev = v, p
+    elseif live and m == idx - 1 then
+      prev = v
+    end
+    local elapsed = now - idx * w
+    local c = math.floor(prev * (w - elapsed) / w) + cur + cost
+    return c, w - elapsed, c <= mx, cur + cost, prev, idx, (idx + 2) * w
+  end
+  local lvl = level(now, w, mx, live, v, m)
+  local need = cost * w
+  if lvl < need then
+    return math.max(mx + 1, mx - math.floor(lvl / w) + cost), math.ceil((need - lvl) / mx), false,
+      lvl, 0, now, now + math.max(1, math.ceil((mx * w - lvl) / mx))
+  end
+  lvl = lvl - need
+  return mx - math.floor(lvl / w), math.ceil((w - lvl % w) / mx), true,
+    lvl, 0, now, now + math.max(1, math.ceil((mx * w - lvl) / mx))
+end
+local fmt = function(x) return string.format('%.0f', x) end
+`
+
+// Sliding window, one unit: one hash holds the window index `w`, its count `c` and the previous
+// window's count `p`, and expires at the end of the next window. Within a window only `c`
+// changes; the first request of a window rewrites the hash and sets its expiry.
+const SLIDING = `${NOW}${LIMIT}local window = tonumber(ARGV[1])
+local s = redis.call('HMGET', KEYS[1], 'w', 'c', 'p')
+local w = tonumber(s[1])
+local c, ttl, fits, nv, np, nm, ne = limit('s', now, window, tonumber(ARGV[2]), 1, w ~= nil, tonumber(s[2]) or 0, tonumber(s[3]) or 0, w, 0)
+if fits then
+  if w == nm then
+    redis.call('HSET', KEYS[1], 'c', fmt(nv))
   else
-    redis.call('HSET', KEYS[1], 'w', string.format('%.0f', index), 'c', 1, 'p', previous)
-    redis.call('PEXPIRE', KEYS[1], string.format('%.0f', 2 * window - elapsed))
+    redis.call('HSET', KEYS[1], 'w', fmt(nm), 'c', fmt(nv), 'p', fmt(np))
+    redis.call('PEXPIRE', KEYS[1], fmt(ne - now))
   end
 end
-return {count, window - elapsed}`
+return {c, ttl}`
 
-// Token bucket, as algorithms.ts tokenBucketHit: the level `l` in integer units (`window` per
-// token, `max` refilled per millisecond) and the time `a` it was measured. The key expires when
+// Token bucket, one token: the level `l` and the time `a` it was measured. The key expires when
 // the bucket would be full again, which is the same as having no key.
-const BUCKET_LEVEL = `${NOW}local window = tonumber(ARGV[1])
+const BUCKET_STATE = `${NOW}${LIMIT}local window = tonumber(ARGV[1])
 local max = tonumber(ARGV[2])
-local capacity = max * window
-local level = capacity
 local s = redis.call('HMGET', KEYS[1], 'l', 'a')
-if s[1] then
-  level = math.min(capacity, tonumber(s[1]) + math.max(0, now - tonumber(s[2])) * max)
+local live = s[1] and true or false
+local v, m = tonumber(s[1]) or 0, tonumber(s[2]) or 0
+local function save(lvl)
+  redis.call('HSET', KEYS[1], 'l', fmt(lvl), 'a', fmt(now))
+  redis.call('PEXPIRE', KEYS[1], fmt(math.max(1, math.ceil((max * window - lvl) / max))))
 end
 `
-const SAVE_BUCKET = `redis.call('HSET', KEYS[1], 'l', string.format('%.0f', level), 'a', string.format('%.0f', now))
-redis.call('PEXPIRE', KEYS[1], string.format('%.0f', math.max(1, math.ceil((capacity - level) / max))))
-`
-const BUCKET = `${BUCKET_LEVEL}if level < window then
-  return {max + 1, math.ceil((window - level) / max)}
-end
-level = level - window
-${SAVE_BUCKET}return {max - math.floor(level / window), math.ceil((window - level % window) / max)}`
+const BUCKET = `${BUCKET_STATE}local c, ttl, fits, nv = limit('t', now, window, max, 1, live, v, 0, m, 0)
+if fits then save(nv) end
+return {c, ttl}`
 
 // Refunds (skipFailedRequests / skipSuccessfulRequests); never below zero, never above `max`.
 const FIXED_REFUND = `local count = tonumber(redis.call('GET', KEYS[1]))
@@ -98,78 +129,37 @@ if tonumber(s[1]) == index and (tonumber(s[2]) or 0) > 0 then
   redis.call('HINCRBY', KEYS[1], 'c', -1)
 end
 return 0`
-const BUCKET_REFUND = `${BUCKET_LEVEL}if s[1] then
-  level = math.min(capacity, level + window)
-  ${SAVE_BUCKET}end
+const BUCKET_REFUND = `${BUCKET_STATE}if live then save(math.min(max * window, level(now, window, max, true, v, m) + window)) end
 return 0`
 
 // consume(): several limits of one algorithm, cost units, a block, all in one hash (one key, so
-// Cluster-safe), mirroring algorithms.ts fixedEvaluate / slidingEvaluate / bucketEvaluate. Each
-// limit keeps the fields <alg><windowMs>:v|p|m|e (value, previous count, mark, expiry) and the
-// block is the field b (until when). ARGV: algorithm letter, cost, blockMs, n, then n pairs of
-// windowMs and max. Reply: allowed (1/0), blocked ms, then count and ttl of each limit.
-const CONSUME = `${NOW}local alg = ARGV[1]
+// Cluster-safe), each limit by `limit` above. Each limit keeps the fields <alg><windowMs>:v|p|m|e
+// (value, previous count, mark, expiry) and the block is the field b (until when). ARGV:
+// algorithm letter, cost, blockMs, n, then n pairs of windowMs and max. Reply: allowed (1/0),
+// blocked ms, then count and ttl of each limit.
+const CONSUME = `${NOW}${LIMIT}local alg = ARGV[1]
 local cost = tonumber(ARGV[2])
 local block = tonumber(ARGV[3])
 local n = tonumber(ARGV[4])
-local fmt = function(x) return string.format('%.0f', x) end
 local blocked = 0
 local b = tonumber(redis.call('HGET', KEYS[1], 'b'))
 if b and b > now then blocked = b - now end
 local out = {}
 local nexts = {}
-local fits = true
+local allFit = true
 for i = 1, n do
   local wname = ARGV[3 + 2 * i]
-  local w = tonumber(wname)
-  local mx = tonumber(ARGV[4 + 2 * i])
   local f = alg .. wname .. ':'
   local s = redis.call('HMGET', KEYS[1], f .. 'v', f .. 'p', f .. 'm', f .. 'e')
   local e = tonumber(s[4])
-  local live = e ~= nil and e > now
-  local v, p, m = tonumber(s[1]) or 0, tonumber(s[2]) or 0, tonumber(s[3]) or 0
-  local c, ttl, nv, np, nm, ne
-  if alg == 'f' then
-    local ending = now + w
-    if live then ending = e else v = 0 end
-    c = v + cost
-    ttl = ending - now
-    nv, np, nm, ne = c, 0, 0, ending
-    if c > mx then fits = false end
-  elseif alg == 's' then
-    local idx = math.floor(now / w)
-    local cur, prev = 0, 0
-    if live and m == idx then
-      cur, prev = v, p
-    elseif live and m == idx - 1 then
-      prev = v
-    end
-    local elapsed = now - idx * w
-    c = math.floor(prev * (w - elapsed) / w) + cur + cost
-    ttl = w - elapsed
-    nv, np, nm, ne = cur + cost, prev, idx, (idx + 2) * w
-    if c > mx then fits = false end
-  else
-    local capacity = mx * w
-    local lvl = capacity
-    if live then lvl = math.min(capacity, v + math.max(0, now - m) * mx) end
-    local need = cost * w
-    if lvl < need then
-      c = math.max(mx + 1, mx - math.floor(lvl / w) + cost)
-      ttl = math.ceil((need - lvl) / mx)
-      fits = false
-    else
-      lvl = lvl - need
-      c = mx - math.floor(lvl / w)
-      ttl = math.ceil((w - lvl % w) / mx)
-    end
-    nv, np, nm, ne = lvl, 0, now, now + math.max(1, math.ceil((capacity - lvl) / mx))
-  end
+  local c, ttl, fits, nv, np, nm, ne = limit(alg, now, tonumber(wname), tonumber(ARGV[4 + 2 * i]), cost,
+    e ~= nil and e > now, tonumber(s[1]) or 0, tonumber(s[2]) or 0, tonumber(s[3]) or 0, e)
+  if not fits then allFit = false end
   out[#out + 1] = c
   out[#out + 1] = ttl
   nexts[i] = {f, nv, np, nm, ne}
 end
-local allowed = fits and blocked == 0
+local allowed = allFit and blocked == 0
 if cost > 0 and allowed then
   for i = 1, n do
     local x = nexts[i]
@@ -266,7 +256,7 @@ export class RedisRateLimitStore implements RateLimitStore {
 
   /** Fixed window: counts one request for `key`; starts a window of `windowMs` if none runs. */
   async increment(key: string, windowMs: number): Promise<RateLimitInfo> {
-    checkArgs('increment', windowMs)
+    checkLimitArgs(NAME, 'increment', windowMs)
     return this.#info(
       'increment',
       await this.#run(
@@ -279,7 +269,7 @@ export class RedisRateLimitStore implements RateLimitStore {
 
   /** Sliding window: counts one request unless the weighted count would pass `max`. */
   async slidingWindow(key: string, windowMs: number, max: number): Promise<RateLimitInfo> {
-    checkArgs('slidingWindow', windowMs, max)
+    checkLimitArgs(NAME, 'slidingWindow', windowMs, max)
     const redisKey = this.#prefix + (await boundKey(key)) + SUFFIX['sliding-window']
     return this.#info(
       'slidingWindow',
@@ -289,7 +279,7 @@ export class RedisRateLimitStore implements RateLimitStore {
 
   /** Token bucket of `max` tokens, refilled at `max` per `windowMs`: takes one token. */
   async tokenBucket(key: string, windowMs: number, max: number): Promise<RateLimitInfo> {
-    checkArgs('tokenBucket', windowMs, max)
+    checkLimitArgs(NAME, 'tokenBucket', windowMs, max)
     const redisKey = this.#prefix + (await boundKey(key)) + SUFFIX['token-bucket']
     return this.#info(
       'tokenBucket',
@@ -299,7 +289,7 @@ export class RedisRateLimitStore implements RateLimitStore {
 
   /** Gives back one request of `key` under `hit.algorithm` (never below zero or above `max`). */
   async decrement(key: string, hit: RateLimitHit): Promise<void> {
-    checkArgs('decrement', hit.windowMs, hit.max)
+    checkLimitArgs(NAME, 'decrement', hit.windowMs, hit.max)
     const redisKey = this.#prefix + (await boundKey(key)) + SUFFIX[hit.algorithm]
     const refund =
       hit.algorithm === 'fixed-window'
@@ -360,9 +350,4 @@ export class RedisRateLimitStore implements RateLimitStore {
     }
     return { count, ttl: Math.max(ttl, 0) }
   }
-}
-
-function checkArgs(method: string, windowMs: number, max?: number): void {
-  checkWindowMs(`${NAME}.${method}`, windowMs)
-  if (max !== undefined) checkMax(`${NAME}.${method}`, windowMs, max)
 }

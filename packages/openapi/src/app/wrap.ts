@@ -8,14 +8,17 @@ import type { OpenAPIOptions } from '../model/options'
 import type { RouteMethod, StoredRoute } from '../model/route'
 import type { StoredWebhook } from '../model/webhook'
 import { type DocsRegistrar, type MountDocsPages, mountPrefix } from '../pages/mount'
+import { deprecationOf, planDeprecation } from '../rules/deprecation'
 import { type ResolvedOptions, resolveOptions } from '../rules/options'
 import { RouteIndex } from '../rules/route-index'
 import { normalizeRouteOptions } from '../rules/route-options'
+import { planRoute } from '../rules/route-plan'
 import { assertWebhook } from '../rules/webhook-check'
 import { isRecord } from '../schema/common'
 import { hintsOf, routeBodyFields } from '../validate/field-hints'
 import { requestValidator } from '../validate/request'
 import { responseCheck } from '../validate/response'
+import { type DeprecationStepOptions, deprecationStep } from './deprecation'
 import { type DocsRoute, docsGuard, patternMatches } from './docs-routes'
 import { assertKnownErrorHandler, existingMiddleware } from './existing'
 import { basePathOf, lastRouteRecord, routeRecords, watchErrorHandler } from './hono-internals'
@@ -172,9 +175,13 @@ function register(
     ? middlewares.map((mw) => check.middleware(mw as MiddlewareHandler))
     : middlewares
   const checked = check ? check.handler(handler as Handler) : (handler as Handler)
-  const handlers = validator
-    ? [...routeMiddleware, validator, checked]
-    : [...routeMiddleware, checked]
+  const deprecation = deprecationFor(draft, state.options)
+  const handlers = [
+    ...(deprecation ? [deprecation.step] : []),
+    ...routeMiddleware,
+    ...(validator ? [validator] : []),
+    checked,
+  ]
   // Hono's overloads type handler chains by arity; the wrapper passes a checked list.
   const on = state.app.on as (method: string, path: string, ...handlers: Handler[]) => unknown
   const all = state.app.all as (path: string, ...handlers: Handler[]) => unknown
@@ -187,9 +194,35 @@ function register(
   // has been built by a first request).
   state.index.record(draft, plan)
   const stored: StoredRoute = { ...draft, path: served }
+  if (deprecation) deprecation.name(stored)
   state.routes.push(stored)
   noteRoute(state.registrations, added, stored, handler)
   state.cache = undefined
+}
+
+/**
+ * The first handler of a deprecated route (app/deprecation.ts), and how to name its operation in
+ * the records once Hono has said the path it serves (base path included).
+ */
+function deprecationFor(
+  route: StoredRoute,
+  options: ResolvedOptions,
+): { step: MiddlewareHandler; name: (stored: StoredRoute) => void } | undefined {
+  const deprecated = deprecationOf(route.openapi)
+  if (deprecated === undefined) return undefined
+  const step: DeprecationStepOptions = {
+    mode: options.sunsetMode,
+    now: options.now,
+    operation: route.openapi?.operationId ?? '',
+  }
+  return {
+    step: deprecationStep(planDeprecation(deprecated), step),
+    name(stored) {
+      if (step.operation !== '') return
+      const template = planRoute(stored)[0]?.variant.template ?? stored.path
+      step.operation = `${stored.method.toUpperCase()} ${template}`
+    },
+  }
 }
 
 /**

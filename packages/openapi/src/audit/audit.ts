@@ -2,6 +2,7 @@ import { requireInternals } from '../app/hono-internals'
 import { resolveApp } from '../app/resolve'
 import type { Description } from '../document/described-read'
 import type { StoredRoute } from '../model/route'
+import { deprecationOf, planDeprecation } from '../rules/deprecation'
 import { isRecord } from '../schema/common'
 import { descriptionsFor, type Operation, operationsOf, partialFor } from './operations'
 
@@ -17,7 +18,12 @@ export const AUDIT_RULES = [
   'responses',
   'headers',
   'shield',
+  'sunset',
 ] as const
+
+/** How long before a sunset `audit` warns of it. */
+export const SUNSET_WARNING_DAYS = 30
+const DAY_MS = 86_400_000
 
 /** Rules that are off unless the policy turns them on. */
 const OFF_BY_DEFAULT: ReadonlySet<AuditRule> = new Set(['shield'])
@@ -94,6 +100,18 @@ export interface AuditFinding {
   rule: AuditRule
   severity: AuditSeverity
   message: string
+}
+
+/**
+ * Options of {@link audit} besides the policy.
+ *
+ * @example
+ * const options: AuditOptions = { now: () => Date.parse('2027-11-15T00:00:00Z') }
+ * audit(api, {}, options)
+ */
+export interface AuditOptions {
+  /** The clock the `sunset` rule reads, in milliseconds since the epoch. Default `Date.now`. */
+  now?: () => number
 }
 
 /** Methods that change nothing (RFC 9110 §9.2.1): everything else can be forged cross-site. */
@@ -201,8 +219,37 @@ function auth(check: Check): string | undefined {
   return `${what}: ${remedy}${partly(check, authenticates)}`
 }
 
+/**
+ * The `sunset` finding of a documented operation: an error from its sunset's second on, a warning
+ * within {@link SUNSET_WARNING_DAYS} days before it (seconds, as the Sunset header carries it).
+ */
+function sunsetFault(
+  op: Operation,
+  now: number,
+): { message: string; severity: AuditSeverity } | undefined {
+  const sunset = deprecationOf(op.documented?.openapi)?.sunset
+  if (sunset === undefined) return undefined
+  const at = planDeprecation({ sunset }).sunset as number
+  const when = new Date(at * 1000).toISOString()
+  const days = (at * 1000 - now) / DAY_MS
+  if (days <= 0)
+    return {
+      severity: 'error',
+      message: `past its sunset (${when}): remove the operation (under sunsetMode 'enforce' it answers 410 gone), or move the sunset`,
+    }
+  if (days <= SUNSET_WARNING_DAYS)
+    return {
+      severity: 'warn',
+      message: `its sunset (${when}) is ${Math.ceil(days)} day(s) away: check who still calls it (the deprecation decisions in logs and otel)`,
+    }
+  return undefined
+}
+
 /** The fault each rule finds on `check`, or undefined. `undocumented` is checked once per route. */
-const CHECKS: Record<Exclude<AuditRule, 'undocumented'>, (check: Check) => string | undefined> = {
+const CHECKS: Record<
+  Exclude<AuditRule, 'undocumented' | 'sunset'>,
+  (check: Check) => string | undefined
+> = {
   auth,
   'webhook-signature': webhookSignature,
   csrf(check) {
@@ -270,7 +317,7 @@ const UNDOCUMENTED: Record<NonNullable<Operation['undocumented']>, string> = {
 }
 
 /** The fault of `rule` on `op`: checked for each of its methods, reported once. */
-function fault(rule: AuditRule, op: Operation): string | undefined {
+function fault(rule: Exclude<AuditRule, 'sunset'>, op: Operation): string | undefined {
   if (rule === 'undocumented') return op.undocumented && UNDOCUMENTED[op.undocumented]
   const failing: [string, string][] = []
   for (const method of op.methods) {
@@ -356,7 +403,9 @@ function exempts(e: AuditExemption, op: Operation): boolean {
  * - `headers`: securityHeaders runs;
  * - `shield` (off unless the policy sets it): an operation that takes a free-text body (no body
  *   schema, or one with a field that is not a number, boolean, enum, uuid, date or email) runs
- *   shield.
+ *   shield;
+ * - `sunset`: no operation is past its `openapi.deprecated.sunset` (an error; a warning when the
+ *   rule is set to `'warn'`), and a warning for one whose sunset is 30 days away or less.
  *
  * The endpoints `openapi()` serves itself (the document, the pages and their files) are not
  * audited.
@@ -364,6 +413,7 @@ function exempts(e: AuditExemption, op: Operation): boolean {
  * @param app - the `OpenAPIApp` from `openapi()`, or the Hono app it wraps
  * @param policy - `rules` by name (`'error'`, `'warn'`, `'off'`) and `exempt` entries, each with
  *   a `reason`
+ * @param options - `now`: the clock of the `sunset` rule (default `Date.now`)
  * @returns the findings, by route registration order, then rule order; `[]` when all pass
  * @throws TypeError for a bad policy, or when Hono's routes cannot be read
  * @example
@@ -376,9 +426,19 @@ function exempts(e: AuditExemption, op: Operation): boolean {
  * if (findings.some((f) => f.severity === 'error')) process.exitCode = 1
  * ```
  */
-export function audit(app: unknown, policy?: AuditPolicy): AuditFinding[] {
+export function audit(app: unknown, policy?: AuditPolicy, options?: AuditOptions): AuditFinding[] {
   const api = resolveApp(app, 'audit')
   const { rules, exempt } = checkPolicy(policy)
+  if (
+    options !== undefined &&
+    (!isRecord(options) || Object.keys(options).some((k) => k !== 'now'))
+  )
+    throw new TypeError('audit: options must be { now?: () => number }')
+  if (options?.now !== undefined && typeof options.now !== 'function')
+    throw new TypeError(
+      'audit: options.now must be a function returning milliseconds (like Date.now)',
+    )
+  const now = (options?.now ?? Date.now)()
   requireInternals('audit')
   const operations = operationsOf(api)
   if (operations === undefined) {
@@ -392,16 +452,15 @@ export function audit(app: unknown, policy?: AuditPolicy): AuditFinding[] {
     for (const rule of AUDIT_RULES) {
       const level = rules[rule] ?? (OFF_BY_DEFAULT.has(rule) ? 'off' : 'error')
       if (level === 'off' || waived.has(rule)) continue
-      const message = fault(rule, op)
-      if (message !== undefined) {
-        findings.push({
-          method: op.method,
-          path: op.path,
-          route: op.route,
-          rule,
-          severity: level,
-          message,
-        })
+      const found =
+        rule === 'sunset'
+          ? sunsetFault(op, now)
+          : { message: fault(rule, op), severity: level as AuditSeverity }
+      if (found?.message !== undefined) {
+        // A rule set to 'warn' warns of a past sunset too; the 30 days' notice is always a warning.
+        const severity = level === 'warn' ? 'warn' : found.severity
+        const { method, path, route } = op
+        findings.push({ method, path, route, rule, severity, message: found.message })
       }
     }
   }

@@ -16,6 +16,8 @@ const RULE_HELP: Record<string, string> = {
   headers: 'securityHeaders runs on every route.',
   shield:
     'Every operation that takes a free-text body runs shield (off unless the policy turns it on).',
+  sunset:
+    'No operation is past its deprecation sunset (error); one within 30 days of it is a warning.',
 }
 
 function table(findings: readonly AuditFinding[]): string {

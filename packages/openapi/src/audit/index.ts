@@ -5,10 +5,11 @@
 export type {
   AuditExemption,
   AuditFinding,
+  AuditOptions,
   AuditPolicy,
   AuditRule,
   AuditSeverity,
 } from './audit'
-export { AUDIT_RULES, audit } from './audit'
+export { AUDIT_RULES, audit, SUNSET_WARNING_DAYS } from './audit'
 export type { AuditFormat } from './format'
 export { formatFindings } from './format'

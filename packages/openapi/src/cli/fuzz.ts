@@ -5,7 +5,7 @@
 // warning. The app's own output goes to stderr: stdout carries only the report.
 import { resolveApp } from '../app/resolve'
 import type { OpenAPIApp } from '../app/router-types'
-import { type FuzzOptions, formatFailure, formatSkipped, fuzz } from '../fuzz'
+import { type FuzzOptions, formatFailure, formatLink, formatSkipped, fuzz } from '../fuzz'
 import { isRecord } from '../schema/common'
 import { appOutputToStderr } from './app-output'
 import { CliError, findApp, importModule } from './load'
@@ -106,6 +106,7 @@ export function fuzzCommand(specifier: string, flags: FuzzFlags): Promise<number
         result.skipped.length > 0
           ? `, ${result.skipped.length} not fuzzed (could not generate)`
           : ''
+      for (const link of result.links) report(formatLink(link))
       report(
         `fuzz: ${result.operations} operations, ${result.requests} requests (${statuses}), ${result.failures.length} failure(s)${skipped}; seed ${result.seed}\n`,
       )

@@ -1,10 +1,21 @@
 // diff(old, new): the paths and operations of two OpenAPI 3.0/3.1 documents matched up, each
 // change classified by the rule table. Never throws on any JSON value: what is not an OpenAPI
 // document reads as an empty one (see `openapiProblem` for the check the CLI runs first).
+import { compareCallbacks } from './callbacks'
 import { compareOperation } from './operations'
 import { DIFF_RULES } from './rules'
 import { compareSecurity, compareServers } from './security'
-import { type Change, type Context, child, isObject, keys, type Node, own, report } from './walk'
+import {
+  type Change,
+  type Context,
+  child,
+  isObject,
+  keys,
+  type Node,
+  own,
+  report,
+  show,
+} from './walk'
 
 export interface DiffOptions {
   /** Rule ids whose breaking changes are allowed (kept in the result, marked `allowed`). */
@@ -45,6 +56,45 @@ function removal(ctx: Context, op: Node, whole: boolean, now: Date): void {
   else report(ctx, `${prefix}-with-deprecation`, `deprecated ${what}`, op, undefined)
 }
 
+/** `x-sunset` as a time, or NaN (absent, or not a date). */
+function sunsetOf(op: Node): number {
+  const sunset = own(op.value, 'x-sunset')
+  return typeof sunset === 'string' ? Date.parse(sunset) : Number.NaN
+}
+
+/**
+ * An operation deprecated or reactivated, and its `x-sunset` removed or moved earlier (a client
+ * that planned its migration by the old date has less time).
+ */
+function compareDeprecation(ctx: Context, oldOp: Node, newOp: Node): void {
+  const was = own(oldOp.value, 'deprecated') === true
+  const is = own(newOp.value, 'deprecated') === true
+  if (!was && is) report(ctx, 'endpoint-deprecated', 'operation deprecated', oldOp, newOp)
+  if (was && !is)
+    report(ctx, 'endpoint-reactivated', 'operation no longer deprecated', oldOp, newOp)
+  if (!was || !is) return
+  const before = sunsetOf(oldOp)
+  const after = sunsetOf(newOp)
+  const oldSunset = child(oldOp, 'x-sunset')
+  const newSunset = child(newOp, 'x-sunset')
+  if (!Number.isNaN(before) && Number.isNaN(after))
+    report(
+      ctx,
+      'sunset-deleted',
+      `x-sunset removed (was ${show(oldSunset.value)})`,
+      oldSunset,
+      newOp,
+    )
+  else if (after < before)
+    report(
+      ctx,
+      'api-sunset-date-changed-too-small',
+      `x-sunset moved earlier: ${show(oldSunset.value)} -> ${show(newSunset.value)}`,
+      oldSunset,
+      newSunset,
+    )
+}
+
 /** `x-palisade-breaking-ok` on the new operation: `true`, a rule id, or a list of them. */
 function noteAllows(note: unknown, id: string): boolean {
   if (note === true) return true
@@ -77,7 +127,9 @@ function compareOperations(ctx: Context, now: Date): void {
         newOp,
       }
       compareOperation(ctx, pair)
+      compareDeprecation(ctx, oldOp, newOp)
       compareSecurity(ctx, oldOp, newOp)
+      compareCallbacks(ctx, oldOp, newOp)
       const note = own(newOp.value, 'x-palisade-breaking-ok')
       for (const change of ctx.out.slice(start))
         if (change.level === 'breaking' && noteAllows(note, change.id)) change.allowed = 'note'

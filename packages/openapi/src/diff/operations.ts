@@ -1,4 +1,5 @@
 // One operation present in both documents: its parameters, request body and responses.
+import { compareLinks } from './links'
 import { compareSchema } from './schema'
 import { type Context, child, deref, isObject, keys, type Node, own, report } from './walk'
 
@@ -110,49 +111,44 @@ function compareBody(ctx: Context, pair: OperationPair): void {
     const kind = newRequired ? 'required' : 'optional'
     report(ctx, `request-body-became-${kind}`, `request body became ${kind}`, o, n)
   }
-  const before = mediaTypes(child(o, 'content'))
-  const after = mediaTypes(child(n, 'content'))
-  for (const [type, node] of before) {
-    const match = after.get(type)
-    if (match === undefined) {
-      const text = `media type ${type} removed from the request body`
-      report(ctx, 'request-body-media-type-removed', text, node, child(n, 'content'))
-    } else {
-      const place = {
-        subject: 'request-body' as const,
-        label: `the request body (${type})`,
-        path: '',
-      }
-      compareSchema(ctx, child(node, 'schema'), child(match, 'schema'), place)
-    }
-  }
-  for (const [type, node] of after) {
-    if (before.has(type)) continue
-    const text = `media type ${type} added to the request body`
-    report(ctx, 'request-body-media-type-added', text, child(o, 'content'), node)
-  }
+  compareContent(ctx, o, n, 'request', 'the request body')
 }
 
 const success = (status: string) => /^[23]/.test(status)
 
-function compareResponse(ctx: Context, status: string, o: Node, n: Node): void {
+/**
+ * The media types of two bodies (a request body or a response) and their schemas, compared in
+ * one direction: `request` is what the client sends (narrowing breaks), `response` what it
+ * reads (widening breaks). A callback's bodies run the other way round (diff/callbacks.ts).
+ */
+export function compareContent(
+  ctx: Context,
+  o: Node,
+  n: Node,
+  direction: 'request' | 'response',
+  what: string,
+): void {
+  const ids =
+    direction === 'request'
+      ? ['request-body-media-type-removed', 'request-body-media-type-added']
+      : ['response-media-type-removed', 'response-media-type-added']
+  const subject = direction === 'request' ? ('request-body' as const) : ('response-body' as const)
   const before = mediaTypes(child(o, 'content'))
   const after = mediaTypes(child(n, 'content'))
   for (const [type, node] of before) {
     const match = after.get(type)
     if (match === undefined) {
-      const text = `media type ${type} removed from the ${status} response`
-      report(ctx, 'response-media-type-removed', text, node, child(n, 'content'))
+      const text = `media type ${type} removed from ${what}`
+      report(ctx, ids[0] as string, text, node, child(n, 'content'))
     } else {
-      const label = `the ${status} response (${type})`
-      const place = { subject: 'response-body' as const, label, path: '' }
+      const place = { subject, label: `${what} (${type})`, path: '' }
       compareSchema(ctx, child(node, 'schema'), child(match, 'schema'), place)
     }
   }
   for (const [type, node] of after) {
     if (before.has(type)) continue
-    const text = `media type ${type} added to the ${status} response`
-    report(ctx, 'response-media-type-added', text, child(o, 'content'), node)
+    const text = `media type ${type} added to ${what}`
+    report(ctx, ids[1] as string, text, child(o, 'content'), node)
   }
 }
 
@@ -171,7 +167,9 @@ function compareResponses(ctx: Context, pair: OperationPair): void {
       report(ctx, `response-${kind}-status-removed`, text, oldResponse, n)
       continue
     }
-    compareResponse(ctx, status, oldResponse, deref(ctx.new.doc, child(n, match)))
+    const newResponse = deref(ctx.new.doc, child(n, match))
+    compareContent(ctx, oldResponse, newResponse, 'response', `the ${status} response`)
+    compareLinks(ctx, status, oldResponse, newResponse)
   }
   for (const [status, key] of after) {
     if (before.has(status)) continue

@@ -10,6 +10,7 @@ import type { SpecOptions } from '../model/options'
 import type { RouteOpenAPIMeta, StoredRoute } from '../model/route'
 import { finishSecurity } from '../model/security'
 import type { StoredWebhook } from '../model/webhook'
+import { deprecationOf, sunsetStamp } from '../rules/deprecation'
 import { resolveSpecOptions } from '../rules/options'
 import type { PathVariant } from '../rules/path'
 import { objectParts } from '../rules/route-check'
@@ -19,7 +20,9 @@ import { type ConvertOptions, toOpenAPISchema } from '../schema/convert'
 import type { OpenAPISchema } from '../schema/types'
 import { PROBLEM_JSON, validationProblemSchema } from '../validate/problem'
 import { type JSONSchemaValidator, validatesAnything } from '../validate/validator'
+import { applyDeprecation } from './deprecation'
 import { applyDescriptions, createMergeContext, type MergeContext } from './described-merge'
+import { addLinks, assertLinkTargets, buildCallbacks } from './links'
 import { buildWebhook } from './webhooks'
 
 /** Order of methods inside a path item, as the OpenAPI specification lists them. */
@@ -141,7 +144,10 @@ function buildOperation(
   operation.summary = meta?.summary ?? `${op.method.toUpperCase()} ${op.variant.template}`
   if (meta?.description !== undefined) operation.description = meta.description
   if (meta?.tags && meta.tags.length > 0) operation.tags = [...meta.tags]
-  if (meta?.deprecated === true) operation.deprecated = true
+  const deprecated = deprecationOf(meta)
+  if (deprecated !== undefined) operation.deprecated = true
+  // oasdiff's extension, which `palisade diff` reads too (api-removed-before-sunset, …).
+  if (deprecated?.sunset !== undefined) operation['x-sunset'] = sunsetStamp(deprecated.sunset)
   const convert: ConvertOptions = {
     components: registry,
     converters: options.converters,
@@ -169,7 +175,11 @@ function buildOperation(
     (route.validate ?? options.validation ?? true) &&
     validatesAnything(meta?.request, options.jsonSchemaValidator as JSONSchemaValidator | undefined)
   operation.responses = buildResponses(meta, registry, validated, convert)
+  addLinks(operation.responses, route)
+  const callbacks = buildCallbacks(route, registry, { converters: options.converters })
+  if (callbacks) operation.callbacks = callbacks
   applyDescriptions(operation as OpenAPIPathItem, route, op.method, merge)
+  applyDeprecation(operation as OpenAPIPathItem, route, registry, options.sunsetMode)
   return operation as OpenAPIPathItem
 }
 
@@ -259,6 +269,10 @@ export function generateSpec(
   // Webhooks' requirements name schemes too: checked with the operations' (keys apart from paths).
   const checked = { ...paths }
   for (const [name, item] of Object.entries(sent)) checked[`webhook ${name}`] = item
+  for (const [path, item] of Object.entries(paths))
+    for (const op of Object.values(item))
+      for (const [name, urls] of Object.entries(op.callbacks ?? {}))
+        for (const [url, inner] of Object.entries(urls)) checked[`${path} ${name} ${url}`] = inner
   const securitySchemes = finishSecurity(checked, merge.schemes)
   if (securitySchemes) doc.components.securitySchemes = securitySchemes
   if (tags.length > 0) {
@@ -268,6 +282,7 @@ export function generateSpec(
       return tag?.description === undefined ? { name } : { name, description: tag.description }
     })
   }
+  assertLinkTargets(doc)
   return reorder(doc)
 }
 

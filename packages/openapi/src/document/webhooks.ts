@@ -1,7 +1,7 @@
 // The document's top-level `webhooks`: one path item per webhook the app sends.
 import type { OpenAPIParameter, OpenAPIPathItem, OpenAPIResponse } from '../model/document'
 import type { ComponentRegistry } from '../model/naming'
-import type { StoredWebhook, WebhookSignature } from '../model/webhook'
+import type { StoredWebhook, WebhookMeta, WebhookSignature } from '../model/webhook'
 import { objectParts } from '../rules/route-check'
 import { type ConvertOptions, toOpenAPISchema } from '../schema/convert'
 
@@ -76,9 +76,23 @@ export function buildWebhook(
   convert: ConvertOptions,
 ): Record<string, OpenAPIPathItem> {
   const { name, meta } = webhook
+  return buildSent(meta, `The ${name} webhook`, `webhook ${name}`, registry, convert)
+}
+
+/**
+ * The path item of one request the app sends (a webhook, or a callback's): `summary` unless the
+ * meta has one, `label` naming it in a schema error; its schemas go to `registry`.
+ */
+export function buildSent(
+  meta: WebhookMeta,
+  summary: string,
+  label: string,
+  registry: ComponentRegistry,
+  convert: ConvertOptions,
+): Record<string, OpenAPIPathItem> {
   const operation: OpenAPIPathItem = { responses: {} }
   if (meta.operationId !== undefined) operation.operationId = meta.operationId
-  operation.summary = meta.summary ?? `The ${name} webhook`
+  operation.summary = meta.summary ?? summary
   if (meta.description !== undefined) operation.description = meta.description
   if (meta.tags && meta.tags.length > 0) operation.tags = [...meta.tags]
   if (meta.deprecated === true) operation.deprecated = true
@@ -87,7 +101,7 @@ export function buildWebhook(
     schema: { ...p.schema },
   }))
   if (meta.headers !== undefined) {
-    const route = { method: 'post' as const, path: `webhook ${name}` }
+    const route = { method: 'post' as const, path: label }
     const { properties, required } = objectParts(convert, route, 'headers', meta.headers)
     for (const [header, schema] of Object.entries(properties)) {
       const { description, ...rest } = schema

@@ -4,9 +4,17 @@ import type { OpenAPIDocument } from '../model/document'
 import { declaresIdempotencyKey, freshKey, judgeRetry } from './idempotent'
 import { judge } from './judge'
 import { CannotGenerate } from './limits'
+import { LinkFollower, type LinkRun } from './links'
 import { loadPeers, type Peers } from './peers'
 import { type Draft, encode, nearMiss, type Plan, plans, resolver, validDraft } from './requests'
-import type { FuzzFailure, FuzzOptions, FuzzReport, FuzzSkipped } from './types'
+import type {
+  FuzzFailure,
+  FuzzLink,
+  FuzzOptions,
+  FuzzReport,
+  FuzzRequest,
+  FuzzSkipped,
+} from './types'
 
 /**
  * Fuzzes every documented operation of an app through `app.request()`: requests generated from
@@ -53,11 +61,25 @@ export async function fuzz(app: unknown, options: FuzzOptions = {}): Promise<Fuz
     statuses: {},
     failures: [],
     skipped: [],
+    links: [],
   }
   const base = options.headers ?? {}
+  const all = plans(doc, options.filter)
+  const follower = linkFollower(options, {
+    fc,
+    plans: all,
+    resolve,
+    seed,
+    send: (plan, draft, depth) => send(plan, draft, depth),
+    fail: (failure) => {
+      report.failures.push(failure)
+      options.onFailure?.(failure)
+    },
+    edges: report.links,
+  })
 
   let keys = 0
-  const send = async (plan: Plan, draft: Draft) => {
+  const send = async (plan: Plan, draft: Draft, depth = 0): Promise<Sent> => {
     // Encoded once without credentials, so the hook sees the body it may sign; the headers it
     // gives change nothing else of the request.
     const unsigned = encode(plan, draft, base)
@@ -83,7 +105,11 @@ export async function fuzz(app: unknown, options: FuzzOptions = {}): Promise<Fuz
       return { request, status: 0, reason: `app.request() threw: ${String(error)}` }
     }
     const copy = retries ? res.clone() : undefined
+    const chains = draft.kind === 'valid' || draft.kind.startsWith('via link')
+    const forLinks = chains && follower?.wants(plan, res.status, depth) ? res.clone() : undefined
     const reason = await judge(plan, res, check)
+    if (reason === undefined && forLinks)
+      await follower?.follow(plan, draft, request, forLinks, depth)
     if (reason !== undefined || copy === undefined || res.status >= 500) {
       return { request, status: res.status, reason }
     }
@@ -101,7 +127,7 @@ export async function fuzz(app: unknown, options: FuzzOptions = {}): Promise<Fuz
     }
   }
 
-  for (const [i, plan] of plans(doc, options.filter).entries()) {
+  for (const [i, plan] of all.entries()) {
     const runSeed = (seed + i * 7919) | 0
     let result: FastCheck.RunDetails<[Draft]>
     try {
@@ -147,6 +173,29 @@ export async function fuzz(app: unknown, options: FuzzOptions = {}): Promise<Fuz
   return report
 }
 
+interface Sent {
+  request: FuzzRequest
+  status: number
+  reason?: string
+}
+
+/** The link follower of the run, unless `options.links` is `false`. */
+function linkFollower(
+  options: FuzzOptions,
+  run: Omit<LinkRun, 'max' | 'depth'>,
+): LinkFollower | undefined {
+  if (options.links === false) return undefined
+  const { max = 10, depth = 3 } = options.links ?? {}
+  for (const [name, value] of [
+    ['max', max],
+    ['depth', depth],
+  ] as const) {
+    if (!Number.isInteger(value) || value < 0)
+      throw new TypeError(`fuzz: links.${name} must be a non-negative integer`)
+  }
+  return new LinkFollower({ ...run, max, depth })
+}
+
 /**
  * An operation the fuzzer could not generate a request for, as one line of text.
  *
@@ -157,6 +206,24 @@ export async function fuzz(app: unknown, options: FuzzOptions = {}): Promise<Fuz
  */
 export function formatSkipped(skipped: FuzzSkipped): string {
   return `? ${skipped.method} ${skipped.path}: could not generate ${skipped.pointer}: ${skipped.reason}\n`
+}
+
+/**
+ * A link the run met, as one line of text: where it starts, where it leads, how it answered.
+ *
+ * @example
+ * ```ts
+ * for (const link of report.links) console.log(formatLink(link))
+ * // ↪ POST /comments 201 --GetComment--> GET /comments/{id}: followed 10 (200×10)
+ * ```
+ */
+export function formatLink(link: FuzzLink): string {
+  const statuses = Object.entries(link.statuses)
+    .map(([status, count]) => `${status}×${count}`)
+    .join(' ')
+  const to = link.to ?? '(an operation not fuzzed)'
+  const answered = link.followed > 0 ? ` (${statuses})` : ''
+  return `↪ ${link.from} --${link.link}--> ${to}: followed ${link.followed}${answered}\n`
 }
 
 /**

@@ -3,10 +3,11 @@
  * optional peers fast-check and ajv; never imported by the root entry.
  */
 
-export { formatFailure, formatSkipped, fuzz } from './fuzz'
+export { formatFailure, formatLink, formatSkipped, fuzz } from './fuzz'
 export type {
   FuzzAuth,
   FuzzFailure,
+  FuzzLink,
   FuzzOperation,
   FuzzOptions,
   FuzzReport,

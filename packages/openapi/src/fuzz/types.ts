@@ -60,6 +60,13 @@ export interface FuzzOptions {
    * object without `additionalProperties` accepts any other property).
    */
   extraProperties?: 'fail' | 'allow'
+  /**
+   * Stateful fuzzing over the document's links: after a valid request answered as documented,
+   * each link of its response is followed (its expressions evaluated against that request and
+   * response) and the linked operation's answer judged. `max` chains started per operation
+   * (default 10), `depth` links in a row (default 3); `false` follows none.
+   */
+  links?: false | { max?: number; depth?: number }
   /** Called once per failure, after shrinking (the CLI prints them). */
   onFailure?: (failure: FuzzFailure) => void
   /** Called once per operation no request could be generated for (the CLI prints them). */
@@ -137,4 +144,28 @@ export interface FuzzReport {
   failures: FuzzFailure[]
   /** Operations no request could be generated for, with where and why; the others were fuzzed. */
   skipped: FuzzSkipped[]
+  /** Each link of the document the run met, and how often it was followed. */
+  links: FuzzLink[]
+}
+
+/**
+ * One link the fuzzer met in an answer, and what following it gave.
+ *
+ * @example
+ * const link: FuzzLink = {
+ *   from: 'POST /comments 201', link: 'GetComment', to: 'GET /comments/{id}',
+ *   followed: 12, statuses: { 200: 12 },
+ * }
+ */
+export interface FuzzLink {
+  /** The operation and status whose response declares the link. */
+  from: string
+  /** The link's name. */
+  link: string
+  /** The operation it leads to; undefined when that is not fuzzed (filtered out, or external). */
+  to?: string
+  /** Calls made through it. */
+  followed: number
+  /** How the linked operation answered them. */
+  statuses: Record<string, number>
 }

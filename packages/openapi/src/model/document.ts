@@ -121,6 +121,24 @@ export interface OpenAPIResponse {
   description: string
   headers?: Record<string, OpenAPIHeader>
   content?: Record<string, OpenAPIMediaType>
+  /** Operations to call next with values of this response (a route's `links`). */
+  links?: Record<string, OpenAPILink>
+}
+
+/**
+ * A Link Object: the operation a response leads to and the values to call it with.
+ *
+ * @example
+ * const link: OpenAPILink | undefined =
+ *   api.spec().paths['/comments']?.post?.responses['201']?.links?.GetComment
+ * // { operationId: 'getComment', parameters: { id: '$response.body#/id' } }
+ */
+export interface OpenAPILink {
+  operationId?: string
+  operationRef?: string
+  parameters?: Record<string, unknown>
+  requestBody?: unknown
+  description?: string
 }
 
 /**
@@ -150,12 +168,19 @@ export interface OpenAPIPathItem {
   description?: string
   tags?: string[]
   deprecated?: boolean
+  /**
+   * oasdiff's extension: the sunset of a deprecated operation (`openapi.deprecated.sunset`), a
+   * date (`2027-12-01`) or an RFC 3339 instant. `palisade diff` reads it.
+   */
+  'x-sunset'?: string
   parameters?: OpenAPIParameter[]
   requestBody?: OpenAPIRequestBody
   /** Keyed by status code as a string; never empty. */
   responses: Record<string, OpenAPIResponse>
   /** Alternatives; `[]` means public. Absent in a document without security schemes. */
   security?: OpenAPISecurityRequirement[]
+  /** Requests the app sends while handling this one: name, then URL expression, then method. */
+  callbacks?: Record<string, Record<string, Record<string, OpenAPIPathItem>>>
 }
 
 /**

@@ -76,6 +76,17 @@ export interface OpenAPIOptions {
    * themselves: `{ valibot: toJsonSchema }` from `@valibot/to-json-schema`.
    */
   converters?: Record<string, SchemaConverter>
+  /**
+   * What a route past its `openapi.deprecated.sunset` does: `'announce'` (default) keeps
+   * answering, with its Deprecation, Sunset and Link headers; `'enforce'` answers 410 `gone`
+   * (problem details, with the same headers) from the sunset's second on, and documents it.
+   */
+  sunsetMode?: 'announce' | 'enforce'
+  /**
+   * The clock `sunsetMode: 'enforce'` reads, in milliseconds since the epoch. Default `Date.now`;
+   * tests pass a fake one.
+   */
+  now?: () => number
 }
 
 /**
@@ -153,4 +164,6 @@ export interface SpecOptions {
   jsonSchemaValidator?: unknown
   /** JSON Schema converters by Standard Schema vendor (`{ valibot: toJsonSchema }`). */
   converters?: Record<string, SchemaConverter>
+  /** As in `OpenAPIOptions`: `'enforce'` documents a 410 `gone` on operations with a sunset. */
+  sunsetMode?: 'announce' | 'enforce'
 }

@@ -1,6 +1,8 @@
 // What a route declares (`opts.openapi`) and the record the wrapper keeps of it: the input of
 // the route rules and of the document builder.
 import type { OpenAPISecurityRequirement } from './document'
+import type { OpenAPILinkMeta } from './links'
+import type { OpenAPICallbacks } from './webhook'
 
 /**
  * Request schemas of a route. Each one may be a zod 3 or zod 4 schema, an object with
@@ -51,6 +53,41 @@ export interface OpenAPIResponseMeta {
   schema?: unknown
   /** Media type of `schema`. Default `application/json`. */
   contentType?: string
+  /** Operations a client can call next with values of this response (`palisade fuzz` follows them). */
+  links?: Record<string, OpenAPILinkMeta>
+}
+
+/**
+ * When and how a route is deprecated (`openapi.deprecated`). Dates are read to the second (the
+ * headers carry whole seconds; a sunset is enforced at the second it announces).
+ *
+ * @example
+ * api.get('/v1/pets', listPets, {
+ *   openapi: {
+ *     deprecated: {
+ *       since: new Date('2026-06-01T00:00:00Z'),
+ *       sunset: new Date('2027-12-01T00:00:00Z'),
+ *       link: 'https://example.com/changelog#v1-pets',
+ *     },
+ *   },
+ * })
+ */
+export interface OpenAPIDeprecation {
+  /**
+   * When the route was (or will be) deprecated: sent as `Deprecation: @<unix seconds>`. Without
+   * it no `Deprecation` header is sent: RFC 9745 gives the field no value but a date.
+   */
+  since?: Date
+  /**
+   * When the route stops answering: sent as `Sunset: <HTTP-date>`. Not before `since` (RFC 9745
+   * §4). `palisade audit` warns 30 days before it and fails after it.
+   */
+  sunset?: Date
+  /**
+   * A page on the deprecation (what replaces the route): `Link: <link>; rel="deprecation"`, and
+   * `rel="sunset"` too when a sunset is given. An absolute URL or a path.
+   */
+  link?: string
 }
 
 /**
@@ -76,7 +113,14 @@ export interface RouteOpenAPIMeta<
   /** Unique across the API; a duplicate throws when the route is registered. */
   operationId?: string
   tags?: string[]
-  deprecated?: boolean
+  /**
+   * Marks the operation `deprecated: true` in the document. With dates, also at run time: every
+   * response of the route carries `Deprecation: @<since>` (RFC 9745), `Sunset: <HTTP-date>`
+   * (RFC 8594) and `Link: <link>; rel="deprecation"` (and `rel="sunset"` with a sunset), and
+   * after the sunset the route answers 410 `gone` when the app's `sunsetMode` is `'enforce'`.
+   * See {@link OpenAPIDeprecation}.
+   */
+  deprecated?: boolean | OpenAPIDeprecation
   /** Request schemas: documented, validated before the handler, typed in `c.req.valid()`. */
   request?: R
   /**
@@ -98,6 +142,8 @@ export interface RouteOpenAPIMeta<
    * Adds nothing to the document.
    */
   webhookReceiver?: boolean
+  /** Requests the app sends while handling this one, by name then URL expression. */
+  callbacks?: OpenAPICallbacks
 }
 
 /**

@@ -1,7 +1,6 @@
 // A webhook the app sends (`api.webhook(name, meta)`): documented under the document's top-level
 // `webhooks` (OpenAPI 3.1 §4.8.1), never served.
 import type { OpenAPISecurityRequirement } from './document'
-import type { OpenAPIResponseMeta } from './route'
 
 /** How a sent webhook is signed, documented as its signature headers. */
 export type WebhookSignature = 'standardWebhooks' | 'stripe' | 'github' | 'slack'
@@ -42,7 +41,7 @@ export interface WebhookMeta {
    */
   signature?: WebhookSignature
   /** What the subscriber answers, by status. Default `{ 200: 'Received' }`. */
-  responses?: Record<number, OpenAPIResponseMeta>
+  responses?: Record<number, { description: string; schema?: unknown; contentType?: string }>
   /** Security requirements, naming `securitySchemes` of the options. */
   security?: OpenAPISecurityRequirement[]
 }
@@ -58,3 +57,27 @@ export interface StoredWebhook {
   name: string
   meta: WebhookMeta
 }
+
+/**
+ * One request a route's callback sends: the same fields as a webhook the app sends
+ * (`api.webhook()`), schemas given and converted the same way.
+ *
+ * @example
+ * const onApproved: CallbackMeta = {
+ *   payload: z.object({ comment: z.string(), approved: z.boolean() }),
+ *   signature: 'standardWebhooks',
+ * }
+ */
+export type CallbackMeta = WebhookMeta
+
+/**
+ * A route's callbacks: by name, then by the URL they are sent to, a runtime expression
+ * (`{$request.body#/callbackUrl}`) read from the request that registered them.
+ *
+ * @example
+ * const callbacks: OpenAPICallbacks = {
+ *   commentApproved: { '{$request.body#/callbackUrl}': { payload: z.object({ id: z.string() }) } },
+ * }
+ * api.post('/comments', create, { openapi: { callbacks } })
+ */
+export type OpenAPICallbacks = Record<string, Record<string, CallbackMeta>>

@@ -15,6 +15,7 @@ import {
   type ResponseValidationMode,
 } from '../validate/response'
 import type { JSONSchemaValidator } from '../validate/validator'
+import { SUNSET_MODES, type SunsetMode } from './deprecation'
 
 /** `SpecOptions` checked, with defaults applied: what the document builder reads. */
 export interface ResolvedSpecOptions {
@@ -27,6 +28,8 @@ export interface ResolvedSpecOptions {
   securitySchemes?: Record<string, OpenAPISecurityScheme>
   /** The app's error handler (set by `api.onError()`), read for the rejection body it describes. */
   errorHandler?: unknown
+  /** Default `'announce'`; `'enforce'` documents (and answers) 410 after a route's sunset. */
+  sunsetMode: SunsetMode
 }
 
 /** `OpenAPIOptions` checked, with defaults applied. */
@@ -38,6 +41,8 @@ export interface ResolvedOptions extends ResolvedSpecOptions {
   /** Default `'strip'`. */
   responseValidation: ResponseValidationMode
   onResponseValidationError: ResponseValidationErrorHandler | undefined
+  /** The clock sunsets are enforced by: milliseconds since the epoch. Default `Date.now`. */
+  now: () => number
 }
 
 const SPEC_KEYS = [
@@ -48,6 +53,7 @@ const SPEC_KEYS = [
   'jsonSchemaValidator',
   'converters',
   'securitySchemes',
+  'sunsetMode',
 ]
 /** New name of each page path option, with the deprecated name it replaces. */
 const PAGE_PATHS = [
@@ -61,6 +67,7 @@ const APP_KEYS = [
   'onValidationError',
   'responseValidation',
   'onResponseValidationError',
+  'now',
 ]
 const INFO_KEYS = ['title', 'version', 'description', 'termsOfService', 'contact', 'license']
 
@@ -142,6 +149,9 @@ function resolveCommon(
   if (!isRecord(converters) || !Object.values(converters).every((f) => typeof f === 'function'))
     fail('converters must map Standard Schema vendor names to functions')
   const securitySchemes = assertSecuritySchemes(options.securitySchemes)
+  const sunsetMode = options.sunsetMode ?? 'announce'
+  if (!SUNSET_MODES.includes(sunsetMode as SunsetMode))
+    fail(`sunsetMode must be one of ${SUNSET_MODES.join(', ')}`)
   return {
     ...(securitySchemes ? { securitySchemes } : {}),
     ...(options.errorHandler !== undefined ? { errorHandler: options.errorHandler } : {}),
@@ -151,6 +161,7 @@ function resolveCommon(
     validation: (options.validation as boolean | undefined) ?? true,
     jsonSchemaValidator: options.jsonSchemaValidator as JSONSchemaValidator | undefined,
     converters: converters as Record<string, SchemaConverter>,
+    sunsetMode: sunsetMode as SunsetMode,
   }
 }
 
@@ -187,6 +198,8 @@ export function resolveOptions(options: OpenAPIOptions): ResolvedOptions {
     typeof options.onResponseValidationError !== 'function'
   )
     fail('onResponseValidationError must be a function')
+  if (options.now !== undefined && typeof options.now !== 'function')
+    fail('now must be a function returning milliseconds since the epoch (like Date.now)')
   const resolved: ResolvedOptions = {
     ...common,
     responseValidation: mode,
@@ -195,6 +208,7 @@ export function resolveOptions(options: OpenAPIOptions): ResolvedOptions {
     explorerPath: explorer.path,
     referencePath: reference.path,
     onValidationError: options.onValidationError,
+    now: options.now ?? Date.now,
   }
   const paths = [resolved.specPath, explorer.path, reference.path]
   if (new Set(paths).size !== paths.length)

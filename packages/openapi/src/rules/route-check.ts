@@ -8,6 +8,7 @@ import { isSecurityRequirementList } from '../model/security'
 import { isRecord } from '../schema/common'
 import { type ConvertOptions, toOpenAPISchema } from '../schema/convert'
 import type { OpenAPISchema } from '../schema/types'
+import { assertDeprecated } from './deprecation'
 import { parseRoutePath } from './path'
 import { routeError } from './route-plan'
 
@@ -42,6 +43,7 @@ const META_KEYS = [
   'responses',
   'security',
   'webhookReceiver',
+  'callbacks',
 ]
 const REQUEST_KEYS = ['body', 'form', 'query', 'params', 'headers']
 
@@ -125,9 +127,9 @@ export function assertRoute(route: StoredRoute): void {
   }
   if (meta.webhookReceiver !== undefined && typeof meta.webhookReceiver !== 'boolean')
     throw routeError(route, 'openapi.webhookReceiver must be a boolean')
-  if (meta.deprecated !== undefined && typeof meta.deprecated !== 'boolean') {
-    throw routeError(route, 'openapi.deprecated must be a boolean')
-  }
+  assertDeprecated(meta.deprecated, (message) => {
+    throw routeError(route, message)
+  })
   if (meta.request !== undefined) {
     if (!isRecord(meta.request)) throw routeError(route, 'openapi.request must be an object')
     for (const key of Object.keys(meta.request)) {

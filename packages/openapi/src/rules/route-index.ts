@@ -1,5 +1,6 @@
 import type { StoredRoute } from '../model/route'
 import type { ConvertOptions } from '../schema/convert'
+import { assertLinksAndCallbacks } from './links-check'
 import { assertContent, assertRoute } from './route-check'
 import { type PlannedOperation, planRoute, routeError } from './route-plan'
 
@@ -25,6 +26,7 @@ export class RouteIndex {
   check(route: StoredRoute): PlannedOperation[] {
     assertRoute(route)
     assertContent(route, { converters: this.convert.converters })
+    assertLinksAndCallbacks(route, { converters: this.convert.converters })
     const plan = planRoute(route)
     const label = `${route.method.toUpperCase()} ${route.path}`
     const ids = new Set<string>()

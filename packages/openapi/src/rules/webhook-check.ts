@@ -25,19 +25,11 @@ const METHODS = ['post', 'put', 'patch']
 const SIGNATURES = ['standardWebhooks', 'stripe', 'github', 'slack']
 
 /**
- * Throws a descriptive `Error` unless `name` and `meta` document a webhook: a non-empty name not
- * used yet, known keys, a payload schema that converts, an operationId no route or webhook uses.
+ * Throws a descriptive `TypeError` unless `meta` documents one request the app sends (a webhook,
+ * or a callback's): known keys, a payload schema that converts, methods, media types, statuses.
+ * `at` starts each message (`openapi: webhook "x"`); `label` names it inside a schema error.
  */
-export function assertWebhook(
-  name: unknown,
-  meta: unknown,
-  earlier: { routes: readonly StoredRoute[]; webhooks: readonly StoredWebhook[] },
-  convert: ConvertOptions,
-): StoredWebhook {
-  if (typeof name !== 'string' || name.trim() === '')
-    throw new TypeError('openapi: webhook() name must be a non-empty string')
-  const at = `openapi: webhook "${name}"`
-  if (earlier.webhooks.some((w) => w.name === name)) throw new Error(`${at} is already documented`)
+export function assertSent(at: string, label: string, meta: unknown, convert: ConvertOptions) {
   if (!isRecord(meta) || meta.payload === undefined)
     throw new TypeError(`${at}: meta must be an object with a payload schema`)
   for (const key of Object.keys(meta)) {
@@ -71,16 +63,33 @@ export function assertWebhook(
         throw new TypeError(`${at}: responses.${status} must be a status with { description }`)
     }
   }
-  const id = meta.operationId
+  // Converted once here, so a schema that cannot be documented fails at registration.
+  toOpenAPISchema(meta.payload, convert)
+  if (meta.headers !== undefined)
+    objectParts(convert, { method: 'post', path: label }, 'headers', meta.headers)
+}
+
+/**
+ * Throws a descriptive `Error` unless `name` and `meta` document a webhook: a non-empty name not
+ * used yet, known keys, a payload schema that converts, an operationId no route or webhook uses.
+ */
+export function assertWebhook(
+  name: unknown,
+  meta: unknown,
+  earlier: { routes: readonly StoredRoute[]; webhooks: readonly StoredWebhook[] },
+  convert: ConvertOptions,
+): StoredWebhook {
+  if (typeof name !== 'string' || name.trim() === '')
+    throw new TypeError('openapi: webhook() name must be a non-empty string')
+  const at = `openapi: webhook "${name}"`
+  if (earlier.webhooks.some((w) => w.name === name)) throw new Error(`${at} is already documented`)
+  assertSent(at, `webhook ${name}`, meta, convert)
+  const id = (meta as StoredWebhook['meta']).operationId
   if (id !== undefined) {
     const clash =
       earlier.webhooks.some((w) => w.meta.operationId === id) ||
       earlier.routes.some((r) => r.openapi?.operationId === id)
     if (clash) throw new Error(`${at}: operationId "${id}" is already used`)
   }
-  // Converted once here, so a schema that cannot be documented fails at registration.
-  toOpenAPISchema(meta.payload, convert)
-  if (meta.headers !== undefined)
-    objectParts(convert, { method: 'post', path: `webhook ${name}` }, 'headers', meta.headers)
   return { name, meta: meta as unknown as StoredWebhook['meta'] }
 }

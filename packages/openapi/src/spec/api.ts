@@ -23,6 +23,7 @@ export type {
   OpenAPIDocument,
   OpenAPIHeader,
   OpenAPIInfo,
+  OpenAPILink,
   OpenAPIMediaType,
   OpenAPIParameter,
   OpenAPIPathItem,
@@ -34,15 +35,23 @@ export type {
   OpenAPITag,
 } from '../model/document'
 export { OPENAPI_VERSION } from '../model/document'
+export type { OpenAPILinkMeta } from '../model/links'
 export type { OpenAPIOptions, RouteOptions, RouteOptionsArg, SpecOptions } from '../model/options'
 export type {
+  OpenAPIDeprecation,
   OpenAPIRequestMeta,
   OpenAPIResponseMeta,
   RouteMethod,
   RouteOpenAPIMeta,
   StoredRoute,
 } from '../model/route'
-export type { StoredWebhook, WebhookMeta, WebhookSignature } from '../model/webhook'
+export type {
+  CallbackMeta,
+  OpenAPICallbacks,
+  StoredWebhook,
+  WebhookMeta,
+  WebhookSignature,
+} from '../model/webhook'
 export type { ComponentSink, ConvertOptions, SchemaConverter } from '../schema/convert'
 export { toOpenAPISchema } from '../schema/convert'
 export { component } from '../schema/names'

@@ -141,6 +141,26 @@ export function overNodeHttp1(c: Context): boolean {
 
 // ---------------------------------------------------------------------------------------------
 
+/** The parts of node:http's ServerResponse read here (`c.env.outgoing`). */
+export interface NodeOutgoing {
+  once(event: 'close', listener: () => void): unknown
+  readonly closed?: boolean
+  readonly destroyed?: boolean
+}
+
+/**
+ * The node:http response @hono/node-server writes this request's answer to, from its documented
+ * binding (`c.env.outgoing`, `HttpBindings`), when it has the `close` event: node:http emits it
+ * once, when the response has been sent in full or the connection ended first. `undefined` on
+ * every other runtime, for `app.request()` and when the switch is off (then callers take the
+ * standard way, which needs no server).
+ */
+export function nodeOutgoing(c: Context): NodeOutgoing | undefined {
+  if (internalsSwitchedOff()) return undefined
+  const outgoing = (c.env as { outgoing?: Partial<NodeOutgoing> } | undefined)?.outgoing
+  return typeof outgoing?.once === 'function' ? (outgoing as NodeOutgoing) : undefined
+}
+
 /**
  * What this module can read from the @hono/node-server running now: `lightResponse` when
  * `globalThis.Response` is its lightweight class in the shape read here (false on every other

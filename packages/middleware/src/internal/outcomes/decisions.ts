@@ -1,4 +1,21 @@
+import {
+  DECISIONS_KEY,
+  type Decision,
+  type DecisionOutcome,
+  type DecisionRecord,
+  type Pending,
+} from '@palisade/shared/decisions'
 import type { Context } from 'hono'
+
+// The types and the context key are @palisade/shared's: @palisade/openapi records into the same
+// record (a call to a deprecated operation).
+export type {
+  Decision,
+  DecisionOutcome,
+  DecisionRecord,
+  Pending,
+  StoreTiming,
+} from '@palisade/shared/decisions'
 
 // Every middleware records what it decided about a request; logger({ format: 'json' }) and otel()
 // read it. Nothing is recorded unless a consumer installed a record in the context first: then
@@ -12,75 +29,11 @@ import type { Context } from 'hono'
 // each subpath is built on its own and gets its own copy of this file, and a record installed by
 // the logger entry must still be found by the rate-limit entry.
 //
-// This file imports nothing at run time, so a middleware that only records (cors) pays a few
+// This file imports nothing at run time but the key's string, so a middleware that only records (cors) pays a few
 // hundred bytes for it; rejecting or recording a dry run (reject-or-record.ts) and settling
 // (settle.ts) live beside it.
 
-/** What a middleware did with a request. `dry-run`: it would have rejected, but let it pass. */
-export type DecisionOutcome = 'allow' | 'reject' | 'skip' | 'dry-run'
-
-/** Time spent in a store call: `op` is the store method (`increment`, `get`, `validate`, …). */
-export interface StoreTiming {
-  op: string
-  ms: number
-}
-
-/** One middleware's decision about one request. */
-export interface Decision {
-  middleware: string
-  outcome: DecisionOutcome
-  /** The rejection code it gave (or would have given, in dry run). */
-  code?: string
-  status?: number
-  /** Time from the middleware's start to its decision, in milliseconds. */
-  ms?: number
-  store?: StoreTiming
-  /**
-   * Why, when the code alone leaves the operator guessing: the failure behind a 503 (jwtAuth's
-   * `jwks_unavailable` names the URL and what it answered). Never sent to the client. Set only
-   * then, after the other keys, so the decisions without one keep their shape.
-   */
-  cause?: string
-  /**
-   * What the guard found or saw, never the payload: shield's attack category (`sqli`, `xss`, …),
-   * botGuard's bot category (`spoofed`, `ai-crawler`, …). Set only by such guards, after the
-   * other keys.
-   */
-  category?: string
-  /**
-   * Where it found it: `path`, `query:q`, `header:referer`, `cookie:sid`, `body:/comment`. Never
-   * the value itself.
-   */
-  location?: string
-  /**
-   * A metered middleware's count after this request (quota): whose, how many, out of how many.
-   * Set only then, after the other keys; otel counts it per key.
-   */
-  usage?: { key: string; used: number; limit: number }
-}
-
-/** A decision still being made. Only exists while a consumer is installed. */
-export interface Pending {
-  readonly decision: Decision
-  /** performance.now() when the middleware started; 0 when untimed. */
-  readonly start: number
-  /** performance.now() when the decision was made (1 when untimed); 0 while open. */
-  end: number
-  readonly timed: boolean
-}
-
-/** The per-request record a consumer installs. */
-export interface DecisionRecord {
-  readonly decisions: Decision[]
-  readonly pending: Pending[]
-  /**
-   * Whether decisions are timed (and their store calls). Only the text log line's dry-run marker
-   * wants them untimed: outcomes and codes without a clock read per middleware.
-   */
-  timed: boolean
-}
-
-const KEY = 'palisade.decisions'
+const KEY = DECISIONS_KEY
 
 type Get = (key: string) => unknown
 

@@ -64,6 +64,29 @@ export function checkMax(where: string, windowMs: number, max: unknown): number 
   return max
 }
 
+/**
+ * The arguments of a single-limit rate-limit call (`increment`, `slidingWindow`, `tokenBucket`)
+ * or a refund (`decrement`), as every RateLimitStore checks them: `windowMs`, and `max` when the
+ * call has one. Errors name `<store>.<method>`; the message is built only when a check fails
+ * (the memory store runs this on every request).
+ */
+export function checkLimitArgs(
+  store: string,
+  method: string,
+  windowMs: unknown,
+  max?: unknown,
+): void {
+  if (!(Number.isSafeInteger(windowMs) && (windowMs as number) > 0)) {
+    checkWindowMs(`${store}.${method}`, windowMs)
+  }
+  if (max !== undefined) {
+    const product = (max as number) * (windowMs as number)
+    if (!(Number.isInteger(max) && (max as number) > 0 && Number.isSafeInteger(product))) {
+      checkMax(`${store}.${method}`, windowMs as number, max)
+    }
+  }
+}
+
 /** `maxAge` of `set`, in seconds, as whole milliseconds (0 or less means "delete"). */
 export function sessionLifetimeMs(store: string, maxAge: unknown): number {
   if (typeof maxAge !== 'number' || !Number.isFinite(maxAge)) {

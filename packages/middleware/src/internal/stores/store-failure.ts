@@ -17,3 +17,26 @@ export function storeFailures(
     onStoreError,
   )
 }
+
+/**
+ * A store call whose failure is reported, never thrown: `attempt(c, call)` resolves to the call's
+ * result, or to `undefined` when it threw (synchronously or by rejecting), after handing the error
+ * to `report`. A success ends the outage (`recovered`). For the calls made after a guard has
+ * decided (a release, a renewal, a stored response), where a failure must not change the answer.
+ * Shared by concurrencyLimit and idempotency.
+ */
+export function storeAttempt(
+  report: (error: unknown, c: Context) => void,
+  recovered: () => void,
+): <T>(c: Context, call: () => Promise<T>) => Promise<T | undefined> {
+  return async (c, call) => {
+    try {
+      const result = await call()
+      recovered()
+      return result
+    } catch (error) {
+      report(error, c)
+      return undefined
+    }
+  }
+}
