@@ -95,7 +95,7 @@ async function scanMultipart(
     if (typeof value === 'string') {
       scan.bodyChars += value.length
       if (skipped(fields, name)) continue
-      if (scan.body(value, 'body', () => `body:/${safeName(name)}`)) return true
+      if (scan.body(value, 'body', () => `body:/${safeName(name)}`, name)) return true
     } else if (scan.body(value.name, 'name', () => `body-filename:/${safeName(name)}`)) {
       return true
     }

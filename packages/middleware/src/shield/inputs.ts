@@ -84,10 +84,10 @@ export function scanPairs(
     if (kind === 'body') {
       if (scan.body(name, 'name', () => `${area}-name`)) return true
       if (skipped(fields, name)) continue
-      if (scan.body(value, kind, where)) return true
+      if (scan.body(value, kind, where, name)) return true
     } else {
       if (scan.check(name, 'name', `${area}-name`)) return true
-      if (scan.check(value, kind, where)) return true
+      if (scan.check(value, kind, where, name)) return true
     }
     const values = seen.get(name)
     if (values === undefined) seen.set(name, [value])
@@ -101,7 +101,9 @@ export function scanPairs(
     if (values.length < 2) continue
     const joined = values.join(',')
     const where = () => `${area}${sep}${safeName(name)}`
-    if (kind === 'body' ? scan.body(joined, kind, where) : scan.check(joined, kind, where)) {
+    if (
+      kind === 'body' ? scan.body(joined, kind, where, name) : scan.check(joined, kind, where, name)
+    ) {
       return true
     }
   }
@@ -120,7 +122,7 @@ function scanCookies(header: string, scan: Scan): boolean {
     const name = (eq === -1 ? part : part.slice(0, eq)).trim()
     const value = eq === -1 ? '' : part.slice(eq + 1).trim()
     if (scan.check(name, 'name', 'cookie-name')) return true
-    if (scan.check(value, 'cookie', () => `cookie:${safeName(name)}`)) return true
+    if (scan.check(value, 'cookie', () => `cookie:${safeName(name)}`, name)) return true
   }
   return false
 }

@@ -6,6 +6,30 @@ export interface Hit {
   readonly location: string
 }
 
+/** Longest field or parameter name whose verdict is remembered, and how many are remembered. */
+const CACHED_NAME = 64
+const CACHED_NAMES = 512
+
+/**
+ * The verdicts on names (JSON keys, form fields, query parameters) of one shield() instance. An
+ * API's names repeat: every object of an array has the same keys, every request the same fields.
+ * detect() is a pure function of the value, its kind and the options, so a remembered verdict is
+ * the verdict; the map is emptied when full, so memory stays bounded whatever clients send.
+ */
+export class NameVerdicts {
+  private readonly verdicts = new Map<string, AttackCategory | null>()
+
+  of(name: string, options: DetectOptions): AttackCategory | undefined {
+    if (name.length > CACHED_NAME) return detect(name, 'name', options)
+    const known = this.verdicts.get(name)
+    if (known !== undefined) return known ?? undefined
+    const found = detect(name, 'name', options)
+    if (this.verdicts.size >= CACHED_NAMES) this.verdicts.clear()
+    this.verdicts.set(name, found ?? null)
+    return found
+  }
+}
+
 /** Longest name kept in a location (a field or parameter name is the client's text). */
 const MAX_NAME = 64
 
@@ -33,14 +57,18 @@ export class Scan {
   constructor(
     readonly options: DetectOptions,
     readonly maxInspect: number,
+    readonly names?: NameVerdicts,
   ) {
     this.budget = maxInspect
   }
 
-  /** Checks a value outside the body; true when it fired. */
-  check(value: string, kind: InputKind, location: string | (() => string)): boolean {
+  /** Checks a value outside the body (`name`: the parameter it came under); true when it fired. */
+  check(value: string, kind: InputKind, location: string | (() => string), name?: string): boolean {
     if (value === '') return false
-    const category = detect(value, kind, this.options)
+    const category =
+      kind === 'name' && this.names !== undefined
+        ? this.names.of(value, this.options)
+        : detect(value, kind, this.options, name)
     if (category === undefined) return false
     this.hit = { category, location: typeof location === 'string' ? location : location() }
     return true
@@ -50,12 +78,12 @@ export class Scan {
    * Checks a body value within the budget; true when inspection should stop (a hit, or the
    * budget spent: the rest of the body is not read).
    */
-  body(value: string, kind: InputKind, location: () => string): boolean {
+  body(value: string, kind: InputKind, location: () => string, name?: string): boolean {
     if (value === '') return false
     if (this.budget <= 0) return true
     const part = value.length > this.budget ? value.slice(0, this.budget) : value
     this.budget -= part.length
-    return this.check(part, kind, location) || this.budget <= 0
+    return this.check(part, kind, location, name) || this.budget <= 0
   }
 
   /** Whether the budget ran out before the body did. */

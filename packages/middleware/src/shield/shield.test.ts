@@ -80,6 +80,32 @@ describe('shield: what it reads', () => {
     },
   )
 
+  it.each([
+    ['query', '/p?_CONF%5Bpath%5D=https://foo.bar', undefined, 'query:_CONF[path]'],
+    [
+      'form field',
+      '/p',
+      post('include=http%3A%2F%2Fevil.example%2Fx.txt', 'application/x-www-form-urlencoded'),
+      'body/include',
+    ],
+    ['JSON key', '/p', json({ conf: { docroot: 'https://evil.example/' } }), 'body:/conf/docroot'],
+    ['cookie', '/p', { headers: { cookie: 'basedir=ftp://evil.example/x' } }, 'cookie:basedir'],
+  ])('refuses a URL under a file-path name in a %s as rfi', async (_, url, init, location) => {
+    const { app, decision } = appWith()
+    const res = await app.request(url, init)
+    expect(res.status).toBe(403)
+    expect(decision()).toMatchObject({ category: 'rfi', location })
+  })
+
+  it('lets a URL under a name that asks for one through', async () => {
+    const { app } = appWith()
+    const res = await app.request(
+      '/p?root_url=https://git.example.com/',
+      json({ redirect_uri: 'https://app.example.com/cb', path: 'https://example.com/docs' }),
+    )
+    expect(res.status).toBe(200)
+  })
+
   it('says nothing in the response about which rule fired, and never records the payload', async () => {
     const { app, decision } = appWith()
     const res = await app.request('/c', json({ comment: "x' OR 1=1--" }))
@@ -384,6 +410,19 @@ describe('shield: repeat offenders', () => {
       expect(warn).toHaveBeenCalled()
     } finally {
       warn.mockRestore()
+    }
+  })
+})
+
+describe('shield: remembered verdicts on names', () => {
+  it('refuses an attacking key every time, and past the bound of remembered names', async () => {
+    const { app, decision } = appWith()
+    const many = Object.fromEntries(Array.from({ length: 600 }, (_, i) => [`field${i}`, 1]))
+    for (let round = 0; round < 3; round++) {
+      expect((await app.request('/', json(many))).status).toBe(200)
+      const res = await app.request('/', json({ ...many, __proto__x: 1, 'a[__proto__]': 1 }))
+      expect(res.status).toBe(403)
+      expect(decision()).toMatchObject({ category: 'prototype-pollution' })
     }
   })
 })

@@ -59,7 +59,7 @@ export function scanJson(root: unknown, scan: Scan, states: readonly PointerTrie
     const value = frame.value
     if (typeof value === 'string') {
       if (frame.skipped) continue
-      if (scan.body(value, 'body', () => `body:${pointerOf(frame)}`)) return true
+      if (scan.body(value, 'body', () => `body:${pointerOf(frame)}`, frame.key)) return true
       continue
     }
     if (value === null || typeof value !== 'object') continue

@@ -108,3 +108,37 @@ describe('detect', () => {
     expect(detect(value, 'body', all)).toBe('xss')
   })
 })
+
+describe('detect: the name a value came under (remote file inclusion)', () => {
+  it.each([
+    ['_CONF[path]', 'https://foo.bar'],
+    ['mosConfig_absolute_path', 'https://foo.bar'],
+    ['include', 'http://evil.example/shell.txt'],
+    ['DOCUMENT_ROOT', 'ftp://files.example/x'],
+    ['tplIncludePath', 'https://evil.example/'],
+  ])('a URL under %s is rfi', (name, value) => {
+    expect(detect(value, 'query', all, name)).toBe('rfi')
+    expect(detect(value, 'body', all, name)).toBe('rfi')
+    // Without the name, the same URL is an ordinary one.
+    expect(detect(value, 'query', all)).toBeUndefined()
+  })
+
+  it.each([
+    ['root_url', 'https://git.example.com/'],
+    ['redirect_uri', 'https://app.example.com/cb'],
+    ['path', 'https://example.com/docs'],
+    ['file', 'https://example.com/report.pdf'],
+    ['include', 'photos'],
+    ['include', 'https:// not a url'],
+  ])('lets %s = %s through', (name, value) => {
+    expect(detect(value, 'query', all, name)).toBeUndefined()
+  })
+
+  it('reads the name only where a URL is the value, and not in headers or paths', () => {
+    expect(detect('https://foo.bar', 'header', all, 'include')).toBeUndefined()
+    expect(detect('https://foo.bar', 'path', all, 'include')).toBeUndefined()
+    expect(
+      detect('https://foo.bar', 'query', { ...all, rules: new Set(['sqli']) }, 'include'),
+    ).toBeUndefined()
+  })
+})

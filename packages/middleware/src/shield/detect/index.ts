@@ -8,6 +8,7 @@ import { detectJava } from './java'
 import { detectLfi } from './lfi'
 import { normalize } from './normalize'
 import { detectPhp } from './php'
+import { mayFire, shapeOf } from './prefilter'
 import { detectPrototypePollution } from './prototype-pollution'
 import { detectRce } from './rce'
 import { detectRfi } from './rfi'
@@ -88,7 +89,9 @@ const DETECTORS: Record<AttackCategory, Detector> = {
 
 /**
  * Decodes `value` as an attacker would encode it, then runs each enabled detector that applies to
- * `kind`; the first category that fires, or undefined. Never throws, linear time.
+ * `kind`; the first category that fires, or undefined. Never throws, linear time. `name` is the
+ * parameter, field or key the value came under, when known (a URL is remote file inclusion in a
+ * parameter named for a server path, such as `include` or `_CONF[path]`).
  *
  * @example
  * detect("1' OR '1'='1", 'query', { rules: new Set(ATTACK_CATEGORIES), paranoia: 1 }) // 'sqli'
@@ -97,19 +100,52 @@ export function detect(
   value: string,
   kind: InputKind,
   options: DetectOptions,
+  name?: string,
+): AttackCategory | undefined {
+  return detectWith(value, kind, options, name, true)
+}
+
+/**
+ * detect(), with the pre-filter (prefilter.ts) on or off: off, every enabled detector runs on
+ * every value. The two must agree on every value (prefilter.property.test.ts).
+ */
+export function detectWith(
+  value: string,
+  kind: InputKind,
+  options: DetectOptions,
+  name: string | undefined,
+  filtered: boolean,
 ): AttackCategory | undefined {
   if (typeof value !== 'string' || value.length === 0) return undefined
   try {
-    for (const text of windows(normalize(value))) {
-      const subject: Subject = { raw: value, text, lower: text.toLowerCase() }
-      for (const category of ATTACK_CATEGORIES) {
-        if (options.rules.has(category) && DETECTORS[category](subject, kind, options.paranoia)) {
-          return category
-        }
-      }
+    const normalized = normalize(value)
+    if (normalized.length <= WINDOW)
+      return inWindow(value, normalized, kind, options, name, filtered)
+    for (const text of windows(normalized)) {
+      const found = inWindow(value, text, kind, options, name, filtered)
+      if (found !== undefined) return found
     }
   } catch {
     // A detector bug must not turn into a 500: the value is let through, as an undetected one.
+  }
+  return undefined
+}
+
+function inWindow(
+  raw: string,
+  text: string,
+  kind: InputKind,
+  options: DetectOptions,
+  name: string | undefined,
+  filtered: boolean,
+): AttackCategory | undefined {
+  const lower = text.toLowerCase()
+  const shape = filtered ? shapeOf(lower) : undefined
+  const subject: Subject = { raw, text, lower, name }
+  for (const category of ATTACK_CATEGORIES) {
+    if (!options.rules.has(category)) continue
+    if (shape !== undefined && !mayFire(category, lower, shape, kind, options.paranoia)) continue
+    if (DETECTORS[category](subject, kind, options.paranoia)) return category
   }
   return undefined
 }

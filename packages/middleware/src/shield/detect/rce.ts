@@ -14,8 +14,20 @@ const SUBSTITUTION =
 const GLOBBED_PATH =
   /(?:^|[\s;|&`'"=(])\/(?:[a-z?*[\]!-]{0,48}[?[][a-z?*[\]!-]{0,48})\/[a-z?*[\]!.-]{0,48}|\/(?:bin|etc|usr|sbin|dev|proc|tmp)\/[a-z]{0,48}[?*[]/
 const SYSTEM_BINARY = /(?:^|[\s;|&`'"=(<>{])\/?(?:usr\/(?:local\/)?)?s?bin\/[a-z][\w.+-]*/
-const TILDE_OR_BRACE =
-  /^\s{0,16}~[-+]\d{0,16}\s{0,16}$|^\s{0,16}!-\d|\$\[|\{\s{0,8},\s{0,8}[a-z]{1,32}\s{0,8}\}|>\s{0,8}\$?\w{0,16}\/tcp\/|\{\s{0,16},?\s{0,16}[a-z]{1,48}\s{0,16},[^}]{0,48}\}|\b(?:ba|z|da|k|tc)?sh\s{1,16}-c\s|-wrapper\s{1,16}sh,-c|\balias\s{1,16}(?:-\w{1,48}\s{1,16})*[\w'"+-]{1,48}=|\$\{?(?:shell|ifs|bash_env|home)\}?\s|[a-z]\{[a-z]{0,48},[a-z,]{0,48}\}[a-z]/
+/** Tilde and history expansion, brace expansion, `sh -c`, `alias x=`: one pattern each, so recheck decides each. */
+const TILDE_OR_BRACE = [
+  /^\s{0,16}~[-+]\d{0,16}\s{0,16}$/,
+  /^\s{0,16}!-\d/,
+  /\$\[/,
+  /\{\s{0,8},\s{0,8}[a-z]{1,32}\s{0,8}\}/,
+  />\s{0,8}\$?\w{0,16}\/tcp\//,
+  /\{\s{0,16},?\s{0,16}[a-z]{1,48}\s{0,16},[^}]{0,48}\}/,
+  /\b(?:ba|z|da|k|tc)?sh\s{1,16}-c\s/,
+  /-wrapper\s{1,16}sh,-c/,
+  /\balias\s{1,16}(?:-\w{1,48}\s{1,16})*[\w'"+-]{1,48}=/,
+  /\$\{?(?:shell|ifs|bash_env|home)\}?\s/,
+  /[a-z]\{[a-z]{0,48},[a-z,]{0,48}\}[a-z]/,
+]
 const WINDOWS_FOR =
   /(?:^|[&|(])\s{0,16}for\s{1,16}(?:\/[a-z][^%]{0,48})?%{1,2}[^\s]{0,30}\s{1,16}in\s{0,16}\(/
 const WINDOWS_IF =
@@ -37,7 +49,8 @@ function shellUnquote(text: string): string {
     .replace(/^['"]|(?<=[;|&`(\s])['"](?=[a-z])/g, '')
 }
 
-function commandWord(segment: string): { word: string; rest: string } {
+/** The word a shell would run at the start of `segment`, and what follows it. */
+export function commandWord(segment: string): { word: string; rest: string } {
   const trimmed = segment.replace(/^[\s'"\\{(!]+/, '')
   const match = /^(?:\/?(?:[\w.-]+\/)*)?([a-z][\w.+-]*)/.exec(trimmed)
   if (match === null) return { word: '', rest: '' }
@@ -136,7 +149,12 @@ export function detectRce(subject: Subject, kind: InputKind, paranoia: Paranoia)
     return /^\s*[;|`]\s*[a-z]/.test(lower) && commandAfterSeparator(lower)
   if (jsInjection(lower)) return true
   if (SUBSTITUTION.test(lower) || GLOBBED_PATH.test(lower) || SYSTEM_BINARY.test(lower)) return true
-  if (TILDE_OR_BRACE.test(lower) || WINDOWS_FOR.test(lower) || WINDOWS_IF.test(lower)) return true
+  if (
+    TILDE_OR_BRACE.some((p) => p.test(lower)) ||
+    WINDOWS_FOR.test(lower) ||
+    WINDOWS_IF.test(lower)
+  )
+    return true
   if (WINDOWS_VARIABLES.test(lower) || POWERSHELL.test(lower)) return true
   if (commandAfterSeparator(lower)) return true
   return paranoia === 2 && /[;|`]\s*[a-z]/.test(lower)

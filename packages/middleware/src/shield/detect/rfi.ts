@@ -15,6 +15,59 @@ const INTERNAL_HOST =
   /^\s*(?:[a-z][\w+.-]*:(?:\/\/)?)?(?:[^@/\s]*@)?(?:localhost\d?(?:\.localdomain\d?)?|ipv6-localhost|ip6-localhost|ip6-loopback|[\w-]+\.docker\.internal|host\.containers\.internal|host\.docker\.internal|kubernetes\.docker\.internal|kubernetes\.default(?:\.svc)?(?:\.cluster\.local)?|[\w.-]+\.svc\.cluster\.local|localtest\.me|lvh\.me|metadata(?:\.google)?\.internal|metadata\.packet\.net|metadata\.azure\.com|instance-data|169\.254\.169\.254|\[?fd00:ec2::254\]?|100\.100\.100\.200|192\.0\.0\.192|0x[0-9a-f]{8}|\d{8,10}|0+\.0+\.0+\.0+|127(?:\.\d{1,3}){3}|0177\.\d+\.\d+\.\d+|\[?::1?\]?|\[?::ffff:[\d.]+\]?)(?::\d+)?(?:[/?#]|$)/
 const DATA_URL = /^\s*data:(?:[\w.+-]+\/[\w.+-]+)?(?:;[\w=.-]+)*(?:,|$)/
 
+/** Name words that say the value is a file location on the server (`include`, `docroot`). */
+const FILE_LOCATION = new Set([
+  'include',
+  'includes',
+  'incl',
+  'inc',
+  'require',
+  'docroot',
+  'documentroot',
+  'basedir',
+  'rootdir',
+  'root',
+  'abspath',
+  'absolutepath',
+  'includepath',
+])
+/** `path` / `dir` words make a file location with one of these beside them (`_CONF[path]`, `absolute_path`). */
+const LOCATION_QUALIFIER = /(?:conf|config|absolute|abs|root|doc|document|server|include|install)$/
+/** Name words that say a URL is expected: a URL there is what the field is for. */
+const URL_WORDS = new Set([
+  'url',
+  'urls',
+  'uri',
+  'link',
+  'href',
+  'endpoint',
+  'website',
+  'site',
+  'host',
+  'domain',
+  'origin',
+  'redirect',
+  'callback',
+  'webhook',
+  'homepage',
+])
+
+/**
+ * Whether a parameter name says it holds a file location on the server: `include`, `docroot`,
+ * `mosConfig_absolute_path`, `_CONF[path]`, and not a name that asks for a URL (`root_url`).
+ */
+export function fileLocationName(name: string): boolean {
+  const words = name
+    .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
+    .toLowerCase()
+    .split(/[^a-z0-9]+/)
+    .filter((w) => w !== '')
+  if (words.some((w) => URL_WORDS.has(w))) return false
+  if (words.some((w) => FILE_LOCATION.has(w))) return true
+  const location = words.findIndex((w) => w === 'path' || w === 'dir')
+  return location !== -1 && words.some((w, i) => i !== location && LOCATION_QUALIFIER.test(w))
+}
+
 export function detectRfi(subject: Subject, kind: InputKind, paranoia: Paranoia): boolean {
   const lower = subject.lower
   if (kind === 'name') return DATA_URL.test(lower) && /^\s*data:[a-z]+\/[\w.+-]+/.test(lower)
@@ -26,5 +79,7 @@ export function detectRfi(subject: Subject, kind: InputKind, paranoia: Paranoia)
   const url = URL.exec(lower)
   if (url === null) return false
   if (IP_HOST.test(url[1] as string)) return true
+  // CRS 931110's idea, in our words: a URL handed to a parameter named for a server file path.
+  if (subject.name !== undefined && url[1] !== '' && fileLocationName(subject.name)) return true
   return paranoia === 2 && /\.(?:php\d?|phtml|txt|ps1|sh|pl|py|jsp|aspx?|cgi)(?:$|\?)/.test(lower)
 }

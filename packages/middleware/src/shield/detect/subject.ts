@@ -9,6 +9,12 @@ export interface Subject {
   readonly text: string
   /** `text` in lower case. */
   readonly lower: string
+  /**
+   * The name the value came under (query parameter, form field, JSON key, cookie), as received,
+   * when the caller knows it: some attacks are only told by name and value together (a file
+   * path parameter carrying a URL).
+   */
+  readonly name?: string
 }
 
 export type Paranoia = 1 | 2

@@ -1,0 +1,137 @@
+// detect()'s pre-filter (packages/middleware/src/shield/detect/prefilter.ts) skips a detector only
+// where it proves the detector cannot fire. The proof is by reading the patterns; this checks it:
+// category by category, at both paranoia levels, detect() with the pre-filter and without it give
+// the same verdict, on every input of every CRS regression case (fire and no-fire), on the benign
+// corpus, and on random values built from the words and characters of the detectors' own patterns
+// (so the keyword paths of each pre-filter are exercised, not only random noise).
+import { readdirSync, readFileSync } from 'node:fs'
+import fc from 'fast-check'
+import { describe, expect, it } from 'vitest'
+import {
+  ATTACK_CATEGORIES,
+  type AttackCategory,
+  detectWith,
+  type InputKind,
+} from '../../packages/middleware/src/shield/detect/index'
+import {
+  UNIX_COMMANDS,
+  WINDOWS_COMMANDS,
+} from '../../packages/middleware/src/shield/detect/shell-commands'
+import { loadBenign, loadCases } from '../fixtures/crs/measure'
+import { inputsOf } from '../fixtures/crs/requests'
+import { detectRegexLiterals } from './regex-literals'
+
+/** The detectors' sources: the words their sets list (`union`, `select`) are in string literals. */
+const DETECT = new URL('../../packages/middleware/src/shield/detect/', import.meta.url)
+const SOURCES = readdirSync(DETECT)
+  .filter((file) => file.endsWith('.ts') && !file.endsWith('.test.ts'))
+  .map((file) => readFileSync(new URL(file, DETECT), 'utf8'))
+  .join('\n')
+
+const KINDS: InputKind[] = ['path', 'query', 'header', 'user-agent', 'cookie', 'body', 'name']
+const PARANOIA = [1, 2] as const
+
+/** Categories on which the two disagree for one value, as `category@paranoia`. */
+function disagreements(value: string, kind: InputKind, name?: string): string[] {
+  const out: string[] = []
+  for (const paranoia of PARANOIA) {
+    for (const category of ATTACK_CATEGORIES) {
+      const options = { rules: new Set<AttackCategory>([category]), paranoia }
+      const filtered = detectWith(value, kind, options, name, true)
+      const full = detectWith(value, kind, options, name, false)
+      if (filtered !== full) out.push(`${category}@${paranoia}`)
+    }
+  }
+  return out
+}
+
+/** The words, and the punctuation, of every pattern of the engine; and the shell commands. */
+function vocabulary(): string[] {
+  const words = new Set<string>()
+  for (const { source } of detectRegexLiterals()) {
+    for (const word of source.replace(/\\[sSdDwWbB]/g, ' ').match(/[a-z0-9_]{2,}/g) ?? []) {
+      words.add(word)
+    }
+  }
+  for (const word of SOURCES.match(/'[a-z0-9_]{2,}'/g) ?? []) words.add(word.slice(1, -1))
+  for (const command of [...UNIX_COMMANDS, ...WINDOWS_COMMANDS]) words.add(command)
+  return [...words]
+}
+
+describe('the pre-filter never changes a verdict', () => {
+  it('on every input of every CRS case, in its own kind and as a body value and a name', () => {
+    const wrong: string[] = []
+    for (const test of loadCases()) {
+      for (const input of inputsOf(test)) {
+        for (const kind of new Set<InputKind>([input.kind, 'body', 'name'])) {
+          const bad = disagreements(input.value, kind, input.name)
+          if (bad.length > 0) wrong.push(`${test.id} ${kind} ${bad.join(',')}`)
+        }
+      }
+    }
+    expect(wrong).toEqual([])
+  }, 600_000)
+
+  it('on the benign corpus, in every kind', () => {
+    const wrong: string[] = []
+    for (const sample of loadBenign()) {
+      for (const kind of KINDS) {
+        const bad = disagreements(sample.value, kind, sample.name)
+        if (bad.length > 0) wrong.push(`${JSON.stringify(sample.value)} ${kind} ${bad.join(',')}`)
+      }
+    }
+    expect(wrong).toEqual([])
+  }, 120_000)
+
+  it('on CRS payloads cut and spliced at random (near-attacks, one character or word off)', () => {
+    const payloads = [
+      ...new Set(loadCases().flatMap((test) => inputsOf(test).map((input) => input.value))),
+    ].filter((v) => v.length <= 400)
+    const words = vocabulary()
+    const spliced = fc
+      .tuple(
+        fc.constantFrom(...payloads),
+        fc.nat(),
+        fc.nat(),
+        fc.oneof(fc.constantFrom(...words), fc.string({ maxLength: 3 })),
+      )
+      .map(([v, a, b, insert]) => {
+        const start = a % (v.length + 1)
+        const end = start + (b % 8)
+        return v.slice(0, start) + insert + v.slice(Math.min(end, v.length))
+      })
+    fc.assert(
+      fc.property(spliced, fc.constantFrom(...KINDS), (v, kind) => {
+        expect(disagreements(v, kind)).toEqual([])
+      }),
+      { numRuns: 3000 },
+    )
+  }, 600_000)
+
+  it('on random values made of the patterns’ words and characters', () => {
+    const words = vocabulary()
+    expect(words.length).toBeGreaterThan(500)
+    const piece = fc.oneof(
+      { weight: 4, arbitrary: fc.constantFrom(...words) },
+      {
+        weight: 3,
+        arbitrary: fc.constantFrom(...' ./\\:;=?&|$(){}[]<>\'"`!@#%*+,-~^_\n\t0123456789'),
+      },
+      { weight: 1, arbitrary: fc.string({ maxLength: 6 }) },
+      {
+        weight: 1,
+        arbitrary: fc.constantFrom('%2e', '%2f', '&lt;', '\\u003c', '\uff1c', 'İ', 'é'),
+      },
+    )
+    const value = fc
+      .tuple(fc.array(piece, { minLength: 1, maxLength: 24 }), fc.constantFrom('', ' ', ' ', '\n'))
+      .map(([parts, separator]) => parts.join(separator))
+      .chain((v) => fc.constantFrom(v, v.toUpperCase(), ` ${v}`))
+    fc.assert(
+      fc.property(value, fc.constantFrom(...KINDS), fc.constantFrom(...words), (v, kind, name) => {
+        expect(disagreements(v, kind, name)).toEqual([])
+      }),
+      { numRuns: 3000 },
+    )
+  }, 600_000)
+})
