@@ -103,7 +103,12 @@ async function dumpCluster(prefix: string): Promise<string> {
       string,
       string[],
     ]
-    for (const key of keys) lines.push(`${key} = ${JSON.stringify(await send(['HGETALL', key]))}`)
+    for (const key of keys) {
+      // Hashes hold the records; the API-key store also keeps a set per id (its hashes).
+      const type = String(await send(['TYPE', key]))
+      const read = type === 'set' ? 'SMEMBERS' : type === 'hash' ? 'HGETALL' : 'GET'
+      lines.push(`${key} = ${JSON.stringify(await send([read, key]))}`)
+    }
   }
   return lines.join('\n')
 }

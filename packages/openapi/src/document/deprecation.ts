@@ -26,7 +26,9 @@ function headersOf(route: StoredRoute): Record<string, OpenAPIHeader> {
   if (plan.links.length > 0) {
     headers.Link = {
       description: `RFC 8288: the page on the deprecation, appended to any Link the operation sets: ${plan.links.join(', ')}`,
-      schema: { type: 'string' },
+      // A list of RFC 8288 link-values (the handler's own may come first), each `<URI>; params`:
+      // bounded and shaped, as the OWASP ruleset asks of every string.
+      schema: { type: 'string', maxLength: 8192, pattern: '^<[^<>]*>' },
     }
   }
   return headers
