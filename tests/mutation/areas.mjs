@@ -46,7 +46,11 @@ export const AREAS = {
   },
   /** concurrencyLimit and its memory store. */
   'concurrency-limit': {
-    mutate: notTests(`${MW}/concurrency-limit/*.ts`),
+    mutate: [
+      ...notTests(`${MW}/concurrency-limit/*.ts`),
+      // The node-server cases are test code shared by two test files, not the limiter.
+      `!${MW}/concurrency-limit/node-server-cases.ts`,
+    ],
     tests: [`${MW}/concurrency-limit/*.test.ts`, 'tests/stores/memory-stores.test.ts'],
   },
   /** rateLimit and its memory store. */
