@@ -67,6 +67,15 @@ afterEach(() => {
   vi.restoreAllMocks()
 })
 
+/** The three methods of a ConcurrencyStore, doing nothing: for the checks of the option. */
+function storeMethods(): ConcurrencyStore {
+  return {
+    acquire: async () => ({ acquired: true, inFlight: 1 }),
+    renew: async () => true,
+    release: async () => {},
+  }
+}
+
 describe('concurrencyLimit: options', () => {
   it.each<[string, unknown, RegExp]>([
     ['no options', undefined, /^concurrencyLimit: options with "max" must be given/],
@@ -89,9 +98,53 @@ describe('concurrencyLimit: options', () => {
     ['a store without release', { max: 1, store: { acquire() {}, renew() {} } }, /"store"/],
     ['failOpen not boolean', { max: 1, failOpen: 'yes' }, /"failOpen" must be a boolean/],
     ['dryRun not boolean', { max: 1, dryRun: 1 }, /"dryRun" must be a boolean/],
+    [
+      'max past 2^53 − 1',
+      { max: 2 ** 53 },
+      /^concurrencyLimit: "max" must be at most 2\^53 − 1, got 9007199254740992$/,
+    ],
+    [
+      'leaseMs past a timer’s range',
+      { max: 1, leaseMs: 2_147_483_648 },
+      /^concurrencyLimit: "leaseMs" must be from 2 to 2147483647, got 2147483648$/,
+    ],
+    ['skip not a function', { max: 1, skip: true }, /^concurrencyLimit: "skip" must be a function/],
+    [
+      'onStoreError not a function',
+      { max: 1, onStoreError: 'log' },
+      /^concurrencyLimit: "onStoreError" must be a function/,
+    ],
+    ['an unknown release', { max: 1, release: 'body' }, /^concurrencyLimit: "release"/],
+    ...(
+      [
+        ['a null store', null],
+        ['a store that is a function', Object.assign(() => {}, storeMethods())],
+        ['a store without acquire', { ...storeMethods(), acquire: 1 }],
+        ['a store without renew', { ...storeMethods(), renew: undefined }],
+        ['a store without release', { ...storeMethods(), release: 'x' }],
+      ] as const
+    ).map(
+      ([name, store]) =>
+        [
+          name,
+          { max: 1, store },
+          /^concurrencyLimit: "store" must be a ConcurrencyStore with acquire, renew and release$/,
+        ] as [string, unknown, RegExp],
+    ),
   ])('refuses %s at construction with a TypeError', (_, options, message) => {
     expect(() => concurrencyLimit(options as ConcurrencyLimitOptions)).toThrow(TypeError)
     expect(() => concurrencyLimit(options as ConcurrencyLimitOptions)).toThrow(message)
+  })
+
+  it.each<[string, Partial<ConcurrencyLimitOptions>]>([
+    ['the largest max', { max: 2 ** 53 - 1 }],
+    ['the shortest lease', { leaseMs: 2 }],
+    ['the longest lease', { leaseMs: 2_147_483_647 }],
+    ['release: handler', { release: 'handler' }],
+    ['release: response', { release: 'response' }],
+    ['a store with the three methods', { store: storeMethods() }],
+  ])('accepts %s', (_, options) => {
+    expect(typeof concurrencyLimit({ max: 1, ...options })).toBe('function')
   })
 })
 
