@@ -262,6 +262,26 @@ describe('concurrencyLimit: slow handlers', () => {
     gate.resolve()
     await (await first).text()
   })
+
+  it('answers 429 with Retry-After 1 and its default message when nothing is set', async () => {
+    const gate = deferred()
+    const entered = deferred()
+    const app = new Hono()
+    app.use(concurrencyLimit({ max: 1, key: () => 'k' }))
+    app.get('/', async (c) => {
+      entered.resolve()
+      await gate.promise
+      return c.text('ok')
+    })
+    const first = app.request('/')
+    await entered.promise
+    const refused = await app.request('/')
+    expect(refused.status).toBe(429)
+    expect(refused.headers.get('Retry-After')).toBe('1')
+    expect(await refused.text()).toBe('Too many concurrent requests')
+    gate.resolve()
+    await (await first).text()
+  })
 })
 
 describe('concurrencyLimit: the slot is freed exactly once', () => {
@@ -573,6 +593,102 @@ describe('concurrencyLimit: store failures', () => {
     expect(bound.size).toBe(0)
   })
 
+  it('gives back a lease the store took before failing (a lost reply)', async () => {
+    const inner = new MemoryConcurrencyStore()
+    const released = deferred()
+    const lost: ConcurrencyStore = {
+      async acquire(key, lease, max, ms) {
+        await inner.acquire(key, lease, max, ms)
+        throw new Error('reply lost')
+      },
+      renew: (...a) => inner.renew(...a),
+      async release(key, lease) {
+        await inner.release(key, lease)
+        released.resolve()
+      },
+    }
+    const app = new Hono()
+    app.use(concurrencyLimit({ max: 1, store: lost, key: () => 'k', onStoreError: () => {} }))
+    app.get('/', (c) => c.text('ok'))
+    expect((await app.request('/')).status).toBe(503)
+    await released.promise
+    expect(inner.size).toBe(0)
+  })
+
+  it('warns again when the store fails after it recovered', async () => {
+    const warn = vi.spyOn(console, 'warn').mockImplementation(() => {})
+    let down = true
+    const inner = new MemoryConcurrencyStore()
+    const flaky: ConcurrencyStore = {
+      acquire: async (...a) => {
+        if (down) throw new Error('connection refused')
+        return inner.acquire(...a)
+      },
+      renew: (...a) => inner.renew(...a),
+      // Down means down: the release after a failed acquire fails too (a success would end the
+      // outage, as any store call that succeeds does).
+      release: async (...a) => {
+        if (down) throw new Error('connection refused')
+        return inner.release(...a)
+      },
+    }
+    const app = new Hono()
+    app.use(concurrencyLimit({ max: 1, store: flaky, key: () => 'k' }))
+    app.get('/', (c) => c.text('ok'))
+    expect((await app.request('/')).status).toBe(503)
+    expect((await app.request('/')).status).toBe(503)
+    down = false
+    const ok = await app.request('/')
+    expect(ok.status).toBe(200)
+    await ok.text()
+    down = true
+    expect((await app.request('/')).status).toBe(503)
+    expect(warn).toHaveBeenCalledTimes(2)
+  })
+
+  it('records a failOpen pass as skip with store_unavailable, and a skipped request as skip', async () => {
+    const records: ReturnType<typeof installDecisions>[] = []
+    const app = new Hono()
+    app.use(async (c, next) => {
+      records.push(installDecisions(c))
+      await next()
+    })
+    app.use(
+      concurrencyLimit({
+        max: 1,
+        store: failing,
+        failOpen: true,
+        skip: (c) => c.req.path === '/health',
+        onStoreError: () => {},
+      }),
+    )
+    app.get('*', (c) => c.text('ok'))
+    expect((await app.request('/')).status).toBe(200)
+    expect((await app.request('/health')).status).toBe(200)
+    expect(records[0]?.decisions).toMatchObject([
+      { middleware: 'concurrencyLimit', outcome: 'skip', code: 'store_unavailable' },
+    ])
+    expect(records[1]?.decisions).toMatchObject([
+      { middleware: 'concurrencyLimit', outcome: 'skip', code: undefined },
+    ])
+  })
+
+  it.each([
+    ['no answer', undefined],
+    ['acquired not a boolean', { acquired: 'yes', inFlight: 1 }],
+  ])('treats %s from the store as a failure, with a TypeError saying so', async (_, answer) => {
+    const errors: unknown[] = []
+    const app = new Hono()
+    const store = { ...failing, acquire: async () => answer } as unknown as ConcurrencyStore
+    app.use(concurrencyLimit({ max: 1, store, onStoreError: (e) => errors.push(e) }))
+    app.get('/', (c) => c.text('ok'))
+    expect((await app.request('/')).status).toBe(503)
+    expect(errors[0]).toBeInstanceOf(TypeError)
+    expect(String(errors[0])).toBe(
+      'TypeError: store returned an invalid { acquired, inFlight }',
+    )
+  })
+
   it('treats a malformed store answer as a failure', async () => {
     const app = new Hono()
     const store = { ...failing, acquire: async () => ({}) } as unknown as ConcurrencyStore
@@ -666,5 +782,32 @@ describe('concurrencyLimit: self-description', () => {
     expect(statuses({ max: 1, store: shared })).toEqual([429, 503])
     expect(statuses({ max: 1, store: shared, failOpen: true })).toEqual([429])
     expect(statuses({ max: 1, store: new MemoryConcurrencyStore() })).toEqual([429])
+  })
+
+  it('describes each answer in words, with the Retry-After header’s schema', () => {
+    const store: ConcurrencyStore = {
+      acquire: async () => ({ acquired: true, inFlight: 1 }),
+      renew: async () => true,
+      release: async () => {},
+    }
+    expect(getMiddlewareDescription(concurrencyLimit({ max: 1, store }))?.responses).toEqual([
+      {
+        status: 429,
+        description: 'Too many concurrent requests',
+        codes: ['concurrency_limited'],
+        headers: [
+          {
+            name: 'Retry-After',
+            description: 'Seconds after which a retry may find a free slot',
+            schema: { type: 'integer', minimum: 1 },
+          },
+        ],
+      },
+      {
+        status: 503,
+        description: 'The concurrency store is unavailable',
+        codes: ['store_unavailable'],
+      },
+    ])
   })
 })
