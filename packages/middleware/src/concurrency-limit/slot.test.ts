@@ -274,3 +274,92 @@ describe("concurrencyLimit: release: 'handler' and a deadline that passed", () =
     expect(calls).toEqual(['acquire', 'release'])
   })
 })
+
+describe('concurrencyLimit: bodies that fail or cannot be read', () => {
+  it('frees the slot when a streamed body fails, and hands the failure to the reader', async () => {
+    const { store, calls } = loggingStore()
+    const app = new Hono()
+    app.use(concurrencyLimit({ max: 1, store, key: () => 'k' }))
+    let pulls = 0
+    app.get('/', (c) =>
+      c.body(
+        new ReadableStream<Uint8Array>({
+          pull(controller) {
+            if (pulls++ === 0) controller.enqueue(new TextEncoder().encode('first'))
+            else controller.error(new Error('upstream reset'))
+          },
+        }),
+      ),
+    )
+    const res = await app.request('/')
+    const reader = (res.body as ReadableStream<Uint8Array>).getReader()
+    expect(new TextDecoder().decode((await reader.read()).value)).toBe('first')
+    await settle()
+    expect(calls).toEqual(['acquire'])
+    await expect(reader.read()).rejects.toThrow('upstream reset')
+    await settle()
+    expect(calls).toEqual(['acquire', 'release'])
+  })
+
+  it('frees the slot at once for a body something already locked', async () => {
+    const { store, calls } = loggingStore()
+    const app = new Hono()
+    app.use(concurrencyLimit({ max: 1, store, key: () => 'k' }))
+    app.get('/', () => {
+      const res = new Response(new ReadableStream({ pull: () => {} }))
+      ;(res.body as ReadableStream).getReader()
+      return res
+    })
+    const res = await app.request('/')
+    expect(res.status).toBe(200)
+    expect(res.body?.locked).toBe(true)
+    await settle()
+    expect(calls).toEqual(['acquire', 'release'])
+  })
+
+  it('frees the slot of a HEAD request when the GET body it drains fails', async () => {
+    const { store, calls } = loggingStore()
+    const app = new Hono()
+    app.use(concurrencyLimit({ max: 1, store, key: () => 'k' }))
+    app.get('/', (c) =>
+      c.body(
+        new ReadableStream<Uint8Array>({
+          async pull(controller) {
+            await new Promise((r) => setTimeout(r, 100))
+            controller.error(new Error('upstream reset'))
+          },
+        }),
+      ),
+    )
+    const res = await app.request('/', { method: 'HEAD' })
+    expect(res.status).toBe(200)
+    await vi.advanceTimersByTimeAsync(99)
+    expect(calls).toEqual(['acquire'])
+    await vi.advanceTimersByTimeAsync(1)
+    expect(calls).toEqual(['acquire', 'release'])
+  })
+
+  it('holds a HEAD request’s slot until the GET body it drains ends', async () => {
+    const { store, calls } = loggingStore()
+    const app = new Hono()
+    app.use(concurrencyLimit({ max: 1, store, key: () => 'k' }))
+    let chunks = 0
+    app.get('/', (c) =>
+      c.body(
+        new ReadableStream<Uint8Array>({
+          async pull(controller) {
+            await new Promise((r) => setTimeout(r, 100))
+            if (++chunks > 3) controller.close()
+            else controller.enqueue(new Uint8Array([chunks]))
+          },
+        }),
+      ),
+    )
+    await app.request('/', { method: 'HEAD' })
+    await vi.advanceTimersByTimeAsync(399)
+    expect(calls).toEqual(['acquire'])
+    expect(chunks).toBe(3)
+    await vi.advanceTimersByTimeAsync(1)
+    expect(calls).toEqual(['acquire', 'release'])
+  })
+})
