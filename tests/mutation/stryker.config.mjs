@@ -24,6 +24,8 @@ export default {
     '/tests/runtime',
     '/tests/docs',
     '/.git',
+    // Every area's sandboxes: two areas may run at once, and one must not copy the other's.
+    '/.stryker-tmp',
   ],
   tempDirName: `.stryker-tmp/${area.name}`,
   incremental: true,
