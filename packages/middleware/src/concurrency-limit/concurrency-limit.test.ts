@@ -593,6 +593,29 @@ describe('concurrencyLimit: store failures', () => {
     expect(bound.size).toBe(0)
   })
 
+  it('reports a failing forContext once, with its own error, and releases nothing', async () => {
+    const errors: unknown[] = []
+    const resolving: ConcurrencyStore = {
+      ...failing,
+      forContext: () => {
+        throw new Error('no binding')
+      },
+    }
+    const records: Rejection[] = []
+    const app = new Hono()
+    app.onError((err, c) => {
+      if (err instanceof Rejection) records.push(err)
+      return c.text('handled', 500)
+    })
+    app.use(concurrencyLimit({ max: 1, store: resolving, onStoreError: (e) => errors.push(e) }))
+    app.get('/', (c) => c.text('ok'))
+    await app.request('/')
+    await new Promise((resolve) => setTimeout(resolve, 0))
+    expect(errors.map(String)).toEqual(['Error: no binding'])
+    expect(records.map((r) => [r.status, r.code])).toEqual([[503, 'store_unavailable']])
+    expect(await records[0]?.getResponse().text()).toBe('Concurrency store unavailable')
+  })
+
   it('warns again when the store fails after it recovered', async () => {
     const warn = vi.spyOn(console, 'warn').mockImplementation(() => {})
     let down = true

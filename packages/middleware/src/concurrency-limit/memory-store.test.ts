@@ -118,6 +118,16 @@ describe('MemoryConcurrencyStore', () => {
     expect(store.size).toBe(1)
   })
 
+  it('keeps the keys whose leases are live through a sweep: a held slot still counts', async () => {
+    let now = 0
+    const store = new MemoryConcurrencyStore({ now: () => now })
+    await store.acquire('held', 'a', 1, 1_000_000)
+    now = 60_000
+    await store.acquire('other', 'a', 1, 1_000)
+    expect(store.size).toBe(2)
+    expect(await store.acquire('held', 'b', 1, 1_000)).toEqual({ acquired: false, inFlight: 1 })
+  })
+
   it('drops the expired leases of a key it is asked for, and keeps the live ones', async () => {
     let now = 0
     const store = new MemoryConcurrencyStore({ now: () => now })

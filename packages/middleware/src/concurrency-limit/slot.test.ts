@@ -178,6 +178,48 @@ describe('concurrencyLimit: node:http’s close of the response (@hono/node-serv
     expect(calls).toEqual(['acquire', 'release'])
   })
 
+  it('listens for the close once, however many times the slot is told to watch', async () => {
+    const { store, calls } = loggingStore()
+    const out = outgoing()
+    const app = new Hono()
+    app.use(concurrencyLimit({ max: 1, store, key: () => 'k' }))
+    app.get('/', (c) => c.body(new ReadableStream({ pull: () => {} })))
+    const res = await app.request('/', {}, { outgoing: out })
+    expect(res.status).toBe(200)
+    expect(out.listeners).toHaveLength(1)
+    await settle()
+    expect(calls).toEqual(['acquire'])
+    out.close()
+    await settle()
+    expect(calls).toEqual(['acquire', 'release'])
+  })
+
+  it('follows the close, not the request’s signal, when node:http’s response is there', async () => {
+    const { store, calls } = loggingStore()
+    const gate = deferred()
+    const entered = deferred()
+    const out = outgoing()
+    const abort = new AbortController()
+    abort.abort()
+    const app = new Hono()
+    app.use(concurrencyLimit({ max: 1, store, key: () => 'k' }))
+    app.get('/', async (c) => {
+      entered.resolve()
+      await gate.promise
+      return c.text('ok')
+    })
+    const res = app.request('/', { signal: abort.signal }, { outgoing: out })
+    await entered.promise
+    await settle()
+    // node-server aborts the signal from the close; only the close is listened to.
+    expect(calls).toEqual(['acquire'])
+    out.close()
+    await settle()
+    expect(calls).toEqual(['acquire', 'release'])
+    gate.resolve()
+    await res
+  })
+
   it.each([
     ['closed', { closed: true }],
     ['destroyed', { destroyed: true }],
