@@ -685,9 +685,7 @@ describe('concurrencyLimit: store failures', () => {
     app.get('/', (c) => c.text('ok'))
     expect((await app.request('/')).status).toBe(503)
     expect(errors[0]).toBeInstanceOf(TypeError)
-    expect(String(errors[0])).toBe(
-      'TypeError: store returned an invalid { acquired, inFlight }',
-    )
+    expect(String(errors[0])).toBe('TypeError: store returned an invalid { acquired, inFlight }')
   })
 
   it('treats a malformed store answer as a failure', async () => {
