@@ -19,9 +19,9 @@ async function field(name: 'sha-256' | 'sha-512', body: Uint8Array<ArrayBuffer>,
 /** Bodies around the 16 KiB limit of the synchronous hash, and small ones. */
 const bodies = fc.oneof(
   fc.uint8Array({ maxLength: 300 }),
-  fc.integer({ min: 16_384 - 70, max: 16_384 + 70 }).chain((n) =>
-    fc.uint8Array({ minLength: n, maxLength: n }),
-  ),
+  fc
+    .integer({ min: 16_384 - 70, max: 16_384 + 70 })
+    .chain((n) => fc.uint8Array({ minLength: n, maxLength: n })),
 )
 
 describe('checkContentDigest', () => {
