@@ -12,7 +12,10 @@ const b64 = (bytes: Uint8Array) => btoa(String.fromCharCode(...bytes))
 async function field(name: 'sha-256' | 'sha-512', body: Uint8Array<ArrayBuffer>, flip = -1) {
   const hash = name === 'sha-256' ? 'SHA-256' : 'SHA-512'
   const digest = new Uint8Array(await crypto.subtle.digest(hash, body))
-  if (flip >= 0) digest[flip % digest.length] ^= 1
+  if (flip >= 0) {
+    const at = flip % digest.length
+    digest[at] = (digest[at] as number) ^ 1
+  }
   return `${name}=:${b64(digest)}:`
 }
 

@@ -346,7 +346,7 @@ describe('readBodyBytes then the handler (c.req.raw served lazily, internals on 
     a.use(async (c, next) => {
       const first = c.req.bodyCache.text
       const same = first === c.req.bodyCache.text
-      c.header('x-first', encodeURIComponent(await (first as Promise<string>)))
+      c.header('x-first', encodeURIComponent(await (first as unknown as Promise<string>)))
       ;(c.req.bodyCache as { text?: Promise<string> }).text = Promise.resolve('replaced')
       c.header('x-same', String(same))
       await next()
