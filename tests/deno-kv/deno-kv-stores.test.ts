@@ -225,9 +225,18 @@ describe('DenoKvApiKeyStore on a busy local KV file', () => {
         const checks: { key: string[]; versionstamp: string | null }[] = []
         const writes: [string[], unknown][] = []
         const op = {
-          check: (c: { key: string[]; versionstamp: string | null }) => (checks.push(c), op),
-          set: (key: string[], value: unknown) => (writes.push([key, value]), op),
-          delete: (key: string[]) => (writes.push([key, undefined]), op),
+          check(c: { key: string[]; versionstamp: string | null }) {
+            checks.push(c)
+            return op
+          },
+          set(key: string[], value: unknown) {
+            writes.push([key, value])
+            return op
+          },
+          delete(key: string[]) {
+            writes.push([key, undefined])
+            return op
+          },
           commit: async () => {
             kv.commits++
             if (kv.busy > 0) {
