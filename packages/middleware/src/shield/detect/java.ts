@@ -39,7 +39,8 @@ export function detectJava(subject: Subject, kind: InputKind, paranoia: Paranoia
   const lower = subject.lower
   if (lower.includes('${') && JNDI.test(foldLookups(lower))) return true
   if (kind === 'path') return false
-  if (lower.includes(STREAM_MAGIC) || SERIALIZED.test(lower) || GADGETS.some((p) => p.test(lower))) return true
+  if (lower.includes(STREAM_MAGIC) || SERIALIZED.test(lower) || GADGETS.some((p) => p.test(lower)))
+    return true
   if (CLASSES.test(lower)) return true
   return (
     (kind === 'name' && /\.jspx?\s*$/.test(lower)) ||

@@ -17,7 +17,8 @@ export function detectPrototypePollution(
 ): boolean {
   if (kind === 'user-agent') return false
   const lower = subject.lower
-  if (kind === 'name') return PROTO_KEY.some((p) => p.test(lower)) || (lower === 'prototype' && paranoia === 2)
+  if (kind === 'name')
+    return PROTO_KEY.some((p) => p.test(lower)) || (lower === 'prototype' && paranoia === 2)
   return (
     (kind === 'query' || kind === 'body' || kind === 'cookie') &&
     /(?:^|[[."'])__proto__[\]."']|constructor\s*[[.]\s*['"]?prototype\s*[\].]/.test(lower)

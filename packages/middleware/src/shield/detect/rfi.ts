@@ -135,8 +135,7 @@ export function detectRfi(subject: Subject, kind: InputKind, paranoia: Paranoia)
   if (kind === 'name') return DATA_URL.test(lower) && /^\s*data:[a-z]+\/[\w.+-]+/.test(lower)
   if (kind === 'path' || kind === 'header' || kind === 'user-agent') return false
   if (INCLUDE_SCHEME.test(lower) || TRAILING_QUERY.test(lower)) return true
-  if (internalHost(lower) && (lower.includes('/') || /^\s*[a-z][\w+.-]*:/.test(lower)))
-    return true
+  if (internalHost(lower) && (lower.includes('/') || /^\s*[a-z][\w+.-]*:/.test(lower))) return true
   if (DATA_URL.test(lower) && /^\s*data:[a-z]+\/[\w.+-]+/.test(lower)) return true
   const url = URL.exec(lower)
   if (url === null) return false

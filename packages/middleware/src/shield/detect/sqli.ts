@@ -108,7 +108,7 @@ const SQL_FUNCTION_NAMES = new Set(
 )
 /** Families of functions named by a prefix (`jsonb_each`, `dbms_pipe`, `utl_http`, `regexp_like`). */
 const SQL_FUNCTION_PREFIXES = ['jsonb_', 'dbms_', 'utl_', 'regexp_']
-const sqlFunction = (name: string) =>
+export const sqlFunction = (name: string) =>
   SQL_FUNCTION_NAMES.has(name) ||
   SQL_FUNCTION_PREFIXES.some((prefix) => name.startsWith(prefix) && name.length > prefix.length)
 /** English words among the functions: they count only with `(` right after and SQL inside. */
