@@ -16,6 +16,8 @@ const ADVERSARIAL: Record<string, string> = {
   'template braces': '{{',
   'shell separators': ';a',
   'SQL words': 'select ',
+  // Options after `alias`, each a new place an alias definition could start (quadratic as a regex).
+  'alias options': 'alias -',
 }
 
 function cost(value: string, options: Options): number {

@@ -116,14 +116,20 @@ const WORDY_FUNCTION =
   /^(?:sleep|char|count|sum|min|max|field|log|mid|round|floor|power|repeat|replace|reverse|position|length|lower|upper|now|user|version|schema|database|trim|cast|convert|quote|decode|exp|abs|bin|len|random|rand|cos|sin|tan|pow|ord)$/
 /** One pattern per sign, so recheck's automaton decides each (the alternations it could not). */
 export const SQL_SIGNS = [
-  /\bxp_(?:cmdshell|dirtree|regread|fileexist|availablemedia|servicecontrol)\b|\bexec(?:ute)?\s+master\.|\bexecute\s+immediate\b|\bdeclare\s+@|\bprocedure\s+analyse\b|\bwaitfor[\s+]+(?:delay|time)\b|\bpg_sleep\b/,
+  /\bxp_(?:cmdshell|dirtree|regread|fileexist|availablemedia|servicecontrol)\b|\bpg_sleep\b/,
+  /\bexec(?:ute)?\s+master\.|\bexecute\s+immediate\b/,
+  /\bdeclare\s+@|\bprocedure\s+analyse\b/,
+  /\bwaitfor[\s+]+(?:delay|time)\b/,
   /[\w)]::\s*(?:int|integer|bool|boolean|text|jsonb?|double|varchar|numeric|regclass|bigint)\b/,
   /\bor\s+'[[{]/,
   /\bcase\s{1,16}when\b[^;]{0,48}?\bthen\b/,
   /\)\s{0,16}like\s{0,16}\(|\bif\s{0,16}\(\s{0,16}\w{1,48}\s{0,16}[<>=!~]/,
   /\bmerge\b[^;]{0,48}?\busing\s{0,16}\(/,
   /\bmatch\s{0,16}\([^)]{0,48}\)\s{0,16}against\s{0,16}\(/,
-  /\bcreate\s+(?:or\s+replace\s+)?(?:function|procedure|table|trigger|view|user|database)\s+[\w.`"]+|\b(?:alter|drop|truncate)\s+table\s+[\w.`"]+|\/\*!\d*\s*[a-z]|\d\.e[(.,]|(?:^|[\s(])(?:msdb|tempdb|schema_name)(?:$|[\s).,])|`\s*(?:regexp|rlike|like)\b/,
+  /\bcreate\s+(?:or\s+replace\s+)?(?:function|procedure|table|trigger|view|user|database)\s+[\w.`"]/,
+  /\b(?:alter|drop|truncate)\s+table\s+[\w.`"]/,
+  /\/\*!\d*\s*[a-z]|\d\.e[(.,]/,
+  /(?:^|[\s(])(?:msdb|tempdb|schema_name)(?:$|[\s).,])|`\s*(?:regexp|rlike|like)\b/,
 ]
 export const SQL_STATEMENTS = [
   /\bselect\s{1,16}(?:if|sleep|benchmark)\s{0,16}\(|unionselect|\bselect\s{1,16}\*\s{1,16}from\b/,
