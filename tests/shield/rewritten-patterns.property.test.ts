@@ -79,14 +79,14 @@ const OLD = {
 const sqlCallsOld = (text: string) =>
   [...text.matchAll(OLD.SQL_FUNCTION)].map((m) => [m.index, m[0]])
 const sqlCallsNew = (text: string) =>
-  [...wordCalls(text)].filter((m) => sqlFunction(m[1] as string)).map((m) => [m.index, m[0]])
+  [...wordCalls(text)].filter((m) => sqlFunction(m.name)).map((m) => [m.index, m.text])
 const phpCallOld = (text: string) => {
   const m = OLD.PHP_FUNCTIONS.exec(text)
   return m === null ? null : [m.index, m[0]]
 }
 const phpCallNew = (text: string) => {
   const m = firstFunctionCall(text)
-  return m === undefined ? null : [m.index, m[0]]
+  return m === undefined ? null : [m.index, m.text]
 }
 
 interface Pair {

@@ -2,8 +2,16 @@
 // word up in a set of names; one alternation of every name was a pattern recheck's automaton could
 // not decide, this one it proves linear.
 
-/**
- * Every `name(` and `name (` in `text`, in order: `match[1]` is the name (a whole run of `\w`),
- * `match.index` where it starts, `match[0]` the name, the whitespace and the parenthesis.
- */
-export const wordCalls = (text: string) => text.matchAll(/\b(\w+)\s*\(/g)
+/** One `name(` or `name (`: the name (a whole run of `\w`), where it starts, the call's text up to `(`. */
+export interface WordCall {
+  name: string
+  index: number
+  text: string
+}
+
+/** Every call in `text`, in order. */
+export function* wordCalls(text: string): Generator<WordCall> {
+  for (const match of text.matchAll(/\b(\w+)\s*\(/g)) {
+    yield { name: match[1] as string, index: match.index as number, text: match[0] }
+  }
+}

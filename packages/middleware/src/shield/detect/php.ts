@@ -1,7 +1,7 @@
 // PHP injection: an opening PHP tag, the superglobals, serialized objects, php.ini directives,
 // uploads of PHP files, and calls of the functions that run code or commands, including the
 // obfuscated spellings (`"sys"."tem"(…)`, `$f(…)`, comments between name and parenthesis).
-import { wordCalls } from './calls'
+import { type WordCall, wordCalls } from './calls'
 import type { InputKind, Paranoia, Subject } from './subject'
 
 /** `<?php`, `<?=`, a bare `<?` ending the value or followed by code, `<?xml:` (never `<?xml version`, `<?xpacket`, `<?xml-stylesheet`). */
@@ -85,10 +85,10 @@ export function dropBeforeCall(code: string): string {
 }
 
 /** The first call of a listed function, as the alternation `\b(?:system|exec|…|posix_\w+|…)\s*\(` found it. */
-export function firstFunctionCall(code: string): RegExpMatchArray | undefined {
-  for (const match of wordCalls(code)) {
-    const name = match[1] as string
-    if (FUNCTION_NAMES.has(name) || (name.startsWith('posix_') && name.length > 6)) return match
+export function firstFunctionCall(code: string): WordCall | undefined {
+  for (const call of wordCalls(code)) {
+    const { name } = call
+    if (FUNCTION_NAMES.has(name) || (name.startsWith('posix_') && name.length > 6)) return call
   }
   return undefined
 }
@@ -97,9 +97,9 @@ function functionCall(lower: string, paranoia: Paranoia): boolean {
   const code = unobfuscate(lower)
   const match = firstFunctionCall(code)
   if (match === undefined) return false
-  const name = match[0].replace(/\s{0,16}\($/, '')
+  const name = match.text.replace(/\s{0,16}\($/, '')
   // `exec (` and nothing after is a word and a parenthesis, not a call.
-  if (/\s\($/.test(match[0]) && /^[\s)]*$/.test(code.slice(match.index + match[0].length)))
+  if (/\s\($/.test(match.text) && /^[\s)]*$/.test(code.slice(match.index + match.text.length)))
     return false
   if (
     !WORDY.test(name) &&

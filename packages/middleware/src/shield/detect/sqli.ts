@@ -168,17 +168,13 @@ const MAGIC_NUMBER =
 
 function functionCall(lower: string, kind: InputKind): boolean {
   for (const match of wordCalls(lower)) {
-    if (!sqlFunction(match[1] as string)) continue
+    if (!sqlFunction(match.name)) continue
     // \b treats a letter like ß as a boundary: `haßelt (` is not `elt(`.
-    if ((match.index as number) > 0 && lower.charCodeAt((match.index as number) - 1) > 0x7f)
-      continue
-    const name = match[1] as string
+    if (match.index > 0 && lower.charCodeAt(match.index - 1) > 0x7f) continue
+    const name = match.name
     if (!WORDY_FUNCTION.test(name)) return true
-    if (/\s/.test(match[0])) continue
-    const after = lower.slice(
-      (match.index as number) + match[0].length,
-      (match.index as number) + match[0].length + 40,
-    )
+    if (/\s/.test(match.text)) continue
+    const after = lower.slice(match.index + match.text.length, match.index + match.text.length + 40)
     // `user(s)` and `count(ed)` are prose; a call has SQL inside or nothing at all.
     if (/^\s*(?:e?s|ed|ing)\s*\)/.test(after)) continue
     if (kind === 'name' || /^\s*(?:\)|\*|\d|'|"|`|select\b|@|0x|\w+\s*[,)]|$)/.test(after))
