@@ -148,7 +148,7 @@ describe('requestTimeout: with fake timers', () => {
     await vi.advanceTimersByTimeAsync(60)
     expect((await first).status).toBe(408)
     let settled = false
-    void second.then(() => {
+    void Promise.resolve(second).then(() => {
       settled = true
     })
     await vi.advanceTimersByTimeAsync(39)
