@@ -56,9 +56,6 @@ import { z } from 'zod'
 import { stdoutLines } from './log-lines'
 import { createStores } from './stores'
 
-/** Stands in for an optional middleware that is off. */
-const passThrough: MiddlewareHandler = (_c, next) => next()
-
 type Env = Record<string, string | undefined>
 
 /** Comments the app keeps: the newest, so a flood of posts cannot grow its memory without end. */
@@ -349,13 +346,16 @@ const DEV_WEBHOOK_SECRET = `whsec_${btoa('palisade-example-development-webhook-s
 export async function createApp(env: Env = process.env) {
   const stores = await createStores(env)
   // OTEL=1 only: the OpenTelemetry API and the bridge are loaded on demand, so an app that does
-  // not trace never loads them (and starts sooner).
-  const tracing: MiddlewareHandler =
+  // not trace never loads them (and starts sooner). Off, nothing is registered: a middleware that
+  // only calls next() would still be a step of every request.
+  const tracing: MiddlewareHandler[] =
     env.OTEL === '1'
-      ? (await import('@palisade/middleware/otel')).otel({
-          api: await import('@opentelemetry/api'),
-        })
-      : passThrough
+      ? [
+          (await import('@palisade/middleware/otel')).otel({
+            api: await import('@opentelemetry/api'),
+          }),
+        ]
+      : []
   const jwtSecret = new TextEncoder().encode(secret(env, 'JWT_SECRET'))
   if (env.DEMO_API_KEY) await stores.apiKeyStore.add(env.DEMO_API_KEY, { name: 'demo' })
 
@@ -437,9 +437,8 @@ export async function createApp(env: Env = process.env) {
 
     // Whole app: request IDs first so every log line carries one; security headers everywhere
     // (the docs pages set their own CSP, which securityHeaders keeps).
-    .use('*', requestId())
-    // OTEL=1: decisions go to OpenTelemetry (register the SDK's providers before createApp).
-    .use('*', tracing)
+    // OTEL=1: then decisions go to OpenTelemetry (register the SDK's providers before createApp).
+    .use('*', requestId(), ...tracing)
     // One write per turn of the event loop instead of a console.log per request (./log-lines.ts).
     // LOG_FORMAT=json: one JSON object per request, with what each middleware decided and why.
     .use(
