@@ -136,29 +136,6 @@ describe('requestTimeout: with fake timers', () => {
     expect(vi.getTimerCount()).toBe(0)
   })
 
-  it('times out each of many pending requests at its own deadline, behind one timer', async () => {
-    const app = setup({ ms: 100 })
-    app.get('/', () => new Promise<Response>(() => {}))
-    const first = app.request('/')
-    await vi.advanceTimersByTimeAsync(40)
-    const second = app.request('/')
-    const third = app.request('/')
-    await vi.advanceTimersByTimeAsync(0)
-    expect(vi.getTimerCount()).toBe(1)
-    await vi.advanceTimersByTimeAsync(60)
-    expect((await first).status).toBe(408)
-    let settled = false
-    void Promise.resolve(second).then(() => {
-      settled = true
-    })
-    await vi.advanceTimersByTimeAsync(39)
-    expect(settled).toBe(false)
-    await vi.advanceTimersByTimeAsync(1)
-    expect((await second).status).toBe(408)
-    expect((await third).status).toBe(408)
-    expect(vi.getTimerCount()).toBe(0)
-  })
-
   it('gives each request its own signal and timer', async () => {
     const app = setup({ ms: 100 })
     const signals: AbortSignal[] = []

@@ -8,7 +8,6 @@ import {
 import { begin, decide, overrule } from '../internal/outcomes/decisions'
 import { described } from '../internal/outcomes/described'
 import { type RequestTimeoutRejects, reject } from './answers'
-import { Deadlines } from './deadlines'
 import { requestTimeoutDescription } from './description'
 
 /**
@@ -36,8 +35,7 @@ const MAX_DELAY = 2_147_483_647
  * to stop their own work (pass it to `fetch`, database drivers, …). The signal is created on the
  * first `c.get('timeoutSignal')` of a request (read after the timeout, it is already aborted), so
  * requests that never ask for it cost no AbortController; `c.var.timeoutSignal` is filled in by
- * that first `c.get`. A request leaves the timeout's list as soon as the handler finishes (the
- * middleware's one timer is cleared once none is pending), and a handler's error
+ * that first `c.get`. The timer is cleared as soon as the handler finishes, and a handler's error
  * propagates to `app.onError` unchanged.
  *
  * @param options.ms required, milliseconds
@@ -58,8 +56,6 @@ export function requestTimeout(
   const message = assertNonEmptyString(NAME, 'message', options.message ?? 'Request Timeout')
 
   const description = requestTimeoutDescription(ms)
-  // One timer for all of this middleware's pending requests (deadlines.ts), not one per request.
-  const deadlines = new Deadlines(ms)
   return described(description, function requestTimeout(c, next) {
     // Decided on entry (a deadline set); a timeout overturns it below.
     const d = begin(c, NAME)
@@ -89,21 +85,21 @@ export function requestTimeout(
     // chain keeps running after a timeout, and its late failure lands in an already settled
     // promise instead of becoming an unhandled rejection.
     return new Promise<void>((resolve, fail) => {
-      const deadline = deadlines.add(() => {
+      const timer = setTimeout(() => {
         // Materialised at the timeout, so code reading c.var.timeoutSignal (sessions does, to
         // skip saving a request that already got its 408) sees an aborted signal.
         lazyGet('timeoutSignal')
         controller?.abort(new DOMException(message, 'TimeoutError'))
         overrule(d, 'request_timeout', 408)
         fail(timeoutError(message))
-      })
+      }, ms)
       next().then(
         () => {
-          deadlines.remove(deadline)
+          clearTimeout(timer)
           resolve()
         },
         (error: unknown) => {
-          deadlines.remove(deadline)
+          clearTimeout(timer)
           fail(error)
         },
       )
