@@ -24,10 +24,11 @@ export function checkedMiddleware(
     } catch (error) {
       return Promise.reject(error)
     }
-    const settled = (value: Response | void) => (passed ? value : checkAnswer(checker, c, value))
+    const settled = (value: Response | undefined) =>
+      passed ? value : checkAnswer(checker, c, value)
     // (Promise.resolve(out) is `out` itself when it is a native promise; a thenable is adopted
     // as `await` would.)
-    return Promise.resolve(out).then(settled)
+    return Promise.resolve(out as Promise<Response | undefined>).then(settled)
   }
   // What it describes of itself (symbol-keyed: the openapi description) stays readable on the
   // function Hono runs, for whoever reads the router.
@@ -45,8 +46,8 @@ export function checkedMiddleware(
 async function checkAnswer(
   checker: ResponseChecker,
   c: Context,
-  out: Response | void,
-): Promise<Response | void> {
+  out: Response | undefined,
+): Promise<Response | undefined> {
   const answer = out instanceof Response ? out : c.finalized ? c.res : undefined
   if (answer === undefined) return out
   const result = await checker.check(c, answer, undefined, undefined)
