@@ -21,9 +21,8 @@ const STATES = new Set(['acquired', 'in-flight', 'mismatch', 'completed'])
 const SYNC_HASH_MAX = 16_384
 const encoder = new TextEncoder()
 
-/** Lower-case hex of the SHA-256 of `bytes`. */
-async function sha256(bytes: Uint8Array): Promise<string> {
-  if (bytes.length <= SYNC_HASH_MAX) return sha256HexSyncBytes(bytes)
+/** Lower-case hex of the SHA-256 of `bytes`, through WebCrypto (for inputs over SYNC_HASH_MAX). */
+async function subtleSha256(bytes: Uint8Array): Promise<string> {
   const digest = new Uint8Array(
     await crypto.subtle.digest('SHA-256', bytes as Uint8Array<ArrayBuffer>),
   )
@@ -52,7 +51,9 @@ async function defaultFingerprint(c: Context): Promise<Fingerprinted | null> {
   const all = new Uint8Array(head.length + read.bytes.length)
   all.set(head)
   all.set(read.bytes, head.length)
-  return { fingerprint: `sha256:${await sha256(all)}`, restore: read.restore }
+  // A small body is hashed in this turn: no promise, no await, for the common case.
+  const hex = all.length <= SYNC_HASH_MAX ? sha256HexSyncBytes(all) : await subtleSha256(all)
+  return { fingerprint: `sha256:${hex}`, restore: read.restore }
 }
 
 const NOTHING_TO_RESTORE = () => {}
@@ -113,7 +114,9 @@ export function idempotency(options?: IdempotencyOptions): MiddlewareHandler & I
     }
     const parsed = parseIdempotencyKey(header)
     if ('error' in parsed) reject(400, parsed.error, 'idempotency_key_invalid')
-    const scope = await scopeOf(c)
+    // Awaited only when it is a promise: the default scope is synchronous.
+    const scoped = scopeOf(c)
+    const scope = typeof scoped === 'string' ? scoped : await scoped
     if (typeof scope !== 'string') {
       throw new TypeError(`idempotency: scope(c) must return a string, got ${typeof scope}`)
     }

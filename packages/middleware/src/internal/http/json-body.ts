@@ -158,8 +158,13 @@ export async function peekBodyBytes(
     if (!mayHaveBody(c)) return { bytes: new Uint8Array(0), restore: () => {} }
     const read = await readIntoCache(c)
     if (read === null) return null
-    cacheTextOf(c, read.bytes)
-    return { bytes: new Uint8Array(read.bytes), restore: read.restore }
+    const { bytes, restore } = read
+    // The text entry only matters to a handler: a replay, which runs none, skips it with restore.
+    const restoreWithText = () => {
+      cacheTextOf(c, bytes)
+      restore()
+    }
+    return { bytes: new Uint8Array(bytes), restore: restoreWithText }
   } catch {
     return null
   }
