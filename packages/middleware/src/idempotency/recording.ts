@@ -132,7 +132,8 @@ export async function settle(h: Held, k: Keeper): Promise<void> {
 /**
  * The stored answer, as a new response marked `Idempotent-Replayed: true`. The headers reach
  * `Response` as a record, as Hono's `c.json()` passes them (no `Headers` object built, then copied
- * by `Response`); a name stored twice (several `set-cookie`) is appended, which a record cannot do.
+ * by `Response`); a name stored twice (several `set-cookie`) is appended, which a record cannot
+ * do.
  */
 export function replay(response: IdempotentResponse): Response {
   const { status, body } = response
@@ -144,10 +145,11 @@ export function replay(response: IdempotentResponse): Response {
 const REPLAYED = 'idempotent-replayed'
 
 function replayedHeaders(pairs: readonly [string, string][]): HeadersInit {
-  // No prototype: a stored name such as `__proto__` or `constructor` is an ordinary key.
+  // No prototype, so `constructor` is an ordinary key; `__proto__` goes through Headers, as
+  // undici's record conversion drops it.
   const record: Record<string, string> = Object.create(null)
   for (const [name, value] of pairs) {
-    if (record[name] !== undefined) {
+    if (record[name] !== undefined || name === '__proto__') {
       const headers = new Headers()
       for (const [n, v] of pairs) headers.append(n, v)
       headers.set(REPLAYED, 'true')
