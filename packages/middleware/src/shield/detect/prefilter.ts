@@ -89,10 +89,12 @@ const mayPrototypePollution = (lower: string) => lower.includes('__') || lower.i
 
 // Java: JNDI needs `${`; gadgets and classes need `. ( @ #` or one of these words; the stream magic is non-ASCII.
 const JAVA_CHARS = bit('$@#(')
-const JAVA_WORDS =
-  /\b(?:javax?\.|org\.|com\.|class\s*\.|xwork\.|runtime|processbuilder|classloader|scriptenginemanager|invokertransformer|instantiatetransformer|chainedtransformer|constanttransformer|clonetransformer|forclosure|instantiatefactory|prototypeclonefactory|prototypeserializationfactory|whileclosure|templatesimpl|annotationinvocationhandler|badattributevalueexpexception|xsltc|jdbcrowsetimpl|unicastref|remoteobjectinvocationhandler|ognlcontext|aced0005|ro0ab|h4siaaaaaaaa)|\.jsp/
+export const JAVA_WORDS = [
+  /\bclass\s*\./,
+  /\b(?:javax?\.|org\.|com\.|xwork\.|runtime|processbuilder|classloader|scriptenginemanager|invokertransformer|instantiatetransformer|chainedtransformer|constanttransformer|clonetransformer|forclosure|instantiatefactory|prototypeclonefactory|prototypeserializationfactory|whileclosure|templatesimpl|annotationinvocationhandler|badattributevalueexpexception|xsltc|jdbcrowsetimpl|unicastref|remoteobjectinvocationhandler|ognlcontext|aced0005|ro0ab|h4siaaaaaaaa)|\.jsp/,
+]
 const mayJava = (lower: string, shape: Shape) =>
-  has(shape, JAVA_CHARS) || (shape.other & NON_ASCII) !== 0 || JAVA_WORDS.test(lower)
+  has(shape, JAVA_CHARS) || (shape.other & NON_ASCII) !== 0 || JAVA_WORDS.some((p) => p.test(lower))
 
 // Template injection: every pattern starts at a delimiter (the detector's own first test).
 const SSTI_CHARS = bit('{%#<[*@')
@@ -149,8 +151,10 @@ const mayXss = (lower: string, shape: Shape) =>
 // of these characters. Without them only the first word can be a command (quotes that split it
 // removed as the shell does), or a named construct: `if exist`, PowerShell, `sh -c`, Node's `process`.
 const RCE_CHARS = bit('(){}$<>|/~![%&;`\\=')
-const RCE_WORDS =
-  /^\s*if\s|process|__js_function|this\.constructor|xhuwmdc3xhuwmdy4awxl|xyqktkrfrlvoqyqk|xyqkxhuwmdrlxhuwmdq0x0zvtkmkjf9c|d2hpbguodhj1zsk|d2hpbguoms|x19qc19mdw5jdglvbi|downloadstring|downloadfile|frombase64string|webclient/
+export const RCE_WORDS = [
+  /^\s*if\s/,
+  /process|__js_function|this\.constructor|xhuwmdc3xhuwmdy4awxl|xyqktkrfrlvoqyqk|xyqkxhuwmdrlxhuwmdq0x0zvtkmkjf9c|d2hpbguodhj1zsk|d2hpbguoms|x19qc19mdw5jdglvbi|downloadstring|downloadfile|frombase64string|webclient/,
+]
 const RCE_DASHED =
   /invoke-|new-object|start-process|get-|set-|remove-item|copy-item|out-file|-encodedcommand|-executionpolicy|-nop|-noprofile|-windowstyle|sh\s{1,16}-c\s|-wrapper/
 /** The quotes a shell removes from inside a word (`w'h'oami`), as rce's shellUnquote does for quotes alone. */
@@ -186,7 +190,7 @@ function mayRce(lower: string, shape: Shape, kind: InputKind): boolean {
   if (kind === 'path') return false
   if (has(shape, RCE_CHARS) || (shape.other & NEWLINE) !== 0) return true
   if (kind === 'user-agent' || kind === 'header') return false
-  if (RCE_WORDS.test(lower)) return true
+  if (RCE_WORDS.some((p) => p.test(lower))) return true
   if (has(shape, bit('-')) && RCE_DASHED.test(lower)) return true
   return firstWordIsCommand(has(shape, bit('\'"')) ? unquote(lower) : lower)
 }
@@ -202,10 +206,15 @@ const SQL_CHARS = bit('`()@$[{|&')
 const SQL_QUOTES = bit('\'"')
 const SQL_QUOTED = /\b(?:or|and|xor|div|not)\b|--|#|;/
 const SQL_DIGITS = /^\s*(?:json\.)?[-+.]?\d|order|group|\d\.e|\d\s+as\s/
-const SQL_STACKED =
-  /;\s*(?:insert|replace|update|delete|(?:drop|create|alter|truncate)\s+(?:table|database|schema|view|user|function|procedure|trigger|index)|select|exec|declare|shutdown|waitfor|(?:grant|revoke|union|set|load|backup|call|merge|handler|rename|begin|if|copy|attach|pragma|use)\s*(?:$|@))/
-const SQL_WORDS =
-  /union\s*(?:(?:all|distinct)\s+)?select|select\s|waitfor|outfile|dumpfile|create\s|table|when|exec|analyse|pg_|xp_|msdb|tempdb|schema|information|mysql|sysobjects|syscolumns|sysdatabases|sqlite|msys|northwind|master/
+export const SQL_STACKED = [
+  /;\s*(?:insert|replace|update|delete|select|exec|declare|shutdown|waitfor)/,
+  /;\s*(?:drop|create|alter|truncate)\s+(?:table|database|schema|view|user|function|procedure|trigger|index)/,
+  /;\s*(?:grant|revoke|union|set|load|backup|call|merge|handler|rename|begin|if|copy|attach|pragma|use)\s*(?:$|@)/,
+]
+export const SQL_WORDS = [
+  /union\s*(?:(?:all|distinct)\s+)?select|select\s|create\s/,
+  /waitfor|outfile|dumpfile|table|when|exec|analyse|pg_|xp_|msdb|tempdb|schema|information|mysql|sysobjects|syscolumns|sysdatabases|sqlite|msys|northwind|master/,
+]
 const maySqli = (lower: string, shape: Shape, paranoia: Paranoia) =>
   paranoia === 2 ||
   has(shape, SQL_CHARS) ||
@@ -213,8 +222,8 @@ const maySqli = (lower: string, shape: Shape, paranoia: Paranoia) =>
   lower.includes('/*') ||
   (has(shape, SQL_QUOTES) && SQL_QUOTED.test(lower)) ||
   ((shape.other & DIGIT) !== 0 && SQL_DIGITS.test(lower)) ||
-  (has(shape, bit(';')) && SQL_STACKED.test(lower)) ||
-  SQL_WORDS.test(lower)
+  (has(shape, bit(';')) && SQL_STACKED.some((p) => p.test(lower))) ||
+  SQL_WORDS.some((p) => p.test(lower))
 
 /** Whether the detector of `category` may fire on `lower`; false is a proof it cannot. */
 export function mayFire(
