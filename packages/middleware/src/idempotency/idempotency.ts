@@ -1,4 +1,4 @@
-import type { Context, MiddlewareHandler } from 'hono'
+import type { MiddlewareHandler } from 'hono'
 import { begin, clock, decide, storeTime } from '../internal/outcomes/decisions'
 import { described } from '../internal/outcomes/described'
 import { storeFor } from '../internal/stores/store-binding'
