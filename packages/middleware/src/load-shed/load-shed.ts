@@ -105,7 +105,8 @@ export function loadShed(options: LoadShedOptions): LoadShedMiddleware {
     throw error
   }
   // Not an async function: a request that passes costs one promise callback (the count coming
-  // down when the handler settles), not an async frame of its own.
+  // down when the handler settles), not an async frame of its own. `then(done, failed)` rather
+  // than `finally(done)`: finally chains a second promise to pass the outcome on (about 0.3 µs).
   const handler: MiddlewareHandler = function loadShed(c, next) {
     if (exempt?.(c)) return next()
     if (!started && needsProbes) void start()
