@@ -1,12 +1,8 @@
 import { readJsonText } from '@palisade/shared/json'
 import type { Context } from 'hono'
 import { mayHaveBody } from '../internal/http/body'
-import {
-  isJsonContentType,
-  readBodyForm,
-  readBodyText,
-  serveParsedJson,
-} from '../internal/http/json-body'
+import { isJsonContentType, readBodyForm, readBodyText } from '../internal/http/json-body'
+import { serveParsedJson } from '../internal/http/parsed-json'
 import { scanPairs, skipped } from './inputs'
 import { NONE, type PointerTrie } from './pointers'
 import { type Scan, safeName } from './scan'
