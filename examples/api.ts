@@ -4,10 +4,12 @@
  * (examples/openapi.json) does not depend on where the command runs. This copy is never served:
  * its rate limit is high enough for a fuzz run, and it knows one API key, which the fuzzer sends.
  */
+import { generateApiKey } from '@palisade/middleware/api-key'
 import type { FuzzOptions } from '@palisade/openapi/fuzz'
-import { createApp, fuzzAuth } from './app'
+import { createApp, fuzzAuth, PARTNER_KEY_PREFIX } from './app'
 
-const API_KEY = 'palisade-example-fuzz-key'
+/** A partner key in the app's format (made for this process, never printed). */
+const API_KEY = generateApiKey(PARTNER_KEY_PREFIX)
 const memoryStores = {
   ...process.env,
   REDIS_URL: undefined,

@@ -8,8 +8,9 @@
  *   RATE_LIMIT_MAX                            requests per minute per client IP on /api/* (100)
  *   JWT_SECRET / SESSION_SECRET / CSRF_SECRET secrets (development defaults, with a warning)
  *   CORS_ORIGIN                               comma-separated allowed origins
- *   DEMO_API_KEY                              an API key added to the store at start
- *   PARTNER_MONTHLY_QUOTA                     calls a month per API key on /api/keys/whoami (10000)
+ *   DEMO_API_KEY                              the partner API key (`pal_demo_…`, checksummed); unset:
+ *                                             one is made at start and printed (not in production)
+ *   PARTNER_MONTHLY_QUOTA                     calls a month for that key on /api/keys/whoami (10000)
  *   SHED_EVENT_LOOP_MS                        loadShed: 503 while an event-loop stall passes this (off)
  *   LOG_FORMAT                                `json`: one JSON log object per request, with decisions
  *   OTEL                                      `1`: each decision as an event on the request span, plus
@@ -21,14 +22,18 @@
  */
 
 import {
+  type ApiKeyLifecycleStore,
   apiKey,
+  apiKeyLimit,
   bodyLimit,
   botGuard,
   contentTypeGuard,
   cors,
+  createApiKey,
   csrf,
   idempotency,
   ipGuard,
+  isWellFormedApiKey,
   jwtAuth,
   loadShed,
   logger,
@@ -343,10 +348,70 @@ function webhookSecret(env: Env): string {
 const DEV_WEBHOOK_SECRET = `whsec_${btoa('palisade-example-development-webhook-secret')}`
 
 /**
+ * The prefix of the example's partner API keys (`pal_demo_` + 30 random base62 + a 6-character
+ * checksum, see `generateApiKey`). `apiKey({ prefix })` refuses anything else, a typo included,
+ * with 401 `api_key_invalid` before the store is asked.
+ */
+export const PARTNER_KEY_PREFIX = 'pal_demo'
+
+/**
+ * The partner settings from the environment, checked before anything is built: the monthly
+ * quota, and DEMO_API_KEY when set (a `pal_demo_` key: any other would never pass `apiKey`).
+ */
+function partnerSettings(env: Env): number {
+  const monthly = Number(env.PARTNER_MONTHLY_QUOTA ?? 10_000)
+  if (!Number.isSafeInteger(monthly) || monthly <= 0) {
+    throw new Error(
+      `PARTNER_MONTHLY_QUOTA must be a positive integer, got '${env.PARTNER_MONTHLY_QUOTA}'`,
+    )
+  }
+  const given = env.DEMO_API_KEY
+  if (given && !isWellFormedApiKey(given, [PARTNER_KEY_PREFIX])) {
+    throw new Error(
+      `DEMO_API_KEY is not a ${PARTNER_KEY_PREFIX}_ key (prefix, 30 random characters and a checksum): unset it and the example makes one at start and prints it`,
+    )
+  }
+  return monthly
+}
+
+/**
+ * The partner API key the example serves: `DEMO_API_KEY` when set (it must be a `pal_demo_` key;
+ * stored once, so instances sharing Redis share its id), else, outside production, a key made
+ * with `createApiKey` (shown once: `server.ts` prints it). Its record carries the monthly quota
+ * (`limits.monthly`) that `quota()` reads through `apiKeyLimit`. Resolves the key and whether it
+ * was made here, or `undefined` (production without `DEMO_API_KEY`).
+ */
+async function partnerKey(
+  env: Env,
+  store: ApiKeyLifecycleStore,
+  monthly: number,
+): Promise<{ key: string; generated: boolean } | undefined> {
+  const record = { metadata: { name: 'demo' }, limits: { monthly } }
+  const given = env.DEMO_API_KEY
+  if (given === undefined || given === '') {
+    if (env.NODE_ENV === 'production') return undefined
+    const { key } = await createApiKey({ store, prefix: PARTNER_KEY_PREFIX, ...record })
+    return { key, generated: true }
+  }
+  // Already stored (another instance on the same Redis): keep its id, refresh its quota.
+  const stored = await store.validate(given)
+  const id = stored?.id ?? crypto.randomUUID()
+  await store.put(given, {
+    ...stored,
+    ...record,
+    id,
+    createdAt: stored?.createdAt ?? Date.now(),
+    prefix: PARTNER_KEY_PREFIX,
+  })
+  return { key: given, generated: false }
+}
+
+/**
  * Builds the example app. Returns the documented app (`api.fetch` serves it), its stores and a `close()`
  * that releases the stores (timers or the Redis connection).
  */
 export async function createApp(env: Env = process.env) {
+  const monthlyQuota = partnerSettings(env)
   const stores = await createStores(env)
   // OTEL=1 only: the OpenTelemetry API and the bridge are loaded on demand, so an app that does
   // not trace never loads them (and starts sooner).
@@ -357,7 +422,7 @@ export async function createApp(env: Env = process.env) {
         })
       : passThrough
   const jwtSecret = new TextEncoder().encode(secret(env, 'JWT_SECRET'))
-  if (env.DEMO_API_KEY) await stores.apiKeyStore.add(env.DEMO_API_KEY, { name: 'demo' })
+  const partner = await partnerKey(env, stores.apiKeyStore, monthlyQuota)
 
   const comments: z.infer<typeof Comment>[] = []
   let lastCommentId = 0
@@ -413,9 +478,13 @@ export async function createApp(env: Env = process.env) {
     ...(stallMs === undefined ? {} : { maxEventLoopDelayMs: stallMs }),
     exempt: ['/health'],
   })
-  // The partner API key's monthly quota, by the calendar (UTC), on the shared rate-limit store.
+  // Partner keys: checksummed `pal_demo_…` keys only, so a typo or a random string is refused
+  // before the store is asked.
+  const partnerAuth = apiKey({ store: stores.apiKeyStore, prefix: PARTNER_KEY_PREFIX })
+  // The partner API key's monthly quota, by the calendar (UTC), on the shared rate-limit store:
+  // the key's own `limits.monthly`, else PARTNER_MONTHLY_QUOTA; counted per key id.
   const partnerQuota = quota({
-    limit: Number(env.PARTNER_MONTHLY_QUOTA ?? 10_000),
+    limit: apiKeyLimit('monthly', monthlyQuota),
     period: 'month',
     store: stores.rateLimitStore,
   })
@@ -642,7 +711,7 @@ export async function createApp(env: Env = process.env) {
             )
           },
           {
-            middlewares: [apiKey({ store: stores.apiKeyStore }), partnerQuota],
+            middlewares: [partnerAuth, partnerQuota],
             openapi: {
               operationId: 'whoami',
               tags: ['auth'],
@@ -854,6 +923,8 @@ export async function createApp(env: Env = process.env) {
   return {
     api,
     stores,
+    /** The partner API key (`pal_demo_…`) and whether it was made at start (then print it). */
+    partnerKey: partner,
     close: () => {
       logLines.flush()
       return stores.close()

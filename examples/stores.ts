@@ -6,7 +6,7 @@
  *   REDIS_PREFIX   key prefix shared by all instances of one app (default 'palisade:')
  *   REDIS_CLIENT   'ioredis' (default) or 'node-redis' — both work through a one-line adapter
  */
-import type { ManagedApiKeyStore } from '@palisade/middleware/api-key'
+import type { ApiKeyLifecycleStore } from '@palisade/middleware/api-key'
 import { MemoryApiKeyStore } from '@palisade/middleware/api-key'
 import type { IdempotencyStore } from '@palisade/middleware/idempotency'
 import { MemoryIdempotencyStore } from '@palisade/middleware/idempotency'
@@ -21,7 +21,8 @@ import { MemorySessionStore } from '@palisade/middleware/sessions'
 export interface AppStores {
   rateLimitStore: RateLimitStore
   sessionStore: SessionStore
-  apiKeyStore: ManagedApiKeyStore
+  /** Partner API keys with their lifecycle (expiry, limits, rotation, revocation). */
+  apiKeyStore: ApiKeyLifecycleStore
   /** Idempotency-Key records (POST /api/comments). */
   idempotencyStore: IdempotencyStore
   kind: 'memory' | 'redis'

@@ -12,6 +12,7 @@
 import type { AddressInfo } from 'node:net'
 import { PerformanceObserver } from 'node:perf_hooks'
 import { CSRF_TOKEN, fixtures, JWT_SECRET_TEXT, ORIGIN, SESSION_SECRET } from '../lib/fixtures'
+import { floorHandler, HIGH_LIMIT } from '../lib/floor'
 
 const kind = process.argv[2] ?? ''
 
@@ -23,23 +24,6 @@ interface ExpressReq {
 interface ExpressRes {
   json(body: unknown): void
 }
-const HIGH_LIMIT = 1_000_000_000
-
-/** What the six-middleware stack answers GET /api/me with, besides Content-Type. */
-const SIX_RESPONSE_HEADERS: [string, string][] = [
-  ['content-security-policy', "default-src 'self'"],
-  ['x-content-type-options', 'nosniff'],
-  ['x-frame-options', 'DENY'],
-  ['strict-transport-security', 'max-age=63072000; includeSubDomains'],
-  ['access-control-allow-origin', ORIGIN],
-  ['access-control-allow-credentials', 'true'],
-  ['vary', 'Origin'],
-  ['ratelimit-policy', `${HIGH_LIMIT};w=60`],
-  ['ratelimit-limit', String(HIGH_LIMIT)],
-  ['ratelimit-remaining', String(HIGH_LIMIT - 1)],
-  ['ratelimit-reset', '60'],
-]
-
 interface Ready {
   port: number
   headers: Record<string, string>
@@ -69,6 +53,22 @@ async function honoServer(
 async function main(): Promise<Ready> {
   const fx = await fixtures()
   const auth = { authorization: `Bearer ${fx.jwt}`, origin: ORIGIN }
+  // `hono-noop:<n>`: the floor's handler behind n middleware that only `await next()`: what
+  // Hono's chain itself costs a request (not part of the default run).
+  if (kind.startsWith('hono-noop:')) {
+    const { Hono } = await import('hono')
+    const n = Number(kind.slice('hono-noop:'.length))
+    const port = await honoServer(async () => {
+      const app = new Hono()
+      for (let i = 0; i < n; i++)
+        app.use('*', async (_c, next) => {
+          await next()
+        })
+      return app.get('/api/me', floorHandler)
+    })
+    const cookie = `sid=${fx.sessionCookieValue}; XSRF-TOKEN=${CSRF_TOKEN}`
+    return { port, headers: { ...auth, cookie } }
+  }
   // `palisade-only:<factory>[,<factory>…]`: a bare Hono app plus just those middleware, for
   // finding which part of the stack costs what (not part of the default run).
   if (kind.startsWith('palisade-only:')) {
@@ -99,31 +99,10 @@ async function main(): Promise<Ready> {
       return { port, headers: auth }
     }
     case 'hono-headers': {
-      // The header floor of the six-middleware stack: bare Hono doing the stack's header work by
-      // hand and nothing else. It reads the request headers the six read (Origin, Authorization,
-      // Cookie) and answers with the response headers they set, same names and values, in one
-      // plain record handed to the Response: the way @hono/node-server writes headers fastest,
-      // straight to the socket. (Issue 42: the floor used to set them with `c.header()`, which
-      // makes Hono build an undici `Headers` that node-server then copies back into a record;
-      // that floor cost 1.6–1.9x bare Hono and came out slower than the six themselves.)
+      // The header floor of the six-middleware stack (lib/floor.ts): bare Hono doing the stack's
+      // header work by hand and nothing else.
       const { Hono } = await import('hono')
-      const port = await honoServer(async () => {
-        const app = new Hono()
-        app.get('/api/me', (c) => {
-          const read = [
-            c.req.header('origin'),
-            c.req.header('authorization'),
-            c.req.header('cookie'),
-          ]
-          const headers: Record<string, string> = { 'content-type': 'application/json' }
-          for (const [name, value] of SIX_RESPONSE_HEADERS) headers[name] = value
-          return new Response(JSON.stringify({ sub: 'user-1', ok: read.length === 3 }), {
-            status: 200,
-            headers,
-          })
-        })
-        return app
-      })
+      const port = await honoServer(async () => new Hono().get('/api/me', floorHandler))
       const cookie = `sid=${fx.sessionCookieValue}; XSRF-TOKEN=${CSRF_TOKEN}`
       return { port, headers: { ...auth, cookie } }
     }

@@ -45,6 +45,12 @@ const SERVERS: ServerSpec[] = [
       'no middleware; the handler reads Origin, Authorization and Cookie and sets the 11 response headers the six-middleware stack sets',
   },
   {
+    kind: 'hono-noop:6',
+    name: 'the floor behind six no-op middleware',
+    stack:
+      'the floor’s handler behind six middleware that only `await next()`: what Hono’s chain of six layers costs before any middleware does anything',
+  },
+  {
     kind: 'fastify',
     name: 'Fastify 5',
     stack:
@@ -186,6 +192,7 @@ export const PAIRS: ReadonlyArray<readonly [a: string, b: string]> = [
   ['palisade', 'hono-bare'],
   ['palisade', 'hono-headers'],
   ['hono-headers', 'hono-bare'],
+  ['hono-noop:6', 'hono-headers'],
   ['palisade-example', 'express'],
   ['palisade-openapi', 'palisade'],
 ]
@@ -448,6 +455,13 @@ function httpTargets(pairs: Pairs, rounds: number, oursKind: string): void {
   addTarget({
     goal: 'HTTP: the floor (bare Hono writing the six’s headers by hand) against bare Hono (shown)',
     ...everyRound(pairs, rounds, 'hono-headers', 'hono-bare', () => true, ratio),
+    met: null,
+  })
+  // Issue 42: six middleware that do nothing already cost more than the floor; what is left of
+  // the 1.1x is what the six's own work may cost (bench/FINDINGS.md, "Issue 42").
+  addTarget({
+    goal: 'HTTP: the floor behind six no-op middleware (Hono’s chain alone) against the floor (shown)',
+    ...everyRound(pairs, rounds, 'hono-noop:6', 'hono-headers', () => true, ratio),
     met: null,
   })
   // Garbage: requests that outlive the young generation cost a loaded server more than its

@@ -110,6 +110,27 @@ describe.each([
     expect(shown).toEqual(deprecated)
   })
 
+  test('shows each response link under the response it belongs to', async () => {
+    const withLinks = spec.operations.filter((op) => op.links.length > 0)
+    // The example app links POST /api/comments's 201 to getComment (`links` on the route).
+    expect(withLinks.map((op) => `${op.method} ${op.path}`)).toEqual(['post /api/comments'])
+    const { page } = guarded
+    for (const op of withLinks) {
+      const block = page.locator(`.opblock-${op.method}`, {
+        has: page.locator(`.opblock-summary-path[data-path="${op.path}"]`),
+      })
+      if (!(await block.locator('.opblock-body').isVisible())) {
+        await block.locator('.opblock-summary-control').click()
+      }
+      for (const link of op.links) {
+        const cell = block.locator(
+          `.responses-table tr.response[data-code="${link.status}"] .response-col_links`,
+        )
+        await expect.poll(async () => (await cell.textContent()) ?? '').toContain(link.name)
+      }
+    }
+  })
+
   test.each(['get', 'post'] as const)(
     '"Try it out" + "Execute" on a %s operation reaches the app and shows its real response',
     async (method) => {

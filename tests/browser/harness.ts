@@ -204,6 +204,7 @@ interface SpecOperation {
   parameters?: { in?: string; required?: boolean }[]
   requestBody?: { content?: Record<string, unknown> }
   deprecated?: boolean
+  responses?: Record<string, { links?: Record<string, unknown> }>
 }
 
 /** Operations and component schema names of an OpenAPI document. */
@@ -217,6 +218,8 @@ export interface SpecInventory {
     jsonBody: boolean
     /** `deprecated: true` in the document (`openapi.deprecated`). */
     deprecated: boolean
+    /** The response links (`links` of a route's response), by status and link name. */
+    links: { status: string; name: string }[]
   }[]
   /** The document's `webhooks` (OpenAPI 3.1): the explorer lists them beside the operations. */
   webhooks: { method: string; name: string }[]
@@ -242,6 +245,9 @@ export function inventory(spec: {
         requiredParameters: (op.parameters ?? []).filter((p) => p.required).length,
         jsonBody: Object.keys(op.requestBody?.content ?? {}).some((type) => type.includes('json')),
         deprecated: op.deprecated === true,
+        links: Object.entries(op.responses ?? {}).flatMap(([status, response]) =>
+          Object.keys(response.links ?? {}).map((name) => ({ status, name })),
+        ),
       })
     }
   }

@@ -8,8 +8,13 @@
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import type { ApiKeyLifecycleStore, ManagedApiKeyStore } from '@palisade/middleware/api-key'
 import {
+  type ApiKeyLifecycleStore,
+  createApiKey,
+  type ManagedApiKeyStore,
+} from '@palisade/middleware/api-key'
+import {
+  DenoKvApiKeyStore,
   DenoKvConcurrencyStore,
   type DenoKvLike,
   DenoKvRateLimitStore,
@@ -201,6 +206,95 @@ describe('Deno KV: two Deno processes sharing one KV file', () => {
       (await remoteStore<ManagedApiKeyStore>(b, 'apiKey', 'x').validate('key-0123456789abcdef'))
         ?.id,
     ).toBe(id)
+  })
+})
+
+describe('DenoKvApiKeyStore on a busy local KV file', () => {
+  // What Deno's KV answers while another process writes the same SQLite file: the commit throws
+  // a TypeError "database is locked" (seen from two `deno run` processes on one file); reads are
+  // served. This KV keeps its entries in a Map and refuses the next `busy` commits that way.
+  function busyKv() {
+    const entries = new Map<string, { value: unknown; versionstamp: string }>()
+    let stamp = 0
+    const kv = {
+      busy: 0,
+      commits: 0,
+      get: async (key: string[]) =>
+        entries.get(JSON.stringify(key)) ?? { value: null, versionstamp: null },
+      atomic() {
+        const checks: { key: string[]; versionstamp: string | null }[] = []
+        const writes: [string[], unknown][] = []
+        const op = {
+          check(c: { key: string[]; versionstamp: string | null }) {
+            checks.push(c)
+            return op
+          },
+          set(key: string[], value: unknown) {
+            writes.push([key, value])
+            return op
+          },
+          delete(key: string[]) {
+            writes.push([key, undefined])
+            return op
+          },
+          commit: async () => {
+            kv.commits++
+            if (kv.busy > 0) {
+              kv.busy--
+              throw new TypeError('database is locked')
+            }
+            for (const c of checks) {
+              if ((entries.get(JSON.stringify(c.key))?.versionstamp ?? null) !== c.versionstamp) {
+                return { ok: false }
+              }
+            }
+            const versionstamp = String(++stamp).padStart(20, '0')
+            for (const [key, value] of writes) {
+              if (value === undefined) entries.delete(JSON.stringify(key))
+              else entries.set(JSON.stringify(key), { value, versionstamp })
+            }
+            return { ok: true, versionstamp }
+          },
+        }
+        return op
+      },
+    }
+    return kv
+  }
+
+  it('touch skips a busy file at once, without an error or a retry', async () => {
+    const kv = busyKv()
+    const store = new DenoKvApiKeyStore({ kv: kv as unknown as DenoKvLike })
+    const { key } = await createApiKey({ store, prefix: 'pal_live' })
+    kv.busy = 1
+    const before = kv.commits
+    await expect(store.touch(key, 1_234)).resolves.toBeUndefined()
+    expect(kv.commits - before).toBe(1)
+    expect((await store.validate(key))?.lastUsedAt).toBeUndefined()
+    await store.touch(key, 1_234)
+    expect((await store.validate(key))?.lastUsedAt).toBe(1_234)
+  })
+
+  it('rotate and revoke try a busy file again, a bounded number of times', async () => {
+    const kv = busyKv()
+    const store = new DenoKvApiKeyStore({ kv: kv as unknown as DenoKvLike })
+    const { id, key } = await createApiKey({ store, prefix: 'pal_live' })
+    kv.busy = 3
+    const next = await store.rotate(id, { overlapMs: 60_000 })
+    expect(kv.busy).toBe(0)
+    expect((await store.validate(next.key))?.id).toBe(id)
+    expect((await store.validate(key))?.expiresAt).toBeGreaterThan(Date.now())
+    kv.busy = 5
+    expect(await store.revoke(id, 1_000)).toBe(true)
+    expect((await store.validate(next.key))?.revokedAt).toBe(1_000)
+    // Busy for longer than the retries: the error reaches the caller (8 tries, then it gives up).
+    const other = await createApiKey({ store, prefix: 'pal_live' })
+    kv.busy = 1_000
+    const before = kv.commits
+    await expect(store.revoke(other.id)).rejects.toThrow('database is locked')
+    expect(kv.commits - before).toBe(8)
+    kv.busy = 0
+    expect((await store.validate(other.key))?.revokedAt).toBeUndefined()
   })
 })
 

@@ -1,22 +1,5 @@
-/**
- * Every middleware's decision, read back from the two consumers: the JSON log (written by a real
- * pino instance into a captured stream) and OpenTelemetry (the SDK's in-memory span exporter and
- * a metric reader collected on demand). Table-driven: allow, reject and, for the policy guards,
- * dry-run.
- */
-import { Writable } from 'node:stream'
 import * as api from '@opentelemetry/api'
-import {
-  AggregationTemporality,
-  type DataPoint,
-  MeterProvider,
-  MetricReader,
-} from '@opentelemetry/sdk-metrics'
-import {
-  BasicTracerProvider,
-  InMemorySpanExporter,
-  SimpleSpanProcessor,
-} from '@opentelemetry/sdk-trace-base'
+import type { DataPoint } from '@opentelemetry/sdk-metrics'
 import {
   apiKey,
   bodyLimit,
@@ -39,20 +22,8 @@ import {
 } from '@palisade/middleware'
 import { otel } from '@palisade/middleware/otel'
 import { Hono, type MiddlewareHandler } from 'hono'
-import pino from 'pino'
 import { describe, expect, it } from 'vitest'
-
-class CollectingReader extends MetricReader {
-  constructor() {
-    super({ aggregationTemporalitySelector: () => AggregationTemporality.CUMULATIVE })
-  }
-  protected onForceFlush(): Promise<void> {
-    return Promise.resolve()
-  }
-  protected onShutdown(): Promise<void> {
-    return Promise.resolve()
-  }
-}
+import { decisionPoints, telemetrySinks } from './sinks'
 
 const SECRET = 'a-jwt-secret-that-is-at-least-32-bytes!'
 const keys = new MemoryApiKeyStore()
@@ -213,20 +184,7 @@ const cases: Case[] = [
 ]
 
 function harness(mw: MiddlewareHandler, hold?: Promise<void>) {
-  const lines: Record<string, unknown>[] = []
-  const stream = new Writable({
-    write(chunk, _enc, done) {
-      lines.push(JSON.parse(String(chunk)))
-      done()
-    },
-  })
-  const log = pino({ level: 'info' }, stream)
-  const exporter = new InMemorySpanExporter()
-  const tracer = new BasicTracerProvider({
-    spanProcessors: [new SimpleSpanProcessor(exporter)],
-  }).getTracer('test')
-  const reader = new CollectingReader()
-  const meter = new MeterProvider({ readers: [reader] }).getMeter('test')
+  const { lines, log, exporter, tracer, reader, meter } = telemetrySinks()
   const app = new Hono()
   app.use('*', logger({ format: 'json', sink: log }))
   app.use('*', otel({ api, tracer, meter }))
@@ -242,14 +200,6 @@ function harness(mw: MiddlewareHandler, hold?: Promise<void>) {
 async function send(app: Hono, init: RequestInit & { path?: string }) {
   const { path, ...rest } = init
   return app.request(`http://localhost${path ?? '/'}`, rest)
-}
-
-async function counted(reader: CollectingReader) {
-  const { resourceMetrics } = await reader.collect()
-  const metric = resourceMetrics.scopeMetrics
-    .flatMap((s) => s.metrics)
-    .find((m) => m.descriptor.name === 'palisade.decisions')
-  return (metric?.dataPoints ?? []) as DataPoint<number>[]
 }
 
 describe('decisions reach the JSON log (pino) and OpenTelemetry', () => {
@@ -297,7 +247,7 @@ describe('decisions reach the JSON log (pino) and OpenTelemetry', () => {
     }
     if (c.store) expect(event?.attributes?.['palisade.store.op']).toBe(c.store)
     expect(event?.attributes?.['palisade.category']).toBe(category)
-    const points = await counted(reader)
+    const points = await decisionPoints(reader)
     const point = points.find(
       (p) =>
         p.attributes['palisade.middleware'] === name &&

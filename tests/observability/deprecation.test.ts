@@ -1,58 +1,15 @@
-/**
- * Calls to a deprecated operation of @palisade/openapi, read back from the two consumers of the
- * middleware's decision record: the JSON log (a real pino instance writing into a captured
- * stream) and OpenTelemetry (the SDK's in-memory span exporter and a metric reader collected on
- * demand). The two packages never import each other: the record's key and shape are
- * @palisade/shared's.
- */
-import { Writable } from 'node:stream'
 import * as api from '@opentelemetry/api'
-import {
-  AggregationTemporality,
-  type DataPoint,
-  MeterProvider,
-  MetricReader,
-} from '@opentelemetry/sdk-metrics'
-import {
-  BasicTracerProvider,
-  InMemorySpanExporter,
-  SimpleSpanProcessor,
-} from '@opentelemetry/sdk-trace-base'
 import { logger, problemHandler } from '@palisade/middleware'
 import { otel } from '@palisade/middleware/otel'
 import { openapi } from '@palisade/openapi'
 import { Hono } from 'hono'
-import pino from 'pino'
 import { describe, expect, it } from 'vitest'
-
-class CollectingReader extends MetricReader {
-  constructor() {
-    super({ aggregationTemporalitySelector: () => AggregationTemporality.CUMULATIVE })
-  }
-  protected onForceFlush(): Promise<void> {
-    return Promise.resolve()
-  }
-  protected onShutdown(): Promise<void> {
-    return Promise.resolve()
-  }
-}
+import { type CollectingReader, decisionPoints, telemetrySinks } from './sinks'
 
 const SUNSET = new Date('2027-12-01T00:00:00Z')
 
 function harness() {
-  const lines: Record<string, unknown>[] = []
-  const stream = new Writable({
-    write(chunk, _enc, done) {
-      lines.push(JSON.parse(String(chunk)))
-      done()
-    },
-  })
-  const exporter = new InMemorySpanExporter()
-  const tracer = new BasicTracerProvider({
-    spanProcessors: [new SimpleSpanProcessor(exporter)],
-  }).getTracer('test')
-  const reader = new CollectingReader()
-  const meter = new MeterProvider({ readers: [reader] }).getMeter('test')
+  const { lines, log, exporter, tracer, reader, meter } = telemetrySinks()
   let clock = SUNSET.getTime() - 1
   const app = openapi(new Hono(), {
     info: { title: 'T', version: '1' },
@@ -60,7 +17,7 @@ function harness() {
     now: () => clock,
   })
   app.onError(problemHandler())
-  app.use('*', logger({ format: 'json', sink: pino({ level: 'info' }, stream) }))
+  app.use('*', logger({ format: 'json', sink: log }))
   app.use('*', otel({ api, tracer, meter }))
   app.get('/v1/pets', (c) => c.json([]), {
     openapi: { operationId: 'listPetsV1', deprecated: { sunset: SUNSET } },
@@ -71,14 +28,7 @@ function harness() {
 }
 
 async function counts(reader: CollectingReader) {
-  const { resourceMetrics } = await reader.collect()
-  const metric = resourceMetrics.scopeMetrics
-    .flatMap((s) => s.metrics)
-    .find((m) => m.descriptor.name === 'palisade.decisions')
-  return ((metric?.dataPoints ?? []) as DataPoint<number>[]).map((p) => ({
-    ...p.attributes,
-    value: p.value,
-  }))
+  return (await decisionPoints(reader)).map((p) => ({ ...p.attributes, value: p.value }))
 }
 
 describe('calls to deprecated operations reach the log and OpenTelemetry', () => {

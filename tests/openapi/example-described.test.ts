@@ -45,7 +45,12 @@ describe('the example document, from what its middleware describe', () => {
         bearerFormat: 'JWT',
         description: expect.stringMatching(/RFC8725/),
       },
-      apiKeyHeader: { type: 'apiKey', in: 'header', name: 'X-API-Key' },
+      apiKeyHeader: {
+        type: 'apiKey',
+        in: 'header',
+        name: 'X-API-Key',
+        description: expect.stringMatching(/^A checksummed key: `pal_demo_`, then 30 random/),
+      },
       csrfToken: {
         type: 'apiKey',
         in: 'header',

@@ -1,13 +1,14 @@
 // The example app fuzzed from its own document, on the memory stores and on Redis, signed in
 // (bearer token, API key, CSRF pair) so the handlers behind auth are reached too. Any finding is
 // fixed in the example or the library, never filtered out here.
+import { generateApiKey } from '@palisade/middleware/api-key'
 import { fromIoredis } from '@palisade/middleware/redis'
 import { type FuzzOptions, fuzz } from '@palisade/openapi/fuzz'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { createApp, fuzzAuth } from '../../examples/app'
+import { createApp, fuzzAuth, PARTNER_KEY_PREFIX } from '../../examples/app'
 import { deleteByPrefix, ioredisClient, REDIS_URL, uniquePrefix } from '../redis/support'
 
-const API_KEY = 'demo-key-0123456789'
+const API_KEY = generateApiKey(PARTNER_KEY_PREFIX)
 
 describe.each([
   ['memory stores', undefined],

@@ -5,8 +5,9 @@
  * broken percent-encoding and 2,000-parameter query strings. Every answer must be a clear 4xx (or
  * a 2xx where the route reads nothing the input could spoil); none may be a 5xx or a throw.
  */
+import { generateApiKey } from '@palisade/middleware/api-key'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { createApp } from '../../examples/app'
+import { createApp, PARTNER_KEY_PREFIX } from '../../examples/app'
 
 const BODIES = [
   '{bad',
@@ -51,7 +52,7 @@ describe.each([
   beforeAll(async () => {
     app = await createApp({
       RATE_LIMIT_MAX: '100000000',
-      DEMO_API_KEY: 'demo-key-0123456789',
+      DEMO_API_KEY: generateApiKey(PARTNER_KEY_PREFIX),
       REDIS_URL: redisUrl,
     })
   })

@@ -5,8 +5,9 @@
 // since `--errors` answers an invalid request itself (422, 401) before the app sees it: there
 // Prism may flag the request, never the response (`sl-violations`).
 import { join, resolve } from 'node:path'
+import { generateApiKey } from '@palisade/middleware/api-key'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { createApp } from '../../examples/app'
+import { createApp, PARTNER_KEY_PREFIX } from '../../examples/app'
 import {
   type Exchange,
   expectRejections,
@@ -18,7 +19,7 @@ import {
 } from './prism'
 
 const root = resolve(import.meta.dirname, '../..')
-const API_KEY = 'palisade-example-prism-key'
+const API_KEY = generateApiKey(PARTNER_KEY_PREFIX)
 
 let app: Awaited<ReturnType<typeof createApp>>
 let server: Awaited<ReturnType<typeof serveLoopback>> | undefined

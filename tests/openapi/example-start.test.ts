@@ -45,6 +45,10 @@ describe('stopping the example server', () => {
         signal,
       )
       expect(run.output).toMatch(/listening on http/)
+      // The partner key made at start, in the checksummed format, with the request to try it.
+      expect(run.output).toMatch(
+        /partner API key \(made at start, shown once\): (pal_demo_[0-9A-Za-z]{36})\n {4}curl -H 'X-API-Key: \1' http:\/\/127\.0\.0\.1:\d+\/api\/keys\/whoami/,
+      )
       expect({ code: run.code, signal: run.signal }).toEqual({ code: 0, signal: null })
     },
     30_000,

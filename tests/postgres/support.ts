@@ -42,7 +42,7 @@ export function uniqueTable(label: string): string {
 /** Drops what a store's migrate() created: the table and the functions named after it. */
 export async function dropStoreTable(pool: pg.Pool, table: string): Promise<void> {
   await pool.query(
-    `DROP FUNCTION IF EXISTS ${table}_hit; DROP FUNCTION IF EXISTS ${table}_consume; DROP FUNCTION IF EXISTS ${table}_limit; DROP FUNCTION IF EXISTS ${table}_acquire; DROP FUNCTION IF EXISTS ${table}_begin; DROP TABLE IF EXISTS ${table}`,
+    `DROP FUNCTION IF EXISTS ${table}_hit; DROP FUNCTION IF EXISTS ${table}_consume; DROP FUNCTION IF EXISTS ${table}_limit; DROP FUNCTION IF EXISTS ${table}_acquire; DROP FUNCTION IF EXISTS ${table}_begin; DROP FUNCTION IF EXISTS ${table}_rotate; DROP FUNCTION IF EXISTS ${table}_revoke; DROP TABLE IF EXISTS ${table}`,
   )
 }
 

@@ -11,38 +11,24 @@ import {
   type NonceStore,
   signJwt,
 } from '@palisade/middleware/jwt-auth'
-import { fromIoredis, fromNodeRedis, RedisNonceStore } from '@palisade/middleware/redis'
+import { RedisNonceStore } from '@palisade/middleware/redis'
 import { Hono } from 'hono'
 import { calculateJwkThumbprint, exportJWK, generateKeyPair } from 'jose'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import {
-  deleteByPrefix,
-  ioredisClient,
-  keysWithPrefix,
-  nodeRedisClient,
-  uniquePrefix,
-} from './support'
+import { beforeAll, describe, expect, it } from 'vitest'
+import { keysWithPrefix, twoInstanceClients } from './support'
 
-const prefix = uniquePrefix('dpop')
-const io = ioredisClient()
-let nodeRedis: Awaited<ReturnType<typeof nodeRedisClient>> | undefined
+const redis = twoInstanceClients('dpop')
+const { prefix, io } = redis
 let issuer: CryptoKeyPair
 let client: CryptoKeyPair
 let token: string
 const URL_ = 'https://mcp.example/mcp'
 
 beforeAll(async () => {
-  nodeRedis = await nodeRedisClient()
   issuer = await generateKeyPair('ES256')
   client = await generateKeyPair('ES256', { extractable: true })
   const jkt = await calculateJwkThumbprint(await exportJWK(client.publicKey))
   token = await signJwt({ sub: 'agent', cnf: { jkt } }, issuer.privateKey)
-})
-
-afterAll(async () => {
-  await deleteByPrefix(fromIoredis(io), prefix)
-  io.disconnect()
-  await nodeRedis?.close()
 })
 
 function instance(nonceStore: NonceStore) {
@@ -66,15 +52,14 @@ const request = async () => ({
 
 describe('jwtAuth dpop: jti replay across instances', () => {
   it('refuses on instance B a proof instance A accepted (one Redis)', async () => {
-    if (!nodeRedis) throw new Error('node-redis not connected')
-    const a = instance(new RedisNonceStore({ sendCommand: fromIoredis(io), prefix }))
-    const b = instance(new RedisNonceStore({ sendCommand: fromNodeRedis(nodeRedis), prefix }))
+    const a = instance(new RedisNonceStore({ sendCommand: redis.a, prefix }))
+    const b = instance(new RedisNonceStore({ sendCommand: redis.b(), prefix }))
     const init = await request()
     expect((await a.request(URL_, init)).status).toBe(200)
     const replay = await b.request(URL_, init)
     expect(replay.status).toBe(401)
     expect(await replay.text()).toBe('invalid_dpop_proof')
-    const keys = await keysWithPrefix(fromIoredis(io), prefix)
+    const keys = await keysWithPrefix(redis.a, prefix)
     expect(keys.length).toBe(1)
     // Held for the proof's remaining lifetime (300 s by default, plus a second), not forever.
     const ttl = Number(await io.pttl(keys[0] as string))

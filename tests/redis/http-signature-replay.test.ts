@@ -10,34 +10,20 @@ import {
   type NonceStore,
   signRequest,
 } from '@palisade/middleware/http-signature'
-import { fromIoredis, fromNodeRedis, RedisNonceStore } from '@palisade/middleware/redis'
+import { RedisNonceStore } from '@palisade/middleware/redis'
 import { Hono } from 'hono'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import {
-  deleteByPrefix,
-  ioredisClient,
-  keysWithPrefix,
-  nodeRedisClient,
-  uniquePrefix,
-} from './support'
+import { beforeAll, describe, expect, it } from 'vitest'
+import { keysWithPrefix, twoInstanceClients } from './support'
 
-const prefix = uniquePrefix('httpsig')
-const io = ioredisClient()
-let nodeRedis: Awaited<ReturnType<typeof nodeRedisClient>> | undefined
+const redis = twoInstanceClients('httpsig')
+const { prefix } = redis
 let keyPair: CryptoKeyPair
 
 beforeAll(async () => {
-  nodeRedis = await nodeRedisClient()
   keyPair = (await crypto.subtle.generateKey({ name: 'Ed25519' }, false, [
     'sign',
     'verify',
   ])) as CryptoKeyPair
-})
-
-afterAll(async () => {
-  await deleteByPrefix(fromIoredis(io), prefix)
-  io.disconnect()
-  await nodeRedis?.close()
 })
 
 function instance(nonce: NonceStore) {
@@ -60,16 +46,15 @@ const signed = () =>
 
 describe('httpSignature nonce replay across instances', () => {
   it('refuses on instance B a signature instance A accepted (one Redis)', async () => {
-    if (!nodeRedis) throw new Error('node-redis not connected')
-    const a = instance(new RedisNonceStore({ sendCommand: fromIoredis(io), prefix }))
-    const b = instance(new RedisNonceStore({ sendCommand: fromNodeRedis(nodeRedis), prefix }))
+    const a = instance(new RedisNonceStore({ sendCommand: redis.a, prefix }))
+    const b = instance(new RedisNonceStore({ sendCommand: redis.b(), prefix }))
     const request = await signed()
     const first = await a.request(request.clone())
     expect(first.status).toBe(200)
     const replay = await b.request(request.clone())
     expect(replay.status).toBe(401)
     expect(await replay.text()).toBe('signature_invalid')
-    expect((await keysWithPrefix(fromIoredis(io), prefix)).length).toBe(1)
+    expect((await keysWithPrefix(redis.a, prefix)).length).toBe(1)
     // A fresh signature (new nonce) passes on B.
     expect((await b.request(await signed())).status).toBe(200)
   })

@@ -4,6 +4,7 @@
  * were one instance. Instance A talks to Redis through ioredis, instance B through node-redis, so
  * the two adapters are also shown to agree on the data they write.
  */
+import { createApiKey } from '@palisade/middleware/api-key'
 import { fromIoredis, RedisApiKeyStore } from '@palisade/middleware/redis'
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import {
@@ -86,22 +87,30 @@ describe('two example-app processes sharing one Redis', () => {
     expect(await client.pttl(entries[0] as string)).toBeGreaterThan(0)
   })
 
-  it('accepts an API key added once on both instances, and rejects it on both once removed', async () => {
+  it('accepts an API key created once on both instances, and refuses it on both once revoked', async () => {
     const keys = new RedisApiKeyStore({ sendCommand: redis, prefix: `${prefix}key:` })
-    const key = `multi-instance-${crypto.randomUUID()}`
     const whoami = (server: ExampleServer, presented: string) =>
       fetch(`${server.url}/api/keys/whoami`, { headers: { 'x-api-key': presented } })
 
-    const id = await keys.add(key, { owner: 'multi-instance-test' })
+    const { id, key } = await createApiKey({
+      store: keys,
+      prefix: 'pal_demo',
+      metadata: { owner: 'multi-instance-test' },
+    })
+    const typo = `${key.slice(0, -1)}${key.endsWith('0') ? '1' : '0'}`
     for (const server of [a, b]) {
       const res = await whoami(server, key)
       expect(res.status).toBe(200)
       expect(await res.json()).toEqual({ id, metadata: { owner: 'multi-instance-test' } })
-      expect((await whoami(server, `${key}x`)).status).toBe(401)
+      expect((await whoami(server, typo)).status).toBe(401)
     }
 
-    expect(await keys.remove(key)).toBe(true)
-    for (const server of [a, b]) expect((await whoami(server, key)).status).toBe(401)
+    expect(await keys.revoke(id)).toBe(true)
+    for (const server of [a, b]) {
+      const res = await whoami(server, key)
+      expect(res.status).toBe(401)
+      expect(((await res.json()) as { code: string }).code).toBe('api_key_revoked')
+    }
   })
 
   // Runs after the other tests: once refused, 127.0.0.1 is remembered by each instance's deny

@@ -4,21 +4,14 @@
  * node-redis on the other) under one prefix, must ban a client together: the detections counted
  * on one instance ban it on the other, and the ban expires for both.
  */
-import { fromIoredis, fromNodeRedis, RedisRateLimitStore } from '@palisade/middleware/redis'
+import { RedisRateLimitStore } from '@palisade/middleware/redis'
 import { type ShieldOptions, shield } from '@palisade/middleware/shield'
 import { Hono } from 'hono'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import {
-  deleteByPrefix,
-  ioredisClient,
-  keysWithPrefix,
-  nodeRedisClient,
-  uniquePrefix,
-} from './support'
+import { describe, expect, it } from 'vitest'
+import { keysWithPrefix, twoInstanceClients } from './support'
 
-const prefix = uniquePrefix('shield-ban')
-const io = ioredisClient()
-let node: Awaited<ReturnType<typeof nodeRedisClient>>
+const redis = twoInstanceClients('shield-ban')
+const { prefix } = redis
 
 /** One instance of the app: its own store over its own client, sharing Redis and the prefix. */
 function instance(store: RedisRateLimitStore, ban: Partial<ShieldOptions['ban']> = {}) {
@@ -30,19 +23,10 @@ function instance(store: RedisRateLimitStore, ban: Partial<ShieldOptions['ban']>
 const attack = '/search?q=%3Cscript%3Ealert(1)%3C%2Fscript%3E'
 const from = (ip: string) => ({ headers: { 'x-forwarded-for': ip } })
 
-beforeAll(async () => {
-  node = await nodeRedisClient()
-})
-afterAll(async () => {
-  await deleteByPrefix(fromIoredis(io), prefix)
-  io.disconnect()
-  await node?.quit()
-})
-
 describe('a Redis-backed ban holds across two instances', () => {
   it('detections on instance A ban the client on instance B, and only that client', async () => {
-    const a = instance(new RedisRateLimitStore({ sendCommand: fromIoredis(io), prefix }))
-    const b = instance(new RedisRateLimitStore({ sendCommand: fromNodeRedis(node), prefix }))
+    const a = instance(new RedisRateLimitStore({ sendCommand: redis.a, prefix }))
+    const b = instance(new RedisRateLimitStore({ sendCommand: redis.b(), prefix }))
     const ip = '203.0.113.40'
     expect((await a.request(attack, from(ip))).status).toBe(403)
     expect((await b.request('/ok', from(ip))).status).toBe(200)
@@ -55,14 +39,14 @@ describe('a Redis-backed ban holds across two instances', () => {
     }
     expect((await a.request('/ok', from('203.0.113.41'))).status).toBe(200)
     expect((await b.request('/ok', from('203.0.113.41'))).status).toBe(200)
-    const keys = await keysWithPrefix(fromIoredis(io), prefix)
+    const keys = await keysWithPrefix(redis.a, prefix)
     expect(keys.some((k) => k.includes('shield:ban:203.0.113.40'))).toBe(true)
   })
 
   it('the ban ends for both instances after durationMs', async () => {
     const ban = { after: 1, windowMs: 1_000, durationMs: 300 }
-    const a = instance(new RedisRateLimitStore({ sendCommand: fromIoredis(io), prefix }), ban)
-    const b = instance(new RedisRateLimitStore({ sendCommand: fromNodeRedis(node), prefix }), ban)
+    const a = instance(new RedisRateLimitStore({ sendCommand: redis.a, prefix }), ban)
+    const b = instance(new RedisRateLimitStore({ sendCommand: redis.b(), prefix }), ban)
     const ip = '203.0.113.50'
     expect((await a.request(attack, from(ip))).status).toBe(403)
     expect((await b.request('/ok', from(ip))).status).toBe(403)

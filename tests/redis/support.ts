@@ -7,9 +7,10 @@ import { type ChildProcess, spawn } from 'node:child_process'
 import { randomUUID } from 'node:crypto'
 import { once } from 'node:events'
 import { createServer } from 'node:net'
-import type { RedisCommand } from '@palisade/middleware/redis'
+import { fromIoredis, fromNodeRedis, type RedisCommand } from '@palisade/middleware/redis'
 import { Redis } from 'ioredis'
 import { createClient } from 'redis'
+import { afterAll, beforeAll } from 'vitest'
 
 export const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379'
 
@@ -31,6 +32,36 @@ export async function nodeRedisClient(url = REDIS_URL) {
   client.on('error', () => {})
   await client.connect()
   return client
+}
+
+/**
+ * Two app instances' connections to one Redis, as a multi-instance test wants them: instance A
+ * through ioredis, instance B through node-redis, one key prefix for the file. Call it at the top
+ * of a test file: it connects before the file's tests and deletes the prefix and disconnects after.
+ */
+export function twoInstanceClients(label: string) {
+  const prefix = uniquePrefix(label)
+  const io = ioredisClient()
+  let node: Awaited<ReturnType<typeof nodeRedisClient>> | undefined
+  beforeAll(async () => {
+    node = await nodeRedisClient()
+  })
+  afterAll(async () => {
+    await deleteByPrefix(fromIoredis(io), prefix)
+    io.disconnect()
+    await node?.close()
+  })
+  return {
+    prefix,
+    io,
+    /** Instance A's command sender (ioredis). */
+    a: fromIoredis(io),
+    /** Instance B's command sender (node-redis), once connected. */
+    b(): RedisCommand {
+      if (!node) throw new Error('node-redis not connected')
+      return fromNodeRedis(node)
+    },
+  }
 }
 
 const escapeGlob = (text: string) => text.replace(/[*?[\]\\]/g, '\\$&')

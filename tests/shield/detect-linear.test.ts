@@ -16,6 +16,8 @@ const ADVERSARIAL: Record<string, string> = {
   'template braces': '{{',
   'shell separators': ';a',
   'SQL words': 'select ',
+  // Options after `alias`, each a new place an alias definition could start (quadratic as a regex).
+  'alias options': 'alias -',
 }
 
 function cost(value: string, options: Options): number {
@@ -48,16 +50,18 @@ describe('detect() on 1 MB adversarial inputs', () => {
       const options = scanning(of(16 * 1024))
       expect(options.rules.size).toBeGreaterThan(5)
       cost(small, options) // warm up
-      // Interleaved runs, the best of three of each size: a GC pause or a busy core (this machine
+      // Interleaved runs, the best of five of each size: a GC pause or a busy core (this machine
       // is shared) lands on one run, not on the ratio.
       let smallCost = Number.POSITIVE_INFINITY
       let largeCost = Number.POSITIVE_INFINITY
-      for (let round = 0; round < 3; round++) {
+      for (let round = 0; round < 5; round++) {
         smallCost = Math.min(smallCost, cost(small, options))
         largeCost = Math.min(largeCost, cost(large, options))
       }
-      // 8x the bytes; quadratic would be 64x. 20x leaves room for a noisy shared machine.
-      expect(largeCost / smallCost).toBeLessThan(20)
+      // 8x the bytes: linear is about 8x, quadratic 64x. The bound, 32x, is half of quadratic, so
+      // no quadratic detector passes, and a loaded CI machine (ratios up to 22x were seen on
+      // linear code at load 25) does not fail a linear one.
+      expect(largeCost / smallCost).toBeLessThan(32)
     },
     300_000,
   )

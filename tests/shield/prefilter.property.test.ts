@@ -45,7 +45,7 @@ function disagreements(value: string, kind: InputKind, name?: string): string[] 
   return out
 }
 
-/** The words, and the punctuation, of every pattern of the engine; and the shell commands. */
+/** The words, and the punctuation, of every pattern and name list of the engine; and the shell commands. */
 function vocabulary(): string[] {
   const words = new Set<string>()
   for (const { source } of detectRegexLiterals()) {
@@ -54,6 +54,10 @@ function vocabulary(): string[] {
     }
   }
   for (const word of SOURCES.match(/'[a-z0-9_]{2,}'/g) ?? []) words.add(word.slice(1, -1))
+  // The sets of names written as one template string (PHP's and SQL's functions).
+  for (const list of SOURCES.match(/`\s+[a-z0-9_\s]+`/g) ?? []) {
+    for (const word of list.match(/[a-z0-9_]{2,}/g) ?? []) words.add(word)
+  }
   for (const command of [...UNIX_COMMANDS, ...WINDOWS_COMMANDS]) words.add(command)
   return [...words]
 }

@@ -126,6 +126,7 @@ for (const [driver, client] of clients) {
       dump: async (store) =>
         JSON.stringify((await pool.query(`SELECT * FROM ${store.testTable}`)).rows),
       peer: (store) => new PostgresApiKeyStore({ client: other, table: store.testTable }),
+      racer: (store) => new PostgresApiKeyStore({ client: other, table: store.testTable }),
     },
   )
 }

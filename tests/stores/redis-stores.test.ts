@@ -152,6 +152,7 @@ for (const [client, send] of clients) {
       release,
       dump: (store) => dumpPrefix(store.testSend, store.testPrefix),
       peer: (store) => new RedisApiKeyStore({ sendCommand: other(), prefix: store.testPrefix }),
+      racer: (store) => new RedisApiKeyStore({ sendCommand: other(), prefix: store.testPrefix }),
     },
   )
 }

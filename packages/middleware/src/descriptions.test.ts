@@ -98,6 +98,17 @@ describe('apiKey', () => {
   it('documents 503 only for a store that can fail', () => {
     expect(statuses(apiKey({ store: failingStore }))).toEqual([401, 503])
   })
+
+  it("describes the key's format when prefix is set, on each scheme", () => {
+    const d = describeOf(apiKey({ store, extractFrom: 'both', prefix: ['pal_live', 'pal_test'] }))
+    const descriptions = d?.security?.flat().map((s) => s.scheme.description)
+    const format =
+      'A checksummed key: `pal_live_` or `pal_test_`, then 30 random base62 characters and a 6-character checksum (CRC32 of the random part). Any other value is answered 401 without a lookup.'
+    expect(descriptions).toEqual([format, format])
+    expect(describeOf(apiKey({ store }))?.security?.[0]?.[0]?.scheme).not.toHaveProperty(
+      'description',
+    )
+  })
 })
 
 describe('csrf', () => {

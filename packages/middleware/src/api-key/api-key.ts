@@ -116,7 +116,14 @@ export function apiKey(options: ApiKeyOptions): MiddlewareHandler & ApiKeyReject
     ? lastUsedWriter()
     : undefined
 
-  const description = apiKeyDescription(extractFrom, headerName, queryParam, store, scopes)
+  const description = apiKeyDescription(
+    extractFrom,
+    headerName,
+    queryParam,
+    store,
+    scopes,
+    prefixes,
+  )
   return described(description, async function apiKey(c, next) {
     const d = begin(c, factory)
     let key: string | undefined

@@ -221,15 +221,23 @@ export function fromFlat(values: Record<string, unknown>): ApiKeyInfo | null {
   return readRecord(raw)
 }
 
+/** What a rotation writes: the new key, its prefix, its `createdAt` and when the old secrets stop. */
+export interface RotationPlan {
+  key: string
+  prefix: string
+  createdAt: number
+  until: number
+}
+
 /**
- * The rotation every lifecycle store shares: the old secrets of `id` expire `overlapMs` from now,
- * then a new secret with the same record (a fresh `createdAt`, no `lastUsedAt`) is stored.
+ * Checks `options` against the current record of `id` (from `get`) and plans a rotation: a new key
+ * (the record's prefix unless `options.prefix`), now, and the end of the overlap. Throws a
+ * TypeError for a bad option, an unknown id or a revoked key.
  */
-export async function rotateApiKey(
-  store: ApiKeyLifecycleStore,
-  id: string,
+export function planRotation(
+  current: ApiKeyInfo | null,
   options: RotateApiKeyOptions = {},
-): Promise<{ id: string; key: string }> {
+): RotationPlan {
   const where = 'rotate'
   const overlapMs = options.overlapMs ?? 0
   if (!Number.isSafeInteger(overlapMs) || overlapMs < 0) {
@@ -237,15 +245,32 @@ export async function rotateApiKey(
       `${where}: "overlapMs" must be a non-negative integer, got ${formatValue(overlapMs)}`,
     )
   }
-  const current = await store.get(id)
   if (current === null) throw new TypeError(`${where}: no key has this id`)
   if (current.revokedAt !== undefined) throw new TypeError(`${where}: the key is revoked`)
   const prefix = checkApiKeyPrefix(where, options.prefix ?? current.prefix ?? 'key')
-  const { lastUsedAt: _, ...kept } = current
   const now = Date.now()
+  // `createdAt` later than the current secret's even on a slower clock: the new one is the newest.
+  const createdAt = Math.max(now, (current.createdAt ?? 0) + 1)
+  return { key: generateApiKey(prefix), prefix, createdAt, until: now + overlapMs }
+}
+
+/**
+ * The rotation of the stores that run it in steps: the old secrets of `id` expire `overlapMs` from
+ * now, then a new secret with the same record (a fresh `createdAt`, no `lastUsedAt`) is stored.
+ * Two rotations or a rotation and a revocation of one id must not interleave these steps (a
+ * revocation between them would miss the new secret): the Redis and PostgreSQL stores run it
+ * under a lock per id, or in one database function.
+ */
+export async function rotateApiKey(
+  store: ApiKeyLifecycleStore,
+  id: string,
+  options: RotateApiKeyOptions = {},
+): Promise<{ id: string; key: string }> {
+  const current = await store.get(id)
+  const { key, prefix, createdAt, until } = planRotation(current, options)
+  const { lastUsedAt: _, ...kept } = current as ApiKeyInfo
   // Expire the old secrets first: the new one, written after, keeps the record's own expiry.
-  await store.expire(id, now + overlapMs)
-  const key = generateApiKey(prefix)
-  await store.put(key, { ...kept, createdAt: now, prefix })
+  await store.expire(id, until)
+  await store.put(key, { ...kept, createdAt, prefix })
   return { id, key }
 }

@@ -9,6 +9,8 @@ import {
   type DenoKvStoreOptions,
   type DenoKvTarget,
   denoKvStoreOptions,
+  isBusy,
+  retryBusy,
 } from './kv'
 
 const NAME = 'DenoKvApiKeyStore'
@@ -29,7 +31,9 @@ export interface DenoKvApiKeyStoreOptions extends DenoKvStoreOptions {
  * their record (expiry, scopes, limits, revocation, last use); `[prefix, 'id', id]` lists the
  * hashes of an id's secrets, for rotation and revocation. Every write is a check-and-set, so two
  * instances adding the same key at once agree on one id, `remove` reports `true` to exactly one
- * caller, and a revocation is never lost to a concurrent `lastUsedAt` write.
+ * caller, and a revocation is never lost to a concurrent `lastUsedAt` write. On a local KV file
+ * that another process is writing, a busy file ("database is locked") is tried again up to 8 times
+ * with short pauses, except by `touch`, which skips that write (last use is best effort).
  *
  * @param options.kv - An open Deno KV handle (`await Deno.openKv()`), or a resolver returning it
  *   (or the promise of it) for a request. Required.
@@ -72,22 +76,35 @@ export class DenoKvApiKeyStore implements ApiKeyLifecycleStore {
     return [this.#prefix, 'id', id]
   }
 
-  /** Adds `hash` to (or removes it from) the list of `id`'s secrets. */
+  /** Adds `hash` to (or removes it from) the list of `id`'s secrets (a busy file retried). */
   #indexEdit(id: string, hash: string, add: boolean): Promise<void> {
     const kvKey = this.#index(id)
-    return checkAndSet(NAME, async () => {
-      const entry = await this.#kv.get<string[]>(kvKey)
-      const list = Array.isArray(entry.value) ? entry.value : []
-      if (list.includes(hash) === add) return { committed: true, value: undefined }
-      const next = add ? [...list, hash] : list.filter((h) => h !== hash)
-      const op = this.#kv.atomic().check({ key: kvKey, versionstamp: entry.versionstamp })
-      const { ok } = await (next.length > 0 ? op.set(kvKey, next) : op.delete(kvKey)).commit()
-      return ok ? { committed: true, value: undefined } : undefined
-    })
+    return retryBusy(() =>
+      checkAndSet(NAME, async () => {
+        const entry = await this.#kv.get<string[]>(kvKey)
+        const list = Array.isArray(entry.value) ? entry.value : []
+        if (list.includes(hash) === add) return { committed: true, value: undefined }
+        const next = add ? [...list, hash] : list.filter((h) => h !== hash)
+        const op = this.#kv.atomic().check({ key: kvKey, versionstamp: entry.versionstamp })
+        const { ok } = await (next.length > 0 ? op.set(kvKey, next) : op.delete(kvKey)).commit()
+        return ok ? { committed: true, value: undefined } : undefined
+      }),
+    )
   }
 
-  /** Rewrites the record at `kvKey` with `change` (check-and-set); `null` when there is none. */
+  /**
+   * Rewrites the record at `kvKey` with `change` (check-and-set); `null` when there is none. A busy
+   * file (another process writing a local KV file) is tried again a few times (`retryBusy`).
+   */
   #update(
+    kvKey: string[],
+    change: (current: ApiKeyInfo | null) => ApiKeyInfo | null,
+  ): Promise<ApiKeyInfo | null> {
+    return retryBusy(() => this.#updateOnce(kvKey, change))
+  }
+
+  /** {@link #update} without the retries of a busy file. */
+  #updateOnce(
     kvKey: string[],
     change: (current: ApiKeyInfo | null) => ApiKeyInfo | null,
   ): Promise<ApiKeyInfo | null> {
@@ -195,10 +212,19 @@ export class DenoKvApiKeyStore implements ApiKeyLifecycleStore {
     return this.#patch(id, (r) => (r.revokedAt === undefined ? { ...r, revokedAt: at } : r))
   }
 
-  /** Records `at` as the `lastUsedAt` of the secret `key` (never creating a key). */
+  /**
+   * Records `at` as the `lastUsedAt` of the secret `key` (never creating a key). Best effort: on a
+   * local KV file that another process is writing, a busy file skips this write (no retry, no
+   * error), so a last-used time never holds up or fails a rotation or revocation there.
+   */
   async touch(key: string, at: number): Promise<void> {
     checkApiKey(NAME, 'touch', key)
-    await this.#update(await this.#key(key), (r) => (r === null ? null : { ...r, lastUsedAt: at }))
+    const kvKey = await this.#key(key)
+    try {
+      await this.#updateOnce(kvKey, (r) => (r === null ? null : { ...r, lastUsedAt: at }))
+    } catch (error) {
+      if (!isBusy(error)) throw error
+    }
   }
 
   /** A new secret for `id`; the old ones keep working for `overlapMs`. */

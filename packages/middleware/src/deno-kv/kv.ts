@@ -193,6 +193,40 @@ export interface DenoKvListLike {
   }>
 }
 
+/**
+ * Whether `error` is SQLite's "database is locked": on a local KV file that another process is
+ * writing, a commit can find the file busy (Deno throws a TypeError with that message). Reads are
+ * never refused.
+ */
+export function isBusy(error: unknown): boolean {
+  return error instanceof Error && /\bdatabase (?:table )?is (?:locked|busy)\b/i.test(error.message)
+}
+
+/** How many times in all a write is tried while the local KV file is busy. */
+export const BUSY_ATTEMPTS = 8
+/** The longest pause between two tries of a busy write (ms); they start at 4 ms and double. */
+const BUSY_PAUSE_MS = 100
+
+/**
+ * Runs `write` (a whole check-and-set: it re-reads before it commits again), trying it again
+ * while the local KV file is busy, up to {@link BUSY_ATTEMPTS} times in all with short random
+ * pauses that double (at most about half a second in all); any other error, and the last busy
+ * one, propagate.
+ */
+export async function retryBusy<T>(write: () => Promise<T>): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await write()
+    } catch (error) {
+      if (attempt >= BUSY_ATTEMPTS || !isBusy(error)) throw error
+      const ceiling = Math.min(4 * 2 ** (attempt - 1), BUSY_PAUSE_MS)
+      await new Promise((resolve) =>
+        setTimeout(resolve, ceiling / 2 + (Math.random() * ceiling) / 2),
+      )
+    }
+  }
+}
+
 /** How many times a check-and-set is retried after losing a race before the call fails. */
 const MAX_ATTEMPTS = 512
 

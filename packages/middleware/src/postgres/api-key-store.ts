@@ -1,6 +1,6 @@
 import { hashApiKey } from '../api-key/hash-key'
 import type { ApiKeyInfo, ApiKeyLifecycleStore, RotateApiKeyOptions } from '../api-key/store'
-import { fromFlat, newest, rotateApiKey, toFlat } from '../api-key/store'
+import { fromFlat, newest, planRotation, toFlat } from '../api-key/store'
 import { checkApiKey, checkMetadata } from '../internal/stores/store-args'
 import { migrationSql, type PostgresStoreOptions, postgresStoreOptions, type Query } from './client'
 
@@ -27,6 +27,42 @@ export function apiKeySchema(t: string): string {
 );
 ${LIFECYCLE_COLUMNS.map(([c, type]) => `ALTER TABLE ${t} ADD COLUMN IF NOT EXISTS ${c} ${type};`).join('\n')}
 CREATE INDEX IF NOT EXISTS ${index} ON ${t} (id);
+
+-- Rotation and revocation of one id queue on one transaction-scoped advisory lock; each statement
+-- after it sees what the previous holder committed, so a revocation never misses the secret a
+-- rotation added, and a rotation never starts from a record another one is replacing.
+CREATE OR REPLACE FUNCTION ${t}_revoke(p_id text, p_at bigint) RETURNS boolean
+LANGUAGE plpgsql AS $revoke$
+BEGIN
+  PERFORM pg_advisory_xact_lock(hashtext('palisade api key ${t} ' || p_id));
+  UPDATE ${t} SET revoked_at = p_at WHERE id = p_id AND revoked_at IS NULL;
+  RETURN EXISTS (SELECT 1 FROM ${t} WHERE id = p_id);
+END
+$revoke$;
+
+-- 'rotated', 'missing' or 'revoked'. The old secrets expire at p_until (only ever lowered), then
+-- the new one (hash p_hash) gets the newest secret's record (expiry, scopes, limits, metadata)
+-- and a created_at after it, so it is the newest even when p_at came from a slower clock.
+CREATE OR REPLACE FUNCTION ${t}_rotate(
+  p_id text, p_hash text, p_at bigint, p_until bigint, p_prefix text
+) RETURNS text LANGUAGE plpgsql AS $rotate$
+DECLARE
+  cur record;
+BEGIN
+  PERFORM pg_advisory_xact_lock(hashtext('palisade api key ${t} ' || p_id));
+  SELECT * INTO cur FROM ${t} WHERE id = p_id ORDER BY created_at DESC NULLS LAST LIMIT 1;
+  IF NOT FOUND THEN RETURN 'missing'; END IF;
+  IF EXISTS (SELECT 1 FROM ${t} WHERE id = p_id AND revoked_at IS NOT NULL) THEN
+    RETURN 'revoked';
+  END IF;
+  UPDATE ${t} SET expires_at = p_until
+    WHERE id = p_id AND (expires_at IS NULL OR expires_at > p_until);
+  INSERT INTO ${t} (hash, id, metadata, expires_at, scopes, limits, created_at, prefix)
+    VALUES (p_hash, p_id, cur.metadata, cur.expires_at, cur.scopes, cur.limits,
+      GREATEST(p_at, coalesce(cur.created_at, 0) + 1), p_prefix);
+  RETURN 'rotated';
+END
+$rotate$;
 `
 }
 
@@ -180,13 +216,16 @@ WHERE id = $1 AND (expires_at IS NULL OR expires_at > $2::bigint)`,
     )
   }
 
-  /** Sets `revoked_at` on every secret of `id` (a first revocation time stays). */
+  /**
+   * Sets `revoked_at` on every secret of `id` (a first revocation time stays): one call of
+   * `<table>_revoke`, queued with the id's rotations on an advisory lock.
+   */
   async revoke(id: string, at = Date.now()): Promise<boolean> {
-    await this.#query(
-      `UPDATE ${this.#table} SET revoked_at = $2::bigint WHERE id = $1 AND revoked_at IS NULL`,
-      [id, String(Math.floor(at))],
-    )
-    return this.#exists(id)
+    const rows = await this.#query(`SELECT ${this.#table}_revoke($1, $2::bigint) AS found`, [
+      id,
+      String(Math.floor(at)),
+    ])
+    return rows[0]?.found === true
   }
 
   /** Records `at` as the `last_used_at` of the secret `key`. */
@@ -198,8 +237,21 @@ WHERE id = $1 AND (expires_at IS NULL OR expires_at > $2::bigint)`,
     ])
   }
 
-  /** A new secret for `id`; the old ones keep working for `overlapMs`, on every instance. */
-  rotate(id: string, options?: RotateApiKeyOptions): Promise<{ id: string; key: string }> {
-    return rotateApiKey(this, id, options)
+  /**
+   * A new secret for `id`; the old ones keep working for `overlapMs`, on every instance. One call
+   * of `<table>_rotate` (the key is made here: only its hash is sent), queued with the id's other
+   * rotations and revocations on an advisory lock.
+   */
+  async rotate(id: string, options?: RotateApiKeyOptions): Promise<{ id: string; key: string }> {
+    const { key, prefix, createdAt, until } = planRotation(await this.get(id), options)
+    const rows = await this.#query(
+      `SELECT ${this.#table}_rotate($1, $2, $3::bigint, $4::bigint, $5) AS outcome`,
+      [id, await hashApiKey(key), String(createdAt), String(until), prefix],
+    )
+    const outcome = rows[0]?.outcome
+    if (outcome === 'missing') throw new TypeError('rotate: no key has this id')
+    if (outcome === 'revoked') throw new TypeError('rotate: the key is revoked')
+    if (outcome !== 'rotated') throw new Error(`${NAME}.rotate: unexpected answer from PostgreSQL`)
+    return { id, key }
   }
 }

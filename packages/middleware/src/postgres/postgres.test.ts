@@ -1,5 +1,9 @@
 import { Hono } from 'hono'
 import { afterAll, describe, expect, it } from 'vitest'
+import {
+  apiKeyAddBeforeLifecycle,
+  apiKeySchemaBeforeLifecycle,
+} from '../../../../tests/postgres/fixtures/api-key-schema-v1'
 import { rateLimitSchemaBeforeLimit } from '../../../../tests/postgres/fixtures/rate-limit-schema-v1'
 import {
   DATABASE_URL,
@@ -10,6 +14,8 @@ import {
   uniqueTable,
 } from '../../../../tests/postgres/support'
 import { CREATE_RACE_KEPT, raceCreateAgainstUpdate } from '../../../../tests/stores/session-race'
+import { apiKey } from '../api-key'
+import { hashApiKey } from '../api-key/hash-key'
 import { rateLimit } from '../rate-limit'
 import { sessions } from '../sessions'
 import {
@@ -162,6 +168,67 @@ describe('PostgreSQL stores: migrate()', () => {
     const refused = await store.consume('k', request as never)
     expect(refused.allowed).toBe(false)
     expect(refused.limits[0]?.count).toBe(4)
+  })
+
+  it('upgrades in place an API-key table made by the release before the key lifecycle, its keys still working', async () => {
+    const table = freshTable('mig_keys_v1')
+    await pool.query(apiKeySchemaBeforeLifecycle(table))
+    // Keys as that release stored them: its own INSERT, a hash, an id and metadata.
+    const keys = ['legacy-partner-key-0123456789', 'legacy-other-key-9876543210']
+    const ids: string[] = []
+    for (const [i, key] of keys.entries()) {
+      const { rows } = await pool.query(apiKeyAddBeforeLifecycle(table), [
+        await hashApiKey(key),
+        crypto.randomUUID(),
+        JSON.stringify({ owner: `partner-${i}` }),
+      ])
+      ids.push(rows[0].id)
+    }
+    const [store, other] = [pool, sql].map((client) => new PostgresApiKeyStore({ client, table }))
+    if (store === undefined || other === undefined) throw new Error('two stores')
+    // Today's lookup reads the lifecycle columns: before migrate() it fails (503, never a 401).
+    await expect(store.validate(keys[0] as string)).rejects.toThrow(/does not exist/)
+    await Promise.all([store.migrate(), other.migrate()])
+    await store.migrate()
+    const columns = await pool.query(
+      'SELECT column_name FROM information_schema.columns WHERE table_name = $1 ORDER BY ordinal_position',
+      [table],
+    )
+    expect(columns.rows.map((r) => r.column_name)).toEqual([
+      'hash',
+      'id',
+      'metadata',
+      'expires_at',
+      'scopes',
+      'limits',
+      'revoked_at',
+      'last_used_at',
+      'created_at',
+      'prefix',
+    ])
+    // The existing keys keep their ids and metadata, with no lifecycle field set, on both drivers.
+    for (const s of [store, other]) {
+      for (const [i, key] of keys.entries()) {
+        expect(await s.validate(key)).toEqual({ id: ids[i], metadata: { owner: `partner-${i}` } })
+      }
+    }
+    const app = new Hono()
+    app.use(apiKey({ store: other }))
+    app.get('/', (c) => c.json(c.get('apiKey')))
+    const status = async (key: string) =>
+      (await app.request('/', { headers: { 'x-api-key': key } })).status
+    expect(await status(keys[0] as string)).toBe(200)
+    // And the lifecycle works on them: a rotation (new key in the new format, old key kept for
+    // the overlap), then a revocation of the id.
+    const next = await store.rotate(ids[0] as string, { overlapMs: 60_000 })
+    expect(next.key).toMatch(/^key_[0-9A-Za-z]{36}$/)
+    expect(await status(keys[0] as string)).toBe(200)
+    expect(await status(next.key)).toBe(200)
+    expect((await store.validate(keys[0] as string))?.expiresAt).toBeGreaterThan(Date.now())
+    expect(await store.revoke(ids[0] as string)).toBe(true)
+    expect(await status(keys[0] as string)).toBe(401)
+    expect(await status(next.key)).toBe(401)
+    expect(await status(keys[1] as string)).toBe(200)
   })
 
   it('exposes the SQL it runs, with the table name in it', () => {

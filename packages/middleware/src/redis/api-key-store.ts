@@ -23,6 +23,17 @@ const LOWER_EXPIRY = redisScript(
   "if redis.call('EXISTS', KEYS[1]) == 0 then return 0 end local e = tonumber(redis.call('HGET', KEYS[1], 'expiresAt')) if e == nil or e > tonumber(ARGV[1]) then redis.call('HSET', KEYS[1], 'expiresAt', ARGV[1]) end return 1",
 )
 
+/** Deletes the lock KEYS[1] only while it still holds this holder's token ARGV[1]. */
+const UNLOCK = redisScript(
+  "if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end return 0",
+)
+/** How long an id's lock lasts: a holder that dies frees the id at most this much later. */
+const LOCK_MS = 10_000
+/** Longest wait between two tries for a held lock. */
+const LOCK_WAIT_MS = 50
+
+const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
+
 /**
  * Options of {@link RedisApiKeyStore}.
  *
@@ -167,13 +178,41 @@ export class RedisApiKeyStore implements ApiKeyLifecycleStore {
     return secrets.length > 0
   }
 
-  /** Sets `revokedAt` on every secret of `id` (`HSETNX`: a first revocation time stays). */
-  async revoke(id: string, at = Date.now()): Promise<boolean> {
-    const secrets = await this.#secrets(id)
-    for (const [redisKey] of secrets) {
-      await this.#send(['HSETNX', redisKey, 'revokedAt', String(Math.floor(at))])
+  /**
+   * Runs `work` holding the lock of `id` (`SET … NX PX`, a token of this call, released only by
+   * it): rotations and revocations of one id, on any instance, run one at a time, so a revocation
+   * never misses the secret a concurrent rotation adds. A lock left by a dead holder lapses after
+   * 10 s; waiting longer than that throws (an error, never a silent no-op).
+   */
+  async #locked<T>(id: string, work: () => Promise<T>): Promise<T> {
+    const lock = `${this.#prefix}lock:${id}`
+    const token = crypto.randomUUID()
+    const deadline = Date.now() + LOCK_MS + 1_000
+    for (let wait = 2; ; wait = Math.min(wait * 2, LOCK_WAIT_MS)) {
+      const reply = await this.#send(['SET', lock, token, 'NX', 'PX', String(LOCK_MS)])
+      if (replyText(reply) === 'OK') break
+      if (Date.now() > deadline) throw new Error(`${NAME}: the id stayed locked for ${LOCK_MS} ms`)
+      await pause(wait)
     }
-    return secrets.length > 0
+    try {
+      return await work()
+    } finally {
+      await runScript(this.#send, UNLOCK, [lock], [token])
+    }
+  }
+
+  /**
+   * Sets `revokedAt` on every secret of `id` (`HSETNX`: a first revocation time stays), under the
+   * id's lock.
+   */
+  revoke(id: string, at = Date.now()): Promise<boolean> {
+    return this.#locked(id, async () => {
+      const secrets = await this.#secrets(id)
+      for (const [redisKey] of secrets) {
+        await this.#send(['HSETNX', redisKey, 'revokedAt', String(Math.floor(at))])
+      }
+      return secrets.length > 0
+    })
   }
 
   /** Records `at` as the `lastUsedAt` of the secret `key` (never recreating a removed key). */
@@ -183,8 +222,11 @@ export class RedisApiKeyStore implements ApiKeyLifecycleStore {
     await runScript(this.#send, SET_IF_EXISTS, [redisKey], ['lastUsedAt', String(Math.floor(at))])
   }
 
-  /** A new secret for `id`; the old ones keep working for `overlapMs`, on every instance. */
+  /**
+   * A new secret for `id`; the old ones keep working for `overlapMs`, on every instance. Runs under
+   * the id's lock, like `revoke`.
+   */
   rotate(id: string, options?: RotateApiKeyOptions): Promise<{ id: string; key: string }> {
-    return rotateApiKey(this, id, options)
+    return this.#locked(id, () => rotateApiKey(this, id, options))
   }
 }

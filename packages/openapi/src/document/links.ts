@@ -11,6 +11,7 @@ import type { ComponentRegistry } from '../model/naming'
 import type { StoredRoute } from '../model/route'
 import { isRecord } from '../schema/common'
 import type { ConvertOptions } from '../schema/convert'
+import { resolveLocalRef } from '../schema/json-pointer'
 import { buildSent } from './webhooks'
 
 type Callbacks = NonNullable<OpenAPIPathItem['callbacks']>
@@ -63,22 +64,6 @@ function operations(doc: OpenAPIDocument): { label: string; op: OpenAPIPathItem 
   return out
 }
 
-/** The node a local reference (`#/paths/~1users~1{id}/get`) points to, if any. */
-function resolveLocal(doc: OpenAPIDocument, ref: string): unknown {
-  let node: unknown = doc
-  for (const raw of ref.slice(2).split('/')) {
-    let key: string
-    try {
-      key = decodeURIComponent(raw).replace(/~1/g, '/').replace(/~0/g, '~')
-    } catch {
-      return undefined
-    }
-    if (!isRecord(node) || !Object.hasOwn(node, key)) return undefined
-    node = node[key]
-  }
-  return node
-}
-
 /**
  * Throws a descriptive `Error` for a link whose `operationId` no operation of `doc` has, or
  * whose local `operationRef` does not point at an operation, and for an operationId that two
@@ -105,7 +90,7 @@ export function assertLinkTargets(doc: OpenAPIDocument): void {
           )
         }
         const ref = link.operationRef
-        const target = ref?.startsWith('#/') ? resolveLocal(doc, ref) : undefined
+        const target = ref?.startsWith('#/') ? resolveLocalRef(doc, ref) : undefined
         if (ref?.startsWith('#/') && !(isRecord(target) && isRecord(target.responses)))
           throw new Error(`${at}: operationRef "${ref}" points at no operation of the document`)
       }

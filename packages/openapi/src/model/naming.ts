@@ -1,5 +1,6 @@
 import { isRecord, pascal, setOwn } from '../schema/common'
 import type { ComponentSink } from '../schema/convert'
+import { unescapeToken } from '../schema/json-pointer'
 import type { OpenAPISchema } from '../schema/types'
 
 /** Properties named in a component name before the rest are counted (`…And3More`). */
@@ -92,7 +93,7 @@ export function relocateRefs(schema: OpenAPISchema, base: string): OpenAPISchema
   const resolvesInside = (ref: string): boolean => {
     let node: unknown = schema
     for (const raw of ref.slice(2).split('/')) {
-      const key = raw.replace(/~1/g, '/').replace(/~0/g, '~')
+      const key = unescapeToken(raw)
       if (!isRecord(node) && !Array.isArray(node)) return false
       if (!Object.hasOwn(node, key)) return false
       node = (node as Record<string, unknown>)[key]

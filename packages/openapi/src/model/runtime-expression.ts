@@ -2,6 +2,7 @@
 // written in. Parsed here once: the document builder refuses a malformed one, and `palisade fuzz`
 // evaluates them against the request it sent and the response it got.
 import { TOKEN } from '@palisade/shared/token'
+import { unescapeToken } from '../schema/json-pointer'
 
 /** One parsed runtime expression. */
 export type RuntimeExpression =
@@ -43,7 +44,7 @@ export function parseRuntimeExpression(text: string): RuntimeExpression | string
   const tokens = pointer === '' ? [] : pointer.slice(1).split('/')
   if (!tokens.every((t) => REFERENCE_TOKEN.test(t)))
     return `"${pointer}" is not a JSON pointer (~ only as ~0 or ~1)`
-  return { kind: 'body', of, pointer: tokens.map((t) => t.replace(/~1/g, '/').replace(/~0/g, '~')) }
+  return { kind: 'body', of, pointer: tokens.map(unescapeToken) }
 }
 
 /**

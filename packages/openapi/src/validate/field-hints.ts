@@ -1,6 +1,7 @@
 import type { FieldHints } from '@palisade/shared/field-hints'
 import { isRecord } from '../schema/common'
 import { type SchemaConverter, toOpenAPISchema } from '../schema/convert'
+import { unescapeToken } from '../schema/json-pointer'
 import type { OpenAPISchema } from '../schema/types'
 import { type JSONSchemaValidator, type RequestSchemas, resolveValidator } from './validator'
 
@@ -27,7 +28,7 @@ function resolve(node: OpenAPISchema, root: OpenAPISchema): OpenAPISchema | unde
   const match = /^#\/(?:\$defs|definitions|components\/schemas)\/(.+)$/.exec(ref)
   const defs =
     (root as Record<string, unknown>).$defs ?? (root as Record<string, unknown>).definitions
-  const name = match?.[1]?.replace(/~1/g, '/').replace(/~0/g, '~')
+  const name = match?.[1] === undefined ? undefined : unescapeToken(match[1])
   const target = name !== undefined && isRecord(defs) ? defs[name] : undefined
   return isRecord(target) ? (target as OpenAPISchema) : undefined
 }

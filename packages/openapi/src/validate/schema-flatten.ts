@@ -2,6 +2,7 @@
 // expanded, and `anyOf`/`oneOf` expanded into all their alternatives, or kept as a `Choice` when
 // a property tells them apart. What the stripper reads to know what a value may hold.
 import { isRecord } from '../schema/common'
+import { resolveLocalRef } from '../schema/json-pointer'
 import type { OpenAPISchema } from '../schema/types'
 
 /** Marks where an unresolvable `$ref` stood in a flattened schema list. */
@@ -101,19 +102,7 @@ export class FlatSchemas {
 
   /** The schema a local `$ref` (`#`, `#/$defs/…`) points to, or undefined. */
   private resolve(ref: string): OpenAPISchema | undefined {
-    if (ref === '#') return this.root
-    if (!ref.startsWith('#/')) return undefined
-    let node: unknown = this.root
-    for (const raw of ref.slice(2).split('/')) {
-      let key: string
-      try {
-        key = decodeURIComponent(raw).replace(/~1/g, '/').replace(/~0/g, '~')
-      } catch {
-        return undefined
-      }
-      if (!isRecord(node) || !Object.hasOwn(node, key)) return undefined
-      node = node[key]
-    }
+    const node = resolveLocalRef(this.root, ref)
     return isRecord(node) ? (node as OpenAPISchema) : undefined
   }
 

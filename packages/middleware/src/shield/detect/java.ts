@@ -10,8 +10,16 @@ const NESTED_LOOKUP =
   /\$\{[^${}]{0,40}:-([^${}]{0,8})\}|\$\{(?:lower|upper)\s{0,16}:\s{0,16}([^${}]{0,8})\}/g
 const CLASSES =
   /\b(?:java\.(?:lang|io|util|net|nio|beans|rmi|security|sql|awt)\.[a-z]|javax\.(?:script|naming|management|el|xml|faces|servlet)\b|org\.(?:apache\.(?:commons|xalan|tomcat|struts2?|catalina|logging|log4j|bcel|velocity|wicket|shiro|naming|jasper)|springframework|omg\.corba|codehaus\.groovy|mozilla\.javascript|hibernate|jboss|python\.core|eclipse\.jetty)\b|com\.(?:sun\.(?:org\.apache|rowset|jndi|management|script)|opensymphony\.xwork2|mchange\.v2|thoughtworks\.xstream|alibaba\.fastjson|fasterxml\.jackson|ibm\.websphere)\b|(?:runtime|processbuilder|classloader|scriptenginemanager|invokertransformer|instantiatetransformer|chainedtransformer|constanttransformer|clonetransformer|forclosure|instantiatefactory|prototypeclonefactory|prototypeserializationfactory|whileclosure|templatesimpl|annotationinvocationhandler|badattributevalueexpexception|xsltc|jdbcrowsetimpl|unicastref|remoteobjectinvocationhandler)\b)/
-const GADGETS =
-  /\b(?:runtime\s*\.\s*getruntime\s*\(|new\s+processbuilder|processbuilder\s*\(|\.exec\s*\(\s*["']|getclass\s*\(\s*\)\s*\.\s*forname|class\s*\.\s*forname|\.getmethod\s*\(|\.newinstance\s*\(|class\.module\.classloader|class\.classloader|@java\.lang|#_memberaccess|#context\s*\[|ognlcontext|xwork\.methodaccessor|\(#[a-z_]+\s*=)/
+/** Gadget calls and OGNL, one pattern per shape: recheck's automaton decides each (the one alternation it could not). */
+export const GADGETS = [
+  /\b(?:class\.module\.classloader|class\.classloader|@java\.lang|#_memberaccess|ognlcontext|xwork\.methodaccessor)/,
+  /\bruntime\s*\.\s*getruntime\s*\(/,
+  /\bnew\s+processbuilder|\bprocessbuilder\s*\(/,
+  /\b\.exec\s*\(\s*["']/,
+  /\b\.(?:getmethod|newinstance)\s*\(/,
+  /\b(?:getclass\s*\(\s*\)\s*\.\s*forname|class\s*\.\s*forname)/,
+  /\b(?:#context\s*\[|\(#[a-z_]+\s*=)/,
+]
 /** Serialized Java objects: the stream magic, raw, hex or base64. */
 /** The Java serialization stream magic, raw bytes. */
 const STREAM_MAGIC = '\xac\xed\x00\x05'
@@ -31,7 +39,8 @@ export function detectJava(subject: Subject, kind: InputKind, paranoia: Paranoia
   const lower = subject.lower
   if (lower.includes('${') && JNDI.test(foldLookups(lower))) return true
   if (kind === 'path') return false
-  if (lower.includes(STREAM_MAGIC) || SERIALIZED.test(lower) || GADGETS.test(lower)) return true
+  if (lower.includes(STREAM_MAGIC) || SERIALIZED.test(lower) || GADGETS.some((p) => p.test(lower)))
+    return true
   if (CLASSES.test(lower)) return true
   return (
     (kind === 'name' && /\.jspx?\s*$/.test(lower)) ||

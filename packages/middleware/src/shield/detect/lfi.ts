@@ -6,8 +6,15 @@ import type { InputKind, Paranoia, Subject } from './subject'
 const TRAVERSAL = /(?:^|[/\\;=:'"\s])\.{2,3}[/\\;]/
 /** CRS's spelled-out encodings (`0x2e` for a dot, `0x5c` for a backslash). */
 const HEX_TRAVERSAL = /(?:0x2e|\.)(?:0x2e|\.)?(?:0x2f|0x5c|[/\\])|0x5c0x2e/
-const OS_FILES =
-  /(?:^|[/\\\s'"=:])(?:etc[/\\](?:passwd|shadow|group|hosts|issue|master\.passwd|subuid|subgid|sudoers|crontab|fstab|motd|mysql|httpd|apache2|nginx|ssh|security|pam\.d|environment|profile|hostname|resolv\.conf)|proc[/\\](?:self|version|cmdline|environ|interrupts|cpuinfo|meminfo|mounts|net|\d+)|sys[/\\](?:class|kernel|devices|power|firmware)|(?:boot|win|system)\.ini|windows[/\\](?:system32|win\.ini|repair)|winnt[/\\]|\.ssh[/\\]|id_(?:rsa|dsa|ecdsa|ed25519)\b|authorized_keys|\.(?:bash_|zsh_|mysql_|psql_)?history\b|\.htaccess|\.htpasswd|\.git[/\\]|\.svn[/\\]|\.docker[/\\]|\.aws[/\\]|\.kube[/\\]|web\.config|wp-config\.php|httpd\.conf|php\.ini|\.env(?:\.[a-z]+)?$|var[/\\]log[/\\]|usr[/\\]local[/\\]apps)/
+/** The files an attacker reads, one pattern per family: recheck's automaton decides each (the one alternation it could not). */
+export const OS_FILES = [
+  /(?:^|[/\\\s'"=:])etc[/\\](?:passwd|shadow|group|hosts|issue|master\.passwd|subuid|subgid|sudoers|crontab|fstab|motd|mysql|httpd|apache2|nginx|ssh|security|pam\.d|environment|profile|hostname|resolv\.conf)/,
+  /(?:^|[/\\\s'"=:])(?:proc[/\\](?:self|version|cmdline|environ|interrupts|cpuinfo|meminfo|mounts|net|\d)|sys[/\\](?:class|kernel|devices|power|firmware))/,
+  /(?:^|[/\\\s'"=:])(?:(?:boot|win|system)\.ini|windows[/\\](?:system32|win\.ini|repair)|winnt[/\\]|\.ssh[/\\]|id_(?:rsa|dsa|ecdsa|ed25519)\b|authorized_keys)/,
+  /(?:^|[/\\\s'"=:])(?:\.(?:bash_|zsh_|mysql_|psql_)?history\b|\.htaccess|\.htpasswd|\.git[/\\]|\.svn[/\\]|\.docker[/\\]|\.aws[/\\]|\.kube[/\\])/,
+  /(?:^|[/\\\s'"=:])(?:web\.config|wp-config\.php|httpd\.conf|php\.ini|var[/\\]log[/\\]|usr[/\\]local[/\\]apps)/,
+  /(?:^|[/\\\s'"=:])\.env(?:\.[a-z]+)?$/,
+]
 /** Backups and dumps fetched by name. */
 const BACKUP_FILE =
   /\.(?:sql|bak|old|orig|swp|save|dump|backup)(?:\.(?:zip|gz|tgz|tar|7z|bz2|rar))?$|(?:^|[/\\])[\w.-]*\.(?:log)$/
@@ -27,7 +34,7 @@ export function detectLfi(subject: Subject, kind: InputKind, paranoia: Paranoia)
   const lower = subject.lower
   if (traversal(lower, paranoia) || (HEX_TRAVERSAL.test(lower) && /0x(?:2e|2f|5c)/.test(lower)))
     return true
-  if (OS_FILES.test(lower)) return true
+  if (OS_FILES.some((p) => p.test(lower))) return true
   if (kind === 'path')
     return (
       TOOL_DIRS.test(lower) ||

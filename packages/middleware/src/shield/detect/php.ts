@@ -1,6 +1,7 @@
 // PHP injection: an opening PHP tag, the superglobals, serialized objects, php.ini directives,
 // uploads of PHP files, and calls of the functions that run code or commands, including the
 // obfuscated spellings (`"sys"."tem"(…)`, `$f(…)`, comments between name and parenthesis).
+import { type WordCall, wordCalls } from './calls'
 import type { InputKind, Paranoia, Subject } from './subject'
 
 /** `<?php`, `<?=`, a bare `<?` ending the value or followed by code, `<?xml:` (never `<?xml version`, `<?xpacket`, `<?xml-stylesheet`). */
@@ -20,15 +21,31 @@ const DISTINCT_FUNCTIONS =
   /(?:call_user_func(?:_array)?|fsockopen|gzdecode|gzinflate|gzuncompress|bzdecompress|shell_exec|zlib_decode|curl_init|curl_exec|file_exists|assert_options|proc_open|base64_decode|str_rot13|create_function|passthru|pcntl_exec|file_get_contents|file_put_contents|move_uploaded_file|strip_tags|filegroup|fileowner|fileperms|posix_\w{1,48}|unpack|intval|printf|sprintf|phpinfo)\s{0,16}(?:=\s{0,16})?\(/
 const VARIABLE_CALL =
   /\$[a-z_@{][\w@{}[\]'"!+-]{0,40}\s{0,16}(?:\/\*[^*]{0,40}\*\/\s{0,16})?\(|\$\s{0,16}\{\s{0,16}['"@$]/
-const FUNCTIONS =
-  /\b(?:system|exec|shell_exec|passthru|popen|proc_open|pcntl_exec|eval|assert|create_function|call_user_func(?:_array)?|base64_decode|gzinflate|gzuncompress|gzdecode|str_rot13|file_get_contents|file_put_contents|fopen|fwrite|fputs|fputcsv|readfile|file|include|include_once|require|require_once|unserialize|phpinfo|posix_\w+|preg_replace|array_map|array_filter|usort|uasort|register_shutdown_function|register_tick_function|ob_start|highlight_file|show_source|php_uname|getenv|putenv|ini_set|ini_get|set_time_limit|move_uploaded_file|copy|unlink|rmdir|mkdir|chmod|chown|symlink|curl_exec|fsockopen|pfsockopen|stream_socket_client|mail|dl|extract|parse_str|var_dump|print_r|echo|print|die|exit|is_array|is_string|substr|strrev|str_replace|chr|ord|hex2bin|bin2hex|dirname|basename|glob|scandir|opendir|readdir|filemtime|touch|escapeshellcmd|escapeshellarg|get_defined_vars|get_defined_functions|func_get_args|debug_zval_refcount|apache_child_terminate)\s*\(/
+/** Functions that run code or commands, read or write files, or print: `name(` with one of these names or `posix_…`. */
+const FUNCTION_NAMES = new Set(
+  `
+  system exec shell_exec passthru popen proc_open pcntl_exec eval assert create_function
+  base64_decode gzinflate gzuncompress gzdecode str_rot13 file_get_contents file_put_contents
+  fopen fwrite fputs fputcsv readfile file include include_once require require_once unserialize
+  phpinfo preg_replace array_map array_filter usort uasort register_shutdown_function
+  register_tick_function ob_start highlight_file show_source php_uname getenv putenv ini_set
+  ini_get set_time_limit move_uploaded_file copy unlink rmdir mkdir chmod chown symlink
+  curl_exec fsockopen pfsockopen stream_socket_client mail dl extract parse_str var_dump print_r
+  echo print die exit is_array is_string substr strrev str_replace chr ord hex2bin bin2hex
+  dirname basename glob scandir opendir readdir filemtime touch escapeshellcmd escapeshellarg
+  get_defined_vars get_defined_functions func_get_args debug_zval_refcount
+  apache_child_terminate call_user_func call_user_func_array
+  `
+    .trim()
+    .split(/\s+/),
+)
 /** Function names that are also English words: only with code around them. */
 const WORDY =
   /^(?:file|copy|mail|touch|print|echo|extract|exit|die|glob|system|include|require|assert|dirname|basename|substr|chr|ord|mkdir|extract)$/
 
 /** Comments, string concatenation and quotes removed: `"sys"."tem" /*x*\/ (` reads `system(`. */
 function unobfuscate(lower: string): string {
-  return lower
+  const folded = lower
     .replace(/\/\*[^*/]{0,64}\*\//g, '')
     .replace(/#[^\n#/]{0,64}\n|\/\/[^\n#/]{0,64}\n/g, '')
     .replace(/\s+/g, ' ')
@@ -37,16 +54,52 @@ function unobfuscate(lower: string): string {
     .replace(/\[\s*['"]?([a-z_]\w*)['"]?\s*\]\s*\[\s*0\s*\]/g, '$1')
     .replace(/\( ?(?:\[ ?)?['"]?([a-z_]\w{0,48})['"]?(?: ?\])? ?\) ?(?:\[ ?0 ?\] ?)?(?=\()/g, '$1')
     .replace(/\(\s*([a-z_]+)\s*\.\s*\(\s*([a-z_]+)\s*\)\s*\.\s*([a-z_]+)\s*\)/g, '$1$2$3')
-    .replace(/["'()]\s*(?=\()/g, (m) => (m.startsWith(')') ? m : ''))
+  return dropBeforeCall(folded)
+}
+
+const SPACE = /\s/
+
+/**
+ * A quote or parenthesis before a call's `(` dropped with the whitespace after it (`'system'(`,
+ * `(system)(`), a `)` kept: the lookahead `/["'()]\s*(?=\()/g` read by hand, as recheck's automaton
+ * cannot read a lookahead.
+ */
+export function dropBeforeCall(code: string): string {
+  let out = ''
+  let i = 0
+  while (i < code.length) {
+    const char = code[i] as string
+    if (char === '"' || char === "'" || char === '(' || char === ')') {
+      let next = i + 1
+      while (next < code.length && SPACE.test(code[next] as string)) next++
+      if (code[next] === '(') {
+        if (char === ')') out += code.slice(i, next)
+        i = next
+        continue
+      }
+    }
+    out += char
+    i++
+  }
+  return out
+}
+
+/** The first call of a listed function, as the alternation `\b(?:system|exec|…|posix_\w+|…)\s*\(` found it. */
+export function firstFunctionCall(code: string): WordCall | undefined {
+  for (const call of wordCalls(code)) {
+    const { name } = call
+    if (FUNCTION_NAMES.has(name) || (name.startsWith('posix_') && name.length > 6)) return call
+  }
+  return undefined
 }
 
 function functionCall(lower: string, paranoia: Paranoia): boolean {
   const code = unobfuscate(lower)
-  const match = FUNCTIONS.exec(code)
-  if (match === null) return false
-  const name = match[0].replace(/\s{0,16}\($/, '')
+  const match = firstFunctionCall(code)
+  if (match === undefined) return false
+  const name = match.text.replace(/\s{0,16}\($/, '')
   // `exec (` and nothing after is a word and a parenthesis, not a call.
-  if (/\s\($/.test(match[0]) && /^[\s)]*$/.test(code.slice(match.index + match[0].length)))
+  if (/\s\($/.test(match.text) && /^[\s)]*$/.test(code.slice(match.index + match.text.length)))
     return false
   if (
     !WORDY.test(name) &&

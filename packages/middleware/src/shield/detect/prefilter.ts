@@ -103,10 +103,12 @@ const mayPrototypePollution = (lower: string) => lower.includes('__') || lower.i
 
 // Java: JNDI needs `${`; gadgets and classes need `. ( @ #` or one of these words; the stream magic is non-ASCII.
 const JAVA_CHARS = bit('$@#(')
-const JAVA_WORDS =
-  /\b(?:javax?\.|org\.|com\.|class\s*\.|xwork\.|runtime|processbuilder|classloader|scriptenginemanager|invokertransformer|instantiatetransformer|chainedtransformer|constanttransformer|clonetransformer|forclosure|instantiatefactory|prototypeclonefactory|prototypeserializationfactory|whileclosure|templatesimpl|annotationinvocationhandler|badattributevalueexpexception|xsltc|jdbcrowsetimpl|unicastref|remoteobjectinvocationhandler|ognlcontext|aced0005|ro0ab|h4siaaaaaaaa)|\.jsp/
+export const JAVA_WORDS = [
+  /\bclass\s*\./,
+  /\b(?:javax?\.|org\.|com\.|xwork\.|runtime|processbuilder|classloader|scriptenginemanager|invokertransformer|instantiatetransformer|chainedtransformer|constanttransformer|clonetransformer|forclosure|instantiatefactory|prototypeclonefactory|prototypeserializationfactory|whileclosure|templatesimpl|annotationinvocationhandler|badattributevalueexpexception|xsltc|jdbcrowsetimpl|unicastref|remoteobjectinvocationhandler|ognlcontext|aced0005|ro0ab|h4siaaaaaaaa)|\.jsp/,
+]
 const mayJava = (lower: string, shape: Shape) =>
-  has(shape, JAVA_CHARS) || (shape.other & NON_ASCII) !== 0 || JAVA_WORDS.test(lower)
+  has(shape, JAVA_CHARS) || (shape.other & NON_ASCII) !== 0 || JAVA_WORDS.some((p) => p.test(lower))
 
 // Template injection: every pattern starts at a delimiter (the detector's own first test).
 const SSTI_CHARS = bit('{%#<[*@')
@@ -167,13 +169,15 @@ const mayXss = (lower: string, shape: Shape) =>
 // `;` (the one separator left; quotes that split its word removed as the shell does), or be one
 // of these: a named construct (`if exist`, PowerShell, `sh -c`, Node's `process`), a path the
 // detector reads (`/dev/tcp/`, `bin/`, a globbed `/e?c/`: a `/` opening a word, and a `?`),
-// `alias x=`, `module.exports =`. Paranoia 2 also takes any `;` before a letter.
+// `alias x=`, `module.exports =`, `if/i`. Paranoia 2 also takes any `;` before a letter.
 const RCE_CHARS = bit('(){}$<>|~![%&`\\')
-const RCE_WORDS =
-  /^\s*if[\s/]|process|__js_function|this\.constructor|xhuwmdc3xhuwmdy4awxl|xyqktkrfrlvoqyqk|xyqkxhuwmdrlxhuwmdq0x0zvtkmkjf9c|d2hpbguodhj1zsk|d2hpbguoms|x19qc19mdw5jdglvbi|downloadstring|downloadfile|frombase64string|webclient/
+export const RCE_WORDS = [
+  /^\s*if\s/,
+  /process|__js_function|this\.constructor|xhuwmdc3xhuwmdy4awxl|xyqktkrfrlvoqyqk|xyqkxhuwmdrlxhuwmdq0x0zvtkmkjf9c|d2hpbguodhj1zsk|d2hpbguoms|x19qc19mdw5jdglvbi|downloadstring|downloadfile|frombase64string|webclient/,
+]
 const RCE_DASHED =
   /invoke-|new-object|start-process|get-|set-|remove-item|copy-item|out-file|-encodedcommand|-executionpolicy|-nop|-noprofile|-windowstyle|sh\s{1,16}-c\s|-wrapper/
-const RCE_PATHS = /bin\/|\/(?:bin|etc|usr|sbin|dev|proc|tmp)\/|alias|module\.exports/
+const RCE_PATHS = /bin\/|\/(?:bin|etc|usr|sbin|dev|proc|tmp)\/|alias|module\.exports|^\s*if\//
 /** A `/` opening a word, as the globbed-path pattern reads one (`cat /e?c/passwd`). */
 const RCE_OPEN_SLASH = /(?:^|[\s;'"=])\//
 /** The quotes a shell removes from inside a word (`w'h'oami`), as rce's shellUnquote does for quotes alone. */
@@ -221,7 +225,7 @@ function mayRce(lower: string, shape: Shape, kind: InputKind, paranoia: Paranoia
   }
   if (has(shape, RCE_CHARS) || (shape.other & NEWLINE) !== 0) return true
   if (paranoia === 2 && has(shape, SEMICOLON)) return true
-  if (RCE_WORDS.test(lower)) return true
+  if (RCE_WORDS.some((p) => p.test(lower))) return true
   if (has(shape, DASH) && RCE_DASHED.test(lower)) return true
   const slash = has(shape, SLASH)
   if (has(shape, SLASH_EQUALS) && RCE_PATHS.test(lower)) return true
@@ -239,10 +243,15 @@ function mayRce(lower: string, shape: Shape, kind: InputKind, paranoia: Paranoia
 const SQL_CHARS = bit('`()@$[{|&')
 const SQL_QUOTED = /\b(?:or|and|xor|div|not)\b|--|#|;/
 const SQL_DIGITS = /^\s*(?:json\.)?[-+.]?\d|order|group|\d\.e|\d\s+as\s/
-const SQL_STACKED =
-  /;\s*(?:insert|replace|update|delete|(?:drop|create|alter|truncate)\s+(?:table|database|schema|view|user|function|procedure|trigger|index)|select|exec|declare|shutdown|waitfor|(?:grant|revoke|union|set|load|backup|call|merge|handler|rename|begin|if|copy|attach|pragma|use)\s*(?:$|@))/
-const SQL_WORDS =
-  /union\s*(?:(?:all|distinct)\s+)?select|select\s|waitfor|outfile|dumpfile|create\s|table|when|exec|analyse|pg_|xp_|msdb|tempdb|schema|information|mysql|sysobjects|syscolumns|sysdatabases|sqlite|msys|northwind|master/
+export const SQL_STACKED = [
+  /;\s*(?:insert|replace|update|delete|select|exec|declare|shutdown|waitfor)/,
+  /;\s*(?:drop|create|alter|truncate)\s+(?:table|database|schema|view|user|function|procedure|trigger|index)/,
+  /;\s*(?:grant|revoke|union|set|load|backup|call|merge|handler|rename|begin|if|copy|attach|pragma|use)\s*(?:$|@)/,
+]
+export const SQL_WORDS = [
+  /union\s*(?:(?:all|distinct)\s+)?select|select\s|create\s/,
+  /waitfor|outfile|dumpfile|table|when|exec|analyse|pg_|xp_|msdb|tempdb|schema|information|mysql|sysobjects|syscolumns|sysdatabases|sqlite|msys|northwind|master/,
+]
 const maySqli = (lower: string, shape: Shape, paranoia: Paranoia) =>
   paranoia === 2 ||
   has(shape, SQL_CHARS) ||
@@ -250,8 +259,8 @@ const maySqli = (lower: string, shape: Shape, paranoia: Paranoia) =>
   lower.includes('/*') ||
   (has(shape, QUOTES) && SQL_QUOTED.test(lower)) ||
   ((shape.other & DIGIT) !== 0 && SQL_DIGITS.test(lower)) ||
-  (has(shape, SEMICOLON) && SQL_STACKED.test(lower)) ||
-  SQL_WORDS.test(lower)
+  (has(shape, SEMICOLON) && SQL_STACKED.some((p) => p.test(lower))) ||
+  SQL_WORDS.some((p) => p.test(lower))
 
 /** Whether the detector of `category` may fire on `lower`; false is a proof it cannot. */
 export function mayFire(

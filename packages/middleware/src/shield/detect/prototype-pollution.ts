@@ -3,8 +3,12 @@
 // dotted path.
 import type { InputKind, Paranoia, Subject } from './subject'
 
-const PROTO_KEY =
-  /(?:^|[[.\s"'])__proto__(?:$|[\].\s"'])|^__proto__|constructor\s*(?:\]\s*\[|\.|\[)\s*['"]?prototype\b|\b__(?:definegetter|definesetter|lookupgetter|lookupsetter)__\b/
+/** A key that reaches the prototype, one pattern per spelling: recheck's automaton decides each (the one alternation it could not). */
+export const PROTO_KEY = [
+  /(?:^|[[.\s"'])__proto__(?:$|[\].\s"'])|^__proto__/,
+  /constructor\s*(?:\]\s*\[|\.|\[)\s*['"]?prototype\b/,
+  /\b__(?:definegetter|definesetter|lookupgetter|lookupsetter)__\b/,
+]
 
 export function detectPrototypePollution(
   subject: Subject,
@@ -13,7 +17,8 @@ export function detectPrototypePollution(
 ): boolean {
   if (kind === 'user-agent') return false
   const lower = subject.lower
-  if (kind === 'name') return PROTO_KEY.test(lower) || (lower === 'prototype' && paranoia === 2)
+  if (kind === 'name')
+    return PROTO_KEY.some((p) => p.test(lower)) || (lower === 'prototype' && paranoia === 2)
   return (
     (kind === 'query' || kind === 'body' || kind === 'cookie') &&
     /(?:^|[[."'])__proto__[\]."']|constructor\s*[[.]\s*['"]?prototype\s*[\].]/.test(lower)

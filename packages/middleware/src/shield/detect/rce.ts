@@ -14,7 +14,7 @@ const SUBSTITUTION =
 const GLOBBED_PATH =
   /(?:^|[\s;|&`'"=(])\/(?:[a-z?*[\]!-]{0,48}[?[][a-z?*[\]!-]{0,48})\/[a-z?*[\]!.-]{0,48}|\/(?:bin|etc|usr|sbin|dev|proc|tmp)\/[a-z]{0,48}[?*[]/
 const SYSTEM_BINARY = /(?:^|[\s;|&`'"=(<>{])\/?(?:usr\/(?:local\/)?)?s?bin\/[a-z][\w.+-]*/
-/** Tilde and history expansion, brace expansion, `sh -c`, `alias x=`: one pattern each, so recheck decides each. */
+/** Tilde and history expansion, brace expansion, `sh -c`: one pattern each, so recheck decides each. */
 const TILDE_OR_BRACE = [
   /^\s{0,16}~[-+]\d{0,16}\s{0,16}$/,
   /^\s{0,16}!-\d/,
@@ -24,18 +24,62 @@ const TILDE_OR_BRACE = [
   /\{\s{0,16},?\s{0,16}[a-z]{1,48}\s{0,16},[^}]{0,48}\}/,
   /\b(?:ba|z|da|k|tc)?sh\s{1,16}-c\s/,
   /-wrapper\s{1,16}sh,-c/,
-  /\balias\s{1,16}(?:-\w{1,48}\s{1,16})*[\w'"+-]{1,48}=/,
   /\$\{?(?:shell|ifs|bash_env|home)\}?\s/,
   /[a-z]\{[a-z]{0,48},[a-z,]{0,48}\}[a-z]/,
 ]
 const WINDOWS_FOR =
   /(?:^|[&|(])\s{0,16}for\s{1,16}(?:\/[a-z][^%]{0,48})?%{1,2}[^\s]{0,30}\s{1,16}in\s{0,16}\(/
-const WINDOWS_IF =
-  /(?:^|[&|(])\s{0,8}if\s{1,8}"[^"]{0,64}"\s{0,8}==|(?:^|[&|(])\s*if(?:\s*\/i)?\s+(?:not\s+)?(?:(?:exist|defined|errorlevel|cmdextversion)\s+\S|[^\s]+\s*(?:==|\s(?:equ|neq|lss|leq|gtr|geq)\s))/
-const WINDOWS_VARIABLES =
-  /%[a-z_]{3,20}%|%(?:comspec|systemroot|windir|programfiles|appdata|temp|userprofile|path|errorlevel|cd|random|date|time|cmdcmdline)%|%[a-z_]+:~-?\d/
+/** `if "%x%"=="y"`, `if exist`, `if /i not a equ b`: one pattern per form, so recheck decides each. */
+export const WINDOWS_IF = [
+  /(?:^|[&|(])\s{0,8}if\s{1,8}"[^"]{0,64}"\s{0,8}==/,
+  /(?:^|[&|(])\s*if(?:\s*\/i)?\s+(?:not\s+)?(?:exist|defined|errorlevel|cmdextversion)\s+\S/,
+  /(?:^|[&|(])\s*if(?:\s*\/i)?\s+(?:not\s+)?[^\s]+\s*(?:==|\s(?:equ|neq|lss|leq|gtr|geq)\s)/,
+]
+/** `%comspec%`, `%path:~-3%`: one pattern per form, so recheck decides each. */
+export const WINDOWS_VARIABLES = [
+  /%[a-z_]{3,20}%/,
+  /%(?:comspec|systemroot|windir|programfiles|appdata|temp|userprofile|path|errorlevel|cd|random|date|time|cmdcmdline)%/,
+  /%[a-z_]+:~-?\d/,
+]
 const POWERSHELL =
   /\b(?:invoke-(?:webrequest|expression|restmethod|command|item|wmimethod|shellcode|mimikatz)|new-object|start-process|get-(?:content|process|childitem|wmiobject|item|service|acl)|set-(?:content|item|executionpolicy|acl)|remove-item|copy-item|out-file|downloadstring|downloadfile|net\.webclient|frombase64string|-encodedcommand|-executionpolicy|-nop\b|-noprofile|-windowstyle)\b/
+const WORD_CHAR = /\w/
+const ALIAS_NAME_CHAR = /[\w'"+-]/
+const SPACE = /\s/
+
+/** The length of the run of characters matching `char` from `at`. */
+function runLength(text: string, at: number, char: RegExp): number {
+  let end = at
+  while (end < text.length && char.test(text[end] as string)) end++
+  return end - at
+}
+
+/**
+ * `alias ll='ls -la'`, `alias -p -g x=`: what `\balias\s{1,16}(?:-\w{1,48}\s{1,16})*[\w'"+-]{1,48}=`
+ * matches, read by hand. As a regex it was quadratic (`alias -alias -alias …` restarts the option
+ * run at every `alias`) and recheck could not decide it; here an option already read from one
+ * `alias` is not read again from the next.
+ */
+export function aliasDefinition(lower: string): boolean {
+  const read = new Set<number>()
+  for (let at = lower.indexOf('alias'); at !== -1; at = lower.indexOf('alias', at + 1)) {
+    if (at > 0 && WORD_CHAR.test(lower[at - 1] as string)) continue
+    let spaces = runLength(lower, at + 5, SPACE)
+    let i = at + 5 + spaces
+    while (spaces >= 1 && spaces <= 16 && !read.has(i)) {
+      read.add(i)
+      const name = runLength(lower, i, ALIAS_NAME_CHAR)
+      if (name >= 1 && name <= 48 && lower[i + name] === '=') return true
+      if (lower[i] !== '-') break
+      const option = runLength(lower, i + 1, WORD_CHAR)
+      if (option < 1 || option > 48) break
+      spaces = runLength(lower, i + 1 + option, SPACE)
+      i += 1 + option + spaces
+    }
+  }
+  return false
+}
+
 /** Where a new command starts; the captured separator tells how strong the boundary is. */
 const SEPARATORS = /(\|\||&&|\$\(|[;|&`\n\r(){}])/
 
@@ -151,11 +195,12 @@ export function detectRce(subject: Subject, kind: InputKind, paranoia: Paranoia)
   if (SUBSTITUTION.test(lower) || GLOBBED_PATH.test(lower) || SYSTEM_BINARY.test(lower)) return true
   if (
     TILDE_OR_BRACE.some((p) => p.test(lower)) ||
+    aliasDefinition(lower) ||
     WINDOWS_FOR.test(lower) ||
-    WINDOWS_IF.test(lower)
+    WINDOWS_IF.some((p) => p.test(lower))
   )
     return true
-  if (WINDOWS_VARIABLES.test(lower) || POWERSHELL.test(lower)) return true
+  if (WINDOWS_VARIABLES.some((p) => p.test(lower)) || POWERSHELL.test(lower)) return true
   if (commandAfterSeparator(lower)) return true
   return paranoia === 2 && /[;|`]\s*[a-z]/.test(lower)
 }

@@ -3,6 +3,7 @@
 // checked for the shapes an injection makes: a closed string followed by logic, a union, a stacked
 // statement, a comment that cuts the rest of the query, a time or file function.
 
+import { wordCalls } from './calls'
 import { stripSqlComments } from './normalize'
 import { type SqlToken, sqlTokens } from './sql-tokens'
 import type { InputKind, Paranoia, Subject } from './subject'
@@ -87,35 +88,93 @@ const ATTACK_FUNCTIONS = new Set([
  * SQL functions a parameter has no business calling. Named with `(` right after, or across spaces
  * for the names that are no English word; a word like `user(s)` in prose is told apart below.
  */
-const SQL_FUNCTION =
-  /\b(ascii|bin|char|chr|coalesce|concat|concat_ws|conv|cos|sin|tan|cot|acos|asin|atan2?|pow|power|rand|random|md5|sha[12]?|hex|unhex|ifnull|isnull|nullif|iif|instr|length|len|locate|lower|upper|lpad|rpad|ltrim|rtrim|trim|mid|ord|position|repeat|replace|reverse|round|floor|ceil|ceiling|substr|substring|substring_index|uncompress|compress|database|schema|user|current_user|session_user|system_user|version|now|sysdate|count|sum|avg|min|max|cast|convert|xmltype|extractvalue|updatexml|json_extract|json_object|json_build_object|json_array|jsonb_\w+|starts_with|unistr|to_char|to_number|elt|field|find_in_set|make_set|exp|log|ln|abs|sqrt|datediff|date_add|date_format|str_to_date|unix_timestamp|from_unixtime|group_concat|load_file|benchmark|sleep|pg_sleep|weight_string|quote|soundex|strcmp|bit_length|octet_length|char_length|character_length|uuid|last_insert_id|row_count|found_rows|connection_id|schema_name|db_name|object_id|col_name|host_name|suser_name|is_member|has_perms_by_name|dbms_\w+|utl_\w+|sys_context|nvl2?|decode|regexp_\w+)\s*\(/g
+const SQL_FUNCTION_NAMES = new Set(
+  `
+  ascii bin char chr coalesce concat concat_ws conv cos sin tan cot acos asin atan atan2 pow
+  power rand random md5 sha sha1 sha2 hex unhex ifnull isnull nullif iif instr length len locate
+  lower upper lpad rpad ltrim rtrim trim mid ord position repeat replace reverse round floor
+  ceil ceiling substr substring substring_index uncompress compress database schema user
+  current_user session_user system_user version now sysdate count sum avg min max cast convert
+  xmltype extractvalue updatexml json_extract json_object json_build_object json_array
+  starts_with unistr to_char to_number elt field find_in_set make_set exp log ln abs sqrt
+  datediff date_add date_format str_to_date unix_timestamp from_unixtime group_concat load_file
+  benchmark sleep pg_sleep weight_string quote soundex strcmp bit_length octet_length
+  char_length character_length uuid last_insert_id row_count found_rows connection_id
+  schema_name db_name object_id col_name host_name suser_name is_member has_perms_by_name
+  sys_context nvl nvl2 decode
+  `
+    .trim()
+    .split(/\s+/),
+)
+/** Families of functions named by a prefix (`jsonb_each`, `dbms_pipe`, `utl_http`, `regexp_like`). */
+const SQL_FUNCTION_PREFIXES = ['jsonb_', 'dbms_', 'utl_', 'regexp_']
+export const sqlFunction = (name: string) =>
+  SQL_FUNCTION_NAMES.has(name) ||
+  SQL_FUNCTION_PREFIXES.some((prefix) => name.startsWith(prefix) && name.length > prefix.length)
 /** English words among the functions: they count only with `(` right after and SQL inside. */
 const WORDY_FUNCTION =
   /^(?:sleep|char|count|sum|min|max|field|log|mid|round|floor|power|repeat|replace|reverse|position|length|lower|upper|now|user|version|schema|database|trim|cast|convert|quote|decode|exp|abs|bin|len|random|rand|cos|sin|tan|pow|ord)$/
-const SQL_SIGNS = [
-  /\bxp_(?:cmdshell|dirtree|regread|fileexist|availablemedia|servicecontrol)\b|\bexec(?:ute)?\s+master\.|\bexecute\s+immediate\b|\bdeclare\s+@|\bprocedure\s+analyse\b|\bwaitfor[\s+]+(?:delay|time)\b|\bpg_sleep\b/,
-  /'[[{][^']{0,200}[\]}]'\s*(?:::\s*jsonb?|->>?|#>>?|@>|<@|@\?|\?[|&]?|@@|\|\||[<>=]|-\s{0,8}\d)|[\w)]::\s{0,8}\s*(?:int|integer|bool|boolean|text|jsonb?|double|varchar|numeric|regclass|bigint)\b|\bor\s+'[[{]/,
-  /\bcase\s{1,16}when\b[^;]{0,48}?\bthen\b|\)\s{0,16}like\s{0,16}\(|\bif\s{0,16}\(\s{0,16}\w{1,48}\s{0,16}[<>=!~]|\bmerge\b[^;]{0,48}?\busing\s{0,16}\(|\bmatch\s{0,16}\([^)]{0,48}\)\s{0,16}against\s{0,16}\(/,
-  /\bcreate\s+(?:or\s+replace\s+)?(?:function|procedure|table|trigger|view|user|database)\s+[\w.`"]+|\b(?:alter|drop|truncate)\s+table\s+[\w.`"]+|\/\*!\d*\s*[a-z]|\d\.e[(.,]|(?:^|[\s(])(?:msdb|tempdb|schema_name)(?:$|[\s).,])|`\s*(?:regexp|rlike|like)\b/,
+/** One pattern per sign, so recheck's automaton decides each (the alternations it could not). */
+export const SQL_SIGNS = [
+  /\bxp_(?:cmdshell|dirtree|regread|fileexist|availablemedia|servicecontrol)\b|\bpg_sleep\b/,
+  /\bexec(?:ute)?\s+master\.|\bexecute\s+immediate\b/,
+  /\bdeclare\s+@|\bprocedure\s+analyse\b/,
+  /\bwaitfor[\s+]+(?:delay|time)\b/,
+  /[\w)]::\s*(?:int|integer|bool|boolean|text|jsonb?|double|varchar|numeric|regclass|bigint)\b/,
+  /\bor\s+'[[{]/,
+  /\bcase\s{1,16}when\b[^;]{0,48}?\bthen\b/,
+  /\)\s{0,16}like\s{0,16}\(|\bif\s{0,16}\(\s{0,16}\w{1,48}\s{0,16}[<>=!~]/,
+  /\bmerge\b[^;]{0,48}?\busing\s{0,16}\(/,
+  /\bmatch\s{0,16}\([^)]{0,48}\)\s{0,16}against\s{0,16}\(/,
+  /\bcreate\s+(?:or\s+replace\s+)?(?:function|procedure|table|trigger|view|user|database)\s+[\w.`"]/,
+  /\b(?:alter|drop|truncate)\s+table\s+[\w.`"]/,
+  /\/\*!\d*\s*[a-z]|\d\.e[(.,]/,
+  /(?:^|[\s(])(?:msdb|tempdb|schema_name)(?:$|[\s).,])|`\s*(?:regexp|rlike|like)\b/,
 ]
-const SQL_STATEMENTS = [
-  /\bselect\s{1,16}(?:if|sleep|benchmark)\s{0,16}\(|unionselect|\bselect\s{1,16}\*\s{1,16}from\b|\bselect\s{1,16}[\w.`"]{1,64}(?:\s{0,8},\s{0,8}[\w.`"]{1,64}){1,16}\s{1,16}from\s{1,16}[\w.`"]{1,64}|\b\d{1,16}\s{1,16}as\s{1,16}["'`\w]{1,64}\s{1,16}from\b/,
+export const SQL_STATEMENTS = [
+  /\bselect\s{1,16}(?:if|sleep|benchmark)\s{0,16}\(|unionselect|\bselect\s{1,16}\*\s{1,16}from\b/,
+  /\bselect\s{1,16}[\w.`"]{1,64}(?:\s{0,8},\s{0,8}[\w.`"]{1,64}){1,16}\s{1,16}from\s{1,16}[\w.`"]{1,64}/,
+  /\b\d{1,16}\s{1,16}as\s{1,16}["'`\w]{1,64}\s{1,16}from\b/,
 ]
+
+/** What may follow a quoted JSON literal: a cast to JSON, a JSON or containment operator, a comparison. */
+const JSON_OPERATOR = /\s*(?:::\s*jsonb?|->>?|#>>?|@>|<@|@\?|\?[|&]?|@@|\|\||[<>=]|-\s{0,8}\d)/y
+
+/**
+ * `'{"a":1}'::jsonb`, `'[1]' @> x`: a quoted JSON literal (at most 200 characters between its
+ * brackets) followed by a JSON operator. What `'[[{][^']{0,200}[\]}]'\s*(?:::\s*jsonb?|…)` matches,
+ * read quote by quote, as recheck could not decide that pattern.
+ */
+export function jsonLiteralCompared(text: string): boolean {
+  for (let open = text.indexOf("'"); open !== -1; ) {
+    const close = text.indexOf("'", open + 1)
+    if (close === -1) return false
+    const inside = close - open - 1
+    if (
+      inside >= 2 &&
+      inside <= 202 &&
+      '[{'.includes(text[open + 1] as string) &&
+      ']}'.includes(text[close - 1] as string)
+    ) {
+      JSON_OPERATOR.lastIndex = close + 1
+      if (JSON_OPERATOR.test(text)) return true
+    }
+    open = close
+  }
+  return false
+}
 const MAGIC_NUMBER =
   /^(?:json\.)?(?:429496729[56]|214748364[78]|-214748364[89]|2\.2250738585072(?:011|007)e-308|1e309|0000023456|0000012345)$/
 
 function functionCall(lower: string, kind: InputKind): boolean {
-  for (const match of lower.matchAll(SQL_FUNCTION)) {
+  for (const match of wordCalls(lower)) {
+    if (!sqlFunction(match.name)) continue
     // \b treats a letter like ß as a boundary: `haßelt (` is not `elt(`.
-    if ((match.index as number) > 0 && lower.charCodeAt((match.index as number) - 1) > 0x7f)
-      continue
-    const name = match[1] as string
+    if (match.index > 0 && lower.charCodeAt(match.index - 1) > 0x7f) continue
+    const name = match.name
     if (!WORDY_FUNCTION.test(name)) return true
-    if (/\s/.test(match[0])) continue
-    const after = lower.slice(
-      (match.index as number) + match[0].length,
-      (match.index as number) + match[0].length + 40,
-    )
+    if (/\s/.test(match.text)) continue
+    const after = lower.slice(match.index + match.text.length, match.index + match.text.length + 40)
     // `user(s)` and `count(ed)` are prose; a call has SQL inside or nothing at all.
     if (/^\s*(?:e?s|ed|ing)\s*\)/.test(after)) continue
     if (kind === 'name' || /^\s*(?:\)|\*|\d|'|"|`|select\b|@|0x|\w+\s*[,)]|$)/.test(after))
@@ -280,6 +339,7 @@ export function detectSqli(subject: Subject, kind: InputKind, paranoia: Paranoia
   if (METADATA.test(lower) || MAGIC_NUMBER.test(lower)) return true
   const text = stripSqlComments(lower)
   for (const sign of SQL_SIGNS) if (sign.test(text)) return true
+  if (jsonLiteralCompared(text)) return true
   // A path holds no prose: a whole statement or a function call there is an injection too.
   for (const sign of SQL_STATEMENTS) if (sign.test(text)) return true
   if (kind !== 'path' && text.includes('(') && functionCall(text, kind)) return true
