@@ -4,6 +4,7 @@
  * two the RFC's registry marks active); other algorithms are ignored.
  */
 import { parseDictionary, serializeDictionary } from 'structured-headers'
+import { sha256HexSyncBytes, toHex } from '../internal/crypto'
 
 /** The digest algorithms checked and written. */
 export type DigestAlgorithm = 'sha-256' | 'sha-512'
@@ -12,6 +13,14 @@ const HASHES: Readonly<Record<DigestAlgorithm, 'SHA-256' | 'SHA-512'>> = {
   'sha-256': 'SHA-256',
   'sha-512': 'SHA-512',
 }
+
+/**
+ * Bodies up to this many bytes get their sha-256 synchronously in JavaScript: about 7 µs for
+ * 1 KiB on Node 20 against about 20 µs of CPU for a `crypto.subtle.digest` thread-pool job (the
+ * same limit as idempotency's fingerprint). Longer ones go to WebCrypto, so a large body never
+ * holds the event loop for its whole length.
+ */
+const SYNC_DIGEST_MAX = 16_384
 
 /** What checking a Content-Digest against a body found. */
 export type DigestCheck = 'match' | 'mismatch' | 'unsupported' | 'malformed'
@@ -50,8 +59,11 @@ export async function checkContentDigest(
   for (const [name, member] of parsed) {
     if (name !== 'sha-256' && name !== 'sha-512') continue
     if (Array.isArray(member[0]) || !(member[0] instanceof ArrayBuffer)) return 'malformed'
-    // The digest is public (it is in the request): a plain byte comparison reveals nothing.
-    if (!sameBytes(new Uint8Array(member[0]), await digestOf(name, body))) return 'mismatch'
+    // The digest is public (it is in the request): a plain comparison reveals nothing.
+    const claimed = new Uint8Array(member[0])
+    if (name === 'sha-256' && body.length <= SYNC_DIGEST_MAX) {
+      if (toHex(claimed) !== sha256HexSyncBytes(body)) return 'mismatch'
+    } else if (!sameBytes(claimed, await digestOf(name, body))) return 'mismatch'
     checked++
   }
   return checked === 0 ? 'unsupported' : 'match'

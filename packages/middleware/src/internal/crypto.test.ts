@@ -1,3 +1,4 @@
+import fc from 'fast-check'
 import { describe, expect, it, vi } from 'vitest'
 import {
   base64url,
@@ -11,6 +12,7 @@ import {
   sha256Hex,
   sha256HexSync,
   timingSafeEqual,
+  toHex,
 } from './crypto'
 
 const bytes = (...b: number[]) => new Uint8Array(b)
@@ -192,6 +194,27 @@ describe('HMAC', () => {
     const key = await importHmacKey('secret')
     const sig = await hmacSign(key, 'data')
     expect(await hmacVerify(key, 'data', sig.slice(0, 20))).toBe(false)
+  })
+})
+
+describe('toHex', () => {
+  /** The encoding the table replaced: each byte's toString(16), padded to two digits. */
+  const reference = (b: Uint8Array) =>
+    Array.from(b, (x) => x.toString(16).padStart(2, '0')).join('')
+
+  it('writes every byte value as its two lowercase digits', () => {
+    const all = Uint8Array.from({ length: 256 }, (_, i) => i)
+    expect(toHex(all)).toBe(reference(all))
+    expect(toHex(bytes(0, 9, 10, 255))).toBe('00090aff')
+    expect(toHex(new Uint8Array(0))).toBe('')
+  })
+
+  it('agrees with the toString(16) encoding on arbitrary bytes', () => {
+    fc.assert(
+      fc.property(fc.uint8Array({ maxLength: 200 }), (b) => {
+        expect(toHex(b)).toBe(reference(b))
+      }),
+    )
   })
 })
 

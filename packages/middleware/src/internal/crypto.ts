@@ -51,10 +51,16 @@ export function fromBase64(value: string): Uint8Array<ArrayBuffer> | null {
   return out
 }
 
-/** Encodes bytes as lowercase hex. */
+/** The two lowercase hex digits of every byte value, by value. */
+const HEX_PAIRS = Array.from({ length: 256 }, (_, i) => i.toString(16).padStart(2, '0'))
+
+/**
+ * Encodes bytes as lowercase hex. A table of the 256 pairs: a webhook signature is encoded on
+ * every request, and `toString(16).padStart(2, '0')` per byte cost about 1 µs for 32 bytes.
+ */
 export function toHex(bytes: Uint8Array): string {
   let hex = ''
-  for (let i = 0; i < bytes.length; i++) hex += (bytes[i] as number).toString(16).padStart(2, '0')
+  for (let i = 0; i < bytes.length; i++) hex += HEX_PAIRS[bytes[i] as number]
   return hex
 }
 

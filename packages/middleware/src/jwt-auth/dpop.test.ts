@@ -170,6 +170,21 @@ describe('jwtAuth dpop: attacks', () => {
     await expectProofRefused(await app().request(URL_, { headers: dpopHeaders(token, lower) }))
   })
 
+  it('checks htu against each request URL on one instance (the last URL is remembered)', async () => {
+    const token = await accessToken()
+    const a = app()
+    const admin = 'https://api.example/mcp/admin'
+    const send = async (url: string, htu: string) =>
+      a.request(url, { headers: dpopHeaders(token, await proof(token, 'GET', htu)) })
+    expect((await send(URL_, URL_)).status).toBe(200)
+    await expectProofRefused(await send(admin, URL_))
+    expect((await send(admin, admin)).status).toBe(200)
+    await expectProofRefused(await send(URL_, admin))
+    // Spelled otherwise but normalising to the request URL: still accepted after a hit.
+    expect((await send(URL_, 'HTTPS://API.EXAMPLE:443/mcp/%74ools')).status).toBe(200)
+    await expectProofRefused(await send(`${URL_}x`, URL_))
+  })
+
   it('refuses a proof used a second time (replayed jti), on the same instance', async () => {
     const token = await accessToken()
     const a = app({ mode: 'required', nonceStore: new MemoryNonceStore() })

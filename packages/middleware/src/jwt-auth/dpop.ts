@@ -116,6 +116,10 @@ export class ProofVerifier {
   readonly #config: DpopConfig
   // Keys that imported only: junk headers cannot evict the keys of real clients.
   readonly #keys = new BoundedCache<string, ProofKey>(PROOF_KEY_CACHE_SIZE)
+  // The request URL normalised last: a client calls the same URL again and again, and each
+  // normalisation parses a URL (a few µs). Compared as a whole string, so another URL is parsed.
+  #lastUrl: string | undefined
+  #lastWanted: string | null = null
 
   constructor(config: DpopConfig) {
     this.#config = config
@@ -150,8 +154,13 @@ export class ProofVerifier {
     if (iat > now + ahead || iat < now - this.#config.maxAgeSeconds - target.tolerance) return null
     if (ath !== accessTokenHash(target.token)) return null
     if (nonce !== undefined && typeof nonce !== 'string') return null
-    const wanted = normalizeHtu(target.url)
-    if (wanted === null || normalizeHtu(htu) !== wanted) return null
+    if (target.url !== this.#lastUrl) {
+      this.#lastWanted = normalizeHtu(target.url)
+      this.#lastUrl = target.url
+    }
+    const wanted = this.#lastWanted
+    // An `htu` spelled exactly as the request URL normalises to the same value: parsed once.
+    if (wanted === null || (htu !== target.url && normalizeHtu(htu) !== wanted)) return null
     return { jkt: key.jkt, jti, iat, nonce }
   }
 

@@ -73,12 +73,15 @@ function readHeaders(c: Context, scheme: Scheme, d: Pending | undefined): Claime
   return { parts, id, timestamp }
 }
 
-/** The body as received, within the limit; refuses a larger or unreadable one. */
-async function readBody(c: Context, maxBodyBytes: number): Promise<Uint8Array> {
+/** Refuses a body whose declared length is over the limit, before reading it. */
+function checkDeclaredLength(c: Context, maxBodyBytes: number): void {
   const declared = c.req.header('content-length')
   if (declared !== undefined && CONTENT_LENGTH.test(declared) && Number(declared) > maxBodyBytes)
     reject(413, 'Content Too Large', 'body_too_large', unreadBodyHeaders(c))
-  const body = await readBodyBytes(c)
+}
+
+/** The body read as received, within the limit; refuses a larger or unreadable one. */
+function checkBody(body: Uint8Array<ArrayBuffer> | null, maxBodyBytes: number): Uint8Array {
   if (body === null) reject(400, 'Bad Request', 'body_unreadable')
   if (body.length > maxBodyBytes) reject(413, 'Content Too Large', 'body_too_large')
   return body
@@ -145,7 +148,8 @@ export function webhook(options: WebhookOptions): MiddlewareHandler & WebhookRej
   return described(description, async function webhook(c, next) {
     const d = begin(c, NAME)
     const { parts, id, timestamp } = readHeaders(c, scheme, d)
-    const body = await readBody(c, maxBodyBytes)
+    checkDeclaredLength(c, maxBodyBytes)
+    const body = checkBody(await readBodyBytes(c), maxBodyBytes)
     const matched = await verify.match(parts, signedMessage(scheme, id, timestamp, body))
     if (matched === undefined) refuse(d, 'no signature matches')
     if (timestamp !== undefined && scheme.timestamped) {
@@ -156,7 +160,8 @@ export function webhook(options: WebhookOptions): MiddlewareHandler & WebhookRej
     }
     // Keyed by id and timestamp: a captured message sent again is refused, while the sender's
     // own retry (same id, new timestamp, new signature) passes, as Standard Webhooks expects.
-    await claim(c, config, d, `webhook:${scheme.preset}:${id ?? matched}:${timestamp ?? ''}`)
+    if (config.nonces !== undefined)
+      await claim(c, config, d, `webhook:${scheme.preset}:${id ?? matched}:${timestamp ?? ''}`)
     const info: WebhookInfo = { preset: scheme.preset }
     if (id !== undefined) info.id = id
     if (timestamp !== undefined) info.timestamp = Number(timestamp)

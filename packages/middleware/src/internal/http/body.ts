@@ -27,7 +27,16 @@ export function mayHaveBody(c: Context): boolean {
   const framed = framedBody(c)
   if (framed !== undefined) return framed
   // The cache first: a request served lazily (node-server.ts) builds its body when `.body` is read.
-  return Object.keys(c.req.bodyCache).length > 0 || c.req.raw.body !== null
+  return hasCachedBody(c) || c.req.raw.body !== null
+}
+
+/**
+ * Whether Hono's body cache holds a body already (a middleware or the handler read it through
+ * `c.req`). A `for…in` rather than `Object.keys(…).length`: no array per request.
+ */
+export function hasCachedBody(c: Context): boolean {
+  for (const _ in c.req.bodyCache) return true
+  return false
 }
 
 /** A `Content-Length` value the parser frames a body by: digits only, one value. */
@@ -41,7 +50,7 @@ function framedBody(c: Context): boolean | undefined {
   const length = headers['content-length']
   const chunked = headers['transfer-encoding'] !== undefined
   if (length === undefined && !chunked) {
-    return Object.keys(c.req.bodyCache).length > 0 ? undefined : false
+    return hasCachedBody(c) ? undefined : false
   }
   // node-server gives a GET or HEAD no body whatever it declares: asked of the Request, as
   // before. Node's parser refuses a Content-Length that is not a lone number.

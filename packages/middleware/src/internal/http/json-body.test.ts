@@ -320,6 +320,45 @@ describe('readBodyBytes then the handler (c.req.raw served lazily, internals on 
     })
   })
 
+  it('gives null for a body consumed outside Hono, and leaves no failed read in the cache', async () => {
+    const a = new Hono()
+    a.post('/', async (c) => {
+      await c.req.raw.text()
+      const bytes = await readBodyBytes(c)
+      const cached = Object.keys(c.req.bodyCache)
+      const again = await c.req.text().then(
+        () => 'read',
+        (err: Error) => err.name,
+      )
+      return c.json({ bytes, cached, again })
+    })
+    const res = await a.request('/', { method: 'POST', body: 'x' })
+    // As before this reader ran: nothing cached, and Hono's own read meets the used body.
+    expect(await res.json()).toEqual({ bytes: null, cached: [], again: 'TypeError' })
+  })
+
+  it('decodes the text once, and keeps a text another reader put in the cache after it', async () => {
+    const a = new Hono()
+    a.use(async (c, next) => {
+      await readBodyBytes(c)
+      await next()
+    })
+    a.use(async (c, next) => {
+      const first = c.req.bodyCache.text
+      const same = first === c.req.bodyCache.text
+      c.header('x-first', encodeURIComponent(await (first as unknown as Promise<string>)))
+      ;(c.req.bodyCache as { text?: Promise<string> }).text = Promise.resolve('replaced')
+      c.header('x-same', String(same))
+      await next()
+    })
+    a.post('/', async (c) => c.json({ text: await c.req.text() }))
+    const res = await a.request('/', { method: 'POST', body: '\ufeffh\u00e9' })
+    expect(res.headers.get('x-same')).toBe('true')
+    // Decoded as Response.text() does: the BOM dropped.
+    expect(decodeURIComponent(res.headers.get('x-first') ?? '')).toBe('h\u00e9')
+    expect(await res.json()).toEqual({ text: 'replaced' })
+  })
+
   it('builds no new Request while the handler reads the body through c.req only', async () => {
     flag.__PALISADE_NO_INTERNALS__ = false
     const a = new Hono()
