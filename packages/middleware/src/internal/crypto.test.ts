@@ -11,6 +11,7 @@ import {
   randomToken,
   sha256Hex,
   sha256HexSync,
+  sha256HexSyncBytes,
   timingSafeEqual,
   toHex,
 } from './crypto'
@@ -272,6 +273,21 @@ describe('sha256HexSync', () => {
     for (let n = 0; n <= 200; n++) {
       const ascii = 'x'.repeat(n)
       expect(sha256HexSync(ascii), `${n} bytes`).toBe(await subtleHex(ascii))
+    }
+  })
+
+  it('hashes a view into a larger buffer by its own bytes (sha256HexSyncBytes)', async () => {
+    const buffer = new TextEncoder().encode(`head|${'z'.repeat(150)}|tail`)
+    for (const [from, to] of [
+      [5, 155],
+      [5, 69],
+      [1, 57],
+      [0, buffer.length],
+    ] as const) {
+      const view = buffer.subarray(from, to)
+      const expected = new Uint8Array(await crypto.subtle.digest('SHA-256', view.slice()))
+      const hex = Array.from(expected, (b) => b.toString(16).padStart(2, '0')).join('')
+      expect(sha256HexSyncBytes(view), `${from}..${to}`).toBe(hex)
     }
   })
 

@@ -152,8 +152,70 @@ const K256 = new Int32Array([
   0x19a4c116, 0x1e376c08, 0x2748774c, 0x34b0bcb5, 0x391c0cb3, 0x4ed8aa4a, 0x5b9cca4f, 0x682e6ff3,
   0x748f82ee, 0x78a5636f, 0x84c87814, 0x8cc70208, 0x90befffa, 0xa4506ceb, 0xbef9a3f7, 0xc67178f2,
 ])
-/** The message schedule, reused: the function is synchronous, so calls never overlap. */
+/** The initial hash value (FIPS 180-4 §5.3.3). */
+const IV256 = [
+  0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a, 0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19,
+]
+// Scratch state, reused: the hash is synchronous, so calls never overlap.
+/** The message schedule. */
 const W256 = new Int32Array(64)
+/** The running hash value. */
+const H256 = new Int32Array(8)
+/** The message's last partial block, its 0x80 and its bit length: one or two blocks. */
+const TAIL256 = new Uint8Array(128)
+/** Two hex digits of each byte value. */
+const HEX_BYTE = Array.from({ length: 256 }, (_, i) => i.toString(16).padStart(2, '0'))
+
+/** Mixes the 64-byte block of `bytes` at `offset` into {@link H256} (FIPS 180-4 §6.2.2). */
+function sha256Block(bytes: Uint8Array, offset: number): void {
+  const w = W256
+  for (let i = 0, o = offset; i < 16; i++, o += 4) {
+    w[i] =
+      ((bytes[o] as number) << 24) |
+      ((bytes[o + 1] as number) << 16) |
+      ((bytes[o + 2] as number) << 8) |
+      (bytes[o + 3] as number)
+  }
+  for (let i = 16; i < 64; i++) {
+    const x = w[i - 15] as number
+    const y = w[i - 2] as number
+    const s0 = ((x >>> 7) | (x << 25)) ^ ((x >>> 18) | (x << 14)) ^ (x >>> 3)
+    const s1 = ((y >>> 17) | (y << 15)) ^ ((y >>> 19) | (y << 13)) ^ (y >>> 10)
+    w[i] = ((w[i - 16] as number) + s0 + (w[i - 7] as number) + s1) | 0
+  }
+  const H = H256
+  let a = H[0] as number
+  let b = H[1] as number
+  let c = H[2] as number
+  let d = H[3] as number
+  let e = H[4] as number
+  let f = H[5] as number
+  let g = H[6] as number
+  let h = H[7] as number
+  for (let i = 0; i < 64; i++) {
+    const S1 = ((e >>> 6) | (e << 26)) ^ ((e >>> 11) | (e << 21)) ^ ((e >>> 25) | (e << 7))
+    const t1 = (h + S1 + ((e & f) ^ (~e & g)) + (K256[i] as number) + (w[i] as number)) | 0
+    const S0 = ((a >>> 2) | (a << 30)) ^ ((a >>> 13) | (a << 19)) ^ ((a >>> 22) | (a << 10))
+    const t2 = (S0 + ((a & b) ^ (a & c) ^ (b & c))) | 0
+    h = g
+    g = f
+    f = e
+    e = (d + t1) | 0
+    d = c
+    c = b
+    b = a
+    a = (t1 + t2) | 0
+  }
+  // Int32Array stores wrap to 32 bits, as the additions modulo 2^32 require.
+  H[0] = (H[0] as number) + a
+  H[1] = (H[1] as number) + b
+  H[2] = (H[2] as number) + c
+  H[3] = (H[3] as number) + d
+  H[4] = (H[4] as number) + e
+  H[5] = (H[5] as number) + f
+  H[6] = (H[6] as number) + g
+  H[7] = (H[7] as number) + h
+}
 
 /**
  * SHA-256 of a string's UTF-8 bytes, as lowercase hex, computed synchronously in JavaScript.
@@ -176,66 +238,32 @@ export function sha256HexSync(data: string): string {
  * sha256HexSyncBytes(new TextEncoder().encode('abc')) // 'ba7816bf…f20015ad'
  */
 export function sha256HexSyncBytes(bytes: Uint8Array): string {
+  H256.set(IV256)
   const length = bytes.length
-  // Message, 0x80, zeros, then the 64-bit big-endian bit length: a whole number of 64-byte blocks.
-  const blocks = ((length + 8) >>> 6) + 1
-  const padded = new Uint8Array(blocks * 64)
-  padded.set(bytes)
-  padded[length] = 0x80
-  const view = new DataView(padded.buffer)
-  view.setUint32(padded.length - 8, Math.floor(length / 0x20000000))
-  view.setUint32(padded.length - 4, (length << 3) >>> 0)
-
-  let h0 = 0x6a09e667
-  let h1 = 0xbb67ae85 | 0
-  let h2 = 0x3c6ef372
-  let h3 = 0xa54ff53a | 0
-  let h4 = 0x510e527f
-  let h5 = 0x9b05688c | 0
-  let h6 = 0x1f83d9ab
-  let h7 = 0x5be0cd19
-  const w = W256
-  for (let offset = 0; offset < padded.length; offset += 64) {
-    for (let i = 0; i < 16; i++) w[i] = view.getInt32(offset + i * 4)
-    for (let i = 16; i < 64; i++) {
-      const x = w[i - 15] as number
-      const y = w[i - 2] as number
-      const s0 = ((x >>> 7) | (x << 25)) ^ ((x >>> 18) | (x << 14)) ^ (x >>> 3)
-      const s1 = ((y >>> 17) | (y << 15)) ^ ((y >>> 19) | (y << 13)) ^ (y >>> 10)
-      w[i] = ((w[i - 16] as number) + s0 + (w[i - 7] as number) + s1) | 0
-    }
-    let a = h0
-    let b = h1
-    let c = h2
-    let d = h3
-    let e = h4
-    let f = h5
-    let g = h6
-    let h = h7
-    for (let i = 0; i < 64; i++) {
-      const S1 = ((e >>> 6) | (e << 26)) ^ ((e >>> 11) | (e << 21)) ^ ((e >>> 25) | (e << 7))
-      const t1 = (h + S1 + ((e & f) ^ (~e & g)) + (K256[i] as number) + (w[i] as number)) | 0
-      const S0 = ((a >>> 2) | (a << 30)) ^ ((a >>> 13) | (a << 19)) ^ ((a >>> 22) | (a << 10))
-      const t2 = (S0 + ((a & b) ^ (a & c) ^ (b & c))) | 0
-      h = g
-      g = f
-      f = e
-      e = (d + t1) | 0
-      d = c
-      c = b
-      b = a
-      a = (t1 + t2) | 0
-    }
-    h0 = (h0 + a) | 0
-    h1 = (h1 + b) | 0
-    h2 = (h2 + c) | 0
-    h3 = (h3 + d) | 0
-    h4 = (h4 + e) | 0
-    h5 = (h5 + f) | 0
-    h6 = (h6 + g) | 0
-    h7 = (h7 + h) | 0
+  // Whole blocks straight from the input (no padded copy of the message), then the rest in
+  // TAIL256: the last bytes, 0x80, zeros, and the 64-bit big-endian bit length.
+  const whole = length - (length % 64)
+  for (let offset = 0; offset < whole; offset += 64) sha256Block(bytes, offset)
+  const rest = length - whole
+  const tail = rest < 56 ? 64 : 128
+  TAIL256.fill(0)
+  TAIL256.set(bytes.subarray(whole))
+  TAIL256[rest] = 0x80
+  const high = Math.floor(length / 0x20000000)
+  const low = (length << 3) >>> 0
+  for (let i = 0; i < 4; i++) {
+    TAIL256[tail - 8 + i] = high >>> (24 - 8 * i)
+    TAIL256[tail - 4 + i] = low >>> (24 - 8 * i)
   }
-  return [h0, h1, h2, h3, h4, h5, h6, h7]
-    .map((word) => (word >>> 0).toString(16).padStart(8, '0'))
-    .join('')
+  sha256Block(TAIL256, 0)
+  if (tail === 128) sha256Block(TAIL256, 64)
+  let hex = ''
+  for (const word of H256) {
+    hex +=
+      (HEX_BYTE[(word >>> 24) & 0xff] as string) +
+      (HEX_BYTE[(word >>> 16) & 0xff] as string) +
+      (HEX_BYTE[(word >>> 8) & 0xff] as string) +
+      (HEX_BYTE[word & 0xff] as string)
+  }
+  return hex
 }

@@ -107,6 +107,18 @@ describe('loadShed maxInFlight', () => {
     expect((await app.request('/work')).status).toBe(200)
   })
 
+  it('frees the slot and passes the rejection on when the chain rejects past onError', async () => {
+    const shed = loadShed({ maxInFlight: 1 })
+    const app = new Hono()
+    app.use('*', shed)
+    // Hono hands only Error instances to onError: anything else rejects next() itself.
+    app.get('/reject', () => Promise.reject('not an Error'))
+    app.get('/work', (c) => c.text('done'))
+    await expect(app.request('/reject')).rejects.toBe('not an Error')
+    expect(shed.pressure().inFlight).toBe(0)
+    expect((await app.request('/work')).status).toBe(200)
+  })
+
   it('in dry run lets the request through and records what it would have done', async () => {
     const hold = deferred()
     const shed = loadShed({ maxInFlight: 1, dryRun: true })

@@ -2,6 +2,7 @@ import { readJsonText } from '@palisade/shared/json'
 import type { Context } from 'hono'
 import { mayHaveBody } from '../internal/http/body'
 import { isJsonContentType, readBodyForm, readBodyText } from '../internal/http/json-body'
+import { serveParsedJson } from '../internal/http/parsed-json'
 import { scanPairs, skipped } from './inputs'
 import { NONE, type PointerTrie } from './pointers'
 import { type Scan, safeName } from './scan'
@@ -53,9 +54,8 @@ export async function scanBody(
   if (declared === 'json' || LOOKS_LIKE_JSON.test(text)) {
     const read = readJsonText(text)
     if (read.ok) {
-      // The handler's c.req.json() gets this very value instead of parsing the text again:
-      // nobody else holds it, and the walk reads it without changing it.
-      ;(c.req.bodyCache as { json?: Promise<unknown> }).json = Promise.resolve(read.value)
+      // The handler's c.req.json() copies this value instead of parsing the text again.
+      serveParsedJson(c, read.value)
       if (declared !== 'json') scan.notes.push(`body declared ${declared}: parsed as JSON`)
       return scanJson(read.value, scan, fields ? [fields] : NONE)
     }

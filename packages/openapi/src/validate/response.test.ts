@@ -6,6 +6,7 @@ import { toJsonSchema } from '@valibot/to-json-schema'
 import Ajv2020 from 'ajv/dist/2020'
 import { type } from 'arktype'
 import { type Context, Hono, type MiddlewareHandler } from 'hono'
+import { HTTPException } from 'hono/http-exception'
 import { stream } from 'hono/streaming'
 import * as v from 'valibot'
 import { describe, expect, it } from 'vitest'
@@ -835,6 +836,29 @@ describe('response validation of what JSON.stringify sends (any object, toJSON a
     expect(issues.map((i) => [i.kind, i.path, i.status])).toEqual([
       ['undeclared_status', '/refusing', 401],
     ])
+  })
+
+  it('checks the answer of a synchronous route middleware, and passes on what it throws', async () => {
+    const { api, issues } = make('strip')
+    const responses = { 200: { description: 'u', schema: User } }
+    const answers = ((c: Context) => untyped(c)({ ...leaky }, 200)) as unknown as MiddlewareHandler
+    const passes = ((_c: Context, next: () => Promise<void>) => next()) as MiddlewareHandler
+    const throws = (() => {
+      throw new HTTPException(403, { message: 'no' })
+    }) as MiddlewareHandler
+    api.get('/answers', (c) => c.json(user, 200), {
+      middlewares: [answers],
+      openapi: { responses },
+    })
+    api.get('/passes', (c) => untyped(c)(leaky, 200), {
+      middlewares: [passes],
+      openapi: { responses },
+    })
+    api.get('/throws', (c) => c.json(user, 200), { middlewares: [throws], openapi: { responses } })
+    expect(await (await api.request('/answers')).json()).toEqual(user)
+    expect(await (await api.request('/passes')).json()).toEqual(user)
+    expect((await api.request('/throws')).status).toBe(403)
+    expect(issues).toEqual([])
   })
 
   it('keeps what a route middleware describes of itself readable on the function Hono runs', () => {

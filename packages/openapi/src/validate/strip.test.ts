@@ -168,6 +168,29 @@ describe('stripping what JSON.stringify would send', () => {
     expect(JSON.stringify(open)).toBe('{"__proto__":{},"s":1}')
     expect(JSON.stringify(run(User, body).sent)).toBe('{"id":"u1","name":"Ada"}')
   })
+
+  it('keeps the order of the kept keys wherever the removed ones and the changed ones sit', () => {
+    const Pair: OpenAPISchema = {
+      type: 'object',
+      properties: { a: {}, b: User, c: {}, d: User },
+    }
+    const strip = stripperFor(Pair)
+    const inner = { id: 'u1', name: 'Ada', secret: 1 }
+    // Removed first, in the middle and last; a changed child before and after a removal.
+    const body = { x: 1, a: 1, y: 2, b: inner, c: 3, d: inner, z: 4 }
+    const sent = strip(body)
+    expect(JSON.stringify(sent)).toBe(
+      '{"a":1,"b":{"id":"u1","name":"Ada"},"c":3,"d":{"id":"u1","name":"Ada"}}',
+    )
+    expect(Object.keys(sent as object)).toEqual(['a', 'b', 'c', 'd'])
+    // A changed child with nothing removed, and a removal after unchanged keys only.
+    expect(JSON.stringify(strip({ a: 1, b: inner, c: 3 }))).toBe(
+      '{"a":1,"b":{"id":"u1","name":"Ada"},"c":3}',
+    )
+    expect(JSON.stringify(strip({ a: 1, c: 3, q: 0 }))).toBe('{"a":1,"c":3}')
+    expect(body).toEqual({ x: 1, a: 1, y: 2, b: inner, c: 3, d: inner, z: 4 })
+    expect(inner).toEqual({ id: 'u1', name: 'Ada', secret: 1 })
+  })
 })
 
 describe('stripping by schema', () => {

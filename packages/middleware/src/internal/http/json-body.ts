@@ -162,10 +162,11 @@ export async function readBodyBytes(c: Context): Promise<Uint8Array<ArrayBuffer>
 
 /**
  * Reads the request body as bytes into Hono's cache, like {@link readBodyText}: the handler's
- * `c.req.json()`, `text()`… are served from the cache. Call `restore()` before the handler runs
- * so `c.req.raw` is readable too (a fresh Request with the same bytes); a middleware that answers
- * without the handler skips it. An empty array when the request provably has no body; `null` when
- * it cannot be read (a stream error, or a body consumed outside Hono's cache).
+ * `c.req.json()`, `text()`… are served from the cache. Call `restore()` before the handler runs:
+ * it makes `c.req.raw` readable too (a fresh Request with the same bytes) and adds the cache's
+ * decode-once text entry; a middleware that answers without the handler skips both. An empty
+ * array when the request provably has no body; `null` when it cannot be read (a stream error, or
+ * a body consumed outside Hono's cache).
  */
 export async function peekBodyBytes(
   c: Context,
@@ -177,8 +178,12 @@ export async function peekBodyBytes(
     if (!mayHaveBody(c)) return { bytes: new Uint8Array(0), restore: () => {} }
     const read = await readIntoCache(c)
     if (read === null) return null
-    cacheTextOf(c, read.bytes)
-    return { bytes: new Uint8Array(read.bytes), restore: read.restore }
+    // The text entry only matters to a handler: a replay, which runs none, skips it with restore.
+    const restore = () => {
+      cacheTextOf(c, read.bytes)
+      read.restore()
+    }
+    return { bytes: new Uint8Array(read.bytes), restore }
   } catch {
     return null
   }

@@ -141,11 +141,26 @@ function inWindow(
 ): AttackCategory | undefined {
   const lower = text.toLowerCase()
   const shape = filtered ? shapeOf(lower) : undefined
-  const subject: Subject = { raw, text, lower, name }
-  for (const category of ATTACK_CATEGORIES) {
-    if (!options.rules.has(category)) continue
+  let subject: Subject | undefined
+  for (const category of enabled(options.rules)) {
     if (shape !== undefined && !mayFire(category, lower, shape, kind, options.paranoia)) continue
+    subject ??= { raw, text, lower, name }
     if (DETECTORS[category](subject, kind, options.paranoia)) return category
   }
   return undefined
+}
+
+/**
+ * The enabled categories in {@link ATTACK_CATEGORIES}' order, remembered per rules set: shield()
+ * builds its set once and never changes it, so a value's loop skips ten `Set.has` calls.
+ */
+const ENABLED = new WeakMap<ReadonlySet<AttackCategory>, readonly AttackCategory[]>()
+
+function enabled(rules: ReadonlySet<AttackCategory>): readonly AttackCategory[] {
+  let list = ENABLED.get(rules)
+  if (list === undefined) {
+    list = ATTACK_CATEGORIES.filter((category) => rules.has(category))
+    ENABLED.set(rules, list)
+  }
+  return list
 }

@@ -22,6 +22,20 @@ const NEWLINE = 2
 const CONTROL = 4
 const NON_ASCII = 8
 
+// The single characters the tests below ask about, as masks (computed once, not per value).
+const COLON = bit(':')
+const EQUALS = bit('=')
+const DOT = bit('.')
+const SLASH = bit('/')
+const SLASH_EQUALS = bit('/=')
+const PATH_CHARS = bit('/\\.')
+const SLASHES_SEMICOLON = bit('/\\;')
+const OPEN_PAREN = bit('(')
+const SEMICOLON = bit(';')
+const DASH = bit('-')
+const QUESTION = bit('?')
+const QUOTES = bit('\'"')
+
 /** What a value holds, as two masks: `punct` (one bit per punctuation character), `other` (digits, breaks, controls, non-ASCII). */
 export interface Shape {
   punct: number
@@ -99,8 +113,11 @@ const mayJava = (lower: string, shape: Shape) =>
 // Template injection: every pattern starts at a delimiter (the detector's own first test).
 const SSTI_CHARS = bit('{%#<[*@')
 
-// Remote file inclusion: a URL (`:`), an internal host with a path (`/`), a trailing `?`.
+// Remote file inclusion: a URL (`:`), an internal host with a path (`/`), a trailing `?`. Every
+// pattern is anchored at the value's start (after white space) and spans no white space, so one
+// of `: / ? #` must occur in the value's first word.
 const RFI_CHARS = bit(':/?')
+const RFI_FIRST_WORD = /^\s*[^\s:/?#]*[:/?#]/
 
 // PHP: tags `<? [php] {php}`, `$` variables and `(` calls; `:` in php:// and serialized data
 // (`s:5:`, `O:8:`: a colon before a digit); `=` after an ini directive's name, which holds `_`
@@ -112,9 +129,9 @@ const PHP_INI_LINE = /^\s*[a-z_]+\s*=/
 const iniName = (name: string) => name.includes('_') || name.includes('.')
 const mayPhp = (lower: string, shape: Shape, kind: InputKind) =>
   has(shape, PHP_CHARS) ||
-  (has(shape, bit(':')) && PHP_COLON.test(lower)) ||
-  (has(shape, bit('=')) && (PHP_INI_LINE.test(lower) || nameBeforeEquals(lower, 8, 65, iniName))) ||
-  ((kind === 'name' || kind === 'header') && (has(shape, bit('.')) || lower.includes('sess_')))
+  (has(shape, COLON) && PHP_COLON.test(lower)) ||
+  (has(shape, EQUALS) && (PHP_INI_LINE.test(lower) || nameBeforeEquals(lower, 8, 65, iniName))) ||
+  ((kind === 'name' || kind === 'header') && (has(shape, DOT) || lower.includes('sess_')))
 
 // Local file inclusion: traversal needs `..` and `/ \ ;`, the spelled encodings `0x`; the file
 // names a slash or backslash after one of these words, or one of these dotted names, but for two
@@ -126,9 +143,9 @@ const mayLfi = (lower: string, shape: Shape, kind: InputKind) =>
   lower.includes('0x') ||
   lower.includes('id_') ||
   lower.includes('authorized_keys') ||
-  (kind === 'path' && has(shape, bit('/\\.'))) ||
-  (has(shape, bit('/\\;')) && LFI_SLASHED.test(lower)) ||
-  (has(shape, bit('.')) && LFI_DOTTED.test(lower))
+  (kind === 'path' && has(shape, PATH_CHARS)) ||
+  (has(shape, SLASHES_SEMICOLON) && LFI_SLASHED.test(lower)) ||
+  (has(shape, DOT) && LFI_DOTTED.test(lower))
 
 // XSS: markup and calls need `< ( [ ! \` + *`; a script URL `t:` or `data`; a handler `on…=`;
 // the DOM sinks a dot and their names; `dialog` may be spaced out, `vmlframe`, `-moz-binding`.
@@ -141,27 +158,36 @@ const XSS_DOT = /document|sort|reflect|window|innerhtml|outerhtml|fromcharcode|p
 const XSS_WORDS = /d\s{0,4}i\s{0,4}a\s{0,4}l\s{0,4}o\s{0,4}g|vmlframe|moz-binding/
 const mayXss = (lower: string, shape: Shape) =>
   has(shape, XSS_CHARS) ||
-  (has(shape, bit(':')) && XSS_COLON.test(lower)) ||
-  (has(shape, bit('=')) &&
+  (has(shape, COLON) && XSS_COLON.test(lower)) ||
+  (has(shape, EQUALS) &&
     (XSS_EQUALS.test(lower) || nameBeforeEquals(lower, 48, 1 << 30, handlerName))) ||
-  (has(shape, bit('.')) && XSS_DOT.test(lower)) ||
+  (has(shape, DOT) && XSS_DOT.test(lower)) ||
   XSS_WORDS.test(lower)
 
-// Command injection: separators, substitutions, redirections, paths, Windows variables need one
-// of these characters. Without them only the first word can be a command (quotes that split it
-// removed as the shell does), or a named construct: `if exist`, PowerShell, `sh -c`, Node's `process`.
-const RCE_CHARS = bit('(){}$<>|/~![%&;`\\=')
+// Command injection: substitutions, redirections, pipes, Windows variables and calls need one of
+// these characters (or a line break). Without them a command can only start the value or follow a
+// `;` (the one separator left; quotes that split its word removed as the shell does), or be one
+// of these: a named construct (`if exist`, PowerShell, `sh -c`, Node's `process`), a path the
+// detector reads (`/dev/tcp/`, `bin/`, a globbed `/e?c/`: a `/` opening a word, and a `?`),
+// `alias x=`, `module.exports =`, `if/i`. Paranoia 2 also takes any `;` before a letter.
+const RCE_CHARS = bit('(){}$<>|~![%&`\\')
 export const RCE_WORDS = [
   /^\s*if\s/,
   /process|__js_function|this\.constructor|xhuwmdc3xhuwmdy4awxl|xyqktkrfrlvoqyqk|xyqkxhuwmdrlxhuwmdq0x0zvtkmkjf9c|d2hpbguodhj1zsk|d2hpbguoms|x19qc19mdw5jdglvbi|downloadstring|downloadfile|frombase64string|webclient/,
 ]
 const RCE_DASHED =
   /invoke-|new-object|start-process|get-|set-|remove-item|copy-item|out-file|-encodedcommand|-executionpolicy|-nop|-noprofile|-windowstyle|sh\s{1,16}-c\s|-wrapper/
+const RCE_PATHS = /bin\/|\/(?:bin|etc|usr|sbin|dev|proc|tmp)\/|alias|module\.exports|^\s*if\//
+/** A `/` opening a word, as the globbed-path pattern reads one (`cat /e?c/passwd`). */
+const RCE_OPEN_SLASH = /(?:^|[\s;'"=])\//
 /** The quotes a shell removes from inside a word (`w'h'oami`), as rce's shellUnquote does for quotes alone. */
 const unquote = (lower: string) =>
   lower
     .replace(/(?<=[a-z])(?:''|""|'|")(?=[a-z])/g, '')
     .replace(/^['"]|(?<=[;|&`(\s])['"](?=[a-z])/g, '')
+const isCommand = (word: string) =>
+  word !== '' &&
+  (UNIX_COMMANDS.has(word) || WINDOWS_COMMANDS.has(word) || AMBIGUOUS_COMMANDS.has(word))
 /** A character of a command word after its first letter (`[\\w.+-]`). */
 const wordChar = (code: number) =>
   (code >= 97 && code <= 122) ||
@@ -171,28 +197,40 @@ const wordChar = (code: number) =>
   code === 46 ||
   code === 43 ||
   code === 45
-/** Whether the first word is a command, as rce's commandWord reads it; a scan where it starts with a letter. */
-function firstWordIsCommand(lower: string): boolean {
-  let word: string
-  const first = lower.charCodeAt(0)
-  if (first >= 97 && first <= 122) {
-    let end = 1
-    while (end < lower.length && wordChar(lower.charCodeAt(end))) end++
-    word = lower.slice(0, end)
-    if (word.endsWith('.exe')) word = word.slice(0, -4)
-  } else word = commandWord(lower).word
-  return (
-    word !== '' &&
-    (UNIX_COMMANDS.has(word) || WINDOWS_COMMANDS.has(word) || AMBIGUOUS_COMMANDS.has(word))
-  )
+/**
+ * Whether the word a shell would run at the start of `text` is a command, as rce's commandWord
+ * reads it; a scan where the text starts with a letter and holds no `/` (no path before the word).
+ */
+function startsWithCommand(text: string, slash: boolean): boolean {
+  const first = text.charCodeAt(0)
+  if (slash || !(first >= 97 && first <= 122)) return isCommand(commandWord(text).word)
+  let end = 1
+  while (end < text.length && wordChar(text.charCodeAt(end))) end++
+  const word = text.slice(0, end)
+  return isCommand(word.endsWith('.exe') ? word.slice(0, -4) : word)
 }
-function mayRce(lower: string, shape: Shape, kind: InputKind): boolean {
+/** Whether a command starts the value or follows one of its `;` (the only separator left). */
+function commandAtSeparator(text: string, slash: boolean): boolean {
+  if (startsWithCommand(text, slash)) return true
+  for (let at = text.indexOf(';'); at !== -1; at = text.indexOf(';', at + 1)) {
+    if (startsWithCommand(text.slice(at + 1), slash)) return true
+  }
+  return false
+}
+function mayRce(lower: string, shape: Shape, kind: InputKind, paranoia: Paranoia): boolean {
   if (kind === 'path') return false
+  // Headers and user agents: Shellshock's `() {`, or a separator opening the value.
+  if (kind === 'user-agent' || kind === 'header') {
+    return has(shape, OPEN_PAREN) || /^\s*[;|`]/.test(lower)
+  }
   if (has(shape, RCE_CHARS) || (shape.other & NEWLINE) !== 0) return true
-  if (kind === 'user-agent' || kind === 'header') return false
+  if (paranoia === 2 && has(shape, SEMICOLON)) return true
   if (RCE_WORDS.some((p) => p.test(lower))) return true
-  if (has(shape, bit('-')) && RCE_DASHED.test(lower)) return true
-  return firstWordIsCommand(has(shape, bit('\'"')) ? unquote(lower) : lower)
+  if (has(shape, DASH) && RCE_DASHED.test(lower)) return true
+  const slash = has(shape, SLASH)
+  if (has(shape, SLASH_EQUALS) && RCE_PATHS.test(lower)) return true
+  if (slash && has(shape, QUESTION) && RCE_OPEN_SLASH.test(lower)) return true
+  return commandAtSeparator(has(shape, QUOTES) ? unquote(lower) : lower, slash)
 }
 
 // SQL injection. A condition (`or 1=1`) counts only after a closed value, which at paranoia 1
@@ -203,7 +241,6 @@ function mayRce(lower: string, shape: Shape, kind: InputKind): boolean {
 // `;` before a statement as the tokenizer's stacked-statement test reads it (`; drop by` is not);
 // or a statement word (`union` before `select`, `select` followed by a space). Paranoia 2 reads more.
 const SQL_CHARS = bit('`()@$[{|&')
-const SQL_QUOTES = bit('\'"')
 const SQL_QUOTED = /\b(?:or|and|xor|div|not)\b|--|#|;/
 const SQL_DIGITS = /^\s*(?:json\.)?[-+.]?\d|order|group|\d\.e|\d\s+as\s/
 export const SQL_STACKED = [
@@ -220,9 +257,9 @@ const maySqli = (lower: string, shape: Shape, paranoia: Paranoia) =>
   has(shape, SQL_CHARS) ||
   lower.includes('::') ||
   lower.includes('/*') ||
-  (has(shape, SQL_QUOTES) && SQL_QUOTED.test(lower)) ||
+  (has(shape, QUOTES) && SQL_QUOTED.test(lower)) ||
   ((shape.other & DIGIT) !== 0 && SQL_DIGITS.test(lower)) ||
-  (has(shape, bit(';')) && SQL_STACKED.some((p) => p.test(lower))) ||
+  (has(shape, SEMICOLON) && SQL_STACKED.some((p) => p.test(lower))) ||
   SQL_WORDS.some((p) => p.test(lower))
 
 /** Whether the detector of `category` may fire on `lower`; false is a proof it cannot. */
@@ -241,9 +278,15 @@ export function mayFire(
     case 'ssti':
       return kind !== 'path' && kind !== 'user-agent' && has(shape, SSTI_CHARS)
     case 'scanner':
-      return kind === 'user-agent' || (kind === 'path' && has(shape, bit('/')))
+      return kind === 'user-agent' || (kind === 'path' && has(shape, SLASH))
     case 'rfi':
-      return kind !== 'path' && kind !== 'header' && kind !== 'user-agent' && has(shape, RFI_CHARS)
+      return (
+        kind !== 'path' &&
+        kind !== 'header' &&
+        kind !== 'user-agent' &&
+        has(shape, RFI_CHARS) &&
+        RFI_FIRST_WORD.test(lower)
+      )
     case 'php':
       return mayPhp(lower, shape, kind)
     case 'lfi':
@@ -251,7 +294,7 @@ export function mayFire(
     case 'xss':
       return mayXss(lower, shape)
     case 'rce':
-      return mayRce(lower, shape, kind)
+      return mayRce(lower, shape, kind, paranoia)
     case 'sqli':
       return maySqli(lower, shape, paranoia)
     default:
