@@ -36,7 +36,7 @@ describe('jsonValue', () => {
   })
 
   it.each<[string, unknown]>([
-    ['a Date inside an array with a hole', [new Date(0), , 1]],
+    ['a Date inside an array with a hole', Object.assign(new Array(3), { 0: new Date(0), 2: 1 })],
     ['a Date among primitives', { n: 1, s: 's', b: false, z: null, at: new Date(0) }],
     ['a class inside a plain object', { box: new Box({ deep: new Box(3) }), k: 1 }],
     ['a boxed number and string', { n: new Number(4), s: new String('t') }],
