@@ -1,4 +1,4 @@
-import type { MiddlewareHandler } from 'hono'
+import type { Context, MiddlewareHandler } from 'hono'
 import { TOKEN } from '../internal/http/header-syntax'
 import { editResponseHeaders, type HeaderEdit } from '../internal/http/headers'
 import {
@@ -106,7 +106,22 @@ export function cors(options?: CorsOptions): MiddlewareHandler {
     return allowed.has(origin.toLowerCase()) ? origin : null
   }
 
-  return async function cors(c, next) {
+  /** The headers of an answer to a request that is not a preflight. */
+  const answer = (c: Context, allow: string | null): void => {
+    if (!allow && !varies) return
+    editResponseHeaders(c, (headers) => {
+      if (allow) {
+        headers.set('access-control-allow-origin', allow)
+        for (const [k, v] of grant) headers.set(k, v)
+        for (const [k, v] of expose) headers.set(k, v)
+      }
+      if (varies) addVaryOrigin(headers)
+    })
+  }
+
+  // Not async: the preflight answers at once, and the rest chains its headers on the chain's
+  // promise, which saves an async frame per request.
+  return function cors(c, next) {
     const allow = allowOrigin(c.req.header('origin'))
     decide(begin(c, NAME), allow ? 'allow' : 'skip')
 
@@ -125,19 +140,10 @@ export function cors(options?: CorsOptions): MiddlewareHandler {
       // A 204 has no content: a length or type set earlier would describe a body that is not there.
       headers.delete('content-length')
       headers.delete('content-type')
-      return new Response(null, { status: 204, headers })
+      return Promise.resolve(new Response(null, { status: 204, headers }))
     }
 
-    await next()
-    if (!allow && !varies) return
-    editResponseHeaders(c, (headers) => {
-      if (allow) {
-        headers.set('access-control-allow-origin', allow)
-        for (const [k, v] of grant) headers.set(k, v)
-        for (const [k, v] of expose) headers.set(k, v)
-      }
-      if (varies) addVaryOrigin(headers)
-    })
+    return next().then(() => answer(c, allow))
   }
 }
 

@@ -2,7 +2,7 @@ import type { Context, MiddlewareHandler } from 'hono'
 import { appendSetCookie, getCookieCopies } from '../internal/cookies/cookie'
 import { cookieOptions } from '../internal/cookies/cookie-settings'
 import { SESSION_BINDING, type SessionBinding } from '../internal/cookies/cookie-signing'
-import { begin, decide } from '../internal/outcomes/decisions'
+import { begin, decide, type Pending } from '../internal/outcomes/decisions'
 import { rejectOrRecord } from './answers'
 import { bodyToken } from './body-token'
 import { type CsrfConfig, FACTORY } from './config'
@@ -34,24 +34,19 @@ export function csrfHandler(config: CsrfConfig): MiddlewareHandler {
     )
   }
 
-  return async function csrf(c, next) {
-    const d = begin(c, FACTORY)
-    const session = signer
-      ? (c.get(SESSION_BINDING as never) as SessionBinding | undefined)
-      : undefined
-    const binding = session ? session.current : ''
-    // More copies than are examined (padding): ambiguous, treated as no token cookie.
-    const copies = getCookieCopies(c, cookieName) ?? []
-    // Without a secret there is nothing to await: the common path stays synchronous.
-    const tokens =
-      copies.length === 0
-        ? copies
-        : signer
-          ? await signedTokens(signer, copies, binding)
-          : plainTokens(copies)
+  const isSafe = (method: string): boolean =>
+    safeMethods.has(method) || safeMethods.has(method.toUpperCase())
 
-    const method = c.req.method
-    if (safeMethods.has(method) || safeMethods.has(method.toUpperCase())) decide(d, 'skip')
+  /** Checks, hands over the token, and sets a cookie after the handler when one is due. */
+  const check = async (
+    c: Context,
+    next: () => Promise<void>,
+    d: Pending | undefined,
+    session: SessionBinding | undefined,
+    binding: string,
+    tokens: string[],
+  ): Promise<void> => {
+    if (isSafe(c.req.method)) decide(d, 'skip')
     else if (await proven(c, tokens)) decide(d, 'allow')
     else rejectOrRecord(d, dryRun, 403, 'Invalid CSRF token', 'csrf_token_invalid')
 
@@ -67,5 +62,31 @@ export function csrfHandler(config: CsrfConfig): MiddlewareHandler {
     } else if (cookieToken === undefined) {
       setTokenCookie(c, token)
     }
+  }
+
+  // Not async: the common request (no secret, a safe method, the token cookie already there) has
+  // nothing to check, await or set after the handler, so it passes on the chain's own promise.
+  return function csrf(c, next) {
+    const d = begin(c, FACTORY)
+    const session = signer
+      ? (c.get(SESSION_BINDING as never) as SessionBinding | undefined)
+      : undefined
+    const binding = session ? session.current : ''
+    // More copies than are examined (padding): ambiguous, treated as no token cookie.
+    const copies = getCookieCopies(c, cookieName) ?? []
+    if (copies.length === 0) return check(c, next, d, session, binding, copies)
+    if (signer) {
+      return signedTokens(signer, copies, binding).then((tokens) =>
+        check(c, next, d, session, binding, tokens),
+      )
+    }
+    const tokens = plainTokens(copies)
+    const cookieToken = tokens[0]
+    if (cookieToken === undefined || !isSafe(c.req.method)) {
+      return check(c, next, d, session, binding, tokens)
+    }
+    decide(d, 'skip')
+    c.set('csrfToken', cookieToken)
+    return next()
   }
 }

@@ -55,7 +55,7 @@ export function jwtAuthHandler(config: JwtAuthConfig, verifier: TokenVerifier): 
   const dpopCheck =
     dpop === undefined ? undefined : dpopGate(config, dpop, challenges.dpop as string)
 
-  return async function jwtAuth(c, next) {
+  const full: MiddlewareHandler = async function jwtAuth(c, next) {
     const d = begin(c, 'jwtAuth')
     let token: string | undefined
     let scheme: TokenScheme = 'bearer'
@@ -119,6 +119,28 @@ export function jwtAuthHandler(config: JwtAuthConfig, verifier: TokenVerifier): 
     if (after === undefined) return next()
     await next()
     after()
+  }
+
+  // Not async on the common request: a Bearer token remembered from an earlier verify, valid
+  // now, with the scopes asked for and no DPoP. Anything else (no header, another scheme, a
+  // token not remembered or refused, a scope missing) takes the full path above from the start,
+  // which reads the header again and gives every answer.
+  return function jwtAuth(c, next) {
+    if (dpop !== undefined) return full(c, next)
+    const authorization = c.req.header('authorization')
+    if (authorization === undefined) return full(c, next)
+    const token = bearerToken(authorization)
+    if (typeof token !== 'string' || token.length > MAX_TOKEN_LENGTH) return full(c, next)
+    const payload = verifier.remembered(token)
+    if (payload === undefined || payload === null) return full(c, next)
+    if (scopes.length > 0) {
+      const granted = tokenScopes(payload)
+      if (!scopes.every((s) => granted.has(s))) return full(c, next)
+    }
+    const d = begin(c, 'jwtAuth')
+    c.set('jwtPayload', payload)
+    decide(d, 'allow')
+    return next()
   }
 }
 

@@ -13,6 +13,11 @@ export interface HeaderEdit {
   delete(name: string): void
 }
 
+/** The view `recordHeaders` hands out: `HeaderEdit`, plus fixed pairs in one pass. */
+export interface RecordEdit extends HeaderEdit {
+  setPairs(pairs: HeaderPairs, keep: boolean): void
+}
+
 /**
  * Header name → value, lower-case names. A plain object, so V8 keeps it in its fast shape: reads
  * check for a string, so inherited members (`constructor`, `toString`) never count as headers.
@@ -62,7 +67,7 @@ const OWN = Symbol('palisade.headerRecord')
  * writes a custom status text on this path (it calls `writeHead(status, headers)`), so only a
  * later middleware reading `c.res.statusText` could tell.
  */
-export function recordHeaders(c: Context): HeaderEdit | undefined {
+export function recordHeaders(c: Context): RecordEdit | undefined {
   // A materialised response has dropped its cache entry: then `.headers` is the real one.
   const parts = lightResponseParts(c.res)
   if (parts === undefined) return undefined
@@ -120,7 +125,7 @@ function copyRecord(headers: unknown, hasBody: boolean): HeaderRecord | undefine
  * joined value would break: it is refused here, and cookies go through `c.res.headers`
  * (`appendResponseCookie`).
  */
-class RecordView implements HeaderEdit {
+class RecordView implements RecordEdit {
   readonly #record: HeaderRecord
   constructor(record: HeaderRecord) {
     this.#record = record
@@ -148,7 +153,25 @@ class RecordView implements HeaderEdit {
     const lower = name.toLowerCase()
     if (Object.hasOwn(this.#record, lower)) delete this.#record[lower]
   }
+  /**
+   * Sets fixed pairs in one pass, each name used as the key as it is: the caller's names are
+   * lower-case constants checked once where they were built (`HeaderPairs`), so the per-call
+   * lower-casing and checks of `set` are skipped. `keep`: a name the response already has stays.
+   */
+  setPairs(pairs: HeaderPairs, keep: boolean): void {
+    const record = this.#record
+    for (const [name, value] of pairs) {
+      if (keep && typeof record[name] === 'string') continue
+      record[name] = value
+    }
+  }
 }
+
+/**
+ * Header pairs fixed when a middleware is built: lower-case names (never `set-cookie` or
+ * `__proto__`, see `headerPairs`) and values already checked.
+ */
+export type HeaderPairs = ReadonlyArray<readonly [name: string, value: string]>
 
 /** A name as a record key; `Set-Cookie` (see above) and `__proto__` have no place in a record. */
 function fieldName(name: string): string {
