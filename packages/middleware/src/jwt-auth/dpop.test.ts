@@ -317,6 +317,20 @@ describe('jwtAuth dpop: attacks', () => {
     expect(await res.text()).toBe('Exactly one DPoP proof header is required')
   })
 
+  it('refuses a bound token sent as Bearer after it verified as DPoP (remembered, still checked)', async () => {
+    const token = await accessToken()
+    const a = app('allowed')
+    const first = await a.request(URL_, { headers: dpopHeaders(token, await proof(token)) })
+    expect(first.status).toBe(200)
+    for (let i = 0; i < 2; i++) {
+      const res = await a.request(URL_, { headers: { authorization: `Bearer ${token}` } })
+      expect(res.status, `request ${i}`).toBe(401)
+      expect(res.headers.get('www-authenticate')).toMatch(
+        /^DPoP realm="api", algs="[^"]+", error="invalid_token"/,
+      )
+    }
+  })
+
   it('refuses a downgrade: a bound token sent as Bearer, in both modes', async () => {
     const token = await accessToken()
     for (const mode of ['required', 'allowed'] as const) {

@@ -3,6 +3,7 @@ import { generateKeyPair, base64url as joseB64, SignJWT } from 'jose'
 import { afterEach, describe, expect, expectTypeOf, it, vi } from 'vitest'
 import { paddedCookies } from '../../test/padded-cookies'
 import { type JWTPayload, type JwtAuthOptions, jwtAuth, signJwt } from './index'
+import { installDecisions } from '../internal/outcomes/decisions'
 import { VERIFIED_TOKEN_CACHE_SIZE } from './verifier'
 
 /** 64 bytes: long enough for HS512, the largest hash output (RFC 7518 §3.2). */
@@ -375,6 +376,38 @@ describe('jwtAuth: cache of verified tokens', () => {
       expect(await res.json()).toMatchObject({ sub: 'u1' })
     }
     expect(verify).toHaveBeenCalledTimes(1)
+  })
+
+  it('checks scopes on a remembered token too: a token short of one is refused every time', async () => {
+    const app = appWith({ scopes: ['read:items', 'write:items'] })
+    const short = await sign({ sub: 'u', scope: 'read:items' }, SECRET)
+    const full = await sign({ sub: 'u', scope: 'read:items write:items' }, SECRET)
+    const verify = vi.spyOn(crypto.subtle, 'verify')
+    for (let i = 0; i < 3; i++) {
+      const refused = await app.request('/p/me', bearer(short))
+      expect(refused.status, `request ${i}`).toBe(403)
+      expect(refused.headers.get('www-authenticate')).toBe(
+        'Bearer realm="api", error="insufficient_scope", scope="read:items write:items"',
+      )
+      expect((await app.request('/p/me', bearer(full))).status, `request ${i}`).toBe(200)
+    }
+    // Both were remembered after their first verify: the later refusals came from memory.
+    expect(verify).toHaveBeenCalledTimes(2)
+  })
+
+  it('records its allow decision for a remembered token as for a fresh one', async () => {
+    const decisions: unknown[] = []
+    const app = new Hono()
+    app.use('*', async (c, next) => {
+      const record = installDecisions(c)
+      await next()
+      decisions.push(record.decisions.map((d) => [d.middleware, d.outcome]))
+    })
+    app.use('/p/*', jwtAuth({ secret: SECRET }))
+    app.get('/p/me', (c) => c.json(c.get('jwtPayload')))
+    const token = await sign({ sub: 'u' }, SECRET)
+    for (let i = 0; i < 2; i++) expect((await app.request('/p/me', bearer(token))).status).toBe(200)
+    expect(decisions).toEqual([[['jwtAuth', 'allow']], [['jwtAuth', 'allow']]])
   })
 
   it('rejects a remembered token once exp has passed', async () => {
