@@ -63,6 +63,19 @@ describe('csrf: token cookie', () => {
     expect(res.headers.getSetCookie()).toEqual([])
   })
 
+  it('hands over the first usable copy on a safe request, past an empty or oversized one', async () => {
+    const app = setup()
+    const cookie = `XSRF-TOKEN=; XSRF-TOKEN=${'a'.repeat(600)}; XSRF-TOKEN=mine; XSRF-TOKEN=other`
+    const res = await app.request('/form', { headers: { Cookie: cookie } })
+    expect(await res.text()).toBe('mine')
+    expect(res.headers.getSetCookie()).toEqual([])
+    // More copies than are examined: no usable cookie, so a fresh one is set.
+    const padded = Array.from({ length: 9 }, () => 'XSRF-TOKEN=mine').join('; ')
+    const fresh = await app.request('/form', { headers: { Cookie: padded } })
+    expect(await fresh.text()).toMatch(/^[0-9a-f-]{36}$/)
+    expect(fresh.headers.getSetCookie()[0]).toMatch(/^XSRF-TOKEN=[0-9a-f-]{36};/)
+  })
+
   it('uses generateToken, cookieName and cookie attributes', async () => {
     const app = setup({
       generateToken: () => 'fixed-token',

@@ -5,7 +5,12 @@ import { cors } from '../../cors'
 import { rateLimit } from '../../rate-limit'
 import { securityHeaders } from '../../security-headers'
 import { HEADER_VALUE, TOKEN } from './header-syntax'
-import { editResponseHeaders, setResponseHeader } from './headers'
+import {
+  editResponseHeaders,
+  headerPairs,
+  setResponseHeader,
+  setResponseHeaderPairs,
+} from './headers'
 
 describe('editResponseHeaders', () => {
   it('edits the current response in place', async () => {
@@ -71,6 +76,78 @@ describe('setResponseHeader', () => {
     expect(moved.headers.get('location')).toBe('https://example.com/there')
     expect(moved.headers.get('x-added')).toBe('1')
   })
+})
+
+describe('setResponseHeaderPairs', () => {
+  const pairs = headerPairs([
+    ['X-Frame-Options', 'DENY'],
+    ['x-added', '1'],
+  ])
+
+  /**
+   * Routes answering with a handler's own X-Frame-Options: a plain record handed to the Response
+   * (on @hono/node-server the edits go into that record's copy), Hono's headers (a `Headers`),
+   * none, and an immutable response.
+   */
+  function appWith(keep: boolean): Hono {
+    const app = new Hono()
+    app.use('*', async (c, next) => {
+      await next()
+      setResponseHeaderPairs(c, pairs, keep)
+    })
+    app.get('/record', () => new Response('raw', { headers: { 'X-Frame-Options': 'SAMEORIGIN' } }))
+    app.get('/header', (c) => {
+      c.header('x-frame-options', 'SAMEORIGIN')
+      return c.text('body', 201)
+    })
+    app.get('/none', (c) => c.text('none'))
+    app.get('/away', () => Response.redirect('https://example.com/there', 307))
+    return app
+  }
+
+  it('lower-cases the names once and refuses the ones a header record cannot hold', () => {
+    expect(pairs).toEqual([
+      ['x-frame-options', 'DENY'],
+      ['x-added', '1'],
+    ])
+    expect(() => headerPairs([['Set-Cookie', 'a=1']])).toThrow(TypeError)
+    expect(() => headerPairs([['__proto__', 'x']])).toThrow(TypeError)
+  })
+
+  for (const keep of [true, false]) {
+    it(`sets every pair, ${keep ? 'keeping' : 'replacing'} a value the handler set (standard Response)`, async () => {
+      const app = appWith(keep)
+      for (const path of ['/record', '/header']) {
+        const res = await app.request(path)
+        expect(res.headers.get('x-frame-options'), path).toBe(keep ? 'SAMEORIGIN' : 'DENY')
+        expect(res.headers.get('x-added'), path).toBe('1')
+      }
+      const none = await app.request('/none')
+      expect(none.headers.get('x-frame-options')).toBe('DENY')
+      expect(await none.text()).toBe('none')
+      const moved = await app.request('/away')
+      expect(moved.status).toBe(307)
+      expect(moved.headers.get('location')).toBe('https://example.com/there')
+      expect(moved.headers.get('x-added')).toBe('1')
+    })
+
+    it(`sets every pair, ${keep ? 'keeping' : 'replacing'} a value the handler set (@hono/node-server)`, async () => {
+      const served = await serveOnLoopback(appWith(keep))
+      try {
+        for (const path of ['/record', '/header']) {
+          const res = await fetch(`${served.base}${path}`)
+          expect(res.headers.get('x-frame-options'), path).toBe(keep ? 'SAMEORIGIN' : 'DENY')
+          expect(res.headers.get('x-added'), path).toBe('1')
+          await res.text()
+        }
+        const none = await fetch(`${served.base}/none`)
+        expect(none.headers.get('x-frame-options')).toBe('DENY')
+        expect(await none.text()).toBe('none')
+      } finally {
+        await served.close()
+      }
+    })
+  }
 })
 
 describe('TOKEN and HEADER_VALUE', () => {
