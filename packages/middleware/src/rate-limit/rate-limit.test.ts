@@ -70,6 +70,35 @@ describe('rateLimit: counting', () => {
     expect((await hit(app)).status).toBe(200)
   })
 
+  it('refuses through a rejected promise, not a synchronous throw, when called directly', async () => {
+    // The usual limiter runs without an async frame; a caller that chains on its promise (a
+    // wrapper, a custom composition) must still see the 429 as a rejection.
+    const limiter = rateLimit({ max: 1, keyGenerator: () => 'k' })
+    const seen: string[] = []
+    const app = new Hono()
+    app.use(async (c, next) => {
+      let answer: Promise<unknown> | undefined
+      try {
+        answer = limiter(c, next) as Promise<unknown>
+      } catch {
+        seen.push('threw')
+        return c.text('threw', 500)
+      }
+      seen.push(answer instanceof Promise ? 'promise' : 'other')
+      await answer.then(
+        () => seen.push('passed'),
+        (err: { getResponse?: () => Response }) => {
+          seen.push('rejected')
+          c.res = (err.getResponse as () => Response)()
+        },
+      )
+    })
+    app.get('/', (c) => c.text('ok'))
+    expect((await app.request('/')).status).toBe(200)
+    expect((await app.request('/')).status).toBe(429)
+    expect(seen).toEqual(['promise', 'passed', 'promise', 'rejected'])
+  })
+
   it('uses a custom message', async () => {
     const app = appWith({ max: 1, message: 'Slow down' })
     await hit(app)

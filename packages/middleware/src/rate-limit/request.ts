@@ -1,11 +1,11 @@
-import type { MiddlewareHandler } from 'hono'
+import type { Context, MiddlewareHandler, Next } from 'hono'
 import { assertNonNegativeInteger } from '../internal/options'
 import { begin, clock, decide, type Pending, storeTime } from '../internal/outcomes/decisions'
 import { reject } from './answers'
 import { COUNT_METHOD, checkMax, type RateLimitConfig, safeInteger } from './config'
 import type { RateLimitCounter } from './counter'
 import { type QuotaHeaders, setQuotaHeaders, type WindowQuota } from './headers'
-import { keySource } from './key-source'
+import { keySource, type RequestKey } from './key-source'
 import type {
   RateLimitAlgorithm,
   RateLimitHit,
@@ -42,7 +42,39 @@ export function rateLimitHandler(
   const countsRejected = algorithm === 'fixed-window'
   const refunds = skipFailed || skipSuccessful
 
-  return async function rateLimit(c, next) {
+  /** A refusal remembered for `local` (the deny cache): refused again, before any store call. */
+  const refuseRemembered = (local: string, d: Pending | undefined): undefined | Promise<void> => {
+    const cached = counter.refusal(local)
+    if (cached === undefined) return undefined
+    const reset = Math.ceil(cached.left / 1000)
+    const quotas = cached.denied.quotas.map((q) => ({
+      max: q.max,
+      windowMs: q.windowMs,
+      remaining: 0,
+      reset: Math.max(q.reset, reset),
+    }))
+    return refuse(config, headersOf, quotas, local, cached.left, d)
+  }
+
+  /** A count over `max`: remembered, decided, and refused with 429 (thrown) unless dry run. */
+  const overLimit = (
+    d: Pending | undefined,
+    local: string,
+    counted: RateLimitInfo,
+    quota: WindowQuota,
+    headers: Record<string, string>,
+  ): void => {
+    if (algorithm !== 'sliding-window') counter.remember(local, counted.ttl, [quota])
+    decide(d, dryRun ? 'dry-run' : 'reject', 'rate_limited', 429)
+    if (!dryRun) {
+      reject(429, config.message, 'rate_limited', {
+        ...headers,
+        'Retry-After': String(Math.max(1, quota.reset)),
+      })
+    }
+  }
+
+  const general: MiddlewareHandler = async function rateLimit(c, next) {
     const d = begin(c, 'rateLimit')
     if (skip && (await skip(c))) {
       decide(d, 'skip')
@@ -50,18 +82,8 @@ export function rateLimitHandler(
     }
     const k = keyOf(c)
     const { key, local } = k instanceof Promise ? await k : k
-    const cached = counter.refusal(local)
-    if (cached !== undefined) {
-      const reset = Math.ceil(cached.left / 1000)
-      const quotas = cached.denied.quotas.map((q) => ({
-        max: q.max,
-        windowMs: q.windowMs,
-        remaining: 0,
-        reset: Math.max(q.reset, reset),
-      }))
-      const refused = refuse(config, headersOf, quotas, local, cached.left, d)
-      if (refused) await refused
-    }
+    const refused = refuseRemembered(local, d)
+    if (refused) await refused
     const max = maxFn ? checkMax(await maxFn(c), 'max(c)', windowMs) : config.max
     const cost = costFn
       ? safeInteger('cost(c)', assertNonNegativeInteger('rateLimit', 'cost(c)', await costFn(c)))
@@ -119,14 +141,7 @@ export function rateLimitHandler(
     const hit: RateLimitHit = { algorithm, windowMs, max }
     if (counted.count > max) {
       if (skipFailed && countsRejected && !dryRun) await counter.refund(s, key, hit, deadline, c)
-      if (algorithm !== 'sliding-window') counter.remember(local, counted.ttl, [quota])
-      decide(d, dryRun ? 'dry-run' : 'reject', 'rate_limited', 429)
-      if (!dryRun) {
-        reject(429, config.message, 'rate_limited', {
-          ...headers,
-          'Retry-After': String(Math.max(1, reset)),
-        })
-      }
+      overLimit(d, local, counted, quota, headers)
     }
     decide(d, 'allow')
     await next()
@@ -135,6 +150,74 @@ export function rateLimitHandler(
       if (failed ? skipFailed : skipSuccessful) await counter.refund(s, key, hit, deadline, c)
     }
     setQuotaHeaders(c, headers, standardHeaders)
+  }
+
+  // The usual limiter (no skip, max(c) or cost(c), one limit counted a unit at a time, no refunds,
+  // draft-6 headers) has nothing to do after the handler but its headers, and on the memory
+  // store nothing to await before it: it runs without an async frame, and chains on a promise
+  // only where one comes (a key or a count from a store that answers later). The answers are the
+  // general path's, step for step; a thrown refusal comes back as a rejected promise, as from it.
+  const simple =
+    !skip && !maxFn && !costFn && !consumes && !refunds && standardHeaders === 'draft-6'
+  if (!simple) return general
+  const { max } = config
+
+  /** The count, then the pass or the refusal. */
+  const counted = (c: Context, next: Next, d: Pending | undefined, k: RequestKey) => {
+    const refused = refuseRemembered(k.local, d)
+    if (refused) return refused.then(() => countThenPass(c, next, d, k))
+    return countThenPass(c, next, d, k)
+  }
+  const countThenPass = (c: Context, next: Next, d: Pending | undefined, k: RequestKey) => {
+    let t = 0
+    let result: RateLimitInfo | Promise<RateLimitInfo>
+    try {
+      const s = counter.bind(c)
+      t = clock(d)
+      result = counter.count(s, k.key, max)
+    } catch (error) {
+      return storeFailed(c, next, d, error)
+    }
+    if (result instanceof Promise) {
+      return result.then(
+        (info) => pass(c, next, d, k.local, info, t),
+        (error) => storeFailed(c, next, d, error),
+      )
+    }
+    return pass(c, next, d, k.local, result, t)
+  }
+  const storeFailed = (c: Context, next: Next, d: Pending | undefined, error: unknown) => {
+    counter.report(error, c)
+    if (!failOpen) reject(503, 'Rate limit store unavailable', 'store_unavailable')
+    decide(d, 'skip', 'store_unavailable')
+    return next()
+  }
+  const pass = (
+    c: Context,
+    next: Next,
+    d: Pending | undefined,
+    local: string,
+    info: RateLimitInfo,
+    t: number,
+  ) => {
+    storeTime(d, COUNT_METHOD[algorithm], t)
+    counter.recovered()
+    const reset = Math.max(0, Math.ceil(info.ttl / 1000))
+    const quota = { max, windowMs, remaining: Math.max(0, max - info.count), reset }
+    const headers = headersOf([quota], local) as Record<string, string>
+    if (info.count > max) overLimit(d, local, info, quota, headers)
+    decide(d, 'allow')
+    return next().then(() => setQuotaHeaders(c, headers, standardHeaders))
+  }
+
+  return function rateLimit(c, next) {
+    try {
+      const d = begin(c, 'rateLimit')
+      const k = keyOf(c)
+      return k instanceof Promise ? k.then((k) => counted(c, next, d, k)) : counted(c, next, d, k)
+    } catch (error) {
+      return Promise.reject(error)
+    }
   }
 }
 
