@@ -23,6 +23,15 @@ interface VerdictQuota extends WindowQuota {
   refuses: boolean
 }
 
+/** What one limiter's request path reads, fixed at construction. */
+interface Limiter {
+  config: RateLimitConfig
+  counter: RateLimitCounter
+  headersOf: QuotaHeaders
+  /** The request's key; what this process keeps by key is keyed by the bounded key. */
+  keyOf: (c: Context) => RequestKey | Promise<RequestKey>
+}
+
 /**
  * The request path of one `rateLimit`: skip, key, the deny cache, the store call (one unit of
  * one limit, or a `consume`), the refusal or the pass, the headers, and the refund after the
@@ -33,48 +42,59 @@ export function rateLimitHandler(
   counter: RateLimitCounter,
   headersOf: QuotaHeaders,
 ): MiddlewareHandler {
+  const keepsKeys = counter.remembers || config.standardHeaders === 'draft-8'
+  const limiter = { config, counter, headersOf, keyOf: keySource(config.keyGenerator, keepsKeys) }
+  return usualHandler(limiter) ?? generalHandler(limiter)
+}
+
+/** A refusal remembered for `local` (the deny cache): refused again, before any store call. */
+function refuseRemembered(
+  { config, counter, headersOf }: Limiter,
+  local: string,
+  d: Pending | undefined,
+): undefined | Promise<void> {
+  const cached = counter.refusal(local)
+  if (cached === undefined) return undefined
+  const reset = Math.ceil(cached.left / 1000)
+  const quotas = cached.denied.quotas.map((q) => ({
+    max: q.max,
+    windowMs: q.windowMs,
+    remaining: 0,
+    reset: Math.max(q.reset, reset),
+  }))
+  return refuse(config, headersOf, quotas, local, cached.left, d)
+}
+
+/** A count over `max`: remembered, decided, and refused with 429 (thrown) unless dry run. */
+function overLimit(
+  { config, counter }: Limiter,
+  d: Pending | undefined,
+  local: string,
+  counted: RateLimitInfo,
+  quota: WindowQuota,
+  headers: Record<string, string>,
+): void {
+  if (config.algorithm !== 'sliding-window') counter.remember(local, counted.ttl, [quota])
+  decide(d, config.dryRun ? 'dry-run' : 'reject', 'rate_limited', 429)
+  if (!config.dryRun) {
+    reject(429, config.message, 'rate_limited', {
+      ...headers,
+      'Retry-After': String(Math.max(1, quota.reset)),
+    })
+  }
+}
+
+/** Every limiter's request path, async: skip, max(c), cost(c), consume, refunds, draft-8. */
+function generalHandler(limiter: Limiter): MiddlewareHandler {
+  const { config, counter, headersOf, keyOf } = limiter
   const { algorithm, windowMs, skip, maxFn, costFn, limits, consumes, failOpen, dryRun } = config
   const { skipFailed, skipSuccessful, standardHeaders } = config
-  // What this process keeps by key (deny cache, partition keys) is keyed by the bounded key.
-  const keyOf = keySource(config.keyGenerator, counter.remembers || standardHeaders === 'draft-8')
   // The sliding window and the token bucket record nothing for a rejected request; the fixed
   // window counts it, so only there does skipFailedRequests give a 429 back.
   const countsRejected = algorithm === 'fixed-window'
   const refunds = skipFailed || skipSuccessful
 
-  /** A refusal remembered for `local` (the deny cache): refused again, before any store call. */
-  const refuseRemembered = (local: string, d: Pending | undefined): undefined | Promise<void> => {
-    const cached = counter.refusal(local)
-    if (cached === undefined) return undefined
-    const reset = Math.ceil(cached.left / 1000)
-    const quotas = cached.denied.quotas.map((q) => ({
-      max: q.max,
-      windowMs: q.windowMs,
-      remaining: 0,
-      reset: Math.max(q.reset, reset),
-    }))
-    return refuse(config, headersOf, quotas, local, cached.left, d)
-  }
-
-  /** A count over `max`: remembered, decided, and refused with 429 (thrown) unless dry run. */
-  const overLimit = (
-    d: Pending | undefined,
-    local: string,
-    counted: RateLimitInfo,
-    quota: WindowQuota,
-    headers: Record<string, string>,
-  ): void => {
-    if (algorithm !== 'sliding-window') counter.remember(local, counted.ttl, [quota])
-    decide(d, dryRun ? 'dry-run' : 'reject', 'rate_limited', 429)
-    if (!dryRun) {
-      reject(429, config.message, 'rate_limited', {
-        ...headers,
-        'Retry-After': String(Math.max(1, quota.reset)),
-      })
-    }
-  }
-
-  const general: MiddlewareHandler = async function rateLimit(c, next) {
+  return async function rateLimit(c, next) {
     const d = begin(c, 'rateLimit')
     if (skip && (await skip(c))) {
       decide(d, 'skip')
@@ -82,7 +102,7 @@ export function rateLimitHandler(
     }
     const k = keyOf(c)
     const { key, local } = k instanceof Promise ? await k : k
-    const refused = refuseRemembered(local, d)
+    const refused = refuseRemembered(limiter, local, d)
     if (refused) await refused
     const max = maxFn ? checkMax(await maxFn(c), 'max(c)', windowMs) : config.max
     const cost = costFn
@@ -141,7 +161,7 @@ export function rateLimitHandler(
     const hit: RateLimitHit = { algorithm, windowMs, max }
     if (counted.count > max) {
       if (skipFailed && countsRejected && !dryRun) await counter.refund(s, key, hit, deadline, c)
-      overLimit(d, local, counted, quota, headers)
+      overLimit(limiter, d, local, counted, quota, headers)
     }
     decide(d, 'allow')
     await next()
@@ -151,20 +171,33 @@ export function rateLimitHandler(
     }
     setQuotaHeaders(c, headers, standardHeaders)
   }
+}
 
-  // The usual limiter (no skip, max(c) or cost(c), one limit counted a unit at a time, no refunds,
-  // draft-6 headers) has nothing to do after the handler but its headers, and on the memory
-  // store nothing to await before it: it runs without an async frame, and chains on a promise
-  // only where one comes (a key or a count from a store that answers later). The answers are the
-  // general path's, step for step; a thrown refusal comes back as a rejected promise, as from it.
-  const simple =
-    !skip && !maxFn && !costFn && !consumes && !refunds && standardHeaders === 'draft-6'
-  if (!simple) return general
-  const { max } = config
+/**
+ * The usual limiter (no skip, max(c) or cost(c), one limit counted a unit at a time, no refunds,
+ * draft-6 headers) has nothing to do after the handler but its headers, and on the memory store
+ * nothing to await before it: it runs without an async frame, and chains on a promise only where
+ * one comes (a key or a count from a store that answers later). The answers are the general
+ * path's, step for step; a thrown refusal comes back as a rejected promise, as from it.
+ * `undefined` for any other limiter.
+ */
+function usualHandler(limiter: Limiter): MiddlewareHandler | undefined {
+  const { config, counter, headersOf, keyOf } = limiter
+  const { skip, maxFn, costFn, consumes, skipFailed, skipSuccessful, standardHeaders } = config
+  const usual =
+    !skip &&
+    !maxFn &&
+    !costFn &&
+    !consumes &&
+    !skipFailed &&
+    !skipSuccessful &&
+    standardHeaders === 'draft-6'
+  if (!usual) return undefined
+  const { algorithm, windowMs, failOpen, max } = config
 
   /** The count, then the pass or the refusal. */
   const counted = (c: Context, next: Next, d: Pending | undefined, k: RequestKey) => {
-    const refused = refuseRemembered(k.local, d)
+    const refused = refuseRemembered(limiter, k.local, d)
     if (refused) return refused.then(() => countThenPass(c, next, d, k))
     return countThenPass(c, next, d, k)
   }
@@ -205,7 +238,7 @@ export function rateLimitHandler(
     const reset = Math.max(0, Math.ceil(info.ttl / 1000))
     const quota = { max, windowMs, remaining: Math.max(0, max - info.count), reset }
     const headers = headersOf([quota], local) as Record<string, string>
-    if (info.count > max) overLimit(d, local, info, quota, headers)
+    if (info.count > max) overLimit(limiter, d, local, info, quota, headers)
     decide(d, 'allow')
     return next().then(() => setQuotaHeaders(c, headers, standardHeaders))
   }
