@@ -55,7 +55,11 @@ export async function pairedTarget(t: PairedTarget): Promise<void> {
   const d = m.diff(1, 0)
   const again =
     runs.length > 1
-      ? `; ${runs.length} runs in a row: ${runs.map((r) => fmtUs(r.diff(1, 0).median)).join(', ')}`
+      ? `; ${runs.length} runs in a row: ${runs.map((r) => fmtUs(r.diff(1, 0).median)).join(', ')}${
+          t.sides.length > 2
+            ? ` (over ${t.sides[2]?.name}: ${runs.map((r) => fmtUs(r.diff(1, 2).median)).join(', ')})`
+            : ''
+        }`
       : ''
   const extra = t.more?.(m)
   const more = extra ? `; ${extra}` : ''
