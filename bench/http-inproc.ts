@@ -11,12 +11,14 @@
  * `six` (the like-for-like stack of the HTTP suite), `only:<a>+<b>…` (a bare `c.json` route
  * behind just those of the six; `only:` alone is the route without middleware), `example` (the
  * example app's `createApp()` configured as the HTTP suite configures it, with the session
- * cookie its visit counter sets; its log lines are dropped). With `--against`, every Palisade
+ * cookie its visit counter sets; it logs each request to stdout). With `--against`, every Palisade
  * app also runs on the other checkout's built `packages/middleware/dist` (named `<app>@against`;
  * `example@against` is the other checkout's `examples/app.ts` on its own build), for
  * before/after checks of one change. Run the example from the repository root with
- * `TSX_TSCONFIG_PATH=bench/tsconfig.json`, as the HTTP suite starts it, and stdout to /dev/null
- * (the example logs every request there; the report is on stderr).
+ * TSX_TSCONFIG_PATH naming a tsconfig without `paths` (bench/tsconfig.json would send both sides'
+ * `@palisade/*` to this checkout's dist/; without it each example resolves its own checkout's
+ * through node_modules), and stdout to /dev/null (the example logs every request there; the
+ * report is on stderr).
  * The first app is the reference: each line gives the median CPU per request and the median of
  * the per-round ratios and differences to it. Issue 42's decomposition of the six against the
  * floor was measured with this (bench/FINDINGS.md).
