@@ -2,8 +2,8 @@ import { Hono } from 'hono'
 import { generateKeyPair, base64url as joseB64, SignJWT } from 'jose'
 import { afterEach, describe, expect, expectTypeOf, it, vi } from 'vitest'
 import { paddedCookies } from '../../test/padded-cookies'
-import { type JWTPayload, type JwtAuthOptions, jwtAuth, signJwt } from './index'
 import { installDecisions } from '../internal/outcomes/decisions'
+import { type JWTPayload, type JwtAuthOptions, jwtAuth, signJwt } from './index'
 import { VERIFIED_TOKEN_CACHE_SIZE } from './verifier'
 
 /** 64 bytes: long enough for HS512, the largest hash output (RFC 7518 §3.2). */

@@ -1,5 +1,6 @@
 import type { MiddlewareHandler } from 'hono'
-import { editResponseHeaders, headerPairs, setResponseHeaderPairs } from '../internal/http/headers'
+import { headerPairs, setResponseHeaderPairs } from '../internal/http/header-pairs'
+import { editResponseHeaders } from '../internal/http/headers'
 import { assertKnownKeys, assertOneOf, formatValue, optionError } from '../internal/options'
 import { described } from '../internal/outcomes/described'
 import { compileCsp, cspNonce } from './csp'

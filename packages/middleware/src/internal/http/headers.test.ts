@@ -4,13 +4,9 @@ import { type Served, serveOnLoopback } from '../../../test/node-server'
 import { cors } from '../../cors'
 import { rateLimit } from '../../rate-limit'
 import { securityHeaders } from '../../security-headers'
+import { headerPairs, setResponseHeaderPairs } from './header-pairs'
 import { HEADER_VALUE, TOKEN } from './header-syntax'
-import {
-  editResponseHeaders,
-  headerPairs,
-  setResponseHeader,
-  setResponseHeaderPairs,
-} from './headers'
+import { editResponseHeaders, setResponseHeader } from './headers'
 
 describe('editResponseHeaders', () => {
   it('edits the current response in place', async () => {

@@ -1,8 +1,8 @@
 import type { Context } from 'hono'
 import { editFetchHeaders } from './fetch-headers'
-import { type HeaderEdit, type HeaderPairs, recordHeaders } from './light-response'
+import { type HeaderEdit, recordHeaders } from './light-response'
 
-export type { HeaderEdit, HeaderPairs }
+export type { HeaderEdit }
 
 /**
  * Applies header changes to the current response. On @hono/node-server they go into the
@@ -18,37 +18,6 @@ export function editResponseHeaders(c: Context, apply: (headers: HeaderEdit) => 
   const record = recordHeaders(c)
   if (record !== undefined) apply(record)
   else editFetchHeaders(c, apply)
-}
-
-/**
- * Fixed header pairs as `HeaderPairs`: names lower-cased and refused where a record cannot hold
- * them (`Set-Cookie`, whose values are never joined; `__proto__`). Called once, when a
- * middleware is built.
- */
-export function headerPairs(pairs: Iterable<readonly [string, string]>): HeaderPairs {
-  const out: [string, string][] = []
-  for (const [name, value] of pairs) {
-    const lower = name.toLowerCase()
-    if (lower === 'set-cookie' || lower === '__proto__') throw new TypeError(`header pair: ${name}`)
-    out.push([lower, value])
-  }
-  return out
-}
-
-/**
- * Sets fixed pairs on the current response in one pass (`editResponseHeaders` without a closure
- * per request, and on the header record without re-checking each name). `keep`: a header the
- * response already carries keeps its value (securityHeaders leaves a handler's own policy alone).
- */
-export function setResponseHeaderPairs(c: Context, pairs: HeaderPairs, keep: boolean): void {
-  const record = recordHeaders(c)
-  if (record !== undefined) {
-    record.setPairs(pairs, keep)
-    return
-  }
-  editFetchHeaders(c, (headers) => {
-    for (const [name, value] of pairs) if (!(keep && headers.has(name))) headers.set(name, value)
-  })
 }
 
 /**
