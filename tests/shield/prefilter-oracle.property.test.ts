@@ -14,6 +14,10 @@ import {
 } from '../../packages/middleware/src/shield/detect/index'
 import { normalize } from '../../packages/middleware/src/shield/detect/normalize'
 import { mayFire, shapeOf } from '../../packages/middleware/src/shield/detect/prefilter'
+import {
+  UNIX_COMMANDS,
+  WINDOWS_COMMANDS,
+} from '../../packages/middleware/src/shield/detect/shell-commands'
 import { loadBenign, loadCases } from '../fixtures/crs/measure'
 import { inputsOf } from '../fixtures/crs/requests'
 import * as oracle from './prefilter-oracle'
@@ -53,7 +57,7 @@ function check(values: Iterable<[string, InputKind]>): { missed: string[]; extra
   return { missed, extra }
 }
 
-/** The words of the pre-filter's and the detectors' patterns. */
+/** The words of the pre-filter's and the detectors' patterns, and the shell commands. */
 function vocabulary(): string[] {
   const words = new Set<string>()
   for (const { source } of detectRegexLiterals()) {
@@ -62,6 +66,7 @@ function vocabulary(): string[] {
       words.add(word.replace(/[._-]/g, ''))
     }
   }
+  for (const command of [...UNIX_COMMANDS, ...WINDOWS_COMMANDS]) words.add(command)
   return [...words]
 }
 
@@ -84,6 +89,33 @@ describe('the one-pass pre-filter runs every detector the pattern-per-test one r
       loadBenign().flatMap((sample) =>
         KINDS.map((kind): [string, InputKind] => [sample.value, kind]),
       ),
+    )
+    expect(missed).toEqual([])
+    expect(extra).toEqual([])
+  })
+
+  it('on values at the edges of the command word read without a pattern (a path before it, quotes)', () => {
+    const edges = [
+      'example.com/wget -q x',
+      'ab+c/ls -la',
+      'ab+c/ls',
+      'ls/',
+      'wget/x',
+      'x;ls/',
+      'x;a.b/nc -e sh',
+      'x; wget.exe/',
+      'ls.exe',
+      "ls'x",
+      "w'h'oami",
+      "siobhan o'brien;id",
+      'see https://example.com/a?b=1; id',
+      'see; ',
+      'x;',
+      ';',
+      'python3.10+x/y',
+    ]
+    const { missed, extra } = check(
+      edges.flatMap((v) => KINDS.map((k): [string, InputKind] => [v, k])),
     )
     expect(missed).toEqual([])
     expect(extra).toEqual([])

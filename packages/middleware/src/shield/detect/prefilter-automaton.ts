@@ -68,16 +68,16 @@ export function isWhiteSpace(code: number): boolean {
 const OTHER_CLASS = 0
 const SPACE_CLASS = 1
 
-/** The compiled automaton: a full transition table (no failure links left to follow at run time). */
+/**
+ * The compiled automaton: a full transition table (no failure links left to follow at run time).
+ * A state is the offset of its row in `table`: `table[state]` holds the bits of the groups with a
+ * word ending there, `table[state + 1 + class]` the state after a character of that class. One
+ * array and no multiplication per character.
+ */
 export interface KeywordAutomaton {
   /** Character class of each ASCII code. */
   readonly classes: Uint8Array
-  /** Number of classes: the row length of `next`. */
-  readonly width: number
-  /** `next[state * width + class]`: the state after reading a character of that class. */
-  readonly next: Int32Array
-  /** `found[state]`: the bits of the groups with a word ending at this state. */
-  readonly found: Int32Array
+  readonly table: Int32Array
   /** The state after the white space read before the value. */
   readonly start: number
 }
@@ -141,16 +141,23 @@ export function compileKeywords(groups: readonly KeywordGroup[]): KeywordAutomat
       } else next[at] = fallback
     }
   }
-  return { classes, width, next, found, start: next[SPACE_CLASS] as number }
+  const row = width + 1
+  const table = new Int32Array(found.length * row)
+  for (let state = 0; state < found.length; state++) {
+    table[state * row] = found[state] as number
+    for (let c = 0; c < width; c++)
+      table[state * row + 1 + c] = (next[state * width + c] as number) * row
+  }
+  return { classes, table, start: (next[SPACE_CLASS] as number) * row }
 }
 
 /** Reads `lower` once: its characters' shape and the keyword groups occurring in it. */
 export function scanValue(automaton: KeywordAutomaton, lower: string): Shape {
-  const { classes, width, next, found } = automaton
+  const { classes, table } = automaton
   let punct = 0
   let other = 0
-  let words = found[automaton.start] as number
   let state = automaton.start
+  let words = table[state] as number
   let space = true
   for (let i = 0; i < lower.length; i++) {
     const code = lower.charCodeAt(i)
@@ -167,8 +174,8 @@ export function scanValue(automaton: KeywordAutomaton, lower: string): Shape {
       if (space) continue
       space = true
     } else space = false
-    state = next[state * width + kind] as number
-    words |= found[state] as number
+    state = table[state + 1 + kind] as number
+    words |= table[state] as number
   }
   return { punct, other, words }
 }

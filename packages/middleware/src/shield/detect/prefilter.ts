@@ -358,22 +358,25 @@ const wordChar = (code: number) =>
   code === 43 ||
   code === 45
 /**
- * Whether the word a shell would run at the start of `text` is a command, as rce's commandWord
- * reads it; a scan where the text starts with a letter and holds no `/` (no path before the word).
+ * Whether the word a shell would run at `text[start]` is a command, as rce's commandWord reads
+ * it. Where the text starts with a letter and its run of word characters is not followed by a
+ * `/`, commandWord reads no path (a path segment, `[\\w.-]+\\/`, would end at that `/`) and no
+ * leading quote or space: the word is that run, read here without a copy or a pattern.
  */
-function startsWithCommand(text: string, slash: boolean): boolean {
-  const first = text.charCodeAt(0)
-  if (slash || !(first >= 97 && first <= 122)) return isCommand(commandWord(text).word)
-  let end = 1
+function startsWithCommand(text: string, start: number): boolean {
+  const first = text.charCodeAt(start)
+  let end = start + 1
   while (end < text.length && wordChar(text.charCodeAt(end))) end++
-  const word = text.slice(0, end)
+  if (!(first >= 97 && first <= 122) || text.charCodeAt(end) === 47)
+    return isCommand(commandWord(text.slice(start)).word)
+  const word = text.slice(start, end)
   return isCommand(word.endsWith('.exe') ? word.slice(0, -4) : word)
 }
 /** Whether a command starts the value or follows one of its `;` (the only separator left). */
-function commandAtSeparator(text: string, slash: boolean): boolean {
-  if (startsWithCommand(text, slash)) return true
+function commandAtSeparator(text: string): boolean {
+  if (startsWithCommand(text, 0)) return true
   for (let at = text.indexOf(';'); at !== -1; at = text.indexOf(';', at + 1)) {
-    if (startsWithCommand(text.slice(at + 1), slash)) return true
+    if (startsWithCommand(text, at + 1)) return true
   }
   return false
 }
@@ -398,7 +401,7 @@ function mayRce(lower: string, shape: Shape, kind: InputKind, paranoia: Paranoia
     RCE_OPEN_SLASH.test(lower)
   )
     return true
-  return commandAtSeparator(has(shape, QUOTES) ? unquote(lower) : lower, slash)
+  return commandAtSeparator(has(shape, QUOTES) ? unquote(lower) : lower)
 }
 
 // SQL injection. A condition (`or 1=1`) counts only after a closed value, which at paranoia 1
