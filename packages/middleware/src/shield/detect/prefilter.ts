@@ -16,6 +16,7 @@ import {
   punctuation as bit,
   compileKeywords,
   DIGIT,
+  isWhiteSpace,
   type KeywordGroup,
   NEWLINE,
   NON_ASCII,
@@ -44,17 +45,8 @@ const QUOTES = bit('\'"')
 
 const has = (shape: Shape, mask: number) => (shape.punct & mask) !== 0
 
-const isSpaceOrControl = (code: number) =>
-  code <= 32 ||
-  code === 0xa0 ||
-  code === 0x1680 ||
-  (code >= 0x2000 && code <= 0x200a) ||
-  code === 0x2028 ||
-  code === 0x2029 ||
-  code === 0x202f ||
-  code === 0x205f ||
-  code === 0x3000 ||
-  code === 0xfeff
+/** White space (what `\s` matches) or an ASCII control character. */
+const isSpaceOrControl = (code: number) => code <= 32 || isWhiteSpace(code)
 const isNameChar = (code: number) =>
   (code >= 97 && code <= 122) ||
   (code >= 48 && code <= 57) ||
