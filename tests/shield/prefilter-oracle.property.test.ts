@@ -113,6 +113,15 @@ describe('the one-pass pre-filter runs every detector the pattern-per-test one r
       'x;',
       ';',
       'python3.10+x/y',
+      "  'w'h'o'ami x",
+      "\u3000'ls' y",
+      'w"h"oami\u00a0z',
+      "(ls'x y",
+      "'ls",
+      "ls'' -la",
+      "a'b c'd",
+      "w'get",
+      "who'ami and more words",
     ]
     const { missed, extra } = check(
       edges.flatMap((v) => KINDS.map((k): [string, InputKind] => [v, k])),

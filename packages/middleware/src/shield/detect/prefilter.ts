@@ -368,6 +368,31 @@ function startsWithCommand(text: string, start: number): boolean {
   const word = text.slice(start, end)
   return isCommand(word.endsWith('.exe') ? word.slice(0, -4) : word)
 }
+/** What commandWord skips before a word: `[\\s'"\\\\{(!]`. */
+const skippedBeforeWord = (code: number) =>
+  isWhiteSpace(code) ||
+  code === 39 ||
+  code === 34 ||
+  code === 92 ||
+  code === 123 ||
+  code === 40 ||
+  code === 33
+/**
+ * The start of `lower` that decides the command word at its start once unquoted: up to the first
+ * white space after the word begins (commandWord skips white space, quotes, `\\ { ( !` before it).
+ * unquote() looks one character to each side of a quote and keeps white space, and white space ends
+ * the word: so the word read in `unquote(part)` is the one read in `unquote(lower)`, and a long
+ * value with a quote (`Siobhan O'Brien`, prose) is not copied whole. Without a `;` nothing else
+ * is read.
+ */
+function firstWordPart(lower: string): string {
+  let i = 0
+  while (i < lower.length && skippedBeforeWord(lower.charCodeAt(i))) i++
+  for (; i < lower.length; i++) {
+    if (isWhiteSpace(lower.charCodeAt(i))) return lower.slice(0, i + 1)
+  }
+  return lower
+}
 /** Whether a command starts the value or follows one of its `;` (the only separator left). */
 function commandAtSeparator(text: string): boolean {
   if (startsWithCommand(text, 0)) return true
@@ -397,7 +422,8 @@ function mayRce(lower: string, shape: Shape, kind: InputKind, paranoia: Paranoia
     RCE_OPEN_SLASH.test(lower)
   )
     return true
-  return commandAtSeparator(has(shape, QUOTES) ? unquote(lower) : lower)
+  if (!has(shape, QUOTES)) return commandAtSeparator(lower)
+  return commandAtSeparator(unquote(has(shape, SEMICOLON) ? lower : firstWordPart(lower)))
 }
 
 // SQL injection. A condition (`or 1=1`) counts only after a closed value, which at paranoia 1
