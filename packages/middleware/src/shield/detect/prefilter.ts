@@ -4,23 +4,30 @@
 // without any of them cannot match. `prefilter.property.test.ts` checks the claim: with the
 // pre-filter and without it, detect() gives the same verdict on random values and on every CRS
 // corpus payload. Change a detector, change its test here.
+//
+// The value is read once (prefilter-automaton.ts): its characters, and which keyword groups below
+// occur in it. A pattern of the tests runs only where one of its group's words occurs, and each
+// group lists words of which every match of its pattern holds one (` ` standing for a run of
+// white space): so `group && pattern` says what the pattern said, and a value without the words,
+// most values, costs no scan at all. prefilter-automaton.property.test.ts checks each group
+// against its pattern, and the whole pre-filter against the one that ran every pattern.
+
+import {
+  punctuation as bit,
+  compileKeywords,
+  DIGIT,
+  isWhiteSpace,
+  type KeywordGroup,
+  NEWLINE,
+  NON_ASCII,
+  type Shape,
+  scanValue,
+} from './prefilter-automaton'
 import { commandWord } from './rce'
 import { AMBIGUOUS_COMMANDS, UNIX_COMMANDS, WINDOWS_COMMANDS } from './shell-commands'
 import type { InputKind, Paranoia } from './subject'
 
-/** One bit per ASCII punctuation character, and one each for digits, line breaks, other controls, non-ASCII. */
-const PUNCTUATION = '!"#$%&\'()*+,-./:;<=>?@[\\]^_`{|}~'
-const BIT = new Int32Array(128)
-for (let i = 0; i < PUNCTUATION.length; i++) BIT[PUNCTUATION.charCodeAt(i)] = 2 ** i
-const bit = (chars: string) => {
-  let mask = 0
-  for (const c of chars) mask |= BIT[c.charCodeAt(0)] as number
-  return mask
-}
-const DIGIT = 1
-const NEWLINE = 2
-const CONTROL = 4
-const NON_ASCII = 8
+export type { Shape } from './prefilter-automaton'
 
 // The single characters the tests below ask about, as masks (computed once, not per value).
 const COLON = bit(':')
@@ -36,40 +43,10 @@ const DASH = bit('-')
 const QUESTION = bit('?')
 const QUOTES = bit('\'"')
 
-/** What a value holds, as two masks: `punct` (one bit per punctuation character), `other` (digits, breaks, controls, non-ASCII). */
-export interface Shape {
-  punct: number
-  other: number
-}
-
-/** The characters of `lower`, read once. */
-export function shapeOf(lower: string): Shape {
-  let punct = 0
-  let other = 0
-  for (let i = 0; i < lower.length; i++) {
-    const code = lower.charCodeAt(i)
-    if (code >= 128) other |= NON_ASCII
-    else if (code >= 48 && code <= 57) other |= DIGIT
-    else if (code === 10 || code === 13) other |= NEWLINE
-    else if (code < 32) other |= CONTROL
-    else punct |= BIT[code] as number
-  }
-  return { punct, other }
-}
-
 const has = (shape: Shape, mask: number) => (shape.punct & mask) !== 0
 
-const isSpaceOrControl = (code: number) =>
-  code <= 32 ||
-  code === 0xa0 ||
-  code === 0x1680 ||
-  (code >= 0x2000 && code <= 0x200a) ||
-  code === 0x2028 ||
-  code === 0x2029 ||
-  code === 0x202f ||
-  code === 0x205f ||
-  code === 0x3000 ||
-  code === 0xfeff
+/** White space (what `\s` matches) or an ASCII control character. */
+const isSpaceOrControl = (code: number) => code <= 32 || isWhiteSpace(code)
 const isNameChar = (code: number) =>
   (code >= 97 && code <= 122) ||
   (code >= 48 && code <= 57) ||
@@ -98,8 +75,52 @@ function nameBeforeEquals(
   return false
 }
 
+/** Every `a + b` of a word of `as` and a word of `bs`. */
+const joined = (as: readonly string[], bs: readonly string[]) =>
+  as.flatMap((a) => bs.map((b) => a + b))
+const DIGITS = [...'0123456789']
+/** `;` and `;` with white space after it (`;\s*` before a word). */
+const AFTER_SEMICOLON = [';', '; ']
+
+/** The keyword groups: one bit each, named for the pattern or test it guards. */
+const G = {
+  prototype: 1 << 0,
+  javaClass: 1 << 1,
+  javaNames: 1 << 2,
+  phpColon: 1 << 3,
+  phpSession: 1 << 4,
+  lfiNames: 1 << 5,
+  lfiSlashed: 1 << 6,
+  lfiDotted: 1 << 7,
+  xssColon: 1 << 8,
+  xssEquals: 1 << 9,
+  xssDot: 1 << 10,
+  xssWords: 1 << 11,
+  rceIf: 1 << 12,
+  rceNames: 1 << 13,
+  rceDashed: 1 << 14,
+  rcePaths: 1 << 15,
+  rceOpenSlash: 1 << 16,
+  sqlMarks: 1 << 17,
+  sqlQuoted: 1 << 18,
+  sqlDigits: 1 << 19,
+  sqlStacked0: 1 << 20,
+  sqlStacked1: 1 << 21,
+  sqlStacked2: 1 << 22,
+  sqlWords0: 1 << 23,
+  sqlWords1: 1 << 24,
+} as const
+const GROUPS: KeywordGroup[] = []
+/** Declares the words of group `bit` (beside the pattern they guard) and returns the bit. */
+const group = (bit: number, words: readonly string[]) => {
+  GROUPS.push([bit, words])
+  return bit
+}
+/** Whether a word of group `bit` occurs in the value. */
+const hasWord = (shape: Shape, bit: number) => (shape.words & bit) !== 0
+
 // Prototype pollution: every pattern names `__proto__`, `prototype` or a `__…__` accessor.
-const mayPrototypePollution = (lower: string) => lower.includes('__') || lower.includes('prototype')
+const PROTOTYPE = group(G.prototype, ['__', 'prototype'])
 
 // Java: JNDI needs `${`; gadgets and classes need `. ( @ #` or one of these words; the stream magic is non-ASCII.
 const JAVA_CHARS = bit('$@#(')
@@ -107,8 +128,45 @@ export const JAVA_WORDS = [
   /\bclass\s*\./,
   /\b(?:javax?\.|org\.|com\.|xwork\.|runtime|processbuilder|classloader|scriptenginemanager|invokertransformer|instantiatetransformer|chainedtransformer|constanttransformer|clonetransformer|forclosure|instantiatefactory|prototypeclonefactory|prototypeserializationfactory|whileclosure|templatesimpl|annotationinvocationhandler|badattributevalueexpexception|xsltc|jdbcrowsetimpl|unicastref|remoteobjectinvocationhandler|ognlcontext|aced0005|ro0ab|h4siaaaaaaaa)|\.jsp/,
 ]
+const JAVA_CLASS = group(G.javaClass, ['class.', 'class .'])
+const JAVA_NAMES = group(G.javaNames, [
+  'java.',
+  'javax.',
+  'org.',
+  'com.',
+  'xwork.',
+  'runtime',
+  'processbuilder',
+  'classloader',
+  'scriptenginemanager',
+  'invokertransformer',
+  'instantiatetransformer',
+  'chainedtransformer',
+  'constanttransformer',
+  'clonetransformer',
+  'forclosure',
+  'instantiatefactory',
+  'prototypeclonefactory',
+  'prototypeserializationfactory',
+  'whileclosure',
+  'templatesimpl',
+  'annotationinvocationhandler',
+  'badattributevalueexpexception',
+  'xsltc',
+  'jdbcrowsetimpl',
+  'unicastref',
+  'remoteobjectinvocationhandler',
+  'ognlcontext',
+  'aced0005',
+  'ro0ab',
+  'h4siaaaaaaaa',
+  '.jsp',
+])
 const mayJava = (lower: string, shape: Shape) =>
-  has(shape, JAVA_CHARS) || (shape.other & NON_ASCII) !== 0 || JAVA_WORDS.some((p) => p.test(lower))
+  has(shape, JAVA_CHARS) ||
+  (shape.other & NON_ASCII) !== 0 ||
+  (hasWord(shape, JAVA_CLASS) && (JAVA_WORDS[0] as RegExp).test(lower)) ||
+  (hasWord(shape, JAVA_NAMES) && (JAVA_WORDS[1] as RegExp).test(lower))
 
 // Template injection: every pattern starts at a delimiter (the detector's own first test).
 const SSTI_CHARS = bit('{%#<[*@')
@@ -124,45 +182,94 @@ const RFI_FIRST_WORD = /^\s*[^\s:/?#]*[:/?#]/
 // or `.` or opens the line.
 const PHP_CHARS = bit('<[{$(')
 const PHP_COLON = /php:|:\d/
+const PHP_COLON_WORDS = group(G.phpColon, ['php:', ...joined([':'], DIGITS)])
+const PHP_SESSION = group(G.phpSession, ['sess_'])
 const PHP_INI_LINE = /^\s*[a-z_]+\s*=/
 /** `allow_url_include =`, `opcache.x=`: the 65 name characters before `=` hold `_` or `.`. */
 const iniName = (name: string) => name.includes('_') || name.includes('.')
 const mayPhp = (lower: string, shape: Shape, kind: InputKind) =>
   has(shape, PHP_CHARS) ||
-  (has(shape, COLON) && PHP_COLON.test(lower)) ||
+  (has(shape, COLON) && hasWord(shape, PHP_COLON_WORDS) && PHP_COLON.test(lower)) ||
   (has(shape, EQUALS) && (PHP_INI_LINE.test(lower) || nameBeforeEquals(lower, 8, 65, iniName))) ||
-  ((kind === 'name' || kind === 'header') && (has(shape, DOT) || lower.includes('sess_')))
+  ((kind === 'name' || kind === 'header') && (has(shape, DOT) || hasWord(shape, PHP_SESSION)))
 
 // Local file inclusion: traversal needs `..` and `/ \ ;`, the spelled encodings `0x`; the file
 // names a slash or backslash after one of these words, or one of these dotted names, but for two
 // plain words (`id_rsa`, `authorized_keys`). A path reads every slash and dot (probe files).
+const LFI_NAMES = group(G.lfiNames, ['0x', 'id_', 'authorized_keys'])
 const LFI_SLASHED = /\.\.|etc|proc|sys|win|ssh|git|svn|docker|aws|kube|var|usr/
+const LFI_SLASHED_WORDS = group(G.lfiSlashed, [
+  '..',
+  'etc',
+  'proc',
+  'sys',
+  'win',
+  'ssh',
+  'git',
+  'svn',
+  'docker',
+  'aws',
+  'kube',
+  'var',
+  'usr',
+])
 const LFI_DOTTED =
   /\.(?:ini|(?:bash_|zsh_|mysql_|psql_)?history|htaccess|htpasswd|config|php|conf|env|sql|bak|dump)|\.\./
+const LFI_DOTTED_WORDS = group(G.lfiDotted, [
+  '.ini',
+  'history',
+  '.htaccess',
+  '.htpasswd',
+  '.conf',
+  '.php',
+  '.env',
+  '.sql',
+  '.bak',
+  '.dump',
+  '..',
+])
 const mayLfi = (lower: string, shape: Shape, kind: InputKind) =>
-  lower.includes('0x') ||
-  lower.includes('id_') ||
-  lower.includes('authorized_keys') ||
+  hasWord(shape, LFI_NAMES) ||
   (kind === 'path' && has(shape, PATH_CHARS)) ||
-  (has(shape, SLASHES_SEMICOLON) && LFI_SLASHED.test(lower)) ||
-  (has(shape, DOT) && LFI_DOTTED.test(lower))
+  (has(shape, SLASHES_SEMICOLON) && hasWord(shape, LFI_SLASHED_WORDS) && LFI_SLASHED.test(lower)) ||
+  (has(shape, DOT) && hasWord(shape, LFI_DOTTED_WORDS) && LFI_DOTTED.test(lower))
 
 // XSS: markup and calls need `< ( [ ! \` + *`; a script URL `t:` or `data`; a handler `on…=`;
 // the DOM sinks a dot and their names; `dialog` may be spaced out, `vmlframe`, `-moz-binding`.
 const XSS_CHARS = bit('<([!`+*')
 const XSS_COLON = /t\s*:|data|schemalocation/
+const XSS_COLON_WORDS = group(G.xssColon, ['t:', 't :', 'data', 'schemalocation'])
 const XSS_EQUALS = /srcdoc|textcontent|formaction/
+const XSS_EQUALS_WORDS = group(G.xssEquals, ['srcdoc', 'textcontent', 'formaction'])
 /** An event handler `on…=`: `on` and at least three letters before the `=` (and 48 spaces at most). */
 const handlerName = (name: string) => name.slice(0, -3).includes('on')
 const XSS_DOT = /document|sort|reflect|window|innerhtml|outerhtml|fromcharcode|parentnode/
+const XSS_DOT_WORDS = group(G.xssDot, [
+  'document',
+  'sort',
+  'reflect',
+  'window',
+  'innerhtml',
+  'outerhtml',
+  'fromcharcode',
+  'parentnode',
+])
 const XSS_WORDS = /d\s{0,4}i\s{0,4}a\s{0,4}l\s{0,4}o\s{0,4}g|vmlframe|moz-binding/
+/** `dialog` with or without white space between each two letters: the 32 spellings. */
+const spacedOut = (word: string): string[] =>
+  [...word.slice(1)].reduce(
+    (spellings, letter) => joined(spellings, [letter, ` ${letter}`]),
+    [word.slice(0, 1)],
+  )
+const XSS_WORDS_WORDS = group(G.xssWords, [...spacedOut('dialog'), 'vmlframe', 'moz-binding'])
 const mayXss = (lower: string, shape: Shape) =>
   has(shape, XSS_CHARS) ||
-  (has(shape, COLON) && XSS_COLON.test(lower)) ||
+  (has(shape, COLON) && hasWord(shape, XSS_COLON_WORDS) && XSS_COLON.test(lower)) ||
   (has(shape, EQUALS) &&
-    (XSS_EQUALS.test(lower) || nameBeforeEquals(lower, 48, 1 << 30, handlerName))) ||
-  (has(shape, DOT) && XSS_DOT.test(lower)) ||
-  XSS_WORDS.test(lower)
+    ((hasWord(shape, XSS_EQUALS_WORDS) && XSS_EQUALS.test(lower)) ||
+      nameBeforeEquals(lower, 48, 1 << 30, handlerName))) ||
+  (has(shape, DOT) && hasWord(shape, XSS_DOT_WORDS) && XSS_DOT.test(lower)) ||
+  (hasWord(shape, XSS_WORDS_WORDS) && XSS_WORDS.test(lower))
 
 // Command injection: substitutions, redirections, pipes, Windows variables and calls need one of
 // these characters (or a line break). Without them a command can only start the value or follow a
@@ -175,19 +282,68 @@ export const RCE_WORDS = [
   /^\s*if\s/,
   /process|__js_function|this\.constructor|xhuwmdc3xhuwmdy4awxl|xyqktkrfrlvoqyqk|xyqkxhuwmdrlxhuwmdq0x0zvtkmkjf9c|d2hpbguodhj1zsk|d2hpbguoms|x19qc19mdw5jdglvbi|downloadstring|downloadfile|frombase64string|webclient/,
 ]
+const RCE_IF = group(G.rceIf, ['if '])
+const RCE_NAMES = group(G.rceNames, [
+  'process',
+  '__js_function',
+  'this.constructor',
+  'xhuwmdc3xhuwmdy4awxl',
+  'xyqktkrfrlvoqyqk',
+  'xyqkxhuwmdrlxhuwmdq0x0zvtkmkjf9c',
+  'd2hpbguodhj1zsk',
+  'd2hpbguoms',
+  'x19qc19mdw5jdglvbi',
+  'downloadstring',
+  'downloadfile',
+  'frombase64string',
+  'webclient',
+])
 const RCE_DASHED =
   /invoke-|new-object|start-process|get-|set-|remove-item|copy-item|out-file|-encodedcommand|-executionpolicy|-nop|-noprofile|-windowstyle|sh\s{1,16}-c\s|-wrapper/
+const RCE_DASHED_WORDS = group(G.rceDashed, [
+  'invoke-',
+  'new-object',
+  'start-process',
+  'get-',
+  'set-',
+  'remove-item',
+  'copy-item',
+  'out-file',
+  '-encodedcommand',
+  '-executionpolicy',
+  '-nop',
+  '-windowstyle',
+  'sh -c ',
+  '-wrapper',
+])
 const RCE_PATHS = /bin\/|\/(?:bin|etc|usr|sbin|dev|proc|tmp)\/|alias|module\.exports|^\s*if\//
 /** A `/` opening a word, as the globbed-path pattern reads one (`cat /e?c/passwd`). */
+const RCE_PATHS_WORDS = group(G.rcePaths, [
+  'bin/',
+  '/etc/',
+  '/usr/',
+  '/dev/',
+  '/proc/',
+  '/tmp/',
+  'alias',
+  'module.exports',
+  'if/',
+])
 const RCE_OPEN_SLASH = /(?:^|[\s;'"=])\//
+/** The start of the value reads as white space (prefilter-automaton.ts), so ` /` covers `^\/`. */
+const RCE_OPEN_SLASH_WORDS = group(G.rceOpenSlash, [' /', ';/', "'/", '"/', '=/'])
 /** The quotes a shell removes from inside a word (`w'h'oami`), as rce's shellUnquote does for quotes alone. */
 const unquote = (lower: string) =>
   lower
     .replace(/(?<=[a-z])(?:''|""|'|")(?=[a-z])/g, '')
     .replace(/^['"]|(?<=[;|&`(\s])['"](?=[a-z])/g, '')
-const isCommand = (word: string) =>
-  word !== '' &&
-  (UNIX_COMMANDS.has(word) || WINDOWS_COMMANDS.has(word) || AMBIGUOUS_COMMANDS.has(word))
+/** Every command of the three lists, so a word costs one lookup (one per value, at least). */
+const COMMANDS: ReadonlySet<string> = new Set([
+  ...UNIX_COMMANDS,
+  ...WINDOWS_COMMANDS,
+  ...AMBIGUOUS_COMMANDS,
+])
+const isCommand = (word: string) => word !== '' && COMMANDS.has(word)
 /** A character of a command word after its first letter (`[\\w.+-]`). */
 const wordChar = (code: number) =>
   (code >= 97 && code <= 122) ||
@@ -198,22 +354,50 @@ const wordChar = (code: number) =>
   code === 43 ||
   code === 45
 /**
- * Whether the word a shell would run at the start of `text` is a command, as rce's commandWord
- * reads it; a scan where the text starts with a letter and holds no `/` (no path before the word).
+ * Whether the word a shell would run at `text[start]` is a command, as rce's commandWord reads
+ * it. Where the text starts with a letter and its run of word characters is not followed by a
+ * `/`, commandWord reads no path (a path segment, `[\\w.-]+\\/`, would end at that `/`) and no
+ * leading quote or space: the word is that run, read here without a copy or a pattern.
  */
-function startsWithCommand(text: string, slash: boolean): boolean {
-  const first = text.charCodeAt(0)
-  if (slash || !(first >= 97 && first <= 122)) return isCommand(commandWord(text).word)
-  let end = 1
+function startsWithCommand(text: string, start: number): boolean {
+  const first = text.charCodeAt(start)
+  let end = start + 1
   while (end < text.length && wordChar(text.charCodeAt(end))) end++
-  const word = text.slice(0, end)
+  if (!(first >= 97 && first <= 122) || text.charCodeAt(end) === 47)
+    return isCommand(commandWord(text.slice(start)).word)
+  const word = text.slice(start, end)
   return isCommand(word.endsWith('.exe') ? word.slice(0, -4) : word)
 }
+/** What commandWord skips before a word: `[\\s'"\\\\{(!]`. */
+const skippedBeforeWord = (code: number) =>
+  isWhiteSpace(code) ||
+  code === 39 ||
+  code === 34 ||
+  code === 92 ||
+  code === 123 ||
+  code === 40 ||
+  code === 33
+/**
+ * The start of `lower` that decides the command word at its start once unquoted: up to the first
+ * white space after the word begins (commandWord skips white space, quotes, `\\ { ( !` before it).
+ * unquote() looks one character to each side of a quote and keeps white space, and white space ends
+ * the word: so the word read in `unquote(part)` is the one read in `unquote(lower)`, and a long
+ * value with a quote (`Siobhan O'Brien`, prose) is not copied whole. Without a `;` nothing else
+ * is read.
+ */
+function firstWordPart(lower: string): string {
+  let i = 0
+  while (i < lower.length && skippedBeforeWord(lower.charCodeAt(i))) i++
+  for (; i < lower.length; i++) {
+    if (isWhiteSpace(lower.charCodeAt(i))) return lower.slice(0, i + 1)
+  }
+  return lower
+}
 /** Whether a command starts the value or follows one of its `;` (the only separator left). */
-function commandAtSeparator(text: string, slash: boolean): boolean {
-  if (startsWithCommand(text, slash)) return true
+function commandAtSeparator(text: string): boolean {
+  if (startsWithCommand(text, 0)) return true
   for (let at = text.indexOf(';'); at !== -1; at = text.indexOf(';', at + 1)) {
-    if (startsWithCommand(text.slice(at + 1), slash)) return true
+    if (startsWithCommand(text, at + 1)) return true
   }
   return false
 }
@@ -225,12 +409,21 @@ function mayRce(lower: string, shape: Shape, kind: InputKind, paranoia: Paranoia
   }
   if (has(shape, RCE_CHARS) || (shape.other & NEWLINE) !== 0) return true
   if (paranoia === 2 && has(shape, SEMICOLON)) return true
-  if (RCE_WORDS.some((p) => p.test(lower))) return true
-  if (has(shape, DASH) && RCE_DASHED.test(lower)) return true
+  if (hasWord(shape, RCE_IF) && (RCE_WORDS[0] as RegExp).test(lower)) return true
+  if (hasWord(shape, RCE_NAMES) && (RCE_WORDS[1] as RegExp).test(lower)) return true
+  if (has(shape, DASH) && hasWord(shape, RCE_DASHED_WORDS) && RCE_DASHED.test(lower)) return true
   const slash = has(shape, SLASH)
-  if (has(shape, SLASH_EQUALS) && RCE_PATHS.test(lower)) return true
-  if (slash && has(shape, QUESTION) && RCE_OPEN_SLASH.test(lower)) return true
-  return commandAtSeparator(has(shape, QUOTES) ? unquote(lower) : lower, slash)
+  if (has(shape, SLASH_EQUALS) && hasWord(shape, RCE_PATHS_WORDS) && RCE_PATHS.test(lower))
+    return true
+  if (
+    slash &&
+    has(shape, QUESTION) &&
+    hasWord(shape, RCE_OPEN_SLASH_WORDS) &&
+    RCE_OPEN_SLASH.test(lower)
+  )
+    return true
+  if (!has(shape, QUOTES)) return commandAtSeparator(lower)
+  return commandAtSeparator(unquote(has(shape, SEMICOLON) ? lower : firstWordPart(lower)))
 }
 
 // SQL injection. A condition (`or 1=1`) counts only after a closed value, which at paranoia 1
@@ -243,24 +436,127 @@ function mayRce(lower: string, shape: Shape, kind: InputKind, paranoia: Paranoia
 const SQL_CHARS = bit('`()@$[{|&')
 const SQL_QUOTED = /\b(?:or|and|xor|div|not)\b|--|#|;/
 const SQL_DIGITS = /^\s*(?:json\.)?[-+.]?\d|order|group|\d\.e|\d\s+as\s/
+const SQL_MARKS = group(G.sqlMarks, ['::', '/*'])
+const SQL_QUOTED_WORDS = group(G.sqlQuoted, ['or', 'and', 'div', 'not', '--', '#', ';'])
+/** `^\s*(?:json\.)?[-+.]?\d` is read as ` 1`, ` -1`, ` json.1`… (the start reads as white space). */
+const SQL_DIGITS_WORDS = group(G.sqlDigits, [
+  ...joined([' ', ' json.'], joined(['', '-', '+', '.'], DIGITS)),
+  'order',
+  'group',
+  ...joined(DIGITS, ['.e', ' as ']),
+])
 export const SQL_STACKED = [
   /;\s*(?:insert|replace|update|delete|select|exec|declare|shutdown|waitfor)/,
   /;\s*(?:drop|create|alter|truncate)\s+(?:table|database|schema|view|user|function|procedure|trigger|index)/,
   /;\s*(?:grant|revoke|union|set|load|backup|call|merge|handler|rename|begin|if|copy|attach|pragma|use)\s*(?:$|@)/,
 ]
+const SQL_STACKED_WORDS = [
+  group(
+    G.sqlStacked0,
+    joined(AFTER_SEMICOLON, [
+      'insert',
+      'replace',
+      'update',
+      'delete',
+      'select',
+      'exec',
+      'declare',
+      'shutdown',
+      'waitfor',
+    ]),
+  ),
+  group(
+    G.sqlStacked1,
+    joined(joined(AFTER_SEMICOLON, ['drop ', 'create ', 'alter ', 'truncate ']), [
+      'table',
+      'database',
+      'schema',
+      'view',
+      'user',
+      'function',
+      'procedure',
+      'trigger',
+      'index',
+    ]),
+  ),
+  group(
+    G.sqlStacked2,
+    joined(AFTER_SEMICOLON, [
+      'grant',
+      'revoke',
+      'union',
+      'set',
+      'load',
+      'backup',
+      'call',
+      'merge',
+      'handler',
+      'rename',
+      'begin',
+      'if',
+      'copy',
+      'attach',
+      'pragma',
+      'use',
+    ]),
+  ),
+]
 export const SQL_WORDS = [
   /union\s*(?:(?:all|distinct)\s+)?select|select\s|create\s/,
   /waitfor|outfile|dumpfile|table|when|exec|analyse|pg_|xp_|msdb|tempdb|schema|information|mysql|sysobjects|syscolumns|sysdatabases|sqlite|msys|northwind|master/,
 ]
+const SQL_WORDS_WORDS = [
+  group(G.sqlWords0, [
+    ...joined(joined(['union', 'union '], ['', 'all ', 'distinct ']), ['select']),
+    'select ',
+    'create ',
+  ]),
+  group(G.sqlWords1, [
+    'waitfor',
+    'outfile',
+    'dumpfile',
+    'table',
+    'when',
+    'exec',
+    'analyse',
+    'pg_',
+    'xp_',
+    'msdb',
+    'tempdb',
+    'schema',
+    'information',
+    'mysql',
+    'sysobjects',
+    'syscolumns',
+    'sysdatabases',
+    'sqlite',
+    'msys',
+    'northwind',
+    'master',
+  ]),
+]
+/** Whether pattern `i` of `patterns` matches, where a word of its group `groups[i]` occurs. */
+function anyGuarded(patterns: RegExp[], groups: number[], lower: string, shape: Shape): boolean {
+  for (let i = 0; i < patterns.length; i++) {
+    if (hasWord(shape, groups[i] as number) && (patterns[i] as RegExp).test(lower)) return true
+  }
+  return false
+}
 const maySqli = (lower: string, shape: Shape, paranoia: Paranoia) =>
   paranoia === 2 ||
   has(shape, SQL_CHARS) ||
-  lower.includes('::') ||
-  lower.includes('/*') ||
-  (has(shape, QUOTES) && SQL_QUOTED.test(lower)) ||
-  ((shape.other & DIGIT) !== 0 && SQL_DIGITS.test(lower)) ||
-  (has(shape, SEMICOLON) && SQL_STACKED.some((p) => p.test(lower))) ||
-  SQL_WORDS.some((p) => p.test(lower))
+  hasWord(shape, SQL_MARKS) ||
+  (has(shape, QUOTES) && hasWord(shape, SQL_QUOTED_WORDS) && SQL_QUOTED.test(lower)) ||
+  ((shape.other & DIGIT) !== 0 && hasWord(shape, SQL_DIGITS_WORDS) && SQL_DIGITS.test(lower)) ||
+  (has(shape, SEMICOLON) && anyGuarded(SQL_STACKED, SQL_STACKED_WORDS, lower, shape)) ||
+  anyGuarded(SQL_WORDS, SQL_WORDS_WORDS, lower, shape)
+
+const AUTOMATON = compileKeywords(GROUPS)
+
+/** The characters of `lower` and the keyword groups in it, read once. */
+export function shapeOf(lower: string): Shape {
+  return scanValue(AUTOMATON, lower)
+}
 
 /** Whether the detector of `category` may fire on `lower`; false is a proof it cannot. */
 export function mayFire(
@@ -272,7 +568,7 @@ export function mayFire(
 ): boolean {
   switch (category) {
     case 'prototype-pollution':
-      return kind !== 'user-agent' && mayPrototypePollution(lower)
+      return kind !== 'user-agent' && hasWord(shape, PROTOTYPE)
     case 'java':
       return mayJava(lower, shape)
     case 'ssti':

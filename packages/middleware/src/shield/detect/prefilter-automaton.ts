@@ -1,0 +1,181 @@
+// One pass over a value for the pre-filter (prefilter.ts): which punctuation characters, digits,
+// breaks and non-ASCII characters it holds, and which of the pre-filter's keyword groups occur in
+// it. Before this, each group was a regular expression scanning the value on its own (about 17
+// scans over a value with punctuation); here one Aho–Corasick automaton over every group's words,
+// compiled once into typed arrays, reads each character once whatever the number of words.
+//
+// The automaton reads the value through a character-class table: each character a keyword uses
+// has its own class, every other character one class, and every white-space character (exactly
+// what `\s` matches) the class written ` ` in a keyword. A run of white space is read as one such
+// character, so the keyword `union select` occurs where the value matches `union\s+select`, and
+// `t :` where it matches `t\s+:`. The value is read as if a white-space character preceded it:
+// a keyword ` 1` also occurs at the very start (`^\s*1`). Nothing else is read into the words:
+// a keyword occurs in that reading wherever it occurs in the value itself.
+
+/** The punctuation characters of `Shape.punct`, one bit each in this order. */
+const PUNCTUATION = '!"#$%&\'()*+,-./:;<=>?@[\\]^_`{|}~'
+const PUNCT_BIT = new Int32Array(128)
+for (let i = 0; i < PUNCTUATION.length; i++) PUNCT_BIT[PUNCTUATION.charCodeAt(i)] = 2 ** i
+
+/** The mask of `Shape.punct` holding each of `chars` (punctuation only). */
+export function punctuation(chars: string): number {
+  let mask = 0
+  for (let i = 0; i < chars.length; i++) mask |= PUNCT_BIT[chars.charCodeAt(i)] as number
+  return mask
+}
+
+/** Bits of `Shape.other`. */
+export const DIGIT = 1
+export const NEWLINE = 2
+export const CONTROL = 4
+export const NON_ASCII = 8
+const OTHER_BIT = new Int32Array(128)
+for (let code = 0; code < 32; code++) OTHER_BIT[code] = CONTROL
+OTHER_BIT[10] = NEWLINE
+OTHER_BIT[13] = NEWLINE
+for (let code = 48; code <= 57; code++) OTHER_BIT[code] = DIGIT
+
+/** What a value holds: one bit per punctuation character, the other characters, the keyword groups. */
+export interface Shape {
+  /** One bit per character of PUNCTUATION present. */
+  punct: number
+  /** DIGIT, NEWLINE, CONTROL, NON_ASCII. */
+  other: number
+  /** The bits of the keyword groups one of whose words occurs. */
+  words: number
+}
+
+/** A keyword group: its bit (one of 1 << 0 … 1 << 30), and its words (lower case ASCII; ` ` is any run of white space). */
+export type KeywordGroup = readonly [bit: number, words: readonly string[]]
+
+/** Every character `\s` matches (ECMAScript WhiteSpace and LineTerminator). */
+export function isWhiteSpace(code: number): boolean {
+  return (
+    (code >= 9 && code <= 13) ||
+    code === 32 ||
+    code === 0xa0 ||
+    code === 0x1680 ||
+    (code >= 0x2000 && code <= 0x200a) ||
+    code === 0x2028 ||
+    code === 0x2029 ||
+    code === 0x202f ||
+    code === 0x205f ||
+    code === 0x3000 ||
+    code === 0xfeff
+  )
+}
+
+const OTHER_CLASS = 0
+const SPACE_CLASS = 1
+
+/**
+ * The compiled automaton: a full transition table (no failure links left to follow at run time).
+ * A state is the offset of its row in `table`: `table[state]` holds the bits of the groups with a
+ * word ending there, `table[state + 1 + class]` the state after a character of that class. One
+ * array and no multiplication per character.
+ */
+export interface KeywordAutomaton {
+  /** Character class of each ASCII code. */
+  readonly classes: Uint8Array
+  readonly table: Int32Array
+  /** The state after the white space read before the value. */
+  readonly start: number
+}
+
+/** The character classes of the groups' words: one per distinct character, ` ` the white-space class. */
+function classTable(groups: readonly KeywordGroup[]): { classes: Uint8Array; width: number } {
+  const classes = new Uint8Array(128)
+  for (let code = 0; code < 128; code++) if (isWhiteSpace(code)) classes[code] = SPACE_CLASS
+  let width = 2
+  for (const [, words] of groups) {
+    for (const word of words) {
+      if (word === '' || word !== word.toLowerCase() || word.includes('  '))
+        throw new Error(`keyword ${JSON.stringify(word)}: lower case, not empty, one space at most`)
+      for (let i = 0; i < word.length; i++) {
+        const code = word.charCodeAt(i)
+        if (code >= 128) throw new Error(`keyword ${JSON.stringify(word)}: ASCII only`)
+        if (classes[code] === OTHER_CLASS) classes[code] = width++
+      }
+    }
+  }
+  return { classes, width }
+}
+
+/** Compiles the groups into one automaton (Aho–Corasick, its failure links folded into `next`). */
+export function compileKeywords(groups: readonly KeywordGroup[]): KeywordAutomaton {
+  const { classes, width } = classTable(groups)
+  // The trie: `child[state * width + class]`, 0 for none (the root is never a child).
+  const child: number[] = new Array(width).fill(0)
+  const ends: number[] = [0]
+  for (const [bit, words] of groups) {
+    for (const word of words) {
+      let state = 0
+      for (let i = 0; i < word.length; i++) {
+        const at = state * width + (classes[word.charCodeAt(i)] as number)
+        if (child[at] === 0) {
+          child[at] = ends.length
+          ends.push(0)
+          for (let c = 0; c < width; c++) child.push(0)
+        }
+        state = child[at] as number
+      }
+      ends[state] = (ends[state] as number) | bit
+    }
+  }
+  // Breadth first: a state's failure is the longest proper suffix of its word that is a trie
+  // state; its missing transitions are its failure's, and it reports its failure's groups too.
+  const next = new Int32Array(child)
+  const found = new Int32Array(ends)
+  const failure = new Int32Array(ends.length)
+  const queue: number[] = []
+  for (let c = 0; c < width; c++) if ((next[c] as number) !== 0) queue.push(next[c] as number)
+  for (let head = 0; head < queue.length; head++) {
+    const state = queue[head] as number
+    found[state] = (found[state] as number) | (found[failure[state] as number] as number)
+    for (let c = 0; c < width; c++) {
+      const at = state * width + c
+      const fallback = next[(failure[state] as number) * width + c] as number
+      if ((child[at] as number) !== 0) {
+        failure[child[at] as number] = fallback
+        queue.push(child[at] as number)
+      } else next[at] = fallback
+    }
+  }
+  const row = width + 1
+  const table = new Int32Array(found.length * row)
+  for (let state = 0; state < found.length; state++) {
+    table[state * row] = found[state] as number
+    for (let c = 0; c < width; c++)
+      table[state * row + 1 + c] = (next[state * width + c] as number) * row
+  }
+  return { classes, table, start: (next[SPACE_CLASS] as number) * row }
+}
+
+/** Reads `lower` once: its characters' shape and the keyword groups occurring in it. */
+export function scanValue(automaton: KeywordAutomaton, lower: string): Shape {
+  const { classes, table } = automaton
+  let punct = 0
+  let other = 0
+  let state = automaton.start
+  let words = table[state] as number
+  let space = true
+  for (let i = 0; i < lower.length; i++) {
+    const code = lower.charCodeAt(i)
+    let kind: number
+    if (code < 128) {
+      punct |= PUNCT_BIT[code] as number
+      other |= OTHER_BIT[code] as number
+      kind = classes[code] as number
+    } else {
+      other |= NON_ASCII
+      kind = isWhiteSpace(code) ? SPACE_CLASS : OTHER_CLASS
+    }
+    if (kind === SPACE_CLASS) {
+      if (space) continue
+      space = true
+    } else space = false
+    state = table[state + 1 + kind] as number
+    words |= table[state] as number
+  }
+  return { punct, other, words }
+}

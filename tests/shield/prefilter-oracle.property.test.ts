@@ -1,0 +1,185 @@
+// The one-pass pre-filter (packages/middleware/src/shield/detect/prefilter.ts, reading each value
+// through prefilter-automaton.ts) must let run every detector that the pre-filter before it let
+// run, the one that scanned each pattern over every value (prefilter-oracle.ts, frozen): on every
+// input of the CRS corpus and the benign corpus, and on random values made of the patterns' words,
+// white space of every kind, punctuation, encodings, unicode and fullwidth forms. It selects the
+// same set by design (a pattern runs where its words occur), so the test also reports any value
+// where the new one runs more. prefilter.property.test.ts checks the other edge: no detector the
+// pre-filter skips could have fired.
+import fc from 'fast-check'
+import { describe, expect, it } from 'vitest'
+import {
+  ATTACK_CATEGORIES,
+  type InputKind,
+} from '../../packages/middleware/src/shield/detect/index'
+import { normalize } from '../../packages/middleware/src/shield/detect/normalize'
+import { mayFire, shapeOf } from '../../packages/middleware/src/shield/detect/prefilter'
+import {
+  UNIX_COMMANDS,
+  WINDOWS_COMMANDS,
+} from '../../packages/middleware/src/shield/detect/shell-commands'
+import { loadBenign, loadCases } from '../fixtures/crs/measure'
+import { inputsOf } from '../fixtures/crs/requests'
+import * as oracle from './prefilter-oracle'
+import { detectRegexLiterals } from './regex-literals'
+
+/** White space of every kind `\\s` matches. */
+const SPACES = [' ', '\t', '\n', '\r', '\v', '\f', '\u00a0', '\u2003', '\u3000', '\ufeff', '\u2028']
+const KINDS: InputKind[] = ['path', 'query', 'header', 'user-agent', 'cookie', 'body', 'name']
+
+/** For one value as detect() reads it: the categories the oracle runs and the new one skips, and the reverse. */
+function compare(value: string, kind: InputKind): { missed: string[]; extra: string[] } {
+  const lower = normalize(value).toLowerCase()
+  const before = oracle.shapeOf(lower)
+  const now = shapeOf(lower)
+  const missed: string[] = []
+  const extra: string[] = []
+  for (const paranoia of [1, 2] as const) {
+    for (const category of ATTACK_CATEGORIES) {
+      const old = oracle.mayFire(category, lower, before, kind, paranoia)
+      const mine = mayFire(category, lower, now, kind, paranoia)
+      if (old && !mine) missed.push(`${category}@${paranoia}`)
+      if (mine && !old) extra.push(`${category}@${paranoia}`)
+    }
+  }
+  return { missed, extra }
+}
+
+function check(values: Iterable<[string, InputKind]>): { missed: string[]; extra: string[] } {
+  const missed: string[] = []
+  const extra: string[] = []
+  for (const [value, kind] of values) {
+    const result = compare(value, kind)
+    const label = `${JSON.stringify(value.slice(0, 80))} ${kind}`
+    if (result.missed.length > 0) missed.push(`${label} ${result.missed.join(',')}`)
+    if (result.extra.length > 0) extra.push(`${label} ${result.extra.join(',')}`)
+  }
+  return { missed, extra }
+}
+
+/** The words of the pre-filter's and the detectors' patterns, and the shell commands. */
+function vocabulary(): string[] {
+  const words = new Set<string>()
+  for (const { source } of detectRegexLiterals()) {
+    for (const word of source.replace(/\\[sSdDwWbB]/g, ' ').match(/[a-z0-9_.-]{2,}/g) ?? []) {
+      words.add(word)
+      words.add(word.replace(/[._-]/g, ''))
+    }
+  }
+  for (const command of [...UNIX_COMMANDS, ...WINDOWS_COMMANDS]) words.add(command)
+  return [...words]
+}
+
+describe('the one-pass pre-filter runs every detector the pattern-per-test one ran', () => {
+  it('on every input of every CRS case, in its own kind and as a body value and a name', () => {
+    const values: Array<[string, InputKind]> = []
+    for (const test of loadCases()) {
+      for (const input of inputsOf(test)) {
+        for (const kind of new Set<InputKind>([input.kind, 'body', 'name']))
+          values.push([input.value, kind])
+      }
+    }
+    const { missed, extra } = check(values)
+    expect(missed).toEqual([])
+    expect(extra).toEqual([])
+  }, 300_000)
+
+  it('on the benign corpus, in every kind', () => {
+    const { missed, extra } = check(
+      loadBenign().flatMap((sample) =>
+        KINDS.map((kind): [string, InputKind] => [sample.value, kind]),
+      ),
+    )
+    expect(missed).toEqual([])
+    expect(extra).toEqual([])
+  })
+
+  it('on values at the edges of the command word read without a pattern (a path before it, quotes)', () => {
+    const edges = [
+      'example.com/wget -q x',
+      'ab+c/ls -la',
+      'ab+c/ls',
+      'ls/',
+      'wget/x',
+      'x;ls/',
+      'x;a.b/nc -e sh',
+      'x; wget.exe/',
+      'ls.exe',
+      "ls'x",
+      "w'h'oami",
+      "siobhan o'brien;id",
+      'see https://example.com/a?b=1; id',
+      'see; ',
+      'x;',
+      ';',
+      'python3.10+x/y',
+      "  'w'h'o'ami x",
+      "\u3000'ls' y",
+      'w"h"oami\u00a0z',
+      "(ls'x y",
+      "'ls",
+      "ls'' -la",
+      "a'b c'd",
+      "w'get",
+      "who'ami and more words",
+    ]
+    const { missed, extra } = check(
+      edges.flatMap((v) => KINDS.map((k): [string, InputKind] => [v, k])),
+    )
+    expect(missed).toEqual([])
+    expect(extra).toEqual([])
+  })
+
+  it('on random values of keywords, white space, punctuation, encodings and unicode', () => {
+    const words = vocabulary()
+    expect(words.length).toBeGreaterThan(300)
+    const piece = fc.oneof(
+      { weight: 5, arbitrary: fc.constantFrom(...words) },
+      { weight: 1, arbitrary: fc.constantFrom(...words).map((w) => w.toUpperCase()) },
+      {
+        weight: 4,
+        arbitrary: fc.constantFrom(...' ./\\:;=?&|$(){}[]<>\'"`!@#%*+,-~^_0123456789'),
+      },
+      // Every kind of white space `\s` matches, and runs of it (the automaton reads a run as one).
+      {
+        weight: 3,
+        arbitrary: fc
+          .array(fc.constantFrom(...SPACES), { minLength: 1, maxLength: 6 })
+          .map((spaces) => spaces.join('')),
+      },
+      // Encodings normalize() peels, fullwidth forms, letters that change length in lower case.
+      {
+        weight: 2,
+        arbitrary: fc.constantFrom(
+          '%2e',
+          '%2f',
+          '%252f',
+          '%3b',
+          '%20',
+          '&lt;',
+          '&#x3a;',
+          '&colon;',
+          '\\u003c',
+          '\\x2f',
+          '\uff1c',
+          '\uff53\uff45\uff4c\uff45\uff43\uff54',
+          '\uff0f',
+          '\u0130',
+          '\u212a',
+          '\u00e9',
+          '\ud83d\ude00',
+        ),
+      },
+      { weight: 1, arbitrary: fc.string({ maxLength: 4, unit: 'binary' }) },
+    )
+    const value = fc
+      .array(piece, { minLength: 1, maxLength: 16 })
+      .chain((parts) => fc.constantFrom(parts.join(''), parts.join(' '), parts.join('\t ')))
+    fc.assert(
+      fc.property(value, fc.constantFrom(...KINDS), (v, kind) => {
+        expect(compare(v, kind)).toEqual({ missed: [], extra: [] })
+      }),
+      { numRuns: 20_000 },
+    )
+  }, 300_000)
+})
