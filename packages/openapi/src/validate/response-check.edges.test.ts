@@ -314,9 +314,13 @@ describe('the response check, at its edges', () => {
   it('reports each body it cannot read as an invalid_body, with its reason', async () => {
     const { api, issues } = make()
     const responses = { 200: { description: 'u', schema: User } }
-    api.get('/not-json', (c) => c.body('{', 200, { 'content-type': 'application/json' }), {
-      openapi: { responses },
-    })
+    api.get(
+      '/not-json',
+      (c) => c.body('{', 200, { 'content-type': 'application/json' }) as Response,
+      {
+        openapi: { responses },
+      },
+    )
     api.get(
       '/gz',
       () =>
@@ -342,7 +346,10 @@ describe('the response check, at its edges', () => {
     }
     api.get(
       '/read',
-      (c) => c.body('{"id":"1","owner":{"secret":1}}', 200, { 'content-type': 'application/json' }),
+      (c) =>
+        c.body('{"id":"1","owner":{"secret":1}}', 200, {
+          'content-type': 'application/json',
+        }) as Response,
       { openapi: { responses: { 200: { description: 'u', schema } } } },
     )
     api.get('/built', (c) => untyped(c)({ id: '1', owner: { secret: 1 } }, 200), {
