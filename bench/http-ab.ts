@@ -63,8 +63,8 @@ function otherTsconfig(dir: string): string {
   return file
 }
 
-/** CPU per request (µs) of one window of load, and whether every answer was a 2xx. */
-async function window(server: Started): Promise<{ cpu: number; ok: boolean }> {
+/** CPU per request (µs) and requests per second of one window of load, and whether every answer was a 2xx. */
+async function window(server: Started): Promise<{ cpu: number; rps: number; ok: boolean }> {
   const before = await server.cpu()
   const result = await autocannon({
     url: `http://127.0.0.1:${server.port}${PATH}`,
@@ -73,7 +73,11 @@ async function window(server: Started): Promise<{ cpu: number; ok: boolean }> {
     headers: server.headers,
   })
   const used = (await server.cpu()) - before
-  return { cpu: used / result.requests.total, ok: result.non2xx === 0 && result.errors === 0 }
+  return {
+    cpu: used / result.requests.total,
+    rps: result.requests.total / seconds,
+    ok: result.non2xx === 0 && result.errors === 0,
+  }
 }
 
 const dir = mkdtempSync(path.join(os.tmpdir(), 'palisade-http-ab-'))
@@ -90,19 +94,26 @@ try {
   }
   sides.push([`against ${against}`, await start(spec, other)])
   const perRound: number[][] = sides.map(() => [])
+  const rpsPerRound: number[][] = sides.map(() => [])
+  const loadAtStart = os.loadavg()[0] as number
   for (const [, server] of sides) await window(server) // warm-up, not counted
   for (let round = 0; round < rounds; round++) {
     const order = round % 2 === 0 ? [0, 1] : [1, 0]
     for (const i of order) {
       const [name, server] = sides[i] as [string, Started]
-      const { cpu, ok } = await window(server)
+      const { cpu, rps, ok } = await window(server)
       if (!ok) throw new Error(`${name}: answers other than 2xx on ${PATH}; fix the server first`)
       perRound[i]?.push(cpu)
+      rpsPerRound[i]?.push(rps)
     }
   }
   const [ours, theirs] = perRound as [number[], number[]]
   const ratio = median(ours.map((x, i) => x / (theirs[i] as number)))
-  console.log(`${kind}, GET ${PATH}: server CPU per request, ${rounds} rounds of ${seconds} s`)
+  const [oursRps, theirsRps] = rpsPerRound as [number[], number[]]
+  const rpsRatio = median(oursRps.map((x, i) => x / (theirsRps[i] as number)))
+  console.log(
+    `${kind}, GET ${PATH}: server CPU per request, ${rounds} rounds of ${seconds} s (load average ${loadAtStart.toFixed(1)} at the start, ${(os.loadavg()[0] as number).toFixed(1)} at the end)`,
+  )
   for (const [i, [name]] of sides.entries()) {
     const xs = perRound[i] as number[]
     console.log(
@@ -110,6 +121,9 @@ try {
     )
   }
   console.log(`  this checkout / the other: ${ratio.toFixed(3)} (median of the per-round ratios)`)
+  console.log(
+    `  req/s: this checkout ${median(oursRps).toFixed(0)}, the other ${median(theirsRps).toFixed(0)}; ratio ${rpsRatio.toFixed(3)} (median of the per-round ratios)`,
+  )
 } finally {
   for (const [, server] of sides) await stop(server.child)
   pinSelf(PIN?.all ?? '')

@@ -9,9 +9,16 @@
  * (from bench/; built). Apps: `bare` (a route answering `c.json`), `floor` (the six's headers by
  * hand, lib/floor.ts), `noop:<n>` (the floor behind n middleware that only `await next()`),
  * `six` (the like-for-like stack of the HTTP suite), `only:<a>+<b>…` (a bare `c.json` route
- * behind just those of the six; `only:` alone is the route without middleware). With
- * `--against`, every Palisade app also runs on the other checkout's built
- * `packages/middleware/dist` (named `<app>@against`), for before/after checks of one change.
+ * behind just those of the six; `only:` alone is the route without middleware), `example` (the
+ * example app's `createApp()` configured as the HTTP suite configures it, with the session
+ * cookie its visit counter sets; it logs each request to stdout). With `--against`, every Palisade
+ * app also runs on the other checkout's built `packages/middleware/dist` (named `<app>@against`;
+ * `example@against` is the other checkout's `examples/app.ts` on its own build), for
+ * before/after checks of one change. Run the example from the repository root with
+ * TSX_TSCONFIG_PATH naming a tsconfig without `paths` (bench/tsconfig.json would send both sides'
+ * `@palisade/*` to this checkout's dist/; without it each example resolves its own checkout's
+ * through node_modules), and stdout to /dev/null (the example logs every request there; the
+ * report is on stderr).
  * The first app is the reference: each line gives the median CPU per request and the median of
  * the per-round ratios and differences to it. Issue 42's decomposition of the six against the
  * floor was measured with this (bench/FINDINGS.md).
@@ -19,7 +26,7 @@
 import path from 'node:path'
 import { pathToFileURL } from 'node:url'
 import { Hono } from 'hono'
-import { CSRF_TOKEN, fixtures, ORIGIN } from './lib/fixtures'
+import { CSRF_TOKEN, fixtures, JWT_SECRET_TEXT, ORIGIN, SESSION_SECRET } from './lib/fixtures'
 import { floorHandler } from './lib/floor'
 import { median } from './lib/measure'
 import { memoryServer } from './lib/memory-http'
@@ -32,18 +39,48 @@ const names = (flag('apps') ?? 'floor,noop:6,six').split(',')
 const rounds = Number(flag('rounds') ?? 16)
 const batch = Number(flag('batch') ?? 2000)
 const against = flag('against')
+const ROOT = path.resolve(import.meta.dirname, '..')
 const SIX = ['securityHeaders', 'cors', 'rateLimit', 'sessions', 'csrf', 'jwtAuth']
 
-type Build = () => Promise<Hono>
+type Fetch = (request: Request) => Response | Promise<Response>
+type Build = () => Promise<{ fetch: Fetch; cookie?: string }>
+
+/**
+ * The example app of one checkout, configured through its environment as `suites/http.ts` starts
+ * it, and the cookie its visit counter sets (the HTTP suite's request carries it).
+ */
+async function example(root: string): Promise<{ fetch: Fetch; cookie: string }> {
+  Object.assign(process.env, {
+    JWT_SECRET: JWT_SECRET_TEXT,
+    SESSION_SECRET,
+    CSRF_SECRET: SESSION_SECRET,
+    RATE_LIMIT_MAX: '1000000000',
+    CORS_ORIGIN: ORIGIN,
+  })
+  const mod = (await import(pathToFileURL(path.resolve(root, 'examples/app.ts')).href)) as {
+    createApp: () => Promise<{ api: { fetch: Fetch } }>
+  }
+  const { api } = await mod.createApp()
+  const res = await api.fetch(
+    new Request('http://127.0.0.1/api/session/visit', { headers: { origin: ORIGIN } }),
+  )
+  await res.text()
+  const cookie = res.headers
+    .getSetCookie()
+    .map((c) => c.split(';')[0])
+    .join('; ')
+  return { fetch: api.fetch.bind(api), cookie }
+}
 
 /** The app of one name, with the middleware of `p`. */
-function builder(name: string, p: Palisade): Build {
+function builder(name: string, p: Palisade, root: string): Build {
   const stack = async (wanted: string[]) => {
     const { middleware } = await stackParts(p, 'equivalent')
     const app = new Hono()
     for (const [n, m] of middleware) if (wanted.includes(n)) app.use('*', m)
     return addRoutes(app, p)
   }
+  if (name === 'example') return () => example(root)
   if (name === 'bare')
     return async () => new Hono().get('/api/me', (c) => c.json({ sub: 'anonymous', ok: true }))
   if (name === 'floor') return async () => new Hono().get('/api/me', floorHandler)
@@ -63,20 +100,22 @@ function builder(name: string, p: Palisade): Build {
   throw new Error(`unknown app "${name}"`)
 }
 
-const usesPalisade = (name: string) => name === 'six' || name.startsWith('only:')
+const usesPalisade = (name: string) =>
+  name === 'six' || name === 'example' || name.startsWith('only:')
 
 const fx = await fixtures()
-const request = new TextEncoder().encode(
-  [
-    'GET /api/me HTTP/1.1',
-    'host: 127.0.0.1',
-    `authorization: Bearer ${fx.jwt}`,
-    `origin: ${ORIGIN}`,
-    `cookie: sid=${fx.sessionCookieValue}; XSRF-TOKEN=${CSRF_TOKEN}`,
-    '',
-    '',
-  ].join('\r\n'),
-)
+const request = (cookie = `sid=${fx.sessionCookieValue}; XSRF-TOKEN=${CSRF_TOKEN}`) =>
+  new TextEncoder().encode(
+    [
+      'GET /api/me HTTP/1.1',
+      'host: 127.0.0.1',
+      `authorization: Bearer ${fx.jwt}`,
+      `origin: ${ORIGIN}`,
+      `cookie: ${cookie}`,
+      '',
+      '',
+    ].join('\r\n'),
+  )
 const ours = await loadPalisade()
 const theirs = against
   ? ((await import(
@@ -86,11 +125,15 @@ const theirs = against
 
 const apps: [name: string, build: Build][] = []
 for (const name of names) {
-  apps.push([name, builder(name, ours)])
-  if (theirs && usesPalisade(name)) apps.push([`${name}@against`, builder(name, theirs)])
+  apps.push([name, builder(name, ours, ROOT)])
+  if (theirs && against && usesPalisade(name))
+    apps.push([`${name}@against`, builder(name, theirs, against)])
 }
 const servers = await Promise.all(
-  apps.map(async ([, build]) => memoryServer((await build()).fetch, request)),
+  apps.map(async ([, build]) => {
+    const app = await build()
+    return memoryServer(app.fetch, request(app.cookie))
+  }),
 )
 for (const server of servers) await server.serve(batch) // warm-up, not counted
 const perRound: number[][] = apps.map(() => [])
@@ -104,14 +147,15 @@ for (let round = 0; round < rounds; round++) {
   }
 }
 const reference = perRound[0] as number[]
-console.log(
+// The report goes to stderr: the example's logger writes its lines to stdout (send it to /dev/null).
+console.error(
   `GET /api/me over in-memory connections: CPU per request, ${rounds} rounds of ${batch} requests`,
 )
 for (const [i, [name]] of apps.entries()) {
   const xs = perRound[i] as number[]
   const ratio = median(xs.map((x, r) => x / (reference[r] as number)))
   const diff = median(xs.map((x, r) => x - (reference[r] as number)))
-  console.log(
+  console.error(
     `  ${name.padEnd(36)} ${median(xs).toFixed(2).padStart(6)} µs  ${ratio.toFixed(3)}x ${diff >= 0 ? '+' : ''}${diff.toFixed(2)} µs vs ${apps[0]?.[0]}`,
   )
 }

@@ -3,7 +3,8 @@
  * with any of middleware, components, rate-limit, openapi, shield, http, start, ablation, stores (ablation and stores only
  * run when named; ablation writes ABLATION.md, stores writes its section of RESULTS.md);
  * `--filter=<regex>` to run only the in-process
- * comparisons whose title matches; `--no-report` to leave RESULTS.md alone (a partial run with
+ * comparisons whose title matches; `--repeat=<n>` to measure each paired µs row (botGuard,
+ * loadShed, the openapi wrapper, concurrencyLimit) n times in a row and print every median; `--no-report` to leave RESULTS.md alone (a partial run with
  * `--only` or `--filter` never writes it).
  */
 import os from 'node:os'
@@ -40,6 +41,8 @@ const wants = (s: string) => !only || only.includes(s)
 configure(quick)
 const filter = args.find((a) => a.startsWith('--filter='))?.slice(9)
 if (filter) settings.filter = new RegExp(filter, 'i')
+const repeat = Number(args.find((a) => a.startsWith('--repeat='))?.slice(9) ?? 1)
+if (Number.isInteger(repeat) && repeat > 0) settings.repeat = repeat
 
 const startedAt = new Date()
 const loadBefore = os.loadavg()

@@ -24,9 +24,17 @@ export interface Settings {
   rounds: number
   /** Only comparisons whose title matches run (`--filter=<regex>`). */
   filter: RegExp | undefined
+  /** How many times in a row each paired µs row is measured (`--repeat=<n>`; default 1). */
+  repeat: number
 }
 
-export const settings: Settings = { quick: false, minCpuMs: 25, rounds: 16, filter: undefined }
+export const settings: Settings = {
+  quick: false,
+  minCpuMs: 25,
+  rounds: 16,
+  filter: undefined,
+  repeat: 1,
+}
 
 export function configure(quick: boolean): void {
   settings.quick = quick
@@ -165,4 +173,102 @@ export function fmtNs(ns: number): string {
 
 export function fmtRatio(r: number): string {
   return `${r.toFixed(2)}x`
+}
+
+/** The median and interquartile range of a list of figures (ns), with how many there are. */
+export interface Spread {
+  median: number
+  /** Lower and upper quartile (linear interpolation between the closest ranks). */
+  q1: number
+  q3: number
+  n: number
+}
+
+/** The quantile `q` (0–1) of a sorted list, interpolated between the two closest ranks. */
+function interpolated(sorted: number[], q: number): number {
+  const at = q * (sorted.length - 1)
+  const lo = Math.floor(at)
+  const hi = Math.min(sorted.length - 1, lo + 1)
+  return (sorted[lo] as number) + ((sorted[hi] as number) - (sorted[lo] as number)) * (at - lo)
+}
+
+export function spread(xs: number[]): Spread {
+  const s = [...xs].sort((a, b) => a - b)
+  return { median: median(s), q1: interpolated(s, 0.25), q3: interpolated(s, 0.75), n: s.length }
+}
+
+export interface PairedBatches {
+  /** Pairs timed (after the warm-up pairs, which are dropped) and requests per batch. */
+  pairs: number
+  batch: number
+  /** Case i's CPU time per call (ns) in each kept pair, in pair order. */
+  perPair: (i: number) => number[]
+  /** Case i's CPU time per call (ns): the median over the kept pairs. */
+  cpu: (i: number) => number
+  /** The per-pair differences case i − case j (ns): their median and interquartile range. */
+  diff: (i: number, j: number) => Spread
+  /** The median of the per-pair ratios of case i to case j. */
+  ratio: (i: number, j: number) => number
+}
+
+/**
+ * A difference of about a microsecond between requests of 10–40 µs, measured so that it holds
+ * from run to run on a loaded 2-core host: many short paired batches. Each "pair" times one batch
+ * of every case back to back, in CPU time (`process.cpuUsage()`: waiting for a core is not
+ * counted), with the order reversed every other pair (A B C, then C B A), so that a drift in the
+ * machine's speed lands on every case alike. The first `warmup` pairs are timed and dropped
+ * (optimisation, inline caches and the heap settle in them). A difference is the median of the
+ * per-pair differences; its interquartile range is the spread printed beside it. Short batches
+ * (a few milliseconds) mean a burst of outside load spoils few pairs, and a median over hundreds
+ * of pairs shrugs them off.
+ *
+ * Each batch ends with a young-generation collection inside its own timing (`gc({ type:
+ * 'minor' })`, with `--expose-gc`): the garbage a batch made is collected and paid for by that
+ * batch, not by whichever batch of the next case a scavenge would otherwise land in. Without it a
+ * batch of a few hundred requests got a scavenge or did not, and the per-pair differences of a
+ * bare route and one no-op middleware spread over about 5 µs (IQR) instead of about 1 µs, with
+ * medians moving by 0.2 µs between runs (see FINDINGS.md, "Measuring a microsecond").
+ */
+export async function pairedBatches(
+  cases: Array<() => unknown>,
+  options: { pairs?: number; batch?: number; warmup?: number } = {},
+): Promise<PairedBatches> {
+  const pairs = options.pairs ?? (settings.quick ? 60 : 200)
+  const batch = options.batch ?? (settings.quick ? 200 : 300)
+  const warmup = options.warmup ?? (settings.quick ? 5 : 20)
+  const gc = (globalThis as { gc?: (o?: { type: 'minor' | 'major' }) => void }).gc
+  gc?.()
+  const kept: number[][] = []
+  for (let pair = 0; pair < warmup + pairs; pair++) {
+    const row: number[] = cases.map(() => 0)
+    for (let k = 0; k < cases.length; k++) {
+      const i = pair % 2 === 0 ? k : cases.length - 1 - k
+      const fn = cases[i] as () => unknown
+      const cpu = process.cpuUsage()
+      for (let n = 0; n < batch; n++) await fn()
+      gc?.({ type: 'minor' })
+      const used = process.cpuUsage(cpu)
+      row[i] = ((used.user + used.system) * 1000) / batch
+    }
+    if (pair >= warmup) kept.push(row)
+  }
+  const perPair = (i: number) => kept.map((r) => r[i] as number)
+  return {
+    pairs,
+    batch,
+    perPair,
+    cpu: (i) => median(perPair(i)),
+    diff: (i, j) => spread(kept.map((r) => (r[i] as number) - (r[j] as number))),
+    ratio: (i, j) => median(kept.map((r) => (r[i] as number) / (r[j] as number))),
+  }
+}
+
+/** A difference in µs with its sign: `+1.23 µs`, `-0.40 µs`. */
+export function fmtUs(ns: number): string {
+  return `${ns >= 0 ? '+' : '−'}${(Math.abs(ns) / 1000).toFixed(2)} µs`
+}
+
+/** A paired difference as `+1.23 µs (IQR +0.90 to +1.60 µs)`. */
+export function fmtSpread(s: Spread): string {
+  return `${fmtUs(s.median)} (IQR ${fmtUs(s.q1).slice(0, -3)} to ${fmtUs(s.q3)})`
 }

@@ -1,6 +1,6 @@
 /**
  * concurrencyLimit beside rateLimit on the same route (issue 42: within 5 µs), in process, CPU
- * time in rotated batches. On Node an app runs under @hono/node-server, whose lightweight
+ * time in paired batches (lib/paired-row.ts). On Node an app runs under @hono/node-server, whose lightweight
  * Response writes a plain body in one call: the row runs the three apps under that Response
  * class (node-server installs it as the global `Response` when it starts listening; here only for
  * the length of the row) and calls them as node-server does, with `env.outgoing` a node:http
@@ -11,9 +11,10 @@
 import { EventEmitter } from 'node:events'
 import { getRequestListener } from '@hono/node-server'
 import type { Hono, MiddlewareHandler } from 'hono'
-import { cpuBatches, fmtRatio, settings } from '../lib/measure'
+import { fmtSpread, settings } from '../lib/measure'
+import { pairedTarget } from '../lib/paired-row'
 import type { Palisade } from '../lib/palisade'
-import { addRow, addTarget, heading, skip } from '../lib/results'
+import { heading, skip } from '../lib/results'
 
 /** The budget of concurrencyLimit over rateLimit, in ns of CPU per request. */
 const BUDGET_NS = 5_000
@@ -68,28 +69,18 @@ async function row(
     outgoing.emit('close')
   }
   for (const app of apps) for (let i = 0; i < 200; i++) await one(app)
-  const m = await cpuBatches(
-    apps.map((app) => () => one(app)),
-    { rounds: settings.quick ? 8 : 24 },
-  )
-  for (const [i, name] of names.entries()) {
-    addRow({
-      table,
-      name: `${name}${nodeServer ? '' : ', standard Response'}`,
-      ns: m.cpu(i),
-      ...(i > 0 ? { ratio: m.ratio(i, 0), vs: 'bare route' } : {}),
-      note: 'CPU time per request',
-    })
-  }
-  const diffs = m.diffs(2, 1)
-  const middle = diffs[diffs.length >> 1] as number
-  const us = (ns: number) => `${ns >= 0 ? '+' : ''}${(ns / 1000).toFixed(2)} µs`
-  const measured = `${us(middle)} CPU per request over rateLimit (median of ${diffs.length} rounds; rounds ${us(diffs[0] as number)} to ${us(diffs[diffs.length - 1] as number)}; rateLimit ${us(m.diffs(1, 0)[diffs.length >> 1] as number)} over the bare route; ${fmtRatio(m.ratio(2, 1))} of rateLimit's time)`
-  addTarget({
+  await pairedTarget({
+    table,
     goal: nodeServer
       ? `concurrencyLimit within ${BUDGET_NS / 1000} µs of rateLimit on the same route (@hono/node-server, plain body)`
       : 'concurrencyLimit beside rateLimit on the standard Response, every body a stream (shown)',
-    measured,
-    met: nodeServer ? middle <= BUDGET_NS : null,
+    budgetNs: BUDGET_NS,
+    judged: nodeServer,
+    // rateLimit first: the target is concurrencyLimit over rateLimit.
+    sides: [1, 2, 0].map((i) => ({
+      name: `${names[i]}${nodeServer ? '' : ', standard Response'}`,
+      run: () => one(apps[i] as Hono),
+    })),
+    more: (m) => `rateLimit ${fmtSpread(m.diff(0, 2))} over the bare route`,
   })
 }

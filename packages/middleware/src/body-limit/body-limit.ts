@@ -1,8 +1,8 @@
-import type { MiddlewareHandler } from 'hono'
+import type { Context, MiddlewareHandler, Next } from 'hono'
 import { CONTENT_LENGTH, framedByRuntime, mayHaveBody } from '../internal/http/body'
 import { socketFramedLength, unreadBodyHeaders } from '../internal/http/socket-body'
 import { assertBoolean, assertKnownKeys, assertNonNegativeInteger } from '../internal/options'
-import { begin, decide } from '../internal/outcomes/decisions'
+import { begin, decide, type Pending } from '../internal/outcomes/decisions'
 import { described } from '../internal/outcomes/described'
 import { type BodyLimitRejects, reject, rejectOrRecord } from './answers'
 import { bodyLimitDescription } from './description'
@@ -51,21 +51,35 @@ export function bodyLimit(options?: BodyLimitOptions): MiddlewareHandler & BodyL
   const dryRun = assertBoolean(NAME, 'dryRun', options?.dryRun ?? false)
 
   const description = bodyLimitDescription(max)
-  return described(description, async function bodyLimit(c, next) {
+  // Not async: the common request (a GET, or a body the runtime framed) is decided at once and
+  // gets next()'s own promise back. An async function returning that promise cost every request
+  // a promise of its own and two more microtask turns (bench/FINDINGS.md, issue 42). A refusal
+  // stays a rejected promise, as from an async function; only a body that must be counted goes
+  // through `counted` below.
+  return described(description, function bodyLimit(c, next) {
     const d = begin(c, NAME)
-    // On @hono/node-server, Node's parser frames the body by exactly this length: it is judged
-    // before the body stream exists. A refusal then leaves node-server to drain the unread body
-    // and keep the connection (socketFramedLength), and a pass never builds the undici Request.
-    const framed = socketFramedLength(c)
-    if (framed !== undefined) {
-      if (framed > max) rejectOrRecord(d, dryRun, 413, 'Content Too Large', 'body_too_large')
-      else decide(d, 'allow')
-      return next() // dry run: the body passes untouched
+    try {
+      // On @hono/node-server, Node's parser frames the body by exactly this length: it is judged
+      // before the body stream exists. A refusal then leaves node-server to drain the unread body
+      // and keep the connection (socketFramedLength), and a pass never builds the undici Request.
+      const framed = socketFramedLength(c)
+      if (framed !== undefined) {
+        if (framed > max) rejectOrRecord(d, dryRun, 413, 'Content Too Large', 'body_too_large')
+        else decide(d, 'allow')
+        return next() // dry run: the body passes untouched
+      }
+      if (!mayHaveBody(c) || !c.req.raw.body) {
+        decide(d, 'skip')
+        return next()
+      }
+    } catch (error) {
+      return Promise.reject(error)
     }
-    if (!mayHaveBody(c) || !c.req.raw.body) {
-      decide(d, 'skip')
-      return next()
-    }
+    return counted(c, next, d)
+  })
+
+  /** A body no runtime framed for us: its declared length checked, or its bytes counted. */
+  async function counted(c: Context, next: Next, d: Pending | undefined): Promise<void> {
     const raw = c.req.raw
     const body = raw.body as ReadableStream<Uint8Array>
 
@@ -143,7 +157,7 @@ export function bodyLimit(options?: BodyLimitOptions): MiddlewareHandler & BodyL
     headers.set('content-length', String(size))
     c.req.raw = new Request(raw, { body: concat(chunks, size) as BufferSource, headers })
     return next()
-  })
+  }
 }
 
 /** A stream of the chunks already read followed by the rest of `reader`. */

@@ -133,20 +133,26 @@ const stripe: Scheme = {
   parse(value) {
     // `t=…,v1=…,v1=…,v0=…`: one timestamp, any number of v1 signatures (two during a secret's
     // rotation); other schemes (v0, Stripe's test-mode scheme) are ignored, as Stripe's SDK does.
+    // Walked by index rather than split: no array of items and no key strings per request. The
+    // same answers as splitting on ',' and each item at its first '=' (a property test compares
+    // the two, webhook.test.ts).
     const parts: SignatureParts = { hmac: [], ed25519: [] }
-    for (const item of value.split(',')) {
-      const eq = item.indexOf('=')
-      if (eq <= 0) return null
-      const key = item.slice(0, eq)
-      const v = item.slice(eq + 1)
-      if (key === 't') {
+    let start = 0
+    while (start <= value.length) {
+      let end = value.indexOf(',', start)
+      if (end === -1) end = value.length
+      const eq = value.indexOf('=', start)
+      // Every item is `key=value` with a non-empty key.
+      if (eq <= start || eq >= end) return null
+      if (eq === start + 1 && value.charCodeAt(start) === 0x74 /* t */) {
         if (parts.timestamp !== undefined) return null
-        parts.timestamp = v
-      } else if (key === 'v1') {
-        const hex = hexAfter(v, '')
-        if (hex === null) return null
-        parts.hmac.push(hex)
+        parts.timestamp = value.slice(eq + 1, end)
+      } else if (eq === start + 2 && value.startsWith('v1', start)) {
+        const hex = value.slice(eq + 1, end)
+        if (!HEX64.test(hex)) return null
+        parts.hmac.push(hex.toLowerCase())
       }
+      start = end + 1
     }
     return parts.timestamp === undefined ? null : parts
   },

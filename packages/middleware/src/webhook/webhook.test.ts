@@ -1,11 +1,15 @@
 import { createHmac } from 'node:crypto'
 import { getMiddlewareDescription } from '@palisade/shared/describe'
+import fc from 'fast-check'
 import { Hono } from 'hono'
 import { describe, expect, it } from 'vitest'
+import { base64, base64url, timingSafeEqual, toHex } from '../internal/crypto'
 import { installDecisions } from '../internal/outcomes/decisions'
 import { Rejection } from '../internal/outcomes/rejection'
 import { MemoryNonceStore } from '../internal/stores/nonce-store'
 import { signWebhook, type WebhookOptions, type WebhookPresetName, webhook } from './index'
+import { PRESETS as SCHEMES, type SignatureParts } from './presets'
+import { encodedEqual } from './verify'
 
 const WHSEC = 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw'
 const TEXT_SECRET = 'a-provider-signing-secret-0123456789'
@@ -574,5 +578,143 @@ describe('self-description and decisions', () => {
     await app.request('/hook', { method: 'POST', headers, body })
     expect(records[0]).toMatchObject([{ middleware: 'webhook', outcome: 'allow' }])
     expect(records[1]).toMatchObject([{ middleware: 'webhook', cause: 'replayed' }])
+  })
+})
+
+describe('Stripe-Signature parser', () => {
+  /** The parser it replaced: split on ',', each item at its first '='. */
+  function reference(value: string): SignatureParts | null {
+    const parts: SignatureParts = { hmac: [], ed25519: [] }
+    for (const item of value.split(',')) {
+      const eq = item.indexOf('=')
+      if (eq <= 0) return null
+      const key = item.slice(0, eq)
+      const v = item.slice(eq + 1)
+      if (key === 't') {
+        if (parts.timestamp !== undefined) return null
+        parts.timestamp = v
+      } else if (key === 'v1') {
+        if (!/^[0-9a-fA-F]{64}$/.test(v)) return null
+        parts.hmac.push(v.toLowerCase())
+      }
+    }
+    return parts.timestamp === undefined ? null : parts
+  }
+  const parse = (value: string) => SCHEMES.stripe.parse(value)
+  const hex = fc.uint8Array({ minLength: 32, maxLength: 32 }).map(toHex)
+
+  it('reads the timestamp and every v1 signature, lower-cased, and skips other schemes', () => {
+    const a = 'ab'.repeat(32)
+    const b = 'CD'.repeat(32)
+    expect(parse(`t=${NOW},v1=${a},v0=old,v1=${b}`)).toEqual({
+      timestamp: String(NOW),
+      hmac: [a, b.toLowerCase()],
+      ed25519: [],
+    })
+    for (const bad of ['', ',', `t=${NOW},`, `,t=${NOW}`, `t=${NOW},=x`, `t=${NOW},v1`, 'v1=x'])
+      expect(parse(bad)).toBeNull()
+    expect(parse(`t=${NOW},t=${NOW}`)).toBeNull()
+    expect(parse(`t=${NOW},v1=${a}0`)).toBeNull()
+    // A key is matched whole: `tt=` and `v10=` are other schemes, skipped.
+    expect(parse(`t=1,tt=2,v10=x`)).toEqual({ timestamp: '1', hmac: [], ed25519: [] })
+  })
+
+  it('answers as the split-based parser on header-like and arbitrary text (property)', () => {
+    const key = fc.constantFrom('t', 'v1', 'v0', 'v', 'v11', 'tt', 'T', 'V1', '', ' t', 'v1 ')
+    const val = fc.oneof(
+      hex,
+      hex.map((h) => h.toUpperCase()),
+      fc.constantFrom('', '1765000000', '=', 'a=b', ' '),
+      fc.string({ maxLength: 8 }),
+    )
+    const item = fc.oneof(
+      fc.tuple(key, val).map(([k, v]) => `${k}=${v}`),
+      key,
+      fc.string({ maxLength: 6 }),
+    )
+    const header = fc
+      .tuple(fc.boolean(), fc.array(item, { maxLength: 6 }))
+      .map(([timed, items]) => (timed ? ['t=1765000000', ...items] : items).join(','))
+    const noise = fc.stringMatching(/^[tv01=,aAf ]{0,24}$/)
+    fc.assert(
+      fc.property(fc.oneof(header, noise, fc.string({ maxLength: 40 })), (value) => {
+        expect(parse(value)).toEqual(reference(value))
+      }),
+      { numRuns: 3000 },
+    )
+  })
+})
+
+describe('encodedEqual', () => {
+  const ENCODINGS = ['hex', 'base64', 'base64url'] as const
+  /** What it replaced: the bytes encoded, then compared as strings. */
+  const encode = (b: Uint8Array, encoding: (typeof ENCODINGS)[number]) =>
+    encoding === 'hex' ? toHex(b) : encoding === 'base64' ? base64(b) : base64url(b)
+  const reference = (text: string, b: Uint8Array, encoding: (typeof ENCODINGS)[number]) =>
+    timingSafeEqual(text, encode(b, encoding))
+
+  it('accepts the exact encoding of every byte value, in every alphabet position', () => {
+    const all = Uint8Array.from({ length: 256 }, (_, i) => i)
+    for (const encoding of ENCODINGS) {
+      expect(encodedEqual(encode(all, encoding), all, encoding)).toBe(true)
+      for (let n = 0; n <= 6; n++) {
+        const b = all.slice(250 - n, 250)
+        expect(encodedEqual(encode(b, encoding), b, encoding)).toBe(true)
+      }
+    }
+  })
+
+  it('refuses the near misses a forger sends: one character, case, padding, length', () => {
+    const mac = Uint8Array.from({ length: 32 }, (_, i) => i * 7 + 3)
+    const hex = toHex(mac)
+    expect(encodedEqual(hex.toUpperCase(), mac, 'hex')).toBe(false)
+    expect(encodedEqual(`${hex.slice(0, -1)}0`, mac, 'hex')).toBe(false)
+    expect(encodedEqual(hex.slice(0, -2), mac, 'hex')).toBe(false)
+    expect(encodedEqual(`${hex}00`, mac, 'hex')).toBe(false)
+    expect(encodedEqual('', mac, 'hex')).toBe(false)
+    const b64 = base64(mac)
+    expect(b64.endsWith('=')).toBe(true)
+    expect(encodedEqual(b64.slice(0, -1), mac, 'base64')).toBe(false)
+    expect(encodedEqual(b64, mac, 'base64url')).toBe(false)
+    // The same bytes in a non-canonical spelling (the unused low bits set) are refused.
+    const last = b64.at(-2) as string
+    const sibling = last === 'A' ? 'B' : 'A'
+    expect(encodedEqual(`${b64.slice(0, -2)}${sibling}=`, mac, 'base64')).toBe(false)
+  })
+
+  it('answers as encoding the bytes and comparing the strings would (property)', () => {
+    const text = (b: Uint8Array, encoding: (typeof ENCODINGS)[number]) =>
+      fc.oneof(
+        fc.constant(encode(b, encoding)),
+        // The right text with one position changed to any character.
+        fc
+          .tuple(fc.nat(), fc.string({ minLength: 1, maxLength: 1, unit: 'binary' }))
+          .map(([i, ch]) => {
+            const s = encode(b, encoding)
+            if (s.length === 0) return ch
+            const at = i % s.length
+            return s.slice(0, at) + ch + s.slice(at + 1)
+          }),
+        fc.constant(encode(b, encoding).toUpperCase()),
+        fc.constant(encode(b, encoding).slice(1)),
+        fc.constant(`${encode(b, encoding)}=`),
+        fc.string({ maxLength: 90 }),
+      )
+    fc.assert(
+      fc.property(
+        fc.constantFrom(...ENCODINGS),
+        fc.uint8Array({ maxLength: 70 }),
+        fc.nat(),
+        (encoding, b, seed) => {
+          fc.assert(
+            fc.property(text(b, encoding), (t) => {
+              expect(encodedEqual(t, b, encoding)).toBe(reference(t, b, encoding))
+            }),
+            { numRuns: 8, seed },
+          )
+        },
+      ),
+      { numRuns: 200 },
+    )
   })
 })

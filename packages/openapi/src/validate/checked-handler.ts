@@ -1,6 +1,6 @@
 // A route handler wrapped so that its answer goes through the response check; in 'strip' and
-// 'strict' its `c.json()` strips the value before serialising it. Replacing `c.json` for one
-// handler call is a borrowed internal (ARCHITECTURE.md "Borrowed internals"): with
+// 'strict' its `c.json()` strips the value before serialising it. Replacing `c.json` while one
+// handler runs is a borrowed internal (ARCHITECTURE.md "Borrowed internals"): with
 // `globalThis.__PALISADE_NO_INTERNALS__ = true` the handler runs on Hono's own `c.json`, and
 // its Response is read back, parsed and checked after it returns (the path `c.body()` and
 // `new Response()` take), which gives the same answers, slower.
@@ -48,7 +48,13 @@ export function bodyCheckedHandler(checker: ResponseChecker, handler: Handler): 
     let built: Response | undefined
     let body: unknown
     let early: EarlyStrip | undefined
+    // Defined once and left in place: once the handler has returned (or thrown) it is Hono's
+    // own c.json again, so whatever answers after it (an outer middleware, onError) is not
+    // stripped by this route's schema. Defining Hono's back cost every request a second
+    // definition (bench/FINDINGS.md, issue 42).
+    let open = true
     setJson(c, (object: unknown, arg?: unknown, headers?: unknown) => {
+      if (!open) return json(object, arg, headers)
       body = object
       early = undefined
       const guess =
@@ -80,22 +86,22 @@ export function bodyCheckedHandler(checker: ResponseChecker, handler: Handler): 
     try {
       out = handler(c, next)
     } catch (error) {
-      setJson(c, json)
+      open = false
       throw error
     }
     if (out instanceof Promise) {
       return out.then(
         (res) => {
-          setJson(c, json)
+          open = false
           return checker.check(c, res, built, body, early)
         },
         (error) => {
-          setJson(c, json)
+          open = false
           throw error
         },
       ) as ReturnType<Handler>
     }
-    setJson(c, json)
+    open = false
     return checker.check(c, out, built, body, early) as ReturnType<Handler>
   }
 }

@@ -876,3 +876,62 @@ describe('response validation of what JSON.stringify sends (any object, toJSON a
     ).toBe(true)
   })
 })
+
+describe("the handler's c.json, once the handler is done", () => {
+  const Outer = z.object({ id: z.string() })
+
+  it('is Hono’s again for an outer middleware: its own answer is not stripped by the route’s schema', async () => {
+    const api = openapi(new Hono(), { info })
+    api.use('*', async (c, next) => {
+      await next()
+      if (c.req.header('x-replace') === '1') c.res = untyped(c)({ id: 'outer', extra: true }, 200)
+    })
+    api.get('/user', (c) => c.json(leaky, 200), {
+      openapi: { responses: { 200: { description: 'The user', schema: Outer } } },
+    })
+    // The route's own answer is stripped; the outer middleware's, after the handler, is its own.
+    expect(await (await api.request('/user')).json()).toEqual({ id: 'u1' })
+    const replaced = await api.request('/user', { headers: { 'x-replace': '1' } })
+    expect(await replaced.json()).toEqual({ id: 'outer', extra: true })
+  })
+
+  it('is Hono’s again for onError after the handler threw, synchronously or not', async () => {
+    const api = openapi(new Hono(), { info })
+    // 200: the status the route declares a schema for, so a c.json still stripping would show.
+    api.onError((_err, c) => untyped(c)({ id: 'error', extra: true }, 200))
+    const responses = { 200: { description: 'The user', schema: Outer } }
+    api.get(
+      '/sync',
+      () => {
+        throw new Error('down')
+      },
+      { openapi: { responses } },
+    )
+    api.get(
+      '/async',
+      async () => {
+        await Promise.resolve()
+        throw new Error('down')
+      },
+      { openapi: { responses } },
+    )
+    for (const path of ['/sync', '/async']) {
+      const res = await api.request(path)
+      expect(res.status).toBe(200)
+      expect(await res.json()).toEqual({ id: 'error', extra: true })
+    }
+  })
+
+  it('still strips a c.json() the handler makes after an await', async () => {
+    const api = openapi(new Hono(), { info })
+    api.get(
+      '/user',
+      async (c) => {
+        await Promise.resolve()
+        return c.json(leaky, 200)
+      },
+      { openapi: { responses: { 200: { description: 'The user', schema: Outer } } } },
+    )
+    expect(await (await api.request('/user')).json()).toEqual({ id: 'u1' })
+  })
+})
