@@ -250,4 +250,18 @@ describe('stripping what JSON.stringify would send, at its edges', () => {
       expect.objectContaining({ pointer: '/one' }),
     )
   })
+
+  it('strips by the alternative a discriminator selects, though another does not resolve', () => {
+    const schema: OpenAPISchema = {
+      $defs: { Cat: { type: 'object', properties: { pet: { type: 'string' }, lives: {} } } },
+      oneOf: [{ $ref: '#/$defs/Gone' }, { $ref: '#/$defs/Cat' }],
+      discriminator: { propertyName: 'pet' },
+    }
+    const { out, removed } = strip(schema, { pet: 'Cat', lives: 9, secret: 1 })
+    expect(out).toEqual({ pet: 'Cat', lives: 9 })
+    expect(removed).toEqual(['/secret'])
+    // The unresolvable one, or none, selected: what is declared is unknown, so it throws.
+    for (const pet of ['Gone', 'Dog'])
+      expect(() => strip(schema, { pet, secret: 1 }), pet).toThrow(UnresolvedSchemaError)
+  })
 })
