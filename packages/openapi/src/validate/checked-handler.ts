@@ -3,7 +3,9 @@
 // handler runs is a borrowed internal (ARCHITECTURE.md "Borrowed internals"): with
 // `globalThis.__PALISADE_NO_INTERNALS__ = true` the handler runs on Hono's own `c.json`, and
 // its Response is read back, parsed and checked after it returns (the path `c.body()` and
-// `new Response()` take), which gives the same answers, slower.
+// `new Response()` take), which gives the same answers, slower, except for a `c.json()` whose
+// Content-Type the handler overrides with a type that is not JSON: read back, it is that type
+// and leaves unchecked (docs/openapi/app.md says so; response-check.edges.test.ts holds both).
 import { internalsSwitchedOff } from '@palisade/shared/internals'
 import type { Context, Handler } from 'hono'
 import type { EarlyStrip, ResponseChecker } from './response-checker'
