@@ -333,7 +333,11 @@ describe('consumeEvaluate', () => {
 
   it('the sliding window and the token bucket keep their own states, under their own ids', () => {
     const limits = [{ max: 4, windowMs: 100 }]
-    const sliding = consumeEvaluate(undefined, 250, request({ algorithm: 'sliding-window', limits }))
+    const sliding = consumeEvaluate(
+      undefined,
+      250,
+      request({ algorithm: 'sliding-window', limits }),
+    )
     expect(sliding.next).toEqual({
       limits: { 'sliding-window:100': { index: 2, current: 1, previous: 0, expiresAt: 400 } },
       blockedUntil: 0,

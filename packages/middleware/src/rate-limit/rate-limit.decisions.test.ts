@@ -5,7 +5,12 @@ import { Hono } from 'hono'
 import { describe, expect, it } from 'vitest'
 import { fromSocket } from '../../test/rate-limit-app'
 import { type DecisionRecord, installDecisions } from '../internal/outcomes/decisions'
-import { MemoryRateLimitStore, type RateLimitOptions, type RateLimitStore, rateLimit } from './index'
+import {
+  MemoryRateLimitStore,
+  type RateLimitOptions,
+  type RateLimitStore,
+  rateLimit,
+} from './index'
 
 /** An app recording each request's decisions, with one rateLimit in front of `GET /` → `ok`. */
 function recordedApp(options: RateLimitOptions, status = 200) {
