@@ -2,7 +2,7 @@
 // a refund lands only in the window it was counted in (the bucket has no window), and the deny
 // cache forgets a refusal at its end or when the store resets the key.
 
-import { Hono } from 'hono'
+import { Context, Hono } from 'hono'
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import { hitFrom as hit, limitedApp } from '../../test/rate-limit-app'
 import {
@@ -206,5 +206,29 @@ describe('rateLimit: the deny cache', () => {
     expect((await hit(app)).status).toBe(429)
     await store.reset('k')
     expect((await hit(app)).status).toBe(200)
+  })
+})
+
+describe('rateLimit: the default store', () => {
+  it('with denyCache on, remembers refusals of the store it makes itself', async () => {
+    vi.useFakeTimers({ now: 0 })
+    const app = limitedApp({ max: 1, windowMs: 10_000, denyCache: true })
+    expect((await hit(app)).status).toBe(200)
+    expect((await hit(app)).status).toBe(429)
+    const cached = await hit(app)
+    expect(cached.status).toBe(429)
+    expect(cached.headers.get('retry-after')).toBe('10')
+    vi.setSystemTime(10_000)
+    expect((await hit(app)).status).toBe(200)
+  })
+
+  it('counts a short key without a turn of the microtask queue: next() runs at once', async () => {
+    const mw = rateLimit({ keyGenerator: () => 'k' })
+    let ran = false
+    const done = mw(new Context(new Request('http://localhost/')), async () => {
+      ran = true
+    })
+    expect(ran).toBe(true)
+    await done
   })
 })
