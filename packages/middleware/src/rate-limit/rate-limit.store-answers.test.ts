@@ -192,6 +192,42 @@ describe('rateLimit: the deny cache', () => {
     expect(calls).toBe(3)
   })
 
+  it('a remembered refusal counts its reset down as the store would', async () => {
+    vi.useFakeTimers({ now: 0 })
+    const inner = new MemoryRateLimitStore()
+    const shared: RateLimitStore = {
+      increment: (k, w) => inner.increment(k, w),
+      consume: (k, r) => inner.consume(k, r),
+    }
+    const answers = async (options: RateLimitOptions, at: number[]) => {
+      vi.setSystemTime(0)
+      const keyed = limitedApp({ ...options, store: shared, keyGenerator: () => 'same' })
+      await hit(keyed)
+      const out: (string | null)[][] = []
+      for (const t of at) {
+        vi.setSystemTime(t)
+        const res = await hit(keyed)
+        out.push([res.headers.get('ratelimit-reset'), res.headers.get('retry-after')])
+      }
+      await inner.reset('same')
+      return out
+    }
+    // Refused by the store at 0 (remembered for 10 s), then from the cache at 0, 9 and 9.999 s.
+    expect(await answers({ max: 1, windowMs: 10_000 }, [0, 0, 9_000, 9_999])).toEqual([
+      ['10', '10'],
+      ['10', '10'],
+      ['1', '1'],
+      ['1', '1'],
+    ])
+    // Blocked for a minute at 0: the reset is the block's end, counted down.
+    const blocked = { max: 1, windowMs: 1_000, blockDurationMs: 60_000 }
+    expect(await answers(blocked, [0, 30_000, 59_500])).toEqual([
+      ['60', '60'],
+      ['30', '30'],
+      ['1', '1'],
+    ])
+  })
+
   it('a reset of the key on the store it was given lets the key through at once', async () => {
     vi.useFakeTimers({ now: 0 })
     const store = new MemoryRateLimitStore()
