@@ -9,9 +9,9 @@ import {
   MemoryRateLimitStore,
   type RateLimitOptions,
   type RateLimitStore,
-  type RateLimitVerdict,
   rateLimit,
 } from './index'
+import type { RateLimitVerdict } from './store'
 
 afterEach(() => {
   vi.useRealTimers()
