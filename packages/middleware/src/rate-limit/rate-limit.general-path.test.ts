@@ -6,6 +6,7 @@
 import { Context, Hono } from 'hono'
 import { HTTPException } from 'hono/http-exception'
 import { afterEach, describe, expect, it, vi } from 'vitest'
+import { heapOccurrences, longKey, newMarker } from '../../test/heap'
 import { hitFrom as hit, limitedApp } from '../../test/rate-limit-app'
 import {
   MemoryRateLimitStore,
@@ -182,5 +183,104 @@ describe('rateLimit: the usual path fails as a promise', () => {
       result = mw(c(), async () => {})
     }).not.toThrow()
     await expect(result).rejects.toMatchObject({ status: 429 })
+  })
+})
+
+describe('rateLimit: what each refusal is made of', () => {
+  /** The app's answers with the Rejection's code beside the status. */
+  function coded(options: RateLimitOptions) {
+    const app = limitedApp(options)
+    app.onError((e, c) =>
+      e instanceof HTTPException
+        ? c.text(`${(e as HTTPException & { code?: string }).code}`, e.status)
+        : c.text(String(e), 500),
+    )
+    return async () => {
+      const res = await hit(app)
+      return `${res.status} ${await res.text()}`
+    }
+  }
+  const down: RateLimitStore = {
+    increment: async () => {
+      throw new Error('down')
+    },
+  }
+
+  it.each([
+    ['the usual path', {}],
+    ['the general path', general],
+    ['draft-8', { standardHeaders: 'draft-8' as const }],
+    ['consume', { cost: 1 }],
+    ['consume, draft-8', { cost: 1, standardHeaders: 'draft-8' as const }],
+  ])('%s: 429 rate_limited, from the store and from the deny cache', async (_, extra) => {
+    const { store } = countingStore()
+    const send = coded({ max: 1, store, ...extra })
+    expect(await send()).toBe('200 ok')
+    expect(await send()).toBe('429 rate_limited')
+    expect(await send()).toBe('429 rate_limited')
+  })
+
+  it.each([
+    ['the usual path', {}],
+    ['the general path', general],
+  ])('%s: 503 store_unavailable', async (_, extra) => {
+    const send = coded({ store: down, onStoreError: () => {}, ...extra })
+    expect(await send()).toBe('503 store_unavailable')
+  })
+
+  it('a cost(c) that is not a non-negative safe integer fails the request, naming cost(c)', async () => {
+    for (const [cost, message] of [
+      [1.5, 'TypeError: rateLimit: "cost(c)" must be a non-negative integer, got 1.5'],
+      [2 ** 60, `TypeError: rateLimit: "cost(c)" must be at most 2^53 − 1, got ${2 ** 60}`],
+    ] as const) {
+      const send = coded({ cost: () => cost })
+      expect(await send()).toBe(`500 ${message}`)
+    }
+  })
+})
+
+describe('rateLimit: a remembered refusal reports its first limit', () => {
+  it('the limit that refused first, though a shorter one set how long it is remembered', async () => {
+    vi.useFakeTimers({ now: 0 })
+    const { store, calls } = countingStore()
+    const app = limitedApp({
+      limits: [
+        { max: 3, windowMs: 1_000 },
+        { max: 10, windowMs: 60_000 },
+      ],
+      cost: (c) => Number(c.req.header('x-cost')),
+      store,
+      keyGenerator: () => 'k',
+    })
+    const send = (cost: number) => hit(app, undefined, '/', { 'x-cost': String(cost) })
+    for (const t of [0, 1_000, 2_000]) {
+      vi.setSystemTime(t)
+      expect((await send(3)).status).toBe(200)
+    }
+    // 9 of 10 in the minute, 3 of 3 in the second: 2 more overflow both. The second has no
+    // unit left (remembered until its end); the minute has one left, yet its wait is longer.
+    const refused = await send(2)
+    expect(refused.status).toBe(429)
+    expect(refused.headers.get('ratelimit-limit')).toBe('10')
+    expect(refused.headers.get('ratelimit-reset')).toBe('58')
+    vi.setSystemTime(2_500)
+    const cached = await send(2)
+    expect(cached.status).toBe(429)
+    expect(cached.headers.get('ratelimit-limit')).toBe('10')
+    expect(cached.headers.get('ratelimit-reset')).toBe('58')
+    expect(calls.count).toBe(4)
+  })
+})
+
+describe('rateLimit: draft-8 without a deny cache', () => {
+  it('holds no long key of a keyGenerator for its partition keys', async () => {
+    const marker = newMarker()
+    const app = limitedApp({
+      max: 1,
+      standardHeaders: 'draft-8',
+      keyGenerator: (c) => longKey(marker, c.req.query('i') ?? ''),
+    })
+    for (let i = 0; i < 50; i++) expect((await hit(app, undefined, `/?i=${i}`)).status).toBe(200)
+    expect(await heapOccurrences(() => marker + marker)).toBe(0)
   })
 })

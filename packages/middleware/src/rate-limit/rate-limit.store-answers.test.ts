@@ -70,6 +70,10 @@ describe('rateLimit: a malformed consume verdict is a store failure', () => {
     expect((await hit(two.app)).status).toBe(200)
     const one = consumeApp({ allowed: true, limits: [ok], blockedMs: 0 }, { limits })
     expect((await hit(one.app)).status).toBe(503)
+    // Every answer is checked, not only the first.
+    const nan = { count: Number.NaN, ttl: 1 }
+    const second = consumeApp({ allowed: true, limits: [ok, nan], blockedMs: 0 }, { limits })
+    expect((await hit(second.app)).status).toBe(503)
   })
 })
 
