@@ -152,3 +152,33 @@ describe('MemoryRateLimitStore: destroy', () => {
     store.destroy()
   })
 })
+
+describe('MemoryRateLimitStore: argument errors and the sweep', () => {
+  it('names the method an argument error comes from', async () => {
+    const store = new MemoryRateLimitStore()
+    await expect(store.increment('a', 0)).rejects.toThrow(
+      new TypeError('MemoryRateLimitStore.increment: windowMs must be a positive integer, got 0'),
+    )
+    const max = (method: string) =>
+      new TypeError(
+        `MemoryRateLimitStore.${method}: max must be a positive integer with max × windowMs a safe integer`,
+      )
+    await expect(store.slidingWindow('a', 1_000, 0)).rejects.toThrow(max('slidingWindow'))
+    await expect(store.tokenBucket('a', 1_000, 0)).rejects.toThrow(max('tokenBucket'))
+    store.destroy()
+  })
+
+  it('keeps sweeping while keys remain, and stops once none do', async () => {
+    vi.useFakeTimers({ now: 0 })
+    const store = new MemoryRateLimitStore({ sweepIntervalMs: 1_000 })
+    await store.increment('short', 1_000)
+    await store.increment('long', 3_000)
+    vi.advanceTimersByTime(1_000)
+    expect(store.size).toBe(1)
+    expect(vi.getTimerCount()).toBe(1)
+    vi.advanceTimersByTime(2_000)
+    expect(store.size).toBe(0)
+    expect(vi.getTimerCount()).toBe(0)
+    store.destroy()
+  })
+})
