@@ -157,6 +157,10 @@ describe('coverage', () => {
     expect(coverage('*', route)).toBe('all')
     expect(coverage('/k/:key', route)).toBe('none')
     expect(coverage('/k/:key{[g-z]+}', route)).toBe('none')
+    // A literal path is no prefix, and a prefix counts up to a `/` only.
+    expect(coverage('/k/x', route)).toBe('none')
+    expect(coverage('/k/*', '/kk/:key{[g-z]{40}}')).toBe('none')
+    expect(coverage('/k/*', '/k:key{[g-z]{40}}')).toBe('none')
   })
 
   it('a route path always covers itself, and `*` covers every route (generated paths)', () => {
