@@ -116,6 +116,14 @@ describe('the samples a route is tried with', () => {
     ])
   })
 
+  it('the order: the first value of every part, then each part varied in turn', () => {
+    expect(samplePaths('/a/:x{[0-9]}/:y{[0-9]}?')).toEqual(['/a/1/1', '/a/0/1', '/a/1/0', '/a/1'])
+  })
+
+  it('an optional part no sample fits leaves no sample, as a required one does', () => {
+    expect(samplePaths('/k/:key{[g-z]{40}}?')).toEqual([])
+  })
+
   it('a segment Hono reads as a literal is tried as written', () => {
     expect(samplePaths('/t/12:30')).toEqual(['/t/12:30'])
     expect(samplePaths('/a/:id{x}y')).toEqual(['/a/:id{x}y'])
@@ -161,6 +169,13 @@ describe('coverage', () => {
     expect(coverage('/k/x', route)).toBe('none')
     expect(coverage('/k/*', '/kk/:key{[g-z]{40}}')).toBe('none')
     expect(coverage('/k/*', '/k:key{[g-z]{40}}')).toBe('none')
+    expect(coverage('/api/*', '/api/:key{[g-z]{40}}')).toBe('all')
+    expect(coverage('/*', route)).toBe('all')
+  })
+
+  it("a middleware path Hono's router refuses (a broken regex) reaches nothing", () => {
+    expect(coverage('/k/:key{[}', '/k/x')).toBe('none')
+    expect(coverage('/k/:key{[}', '/k/:key')).toBe('none')
   })
 
   it('a route path always covers itself, and `*` covers every route (generated paths)', () => {
