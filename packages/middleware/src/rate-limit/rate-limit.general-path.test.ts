@@ -7,7 +7,7 @@ import { Context, Hono } from 'hono'
 import { HTTPException } from 'hono/http-exception'
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import { heapOccurrences, longKey, newMarker } from '../../test/heap'
-import { hitFrom as hit, limitedApp } from '../../test/rate-limit-app'
+import { countingStore, hitFrom as hit, limitedApp } from '../../test/rate-limit-app'
 import {
   MemoryRateLimitStore,
   type RateLimitOptions,
@@ -18,24 +18,6 @@ import {
 afterEach(() => {
   vi.useRealTimers()
 })
-
-/** A shared-store stand-in (so the deny cache is on) with its calls counted. */
-function countingStore() {
-  const inner = new MemoryRateLimitStore()
-  const calls = { count: 0 }
-  const store: RateLimitStore = {
-    increment: (k, w) => {
-      calls.count++
-      return inner.increment(k, w)
-    },
-    decrement: (k, hit) => inner.decrement(k, hit),
-    consume: (k, r) => {
-      calls.count++
-      return inner.consume(k, r)
-    },
-  }
-  return { store, calls }
-}
 
 const general = { skip: () => false }
 

@@ -4,7 +4,7 @@
 
 import { Context, Hono } from 'hono'
 import { afterEach, describe, expect, it, vi } from 'vitest'
-import { hitFrom as hit, limitedApp } from '../../test/rate-limit-app'
+import { countingStore, hitFrom as hit, limitedApp } from '../../test/rate-limit-app'
 import {
   MemoryRateLimitStore,
   type RateLimitOptions,
@@ -174,35 +174,24 @@ describe('rateLimit: refunds', () => {
 describe('rateLimit: the deny cache', () => {
   it('a refusal is remembered until its last millisecond, not past it', async () => {
     vi.useFakeTimers({ now: 0 })
-    const inner = new MemoryRateLimitStore()
-    let calls = 0
-    const store: RateLimitStore = {
-      increment: (k, w) => {
-        calls++
-        return inner.increment(k, w)
-      },
-    }
+    const { store, calls } = countingStore()
     const app = limitedApp({ max: 1, windowMs: 10_000, store })
     expect((await hit(app)).status).toBe(200)
     expect((await hit(app)).status).toBe(429)
-    expect(calls).toBe(2)
+    expect(calls.count).toBe(2)
     vi.setSystemTime(9_999)
     const cached = await hit(app)
     expect(cached.status).toBe(429)
     expect(cached.headers.get('retry-after')).toBe('1')
-    expect(calls).toBe(2)
+    expect(calls.count).toBe(2)
     vi.setSystemTime(10_000)
     expect((await hit(app)).status).toBe(200)
-    expect(calls).toBe(3)
+    expect(calls.count).toBe(3)
   })
 
   it('a remembered refusal counts its reset down as the store would', async () => {
     vi.useFakeTimers({ now: 0 })
-    const inner = new MemoryRateLimitStore()
-    const shared: RateLimitStore = {
-      increment: (k, w) => inner.increment(k, w),
-      consume: (k, r) => inner.consume(k, r),
-    }
+    const { store: shared, inner } = countingStore()
     const answers = async (options: RateLimitOptions, at: number[]) => {
       vi.setSystemTime(0)
       const keyed = limitedApp({ ...options, store: shared, keyGenerator: () => 'same' })
