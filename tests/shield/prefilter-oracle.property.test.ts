@@ -133,7 +133,7 @@ describe('the one-pass pre-filter runs every detector the pattern-per-test one r
       'x;\\ls',
       'x; lsx; whoamix; who; wh',
       'x; whoami',
-      'siobhan o\'brien',
+      "siobhan o'brien",
       "o'brien; drop by",
       'wh\u00e9; nc\u00e9',
     ]

@@ -71,7 +71,15 @@ function walk(
       path.push(i)
       const stop =
         states === NONE
-          ? walk(w, item, typeof item === 'string' ? String(i) : '', NONE, forced, skipped, depth + 1)
+          ? walk(
+              w,
+              item,
+              typeof item === 'string' ? String(i) : '',
+              NONE,
+              forced,
+              skipped,
+              depth + 1,
+            )
           : below(w, item, String(i), states, forced, skipped, depth + 1)
       path.pop()
       if (stop) return true
