@@ -237,7 +237,9 @@ describe('auth', () => {
       openapi: { security: [{ b: [] }], request: { body: Body }, responses: ok },
     })
     api.post('/not-csrf', json, {
-      middlewares: [described({ middleware: 'other', security: [[scheme('b')]], methods: ['GET'] })],
+      middlewares: [
+        described({ middleware: 'other', security: [[scheme('b')]], methods: ['GET'] }),
+      ],
       openapi: { security: [{ b: [] }], request: { body: Body }, responses: ok },
     })
     const tail =
@@ -351,10 +353,7 @@ describe('webhook-signature', () => {
     api.post('/webhooks/b', json, opts([named('httpSignature')]))
     api.post('/webhooks/c', json, opts([named('webhooks')]))
     api.post('/webhooks/d', json, opts([described({ security: [[scheme('bearerAuth')]] })]))
-    expect(of(api, 'webhook-signature').map((f) => f.path)).toEqual([
-      '/webhooks/c',
-      '/webhooks/d',
-    ])
+    expect(of(api, 'webhook-signature').map((f) => f.path)).toEqual(['/webhooks/c', '/webhooks/d'])
   })
 
   it('a signature check that runs for part of the paths is named, and only a signature check', () => {
@@ -411,9 +410,7 @@ describe('csrf', () => {
     api.post('/unnamed', json, opts([described({ cookieAuth: true })]))
     api.post('/bearer', json, opts([named('jwtAuth')]))
     api.post('/guarded', json, opts([named('sessions', { cookieAuth: true }), named('csrf')]))
-    expect(of(api, 'csrf')).toEqual([
-      finding('POST', '/unnamed', 'csrf', message('a middleware')),
-    ])
+    expect(of(api, 'csrf')).toEqual([finding('POST', '/unnamed', 'csrf', message('a middleware'))])
   })
 
   it('names a csrf that runs for part of the paths', () => {
@@ -565,9 +562,15 @@ describe('validation', () => {
       openapi: { security: [], request: { query: Body }, responses: ok },
     })
     expect(of(api, 'validation')).toEqual([
-      finding('GET', '/p/{id}', 'validation', 'path parameters id have no `request.params` schema', {
-        route: '/p/:id',
-      }),
+      finding(
+        'GET',
+        '/p/{id}',
+        'validation',
+        'path parameters id have no `request.params` schema',
+        {
+          route: '/p/:id',
+        },
+      ),
       finding(
         'PATCH',
         '/b',
@@ -678,6 +681,66 @@ describe('a route for every method', () => {
         'body-limit',
         'takes a body and bodyLimit does not run (for POST, PUT, PATCH)',
       ),
+    ])
+  })
+})
+
+describe('routes without metadata, in an app without middleware', () => {
+  it('every rule that applies reports, route by route in rule order', () => {
+    const api = openapi(new Hono(), { info })
+    api.post('/webhooks/bare', json)
+    api.get('/x/:id', json)
+    api.app.post('/raw/webhooks', hello)
+    const documented = 'add an auth middleware, or declare the route public with `security: []`'
+    const raw =
+      'add an auth middleware; a route the document does not describe cannot be declared public, so document it or exempt it'
+    const hook =
+      'receives webhooks (a webhook path segment) and no signature check runs: add webhook() (or httpSignature()) of @palisade/middleware, or declare `openapi: { webhookReceiver: false }` if it is not one'
+    const responses = 'no success (2xx) response declares a schema'
+    expect(audit(api)).toEqual([
+      finding('POST', '/webhooks/bare', 'auth', `no security requirement: ${documented}`),
+      finding('POST', '/webhooks/bare', 'webhook-signature', hook),
+      finding('POST', '/webhooks/bare', 'rate-limit', 'rateLimit does not run'),
+      finding('POST', '/webhooks/bare', 'body-limit', 'takes a body and bodyLimit does not run'),
+      finding(
+        'POST',
+        '/webhooks/bare',
+        'validation',
+        'takes a body that no `request.body` or `request.form` schema declares',
+      ),
+      finding('POST', '/webhooks/bare', 'responses', responses),
+      finding('POST', '/webhooks/bare', 'headers', 'securityHeaders does not run'),
+      finding('GET', '/x/{id}', 'auth', `no security requirement: ${documented}`, {
+        route: '/x/:id',
+      }),
+      finding('GET', '/x/{id}', 'rate-limit', 'rateLimit does not run', { route: '/x/:id' }),
+      finding(
+        'GET',
+        '/x/{id}',
+        'validation',
+        'path parameters id have no `request.params` schema',
+        {
+          route: '/x/:id',
+        },
+      ),
+      finding('GET', '/x/{id}', 'responses', responses, { route: '/x/:id' }),
+      finding('GET', '/x/{id}', 'headers', 'securityHeaders does not run', { route: '/x/:id' }),
+      finding(
+        'POST',
+        '/raw/webhooks',
+        'undocumented',
+        'not in the document: registered on the Hono app past the wrapper (api.app.get, route, basePath, on, …); register it through the wrapper with `openapi` metadata, or exempt it',
+      ),
+      finding('POST', '/raw/webhooks', 'auth', `no security requirement: ${raw}`),
+      finding('POST', '/raw/webhooks', 'webhook-signature', hook),
+      finding('POST', '/raw/webhooks', 'rate-limit', 'rateLimit does not run'),
+      finding('POST', '/raw/webhooks', 'body-limit', 'takes a body and bodyLimit does not run'),
+      finding('POST', '/raw/webhooks', 'headers', 'securityHeaders does not run'),
+    ])
+    const shield = 'takes a free-text body and shield does not run'
+    expect(of(api, 'shield', { rules: { shield: 'error' } })).toEqual([
+      finding('POST', '/webhooks/bare', 'shield', shield),
+      finding('POST', '/raw/webhooks', 'shield', shield),
     ])
   })
 })
