@@ -229,8 +229,14 @@ describe('auth', () => {
   it('names csrf when it describes an unenforced declared scheme, and only then', () => {
     const api = base()
     api.post('/token', json, {
-      middlewares: [authBy('csrfToken', 'csrf')],
+      middlewares: [
+        described({ middleware: 'csrf', security: [[scheme('csrfToken')], [scheme('a')]] }),
+      ],
       openapi: { security: [{ csrfToken: [] }], request: { body: Body }, responses: ok },
+    })
+    api.post('/schemeless', json, {
+      middlewares: [named('csrf')],
+      openapi: { security: [{ b: [] }], request: { body: Body }, responses: ok },
     })
     api.post('/elsewhere', json, {
       middlewares: [authBy('csrfToken', 'csrf'), authBy('a', 'other')],
@@ -246,6 +252,7 @@ describe('auth', () => {
       ': add the middleware (describe your own with describeMiddleware), or declare the route public with `security: []`'
     expect(of(api, 'auth').map((f) => f.message)).toEqual([
       `declares security csrfToken but no middleware that enforces it runs (csrf runs, and a CSRF token is not authentication)${tail}`,
+      `declares security b but no middleware that enforces it runs${tail}`,
       `declares security b but no middleware that enforces it runs${tail}`,
       `declares security b but no middleware that enforces it runs${tail}`,
     ])

@@ -118,7 +118,8 @@ export interface AuditOptions {
 const SAFE = new Set(['GET', 'HEAD', 'OPTIONS', 'TRACE'])
 /** Methods that take a body only when the route declares one. */
 const BODYLESS = new Set(['GET', 'HEAD', 'OPTIONS', 'TRACE', 'DELETE'])
-const NO_CONTENT = new Set(['204', '205', '304'])
+/** 2xx statuses whose answers carry no body, so they need no schema. */
+const NO_CONTENT = new Set(['204', '205'])
 /** The security scheme csrf describes: a token proving the page, not the user. */
 const CSRF = 'csrf'
 
@@ -399,7 +400,7 @@ function exempts(e: AuditExemption, op: Operation): boolean {
  *   DELETE, or a declared body) runs bodyLimit;
  * - `validation`: path parameters are typed by `request.params`, a body method declares its
  *   body, and declared schemas are not switched off with `validate: false`;
- * - `responses`: a 2xx response declares a schema (204, 205 and 304 need none);
+ * - `responses`: a 2xx response declares a schema (204 and 205 need none);
  * - `headers`: securityHeaders runs;
  * - `shield` (off unless the policy sets it): an operation that takes a free-text body (no body
  *   schema, or one with a field that is not a number, boolean, enum, uuid, date or email) runs
