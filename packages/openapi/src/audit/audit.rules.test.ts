@@ -972,6 +972,22 @@ describe('sunset', () => {
 })
 
 describe('what cannot be read', () => {
+  it('refuses to run with the borrowed internals switched off, naming itself', () => {
+    const api = base()
+    api.get('/a', json, { openapi: { security: [], responses: ok } })
+    const flag = globalThis as { __PALISADE_NO_INTERNALS__?: unknown }
+    flag.__PALISADE_NO_INTERNALS__ = true
+    try {
+      expect(thrown(() => audit(api))).toEqual([
+        TypeError,
+        "audit: reads Hono's router as Hono runs it (the handler route() wraps a sub-app's routes in, the handler mount() registers, the app's error handler), which globalThis.__PALISADE_NO_INTERNALS__ switches off; run it without the switch",
+      ])
+    } finally {
+      delete flag.__PALISADE_NO_INTERNALS__
+    }
+    expect(audit(api)).toEqual([])
+  })
+
   it('refuses an app whose routes cannot be read, with the reason', () => {
     const api = base()
     Object.defineProperty(api.app, 'routes', { value: 'not an array' })
