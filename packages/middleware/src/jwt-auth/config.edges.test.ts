@@ -43,7 +43,12 @@ describe('jwtAuthConfig: defaults', () => {
       tolerance: 0,
       requireExp: true,
       maxTokenAge: undefined,
-      cacheSettings: { maxAgeMs: 600_000, cooldownMs: 30_000, maxStaleMs: 3_600_000, timeoutMs: 5_000 },
+      cacheSettings: {
+        maxAgeMs: 600_000,
+        cooldownMs: 30_000,
+        maxStaleMs: 3_600_000,
+        timeoutMs: 5_000,
+      },
       onKeySetError: undefined,
       dpop: undefined,
     })
@@ -147,7 +152,11 @@ describe('jwtAuthConfig: refusals, each with its message', () => {
       { secret: SECRET, realm: 5 },
       'jwtAuth: "realm" must be printable ASCII without quotes or backslashes',
     ],
-    ['an empty issuer', { secret: SECRET, issuer: '' }, 'jwtAuth: "issuer" must be a non-empty string, got ""'],
+    [
+      'an empty issuer',
+      { secret: SECRET, issuer: '' },
+      'jwtAuth: "issuer" must be a non-empty string, got ""',
+    ],
     ['an empty issuer list', { secret: SECRET, issuer: [] }, 'jwtAuth: "issuer" must not be empty'],
     [
       'an issuer that is a number',
@@ -159,8 +168,16 @@ describe('jwtAuthConfig: refusals, each with its message', () => {
       { secret: SECRET, audience: ['a', ''] },
       'jwtAuth: "audience" must be an array of non-empty strings',
     ],
-    ['an empty typ', { secret: SECRET, typ: '' }, 'jwtAuth: "typ" must be a non-empty string, got ""'],
-    ['a typ list', { secret: SECRET, typ: ['JWT'] }, 'jwtAuth: "typ" must be a non-empty string, got an array'],
+    [
+      'an empty typ',
+      { secret: SECRET, typ: '' },
+      'jwtAuth: "typ" must be a non-empty string, got ""',
+    ],
+    [
+      'a typ list',
+      { secret: SECRET, typ: ['JWT'] },
+      'jwtAuth: "typ" must be a non-empty string, got an array',
+    ],
     ['an empty azp list', { secret: SECRET, azp: [] }, 'jwtAuth: "azp" must not be empty'],
     [
       'claims as a list',
@@ -283,21 +300,27 @@ describe('jwtAuthConfig: realm and scope characters', () => {
     expect(config({ realm }).realm).toBe(realm)
   })
 
-  it.each(['"', '\\', '\x7f', '\x1f', '\t', 'é', 'a"b', '"a', 'a\\'])('refuses the realm %j', (realm) => {
-    expect(refusal({ secret: SECRET, realm })).toBe(
-      'jwtAuth: "realm" must be printable ASCII without quotes or backslashes',
-    )
-  })
+  it.each(['"', '\\', '\x7f', '\x1f', '\t', 'é', 'a"b', '"a', 'a\\'])(
+    'refuses the realm %j',
+    (realm) => {
+      expect(refusal({ secret: SECRET, realm })).toBe(
+        'jwtAuth: "realm" must be printable ASCII without quotes or backslashes',
+      )
+    },
+  )
 
   it.each(['!', '#', '[', ']', '~', 'read:items', 'a.b/c-d_e'])('takes the scope %j', (scope) => {
     expect(config({ scopes: [scope] }).scopes).toEqual([scope])
   })
 
-  it.each([' ', '"', '\\', '\x7f', 'é', 'a b', '"a', 'a"', 'ok\n'])('refuses the scope %j', (scope) => {
-    expect(refusal({ secret: SECRET, scopes: ['fine', scope] })).toBe(
-      `jwtAuth: "scopes" entries must be RFC 6749 scope tokens, got ${JSON.stringify(scope)}`,
-    )
-  })
+  it.each([' ', '"', '\\', '\x7f', 'é', 'a b', '"a', 'a"', 'ok\n'])(
+    'refuses the scope %j',
+    (scope) => {
+      expect(refusal({ secret: SECRET, scopes: ['fine', scope] })).toBe(
+        `jwtAuth: "scopes" entries must be RFC 6749 scope tokens, got ${JSON.stringify(scope)}`,
+      )
+    },
+  )
 })
 
 describe('dpopConfig: the dpop option', () => {
@@ -341,15 +364,28 @@ describe('dpopConfig: the dpop option', () => {
   it('keeps what the object form says', () => {
     const url = () => 'https://api.example/x'
     const store: NonceStore = { claim: async () => true }
-    const c = dpop({ mode: 'allowed', nonceStore: store, maxAgeSeconds: 3600, algorithms: ['EdDSA', 'RS512'], url })
-    expect(c).toMatchObject({ mode: 'allowed', maxAgeSeconds: 3600, algorithms: ['EdDSA', 'RS512'], url })
+    const c = dpop({
+      mode: 'allowed',
+      nonceStore: store,
+      maxAgeSeconds: 3600,
+      algorithms: ['EdDSA', 'RS512'],
+      url,
+    })
+    expect(c).toMatchObject({
+      mode: 'allowed',
+      maxAgeSeconds: 3600,
+      algorithms: ['EdDSA', 'RS512'],
+      url,
+    })
     expect(c?.nonceStore).toBe(store)
     expect(c?.allowed).toEqual(new Set(['EdDSA', 'RS512']))
     expect(dpop({ mode: 'required', maxAgeSeconds: 1 })?.maxAgeSeconds).toBe(1)
   })
 
   it('says a store can fail unless it is a memory store', () => {
-    expect(dpop({ mode: 'required', nonceStore: { claim: async () => true } })?.storeCanFail).toBe(true)
+    expect(dpop({ mode: 'required', nonceStore: { claim: async () => true } })?.storeCanFail).toBe(
+      true,
+    )
     const memory = new MemoryNonceStore()
     const c = dpop({ mode: 'required', nonceStore: memory })
     expect(c?.storeCanFail).toBe(false)
@@ -376,21 +412,39 @@ describe('dpopConfig: the dpop option', () => {
       { mode: 'required', typo: 1 },
       'jwtAuth dpop: unknown option "typo" (known: mode, nonceStore, maxAgeSeconds, algorithms, nonce, url)',
     ],
-    [{ mode: 'required', nonceStore: null }, 'jwtAuth: "dpop.nonceStore" must be a NonceStore (with claim(nonce, ttlMs))'],
-    [{ mode: 'required', nonceStore: {} }, 'jwtAuth: "dpop.nonceStore" must be a NonceStore (with claim(nonce, ttlMs))'],
+    [
+      { mode: 'required', nonceStore: null },
+      'jwtAuth: "dpop.nonceStore" must be a NonceStore (with claim(nonce, ttlMs))',
+    ],
+    [
+      { mode: 'required', nonceStore: {} },
+      'jwtAuth: "dpop.nonceStore" must be a NonceStore (with claim(nonce, ttlMs))',
+    ],
     [
       { mode: 'required', nonceStore: { claim: 'yes' } },
       'jwtAuth: "dpop.nonceStore" must be a NonceStore (with claim(nonce, ttlMs))',
     ],
-    [{ mode: 'required', maxAgeSeconds: 0 }, 'jwtAuth: "dpop.maxAgeSeconds" must be a positive integer, got 0'],
-    [{ mode: 'required', maxAgeSeconds: 3601 }, 'jwtAuth: "dpop.maxAgeSeconds" must be at most 3600, got 3601'],
+    [
+      { mode: 'required', maxAgeSeconds: 0 },
+      'jwtAuth: "dpop.maxAgeSeconds" must be a positive integer, got 0',
+    ],
+    [
+      { mode: 'required', maxAgeSeconds: 3601 },
+      'jwtAuth: "dpop.maxAgeSeconds" must be at most 3600, got 3601',
+    ],
     [{ mode: 'required', algorithms: [] }, 'jwtAuth: "dpop.algorithms" must not be empty'],
-    [{ mode: 'required', algorithms: 'ES256' }, 'jwtAuth: "dpop.algorithms" must be an array of non-empty strings'],
+    [
+      { mode: 'required', algorithms: 'ES256' },
+      'jwtAuth: "dpop.algorithms" must be an array of non-empty strings',
+    ],
     [
       { mode: 'required', algorithms: ['ES256', 'HS256'] },
       'jwtAuth: "dpop.algorithms" must be one of RS256/384/512, PS256/384/512, ES256/384/512 or EdDSA with a public key (HMAC needs "secret"), got "HS256"',
     ],
-    [{ mode: 'required', url: 'https://api.example' }, 'jwtAuth: "dpop.url" must be a function, got "https://api.example"'],
+    [
+      { mode: 'required', url: 'https://api.example' },
+      'jwtAuth: "dpop.url" must be a function, got "https://api.example"',
+    ],
     [{ mode: 'required', nonce: null }, 'jwtAuth: "dpop.nonce" must be an object, got null'],
     [{ mode: 'required', nonce: 'n' }, 'jwtAuth: "dpop.nonce" must be an object, got "n"'],
     [
@@ -401,9 +455,18 @@ describe('dpopConfig: the dpop option', () => {
       { mode: 'required', nonce: { lifetimeSeconds: 0 } },
       'jwtAuth: "dpop.nonce.lifetimeSeconds" must be a positive integer, got 0',
     ],
-    [{ mode: 'required', nonce: { secret: 'x'.repeat(31) } }, 'jwtAuth: "dpop.nonce.secret" must be at least 32 bytes'],
-    [{ mode: 'required', nonce: { secret: new Uint8Array(31) } }, 'jwtAuth: "dpop.nonce.secret" must be at least 32 bytes'],
-    [{ mode: 'required', nonce: { secret: 12345 } }, 'jwtAuth: "dpop.nonce.secret" must be at least 32 bytes'],
+    [
+      { mode: 'required', nonce: { secret: 'x'.repeat(31) } },
+      'jwtAuth: "dpop.nonce.secret" must be at least 32 bytes',
+    ],
+    [
+      { mode: 'required', nonce: { secret: new Uint8Array(31) } },
+      'jwtAuth: "dpop.nonce.secret" must be at least 32 bytes',
+    ],
+    [
+      { mode: 'required', nonce: { secret: 12345 } },
+      'jwtAuth: "dpop.nonce.secret" must be at least 32 bytes',
+    ],
   ])('refuses %j', (value, message) => {
     expect(dpopRefusal(value)).toBe(message)
   })
