@@ -94,7 +94,8 @@ export function dpopGate(config: JwtAuthConfig, dpop: DpopConfig, challenge: str
       tolerance: config.tolerance,
     })
     if (proof === null) refuse('invalid_dpop_proof', 'Invalid DPoP proof')
-    let stale = false
+    // The nonce to send after the handler: the current one, to a client that used the previous.
+    let next: string | undefined
     if (dpop.nonce !== undefined) {
       const current = await dpop.nonce.current(now)
       if (proof.nonce === undefined || !(await dpop.nonce.valid(proof.nonce, now))) {
@@ -102,7 +103,7 @@ export function dpopGate(config: JwtAuthConfig, dpop: DpopConfig, challenge: str
           'DPoP-Nonce': current,
         })
       }
-      stale = proof.nonce !== current
+      if (proof.nonce !== current) next = current
     }
     if (bound !== proof.jkt) refuse('invalid_token', 'Invalid DPoP key binding')
     let fresh: boolean
@@ -118,10 +119,8 @@ export function dpopGate(config: JwtAuthConfig, dpop: DpopConfig, challenge: str
     storeTime(d, 'claim', t)
     if (!fresh) refuse('invalid_dpop_proof', 'DPoP proof replayed')
     c.set('dpop', { jkt: proof.jkt })
-    if (!stale || dpop.nonce === undefined) return undefined
-    const issuer = dpop.nonce
-    // The client used the previous window's nonce: hand it the current one for its next proof.
-    const next = await issuer.current(now)
-    return () => setResponseHeader(c, 'DPoP-Nonce', next)
+    if (next === undefined) return undefined
+    const nonce = next
+    return () => setResponseHeader(c, 'DPoP-Nonce', nonce)
   }
 }

@@ -35,8 +35,9 @@ export function jwtAuthHandler(config: JwtAuthConfig, verifier: TokenVerifier): 
   const { cookieName, scopes, dpop } = config
   const retryAfter = String(Math.ceil(config.cacheSettings.cooldownMs / 1000))
   const challenges = challengesOf(config)
+  // 'dpop' only with the dpop option (its challenge is then defined).
   const challengeOf = (scheme: TokenScheme) =>
-    scheme === 'dpop' ? (challenges.dpop as string) : challenges.bearer
+    scheme === 'bearer' ? challenges.bearer : (challenges.dpop as string)
   function unauthorized(
     error?: 'invalid_token' | 'invalid_request',
     scheme: TokenScheme = 'bearer',
