@@ -16,7 +16,7 @@ import {
   SignJWT,
 } from 'jose'
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest'
-import { Rejection } from '../internal/outcomes/rejection'
+import { withRejectionCode } from '../../test/rejection-code'
 import type { NonceStore } from '../internal/stores/nonce-store'
 import {
   accessTokenHash,
@@ -521,13 +521,7 @@ const liveProof = (token: string, parts: Parts = {}) =>
 /** An app whose answers show the rejection's code (`x-code`). */
 function app(dpop: 'required' | 'allowed' | DpopOptions, extra: Record<string, unknown> = {}) {
   const a = new Hono()
-  a.onError((err) => {
-    if (!(err instanceof Rejection)) throw err
-    const res = err.getResponse()
-    const headers = new Headers(res.headers)
-    headers.set('x-code', err.code)
-    return new Response(res.body, { status: res.status, headers })
-  })
+  a.onError(withRejectionCode)
   a.use('/mcp/*', jwtAuth({ publicKey: issuer.publicKey, dpop, ...extra }))
   a.all('/mcp/*', (c) => c.json({ sub: c.get('jwtPayload').sub, dpop: c.get('dpop') ?? null }))
   return a
@@ -624,37 +618,22 @@ describe('jwtAuth dpop: each refusal of the request path', () => {
     }
   })
 
-  it('Bearer with "required": 401 token_invalid before any verify, in the DPoP scheme', async () => {
-    const res = await app('required').request(URL_, {
-      headers: { authorization: 'Bearer not-even-a-jwt' },
-    })
+  it.each([
+    [
+      'Bearer with "required": refused before any verify',
+      'required',
+      'Bearer not-even-a-jwt',
+      'invalid_token',
+    ],
+    ['a DPoP header with two tokens', 'allowed', 'DPoP a b', 'invalid_request'],
+    ['an invalid token sent as DPoP (the proof unread)', 'required', 'DPoP a.b.c', 'invalid_token'],
+  ] as const)('%s: 401 token_invalid in the DPoP scheme', async (_, mode, authorization, error) => {
+    const res = await app(mode).request(URL_, { headers: { authorization } })
     expect(await answer(res)).toEqual({
       status: 401,
       code: 'token_invalid',
       text: 'Unauthorized',
-      challenge: `${DPOP}, error="invalid_token"`,
-      nonce: null,
-    })
-  })
-
-  it('a DPoP header with two tokens: 401 invalid_request in the DPoP scheme', async () => {
-    const res = await app('allowed').request(URL_, { headers: { authorization: 'DPoP a b' } })
-    expect(await answer(res)).toEqual({
-      status: 401,
-      code: 'token_invalid',
-      text: 'Unauthorized',
-      challenge: `${DPOP}, error="invalid_request"`,
-      nonce: null,
-    })
-  })
-
-  it('an invalid token sent as DPoP: 401 invalid_token in the DPoP scheme, the proof unread', async () => {
-    const res = await app('required').request(URL_, { headers: { authorization: 'DPoP a.b.c' } })
-    expect(await answer(res)).toEqual({
-      status: 401,
-      code: 'token_invalid',
-      text: 'Unauthorized',
-      challenge: `${DPOP}, error="invalid_token"`,
+      challenge: `${DPOP}, error="${error}"`,
       nonce: null,
     })
   })

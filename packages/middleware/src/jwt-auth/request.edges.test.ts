@@ -5,8 +5,8 @@
 import { Hono } from 'hono'
 import { calculateJwkThumbprint, exportJWK, generateKeyPair, SignJWT } from 'jose'
 import { beforeAll, describe, expect, it } from 'vitest'
+import { withRejectionCode } from '../../test/rejection-code'
 import { type Decision, installDecisions } from '../internal/outcomes/decisions'
-import { Rejection } from '../internal/outcomes/rejection'
 import { accessTokenHash } from './dpop'
 import { type JwtAuthOptions, jwtAuth } from './jwt-auth'
 import { tokenScopes } from './request'
@@ -21,13 +21,7 @@ const NO_EXP = 'The token has no exp (expiration time) claim, which is required'
 /** An app whose answers show the rejection's code (`x-code`) and whose decisions are kept. */
 function appWith(options: Record<string, unknown>, decisions: Decision[][] = []) {
   const app = new Hono()
-  app.onError((err) => {
-    if (!(err instanceof Rejection)) throw err
-    const res = err.getResponse()
-    const headers = new Headers(res.headers)
-    headers.set('x-code', err.code)
-    return new Response(res.body, { status: res.status, headers })
-  })
+  app.onError(withRejectionCode)
   app.use('*', async (c, next) => {
     const record = installDecisions(c)
     await next()
@@ -262,9 +256,7 @@ describe('jwtAuth: an unreachable key set', () => {
     async (cooldownMs, retry) => {
       const decisions: Decision[][] = []
       const app = new Hono()
-      app.onError((err) =>
-        err instanceof Rejection ? err.getResponse() : new Response('500', { status: 500 }),
-      )
+      app.onError(withRejectionCode)
       app.use('*', async (c, next) => {
         const record = installDecisions(c)
         await next()
@@ -284,6 +276,7 @@ describe('jwtAuth: an unreachable key set', () => {
       const token = await signJwt({ sub: 'u' }, privateKey, { kid: 'k' })
       const res = await app.request('/', { headers: { authorization: `Bearer ${token}` } })
       expect(res.status).toBe(503)
+      expect(res.headers.get('x-code')).toBe('jwks_unavailable')
       expect(await res.text()).toBe('Service Unavailable')
       expect(res.headers.get('retry-after')).toBe(retry)
       expect(res.headers.get('www-authenticate')).toBeNull()
