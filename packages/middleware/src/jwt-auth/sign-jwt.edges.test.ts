@@ -313,6 +313,12 @@ describe('signJwt: refusals, each with its message', () => {
       [42, {}, 'signJwt: the key must be a secret, a private CryptoKey, a private JWK or a PEM'],
       [null, {}, 'signJwt: the key must be a secret, a private CryptoKey, a private JWK or a PEM'],
       [
+        undefined,
+        {},
+        'signJwt: the key must be a secret, a private CryptoKey, a private JWK or a PEM',
+      ],
+      [true, {}, 'signJwt: the key must be a secret, a private CryptoKey, a private JWK or a PEM'],
+      [
         { kty: 5, d: 'x' },
         {},
         'signJwt: the key must be a secret, a private CryptoKey, a private JWK or a PEM',
