@@ -32,13 +32,10 @@ export interface Challenges {
 /** The challenges of `config`: DPoP's names the accepted proof algorithms (`algs`). */
 export function challengesOf(config: JwtAuthConfig): Challenges {
   const bearer = `Bearer realm="${config.realm}"`
-  const dpop =
-    config.dpop === undefined
-      ? undefined
-      : `DPoP realm="${config.realm}", algs="${config.dpop.algorithms.join(' ')}"`
-  const missing =
-    dpop === undefined ? bearer : config.dpop?.mode === 'required' ? dpop : `${bearer}, ${dpop}`
-  return { bearer, dpop, missing }
+  const options = config.dpop
+  if (options === undefined) return { bearer, dpop: undefined, missing: bearer }
+  const dpop = `DPoP realm="${config.realm}", algs="${options.algorithms.join(' ')}"`
+  return { bearer, dpop, missing: options.mode === 'required' ? dpop : `${bearer}, ${dpop}` }
 }
 
 /** A refusal in the DPoP scheme: `error` (and a description) added to the DPoP challenge. */

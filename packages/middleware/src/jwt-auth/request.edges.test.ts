@@ -2,7 +2,7 @@
 // challenge, in the Bearer and the DPoP scheme; the remembered-token fast path giving the answers
 // of the full path (payload, scopes, decisions); the scopes a token grants; the cookie's copies;
 // the 503 of an unreachable key set.
-import { Hono } from 'hono'
+import { Context, Hono, type MiddlewareHandler } from 'hono'
 import { calculateJwkThumbprint, exportJWK, generateKeyPair, SignJWT } from 'jose'
 import { beforeAll, describe, expect, it } from 'vitest'
 import { withRejectionCode } from '../../test/rejection-code'
@@ -51,6 +51,15 @@ const unauthorized = (challenge: string, code = 'token_invalid', text = 'Unautho
 const sign = (payload: Record<string, unknown>, options: Parameters<typeof signJwt>[2] = {}) =>
   signJwt(payload, SECRET, { expiresIn: '1h', ...options })
 
+/** A valid token of exactly `length` characters (a padded claim). */
+async function tokenOfLength(length: number): Promise<string> {
+  for (let pad = Math.floor(length * 0.7); ; pad++) {
+    const token = await sign({ sub: 'u', pad: 'x'.repeat(pad) })
+    if (token.length === length) return token
+    if (token.length > length) throw new Error(`no token of ${length} characters`)
+  }
+}
+
 describe('tokenScopes', () => {
   it('reads scope and scp, as space-separated strings or arrays, skipping empty parts and non-strings', () => {
     expect(tokenScopes({ scope: ' a  b ', scp: ['c', 5, 'a', ''] as never })).toEqual(
@@ -89,11 +98,7 @@ describe('jwtAuth: the Bearer answers', () => {
   })
 
   it(`takes a token of exactly ${MAX_TOKEN_LENGTH} characters`, async () => {
-    let token = ''
-    for (let pad = 6000; token.length !== MAX_TOKEN_LENGTH; pad++) {
-      token = await sign({ sub: 'u', pad: 'x'.repeat(pad) })
-      if (token.length > MAX_TOKEN_LENGTH) throw new Error('no token of that length')
-    }
+    const token = await tokenOfLength(MAX_TOKEN_LENGTH)
     const app = appWith({})
     for (let i = 0; i < 2; i++) {
       expect(
@@ -211,7 +216,58 @@ describe('jwtAuth: the remembered token gives the answers of the first verify', 
   })
 })
 
+describe('jwtAuth: the remembered token costs no promise of its own', () => {
+  const done = Promise.resolve()
+  const next = () => done
+  const call = (mw: MiddlewareHandler, authorization?: string) => {
+    const headers: Record<string, string> = authorization === undefined ? {} : { authorization }
+    const out = mw(new Context(new Request('http://localhost/p/x', { headers })), next)
+    // A full path that refuses rejects its own promise: caught here, compared by identity.
+    if (out !== done) out.catch(() => {})
+    return out
+  }
+
+  it("returns next()'s own promise for a remembered token that passes, never for anything else", async () => {
+    const mw = jwtAuth({ secret: SECRET, scopes: ['a'] })
+    const token = await sign({ scope: 'a b' })
+    const short = await sign({ scope: 'b' })
+    // First sight: verified on the full path (a promise of its own), then from memory.
+    await call(mw, `Bearer ${token}`)
+    expect(call(mw, `Bearer ${token}`)).toBe(done)
+    expect(call(mw, `bearer ${token}`)).toBe(done)
+    await call(mw, `Bearer ${short}`).catch(() => {})
+    expect(call(mw, `Bearer ${short}`)).not.toBe(done)
+    expect(call(mw, `Bearer ${token}x`)).not.toBe(done)
+    expect(call(mw, 'Bearer a b')).not.toBe(done)
+    expect(call(mw, 'Basic eDp5')).not.toBe(done)
+    expect(call(mw)).not.toBe(done)
+  })
+
+  it(`takes the fast path up to ${MAX_TOKEN_LENGTH} characters`, async () => {
+    const mw = jwtAuth({ secret: SECRET })
+    const token = await tokenOfLength(MAX_TOKEN_LENGTH)
+    await call(mw, `Bearer ${token}`)
+    expect(call(mw, `Bearer ${token}`)).toBe(done)
+  })
+
+  it('never with dpop, even for an unbound token sent as Bearer', async () => {
+    const pair = await generateKeyPair('ES256')
+    const mw = jwtAuth({ publicKey: pair.publicKey, dpop: 'allowed' })
+    const token = await signJwt({ sub: 'u' }, pair.privateKey)
+    await call(mw, `Bearer ${token}`)
+    expect(call(mw, `Bearer ${token}`)).not.toBe(done)
+  })
+})
+
 describe('jwtAuth: the cookie', () => {
+  it('reads no cookie without the option, whatever its name', async () => {
+    const token = await sign({ sub: 'u' })
+    for (const name of ['undefined', 'token', 'jwt']) {
+      const res = await appWith({}).request('/p/x', { headers: { cookie: `${name}=${token}` } })
+      expect(await answer(res), name).toEqual(unauthorized(BEARER, 'token_missing'))
+    }
+  })
+
   it('a token without exp among the copies is named only when no copy is valid', async () => {
     const app = appWith({ cookie: 'at' })
     const valid = await sign({ sub: 'u' })
@@ -406,6 +462,15 @@ describe('jwtAuth with dpop: which scheme an answer speaks', () => {
       headers: { authorization: 'Basic eDp5' },
     })
     expect(await answer(res)).toEqual(unauthorized(DPOP, 'token_missing'))
+  })
+
+  it('without dpop, a token bound to a key is an ordinary bearer token', async () => {
+    const t = await token({ cnf: { jkt } })
+    const res = await appWith({ secret: undefined, publicKey: issuer.publicKey }).request('/p/x', {
+      headers: { authorization: `Bearer ${t}` },
+    })
+    expect(res.status).toBe(200)
+    expect(((await res.json()) as { dpop: unknown }).dpop).toBeNull()
   })
 
   it('never takes the fast path with dpop: a remembered unbound token sent as DPoP still needs its proof', async () => {
