@@ -311,6 +311,8 @@ describe('ProofVerifier: refusals, field by field', () => {
       { htm: undefined },
       { htu: undefined },
       { htu: 7 },
+      // An array of the URL reads as the URL once made a string: refused as not a string.
+      { htu: [URL_] },
     ]) {
       expect(
         await verifier().verify(await proof({ claims }), target()),
@@ -353,9 +355,14 @@ describe('ProofVerifier: refusals, field by field', () => {
   })
 
   it('refuses an iat that is not a number', async () => {
-    for (const iat of ['"1767225600"', 'null', 'true', '1e400', '-1e400']) {
-      const json = `{"htm":"GET","htu":"${URL_}","ath":"${accessTokenHash(TOKEN)}","jti":"j-${iat}-0123456789abc","iat":${iat}}`
-      expect(await verifier().verify(await rawProof(json), target()), iat).toBeNull()
+    const claims = (iat: string, i: number) =>
+      `{"htm":"GET","htu":"${URL_}","ath":"${accessTokenHash(TOKEN)}","jti":"j-${i}-0123456789abc","iat":${iat}}`
+    // The control: the same claims with iat a number in the window.
+    expect(await verifier().verify(await rawProof(claims(`${NOW_S}`, 0)), target())).not.toBeNull()
+    // A string in the window ("1767225600" compares as the number).
+    const texts = [`"${NOW_S}"`, 'null', 'true', `[${NOW_S}]`, '1e400', '-1e400']
+    for (const [i, iat] of texts.entries()) {
+      expect(await verifier().verify(await rawProof(claims(iat, i + 1)), target()), iat).toBeNull()
     }
   })
 
