@@ -5,6 +5,7 @@ import {
   decodeProtectedHeader,
   exportJWK,
   exportPKCS8,
+  exportSPKI,
   generateKeyPair,
   jwtVerify,
 } from 'jose'
@@ -258,8 +259,11 @@ describe('signJwt: refusals, each with its message', () => {
     expect(await refusal({}, new Uint8Array(31))).toBe(
       'signJwt: "secret" must be at least 32 bytes for the chosen algorithm (RFC 7518 §3.2), got 31',
     )
-    expect(await refusal({}, new Uint8Array(64), { algorithm: 'ES256' })).toMatch(
-      /^signJwt: "algorithm" must be 'HS256'/,
+    expect(await refusal({}, new Uint8Array(64), { algorithm: 'ES256' })).toBe(
+      `signJwt: "algorithm" must be 'HS256', 'HS384' or 'HS512' (HMAC only), got "ES256"`,
+    )
+    expect(await refusal({}, 'x'.repeat(64), { algorithm: 'ES256' })).toBe(
+      `signJwt: "algorithm" must be 'HS256', 'HS384' or 'HS512' (HMAC only), got "ES256"`,
     )
   })
 
@@ -272,6 +276,16 @@ describe('signJwt: refusals, each with its message', () => {
     ])) as CryptoKeyPair
     const ecJwk = await exportJWK(ec.privateKey)
     const cases: [unknown, object, string][] = [
+      [
+        ec.privateKey,
+        { algorithm: 'HS256' },
+        'signJwt: "algorithm" must be one of RS256/384/512, PS256/384/512, ES256/384/512 or EdDSA with a public key (HMAC needs "secret"), got "HS256"',
+      ],
+      [
+        await exportSPKI(ec.publicKey),
+        {},
+        'signJwt: "key" must be a private key, got a public key PEM',
+      ],
       [ec.publicKey, {}, 'signJwt: the key must be a private CryptoKey, got a public key'],
       [hmac, {}, 'signJwt: the key must be a private CryptoKey, got a secret key'],
       [
