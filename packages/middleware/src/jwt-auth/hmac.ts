@@ -41,7 +41,9 @@ export function secretBytes(factory: string, value: unknown, minBytes: number): 
     throw optionError(factory, '"secret" is a PEM key: public keys go in "publicKey"')
   }
   if (typeof value === 'string') bytes = encoder.encode(value)
-  else if (value instanceof Uint8Array) bytes = value.slice()
+  // A copy through the constructor: a Buffer's own `slice()` is a view of the caller's memory,
+  // so zeroing the secret after construction would key the (lazily imported) HMAC with zeros.
+  else if (value instanceof Uint8Array) bytes = new Uint8Array(value)
   else throw optionError(factory, '"secret" must be a Uint8Array or a string')
   if (bytes.length === 0) throw optionError(factory, '"secret" must not be empty')
   if (bytes.length < minBytes) {
