@@ -6,7 +6,13 @@
 // random tokens with jose; these pin the lines themselves.
 import type { Context } from 'hono'
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest'
-import { signWith, type TestKey, testKey } from '../../test/jwks-server'
+import {
+  type JwksServer,
+  signWith,
+  startJwksServer,
+  type TestKey,
+  testKey,
+} from '../../test/jwks-server'
 import { base64url, importHmacKey } from '../internal/crypto'
 import { type JwtAuthOptions, jwtAuthConfig } from './config'
 import type { CompactJws } from './jws'
@@ -394,5 +400,60 @@ describe('TokenVerifier over a JWKS object: a token without kid', () => {
       sub: 'rsa',
     })
     expect(verify).toHaveBeenCalledTimes(2)
+  })
+})
+
+describe('TokenVerifier over a JWKS URL in an outage (stale keys)', () => {
+  const servers: JwksServer[] = []
+  afterEach(async () => {
+    await Promise.all(servers.splice(0).map((s) => s.close()))
+  })
+
+  it('remembers neither a token verified with stale keys nor one refused with them, and warns once in full', async () => {
+    const key = await testKey('ES256', 'e')
+    const s = await startJwksServer([key.jwk])
+    servers.push(s)
+    const start = Date.now()
+    vi.useFakeTimers({ toFake: ['Date'], now: start })
+    const warn = vi.spyOn(console, 'warn').mockImplementation(() => {})
+    const verifier = new TokenVerifier(
+      jwtAuthConfig({
+        jwks: s.jwksUrl,
+        jwksCache: { maxAgeMs: 60_000, cooldownMs: 10_000, maxStaleMs: 120_000 },
+      }),
+    )
+    const exp = Math.floor(start / 1000) + 86_400
+    const token = await signWith(key, { sub: 'u', exp })
+    const forged = await signWith(
+      { ...key, privateKey: (await testKey('ES256', 'e')).privateKey },
+      { sub: 'u', exp },
+    )
+    expect(await verifier.verify(token, c)).toMatchObject({ sub: 'u' })
+    expect(verifier.remembered(token)).toMatchObject({ sub: 'u' })
+    s.mode = 'down'
+    vi.setSystemTime(start + 60_000)
+    // Past max age the remembered entry no longer counts: the token is checked with stale keys.
+    expect(verifier.remembered(token)).toBeUndefined()
+    const verify = vi.spyOn(crypto.subtle, 'verify')
+    for (let i = 1; i <= 3; i++) {
+      expect(await verifier.verify(token, c)).toMatchObject({ sub: 'u' })
+      expect(verifier.remembered(token)).toBeUndefined()
+      expect(await verifier.verify(forged, c)).toBeNull()
+      expect(verifier.remembered(forged)).toBeUndefined()
+      expect(verify).toHaveBeenCalledTimes(2 * i)
+    }
+    expect(warn).toHaveBeenCalledTimes(1)
+    expect(warn.mock.calls[0]?.[0]).toBe(
+      `jwtAuth: cannot fetch the key set (${s.jwksUrl} answered 503; only a 200 is accepted); keys already fetched keep verifying up to 120 s past their max age, after that requests get 503 jwks_unavailable. Told once until a fetch succeeds.`,
+    )
+    // Back, after the cooldown: fresh keys, remembered again, and a new outage warns again.
+    s.mode = 'ok'
+    vi.setSystemTime(start + 71_000)
+    expect(await verifier.verify(token, c)).toMatchObject({ sub: 'u' })
+    expect(verifier.remembered(token)).toMatchObject({ sub: 'u' })
+    s.mode = 'down'
+    vi.setSystemTime(start + 140_000)
+    expect(await verifier.verify(token, c)).toMatchObject({ sub: 'u' })
+    expect(warn).toHaveBeenCalledTimes(2)
   })
 })
