@@ -100,6 +100,7 @@ describe('parseCompact: the header', () => {
     ['text around the object', ' x{"alg":"RS256"}'],
     ['two objects', '{"alg":"RS256"}{}'],
     ['crit null', '{"alg":"RS256","crit":null}'],
+    ['an empty crit beside b64 true', '{"alg":"RS256","crit":[],"b64":true}'],
     ['crit an object', '{"alg":"RS256","crit":{"0":"b64"},"b64":true}'],
     ['crit [null]', '{"alg":"RS256","crit":[null],"b64":true}'],
     ['crit [""]', '{"alg":"RS256","crit":[""],"b64":true}'],
