@@ -226,6 +226,37 @@ describe('hmac: the secret and the algorithms', () => {
     )
   })
 
+  it('refuses a JWK or a JWKS pasted as JSON text (its public members are no secret)', async () => {
+    const { exportJWK } = await import('jose')
+    const jwk = await exportJWK(rsaKey)
+    const message = 'jwtAuth: "secret" is a JWK as JSON: public keys go in "publicKey" or "jwks"'
+    for (const text of [
+      JSON.stringify(jwk),
+      `\n  ${JSON.stringify(jwk, null, 2)}`,
+      JSON.stringify({ keys: [jwk] }),
+      JSON.stringify({ keys: [] }),
+      JSON.stringify({ kty: 'oct', k: 'k'.repeat(43) }),
+    ]) {
+      expect(() => secretBytes(F, text, 32)).toThrow(message)
+    }
+    expect(() => jwtAuth({ secret: JSON.stringify(jwk) })).toThrow(message)
+    await expect(signJwt({}, JSON.stringify(jwk))).rejects.toThrow(
+      /^signJwt: "secret" is a JWK as JSON/,
+    )
+  })
+
+  it('takes a secret that merely looks like JSON', () => {
+    for (const text of [
+      `{${'k'.repeat(40)}`,
+      JSON.stringify({ secret: 'k'.repeat(40) }),
+      JSON.stringify({ kty: 1, pad: 'k'.repeat(40) }),
+      JSON.stringify({ keys: 'k'.repeat(40) }),
+      `x${JSON.stringify({ kty: 'RSA', n: 'k'.repeat(40) })}`,
+    ]) {
+      expect(secretBytes(F, text, 32)).toEqual(new TextEncoder().encode(text))
+    }
+  })
+
   it('takes a long string that merely contains a PEM marker later on', () => {
     const text = `x-----BEGIN PUBLIC KEY-----${'A'.repeat(40)}`
     expect(secretBytes(F, text, 32)).toEqual(new TextEncoder().encode(text))
