@@ -98,14 +98,16 @@ describe('jwtKeys: the algorithms of each source', () => {
 
   it('imports one HMAC key per listed algorithm, once, and answers for no other', async () => {
     const { source } = jwtKeys(F, 'secret', { secret: 'k'.repeat(64) }, ['HS256', 'HS512'])
-    const a = await source.key({ alg: 'HS256' })
-    const b = await source.key({ alg: 'HS512' })
+    const a = await source.key({ alg: 'HS256' }, undefined)
+    const b = await source.key({ alg: 'HS512' }, undefined)
     expect(a.algorithm).toMatchObject({ name: 'HMAC', hash: { name: 'SHA-256' } })
     expect(b.algorithm).toMatchObject({ name: 'HMAC', hash: { name: 'SHA-512' } })
-    expect(await source.key({ alg: 'HS256' })).toBe(a)
-    await expect(source.key({ alg: 'HS384' })).rejects.toThrow('algorithm not allowed')
-    await expect(source.key({ alg: 'RS256' })).rejects.toThrow('algorithm not allowed')
-    await expect(source.key({} as { alg: string })).rejects.toThrow('algorithm not allowed')
+    expect(await source.key({ alg: 'HS256' }, undefined)).toBe(a)
+    await expect(source.key({ alg: 'HS384' }, undefined)).rejects.toThrow('algorithm not allowed')
+    await expect(source.key({ alg: 'RS256' }, undefined)).rejects.toThrow('algorithm not allowed')
+    await expect(source.key({} as { alg: string }, undefined)).rejects.toThrow(
+      'algorithm not allowed',
+    )
     expect(source.generation()).toBe(0)
   })
 
@@ -190,7 +192,7 @@ describe('jwtKeys: local and remote sources', () => {
     const keys = jwtKeys(F, 'jwks', { jwks: new URL(s.jwksUrl) }, undefined)
     expect(keys.remote).toBe(true)
     expect(s.fetches).toBe(0)
-    const found = await keys.source.key({ alg: 'ES256', kid: 'e' })
+    const found = await keys.source.key({ alg: 'ES256', kid: 'e' }, undefined)
     expect(found.algorithm).toMatchObject({ name: 'ECDSA', namedCurve: 'P-256' })
     expect(s.fetches).toBe(1)
     expect(await signWith(key, {})).toMatch(/^ey/)

@@ -465,21 +465,25 @@ describe('publicKeySource', () => {
   it('answers only for the algorithms it was given, importing each once', async () => {
     const jwk = rs256.jwk
     const source = publicKeySource(jwk, ['RS256', 'PS256'])
-    const a = await source.key({ alg: 'RS256' })
+    const a = await source.key({ alg: 'RS256' }, undefined)
     expect(a.algorithm).toMatchObject({ name: 'RSASSA-PKCS1-v1_5', hash: { name: 'SHA-256' } })
-    expect(await source.key({ alg: 'RS256' })).toBe(a)
-    const b = await source.key({ alg: 'PS256' })
+    expect(await source.key({ alg: 'RS256' }, undefined)).toBe(a)
+    const b = await source.key({ alg: 'PS256' }, undefined)
     expect(b.algorithm).toMatchObject({ name: 'RSA-PSS', hash: { name: 'SHA-256' } })
-    await expect(source.key({ alg: 'RS384' })).rejects.toThrow('algorithm not allowed')
-    await expect(source.key({} as { alg: string })).rejects.toThrow('algorithm not allowed')
+    await expect(source.key({ alg: 'RS384' }, undefined)).rejects.toThrow('algorithm not allowed')
+    await expect(source.key({} as { alg: string }, undefined)).rejects.toThrow(
+      'algorithm not allowed',
+    )
     expect(source.generation()).toBe(0)
   })
 
   it('hands a CryptoKey back as it is, and imports a PEM for the algorithm asked', async () => {
     const { publicKey } = pair('ES256')
-    expect(await publicKeySource(publicKey, ['ES256']).key({ alg: 'ES256' })).toBe(publicKey)
+    expect(await publicKeySource(publicKey, ['ES256']).key({ alg: 'ES256' }, undefined)).toBe(
+      publicKey,
+    )
     const pem = await pemOf(publicKey, 'PUBLIC')
-    const key = await publicKeySource(pem, ['ES256']).key({ alg: 'ES256' })
+    const key = await publicKeySource(pem, ['ES256']).key({ alg: 'ES256' }, undefined)
     expect(key.algorithm).toMatchObject({ name: 'ECDSA', namedCurve: 'P-256' })
     expect(key.usages).toEqual(['verify'])
   })
@@ -490,7 +494,7 @@ describe('publicKeySource', () => {
     const jws = parseCompact(token, new Set(['RS256']))
     const source = publicKeySource(jwk, ['RS256'])
     jwk.n = (await exportJWK((await generateKeyPair('RS256')).publicKey)).n as string
-    const key = await source.key({ alg: 'RS256' })
+    const key = await source.key({ alg: 'RS256' }, undefined)
     expect(jws).not.toBeNull()
     expect(await signatureValid(jws as NonNullable<typeof jws>, key)).toBe(true)
   })
@@ -521,9 +525,9 @@ describe('localJwksSource', () => {
 
   it('serves a key of the set by kid and alg, and refuses a kid it does not hold', async () => {
     const source = localJwksSource(F, { keys: [rs256.jwk] })
-    const key = await source.key({ alg: 'RS256', kid: 'rsa-1' })
+    const key = await source.key({ alg: 'RS256', kid: 'rsa-1' }, undefined)
     expect(cryptoKeyAlgorithms(key)).toEqual(['RS256'])
-    await expect(source.key({ alg: 'RS256', kid: 'rsa-2' })).rejects.toThrow()
+    await expect(source.key({ alg: 'RS256', kid: 'rsa-2' }, undefined)).rejects.toThrow()
     expect(source.generation()).toBe(0)
   })
 
