@@ -2,7 +2,7 @@
 // two sources): a member that does not import beside a good one under the same kid, members
 // whose key_ops or alg rule them out, and sets of the wrong shape (503 from a URL, a TypeError at
 // construction for an object). Never a 500, never a key the set does not vouch for.
-import { Hono } from 'hono'
+import type { Hono } from 'hono'
 import type { JWK } from 'jose'
 import { afterEach, beforeAll, describe, expect, it } from 'vitest'
 import {
@@ -12,21 +12,13 @@ import {
   type TestKey,
   testKey,
 } from '../../test/jwks-server'
-import { type JwtAuthOptions, jwtAuth } from './index'
+import { jwtApp as appWith, callBearer as call } from '../../test/jwt-app'
+import { jwtAuth } from './index'
 
 const servers: JwksServer[] = []
 afterEach(async () => {
   await Promise.all(servers.splice(0).map((s) => s.close()))
 })
-
-function appWith(options: JwtAuthOptions) {
-  const app = new Hono()
-  app.use('/p/*', jwtAuth(options))
-  app.get('/p/me', (c) => c.json(c.get('jwtPayload')))
-  return app
-}
-const call = (app: Hono, token: string) =>
-  app.request('/p/me', { headers: { Authorization: `Bearer ${token}` } })
 
 /** The set as an object and as served by a loopback server. */
 async function apps(keys: unknown[]): Promise<Hono[]> {
