@@ -64,6 +64,15 @@ describe('parseCompact: the three segments', () => {
     expect(parseCompact(token, RS)).toBeNull()
   })
 
+  it('refuses a token without a dot whose text would decode as each of the three segments', () => {
+    // 22 bytes of header: 30 characters, and one more makes a valid 31-character segment.
+    const h = b64.encode('{"alg":"RS256","a":12}')
+    expect(h.length).toBe(30)
+    expect(parseCompact(`${h}.${h}.${h}A`, RS)).not.toBeNull()
+    expect(parseCompact(`${h}A`, RS)).toBeNull()
+    expect(parseCompact(h, RS)).toBeNull()
+  })
+
   it.each(['+', '/', '=', ' ', '%', '\n', 'é'])(
     'refuses %j in any one segment, the others valid',
     (char) => {
@@ -276,6 +285,11 @@ describe('keyFits and signatureValid: a key verifies its own algorithm only', ()
       false,
     )
     expect(keyFits(like('secret', { name: 'HMAC', hash: { name: 'SHA-256' } }), 'HS256')).toBe(true)
+    // Only a public key verifies a public-key algorithm, whatever usages it claims.
+    for (const type of ['private', 'secret']) {
+      expect(keyFits(like(type, es384.publicKey.algorithm), 'ES384'), type).toBe(false)
+    }
+    expect(keyFits(like('public', es384.publicKey.algorithm), 'ES384')).toBe(true)
   })
 
   it('answers false, not an error, for a signature WebCrypto cannot read or a key that does not fit', async () => {

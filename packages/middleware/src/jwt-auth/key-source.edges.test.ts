@@ -308,6 +308,17 @@ describe('hmac: the secret and the algorithms', () => {
     expect(assertHmacAlgorithm(F, 'algorithms[0]', alg)).toBe(alg)
   })
 
+  it('takes only a string: not an array or an object that spells HS256', async () => {
+    for (const value of [['HS256'], { toString: () => 'HS256' }]) {
+      expect(() => assertHmacAlgorithm(F, 'algorithm', value)).toThrow(
+        `jwtAuth: "algorithm" must be 'HS256', 'HS384' or 'HS512' (HMAC only), got "HS256"`,
+      )
+      await expect(signJwt({}, SECRET, { algorithm: value as unknown as 'HS256' })).rejects.toThrow(
+        /^signJwt: "algorithm" must be 'HS256'/,
+      )
+    }
+  })
+
   it('does not take a name inherited from Object.prototype for an algorithm', () => {
     for (const value of ['toString', 'constructor', '__proto__', 'hasOwnProperty']) {
       expect(() => assertHmacAlgorithm(F, 'algorithms[0]', value)).toThrow(/HMAC only/)
