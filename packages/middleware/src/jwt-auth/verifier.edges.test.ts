@@ -461,4 +461,40 @@ describe('TokenVerifier over a JWKS URL in an outage (stale keys)', () => {
     expect(await verifier.verify(token, c)).toMatchObject({ sub: 'u' })
     expect(warn).toHaveBeenCalledTimes(2)
   })
+
+  it('keeps an outage that only refetches meet open while fresh keys serve known kids: told once', async () => {
+    const key = await testKey('ES256', 'e')
+    const s = await startJwksServer([key.jwk])
+    servers.push(s)
+    const start = Date.now()
+    vi.useFakeTimers({ toFake: ['Date'], now: start })
+    const warn = vi.spyOn(console, 'warn').mockImplementation(() => {})
+    const verifier = new TokenVerifier(
+      jwtAuthConfig({ jwks: s.jwksUrl, jwksCache: { cooldownMs: 1_000 } }),
+    )
+    const known = (sub: string) => signWith(key, { sub })
+    const unknown = (kid: string) => signWith({ ...key, kid }, { sub: 'u' })
+    expect(await verifier.verify(await known('a'), c)).toMatchObject({ sub: 'a' })
+    s.mode = 'down'
+    vi.setSystemTime(start + 1_000)
+    expect(await verifier.verify(await unknown('x'), c)).toBeNull()
+    expect(s.fetches).toBe(2)
+    expect(warn).toHaveBeenCalledTimes(1)
+    // The keys are within their max age: a known kid verifies without a fetch, which ends no
+    // outage (no fetch has succeeded since the failed one).
+    expect(await verifier.verify(await known('b'), c)).toMatchObject({ sub: 'b' })
+    vi.setSystemTime(start + 2_000)
+    expect(await verifier.verify(await unknown('y'), c)).toBeNull()
+    expect(s.fetches).toBe(3)
+    expect(warn).toHaveBeenCalledTimes(1)
+    // A fetch that succeeds ends it; the next failure is a new outage, told again.
+    s.mode = 'ok'
+    vi.setSystemTime(start + 3_000)
+    expect(await verifier.verify(await unknown('z'), c)).toBeNull()
+    expect(await verifier.verify(await known('c'), c)).toMatchObject({ sub: 'c' })
+    s.mode = 'down'
+    vi.setSystemTime(start + 4_000)
+    expect(await verifier.verify(await unknown('w'), c)).toBeNull()
+    expect(warn).toHaveBeenCalledTimes(2)
+  })
 })
