@@ -13,7 +13,7 @@ import {
 import { openapi } from '@palisade/openapi'
 import { AUDIT_RULES, type AuditFinding, audit, formatFindings } from '@palisade/openapi/audit'
 import { Hono } from 'hono'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import { z } from 'zod'
 import { auditPolicy, createApp } from '../../examples/app'
 
@@ -255,7 +255,12 @@ describe('the policy', () => {
 })
 
 describe('formats', () => {
-  const findings = audit(base().get('/a|b', (c) => c.json({ ok: true }), { openapi: {} }))
+  // Audited in each test, not while the file is collected: Stryker counts what runs outside a
+  // test as a static mutant's code and runs every test of the area for each such mutant.
+  let findings: AuditFinding[] = []
+  beforeEach(() => {
+    findings = audit(base().get('/a|b', (c) => c.json({ ok: true }), { openapi: {} }))
+  })
 
   it('table, markdown and json name each finding', () => {
     expect(formatFindings(findings)).toMatch(/^SEVERITY\s+METHOD\s+PATH\s+RULE\s+MESSAGE\n/)

@@ -122,6 +122,20 @@ describe('the one-pass pre-filter runs every detector the pattern-per-test one r
       "a'b c'd",
       "w'get",
       "who'ami and more words",
+      // A word after `;` behind what commandWord skips, read without a copy; three-letter starts.
+      'x; (wget -q',
+      "x; 'ls' y",
+      'x;\u00a0 !ls',
+      'x; {ls.exe',
+      'x; a.exe',
+      'x; ab.exe z',
+      'x; 7z a',
+      'x;\\ls',
+      'x; lsx; whoamix; who; wh',
+      'x; whoami',
+      "siobhan o'brien",
+      "o'brien; drop by",
+      'wh\u00e9; nc\u00e9',
     ]
     const { missed, extra } = check(
       edges.flatMap((v) => KINDS.map((k): [string, InputKind] => [v, k])),

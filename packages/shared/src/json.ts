@@ -23,6 +23,35 @@ export type JsonText =
  * readJsonText('['.repeat(5000) + ']'.repeat(5000)).ok // false: too_deep
  */
 export function readJsonText(text: string, maxDepth = MAX_JSON_DEPTH): JsonText {
+  if (!fewerOpeners(text, maxDepth)) {
+    const deep = tooDeep(text, maxDepth)
+    if (deep !== undefined) return deep
+  }
+  try {
+    return { ok: true, value: JSON.parse(text) }
+  } catch {
+    return { ok: false, reason: 'malformed', message: 'The request body is not valid JSON' }
+  }
+}
+
+/**
+ * Whether `text` holds at most `maxDepth` of `[` and `{` in all, inside strings or not: then it
+ * cannot nest deeper (each level opens with one), and the scan below is not needed. indexOf jumps
+ * from one to the next, far faster than reading each character; it stops past `maxDepth`.
+ */
+function fewerOpeners(text: string, maxDepth: number): boolean {
+  let count = 0
+  for (let at = text.indexOf('['); at !== -1; at = text.indexOf('[', at + 1)) {
+    if (++count > maxDepth) return false
+  }
+  for (let at = text.indexOf('{'); at !== -1; at = text.indexOf('{', at + 1)) {
+    if (++count > maxDepth) return false
+  }
+  return true
+}
+
+/** The refusal of `text` when it nests deeper than `maxDepth` (strings read as strings), or undefined. */
+function tooDeep(text: string, maxDepth: number): JsonText | undefined {
   let depth = 0
   for (let i = 0; i < text.length; i++) {
     const code = text.charCodeAt(i)
@@ -40,11 +69,7 @@ export function readJsonText(text: string, maxDepth = MAX_JSON_DEPTH): JsonText 
       }
     } else if (code === 93 /* ] */ || code === 125 /* } */) depth--
   }
-  try {
-    return { ok: true, value: JSON.parse(text) }
-  } catch {
-    return { ok: false, reason: 'malformed', message: 'The request body is not valid JSON' }
-  }
+  return undefined
 }
 
 /**

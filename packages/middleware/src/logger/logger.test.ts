@@ -249,6 +249,43 @@ describe('logger: requests that threw', () => {
     expect(lines).toEqual([expect.stringMatching(/^GET \/ 500 \d+ms$/)])
   })
 
+  it('logs 500 and passes the error on as a rejected promise when next() throws synchronously', async () => {
+    const lines: string[] = []
+    const mw = logger({ sink: (l) => lines.push(l) })
+    const app = new Hono()
+    const err = new Error('thrown before any promise')
+    app.get('/', async (c) => {
+      let result: unknown
+      expect(() => {
+        result = mw(c, () => {
+          throw err
+        })
+      }).not.toThrow()
+      await expect(result).rejects.toBe(err)
+      return c.text('done')
+    })
+    await app.request('/')
+    expect(lines).toEqual([expect.stringMatching(/^GET \/ 500 \d+ms$/)])
+  })
+
+  it('writes the line only once the chain has settled', async () => {
+    const lines: string[] = []
+    const mw = logger({ sink: (l) => lines.push(l) })
+    const app = new Hono()
+    app.get('/', async (c) => {
+      let release = () => {}
+      const result = mw(c, () => new Promise<void>((resolve) => (release = resolve)))
+      await Promise.resolve()
+      expect(lines).toEqual([])
+      c.res = new Response(null, { status: 204 })
+      release()
+      await result
+      expect(lines).toEqual([expect.stringMatching(/^GET \/ 204 \d+ms$/)])
+      return c.text('done')
+    })
+    expect((await app.request('/')).status).toBe(200)
+  })
+
   it('logs the HTTPException status and rethrows when next() itself rejects with one', async () => {
     const lines: string[] = []
     const mw = logger({ sink: (l) => lines.push(l) })

@@ -1,4 +1,4 @@
-import { Hono } from 'hono'
+import { Context, Hono } from 'hono'
 import { describe, expect, it } from 'vitest'
 import { csrf } from '../csrf'
 import { ipGuard } from '../ip-guard'
@@ -77,6 +77,22 @@ describe('logger text format: control characters from c.get("log") are escaped',
     expect(lines).toEqual([
       'INFO hello id\\nGET /forged 200 1ms',
       expect.stringMatching(/^GET \/ 200 \d+ms id\\nGET \/forged 200 1ms$/),
+    ])
+  })
+
+  it('escapes control characters in the method, the path and the request ID of the line', async () => {
+    // A runtime that hands Hono a request as it came (no URL parser, no method check): what
+    // reaches the line raw is escaped wherever it sits.
+    const lines: string[] = []
+    const mw = logger({ sink: (line) => lines.push(line) })
+    const raw = { url: 'http://x/a\u2028b\n', method: 'G\u0085ET', headers: new Headers() }
+    const c = new Context(raw as unknown as Request)
+    c.set('requestId', 'id\u001b[31m')
+    await mw(c, async () => {
+      c.res = new Response('ok', { status: 203 })
+    })
+    expect(lines).toEqual([
+      expect.stringMatching(/^G\\u0085ET \/a\\u2028b\\n 203 \d+ms id\\u001b\[31m$/),
     ])
   })
 

@@ -170,10 +170,12 @@ export function logger(options?: LoggerOptions): MiddlewareHandler {
     const id = typeof rawId === 'string' && rawId ? bound(rawId, MAX_ID) : undefined
     const method = bound(c.req.method, MAX_METHOD)
     const logged = bound(redactPathParams(path), maxPathLength)
-    const line = `${method} ${logged} ${status} ${ms}ms`
     if (!json) {
       const dry = dryRuns(record)
-      const text = escapeControl(`${line}${id ? ` ${id}` : ''}${dry ? ` dry-run=${dry}` : ''}`)
+      // Escaped part by part, only what came from outside (the status and the duration are
+      // numbers, the rest is ours): the same text as escaping the whole line, without flattening
+      // and scanning it.
+      const text = `${escapeControl(method)} ${escapeControl(logged)} ${status} ${ms}ms${id ? ` ${escapeControl(id)}` : ''}${dry ? ` dry-run=${escapeControl(dry)}` : ''}`
       try {
         if (target !== undefined) target[levelOf(status)]({}, text)
         else (sink as (line: string) => void)(text)
@@ -182,6 +184,7 @@ export function logger(options?: LoggerOptions): MiddlewareHandler {
       }
       return
     }
+    const line = `${method} ${logged} ${status} ${ms}ms`
     const level = levelOf(status)
     const entry: Record<string, unknown> = target ? {} : { time: Date.now(), level, msg: line }
     if (id) entry.reqId = id
@@ -192,23 +195,48 @@ export function logger(options?: LoggerOptions): MiddlewareHandler {
     emit(level, entry, line)
   }
 
-  return async function logger(c, next) {
-    const path = rawPath(c.req.url)
-    if (excluded(path)) return next()
-    // The text line reads the decisions too, untimed: it names the dry runs.
-    const record = installDecisions(c, json || serverTiming)
-    c.set('log', new RequestLog(c, json, secrets, sink, target))
-    const start = performance.now()
-    try {
-      await next()
-    } catch (err) {
-      settle(record, err)
-      write(c, path, err instanceof HTTPException ? err.status : 500, start, record)
-      throw err
-    }
+  /** After the chain: the line of a request that was answered. */
+  const answered = (c: Context, path: string, start: number, record: DecisionRecord): void => {
     settle(record, c.error)
     if (serverTiming) setServerTiming(c, record, start)
     write(c, path, c.res.status, start, record)
+  }
+  /** After the chain: the line of a request whose chain threw, then the error passed on. */
+  const threw = (
+    c: Context,
+    path: string,
+    start: number,
+    record: DecisionRecord,
+    err: unknown,
+  ): never => {
+    settle(record, err)
+    write(c, path, err instanceof HTTPException ? err.status : 500, start, record)
+    throw err
+  }
+
+  // Without an async frame: the line is chained on next()'s own promise; an error is still a
+  // rejected promise, never a synchronous throw.
+  return function logger(c, next) {
+    try {
+      const path = rawPath(c.req.url)
+      if (excluded(path)) return next()
+      // The text line reads the decisions too, untimed: it names the dry runs.
+      const record = installDecisions(c, json || serverTiming)
+      c.set('log', new RequestLog(c, json, secrets, sink, target))
+      const start = performance.now()
+      let pending: Promise<void>
+      try {
+        pending = next()
+      } catch (err) {
+        pending = Promise.reject(err)
+      }
+      return pending.then(
+        () => answered(c, path, start, record),
+        (err: unknown) => threw(c, path, start, record, err),
+      )
+    } catch (err) {
+      return Promise.reject(err)
+    }
   }
 }
 

@@ -2,6 +2,7 @@ import { Context, Hono } from 'hono'
 import { afterEach, describe, expect, expectTypeOf, it, vi } from 'vitest'
 import {
   MemorySessionStore,
+  type Session,
   type SessionData,
   type SessionStore,
   type SessionsOptions,
@@ -520,6 +521,162 @@ describe('sessions: regenerate and destroy', () => {
     const res = await app.request('/clear', withCookie(cookie, 'POST'))
     expect(setCookies(res)[0]).toMatch(/^sid=; Max-Age=0/)
     expect(store.inner.size).toBe(0)
+  })
+})
+
+describe("sessions: the handler's outcome on a remembered cookie (no async frame)", () => {
+  /**
+   * A memory store, the middleware, and a cookie whose signature the middleware has verified once
+   * (the common request: it is remembered, and the session loads without waiting for anything).
+   */
+  async function remembered() {
+    const store = new MemorySessionStore()
+    const mw = sessions({ secret: SECRET, store })
+    const app = new Hono()
+    app.use(mw)
+    app.post('/login', (c) => {
+      c.get('session').set('user', 'alice')
+      return c.text('ok')
+    })
+    app.get('/read', (c) => c.json(c.get('session').toJSON()))
+    const cookie = sid(await app.request('/login', { method: 'POST' }))
+    expect(await (await app.request('/read', withCookie(cookie))).json()).toEqual({ user: 'alice' })
+    const id = (cookie.split('=')[1] as string).split('.')[0] as string
+    const context = () => new Context(new Request('http://localhost/', withCookie(cookie)))
+    return { store, mw, cookie, id, context }
+  }
+  const session = (c: Context): Session => c.get('session')
+
+  const failures: [string, (c: Context, failure: Error) => Promise<void>][] = [
+    [
+      'throws synchronously',
+      (c, failure) => {
+        session(c).set('attempts', 1)
+        throw failure
+      },
+    ],
+    [
+      'throws after an await',
+      async (c, failure) => {
+        await Promise.resolve()
+        session(c).set('attempts', 1)
+        throw failure
+      },
+    ],
+    [
+      'returns a rejected promise',
+      (c, failure) => {
+        session(c).set('attempts', 1)
+        return Promise.reject(failure)
+      },
+    ],
+  ]
+  for (const [name, next] of failures) {
+    it(`saves the change and passes the error on, as a rejected promise, when next() ${name}`, async () => {
+      const { store, mw, id, context } = await remembered()
+      const c = context()
+      const failure = new Error('downstream')
+      let result: Promise<void> | undefined
+      expect(() => {
+        result = mw(c, () => next(c, failure)) as Promise<void>
+      }).not.toThrow()
+      await expect(result).rejects.toBe(failure)
+      expect(session(c).id).toBe(id)
+      expect(await store.get(id)).toEqual({ user: 'alice', attempts: 1 })
+      expect(c.res.headers.getSetCookie()[0]).toMatch(new RegExp(`^sid=${id}\\.`))
+      store.destroy_()
+    })
+  }
+
+  it('passes the error on without a save when next() throws and nothing changed', async () => {
+    const { store, mw, id, context } = await remembered()
+    const c = context()
+    const failure = new Error('downstream')
+    const result = mw(c, () => {
+      throw failure
+    })
+    await expect(result).rejects.toBe(failure)
+    expect(await store.get(id)).toEqual({ user: 'alice' })
+    expect(c.res.headers.getSetCookie()).toEqual([])
+    store.destroy_()
+  })
+
+  it('loads the session before next() runs, and saves only once its promise settles', async () => {
+    const { store, mw, id, context } = await remembered()
+    const c = context()
+    let release = () => {}
+    let ran = false
+    const result = mw(c, () => {
+      ran = true
+      return new Promise<void>((resolve) => {
+        release = () => {
+          session(c).set('late', true)
+          resolve()
+        }
+      })
+    })
+    expect(ran).toBe(true)
+    expect(session(c).get('user')).toBe('alice')
+    await Promise.resolve()
+    expect(await store.get(id)).toEqual({ user: 'alice' })
+    release()
+    await expect(result).resolves.toBeUndefined()
+    expect(await store.get(id)).toEqual({ user: 'alice', late: true })
+    store.destroy_()
+  })
+
+  it('resolves to nothing and writes nothing when the handler leaves the session alone', async () => {
+    const { store, mw, id, context } = await remembered()
+    const c = context()
+    const set = vi.spyOn(store, 'set')
+    const update = vi.spyOn(store, 'update')
+    await expect(mw(c, () => Promise.resolve())).resolves.toBeUndefined()
+    expect(set).not.toHaveBeenCalled()
+    expect(update).not.toHaveBeenCalled()
+    expect(c.res.headers.getSetCookie()).toEqual([])
+    expect(await store.get(id)).toEqual({ user: 'alice' })
+    store.destroy_()
+  })
+
+  it('moves the data to a new ID when the handler regenerates the session', async () => {
+    const { store, mw, id, context } = await remembered()
+    const c = context()
+    await mw(c, async () => {
+      session(c).regenerate()
+      session(c).set('role', 'admin')
+    })
+    const next = (c.res.headers.getSetCookie()[0] as string).slice(4).split('.')[0] as string
+    expect(next).not.toBe(id)
+    expect(await store.get(id)).toBeNull()
+    expect(await store.get(next)).toEqual({ user: 'alice', role: 'admin' })
+    store.destroy_()
+  })
+
+  it('deletes the session and clears the cookie when the handler destroys it, then throws', async () => {
+    const { store, mw, id, context } = await remembered()
+    const c = context()
+    const failure = new Error('after logout')
+    await expect(
+      mw(c, () => {
+        session(c).destroy()
+        throw failure
+      }),
+    ).rejects.toBe(failure)
+    expect(await store.get(id)).toBeNull()
+    expect(c.res.headers.getSetCookie()[0]).toMatch(/^sid=; Max-Age=0/)
+    store.destroy_()
+  })
+
+  it('answers 503 as a rejected promise when the save fails', async () => {
+    const { store, mw, context } = await remembered()
+    const c = context()
+    vi.spyOn(store, 'update').mockRejectedValue(new Error('down'))
+    vi.spyOn(store, 'set').mockRejectedValue(new Error('down'))
+    const result = mw(c, async () => {
+      session(c).set('attempts', 2)
+    })
+    await expect(result).rejects.toMatchObject({ status: 503 })
+    store.destroy_()
   })
 })
 

@@ -1,17 +1,22 @@
-import type { MiddlewareHandler } from 'hono'
+import type { Context, MiddlewareHandler, Next } from 'hono'
 import { getCookieCopies } from '../internal/cookies/cookie'
 import { SESSION_BINDING } from '../internal/cookies/cookie-signing'
-import { begin, clock, decide, storeTime } from '../internal/outcomes/decisions'
+import { begin, clock, decide, type Pending, storeTime } from '../internal/outcomes/decisions'
 import { described } from '../internal/outcomes/described'
 import { storeFor } from '../internal/stores/store-binding'
 import { reject, type SessionsRejects } from './answers'
 import { sessionsDescription } from './description'
 import { type LoadedSession, loadSession } from './load'
 import { MemorySessionStore } from './memory-store'
-import { isPastAbsolute, type SessionsOptions, sessionsConfig } from './options'
+import {
+  isPastAbsolute,
+  type SessionsConfig,
+  type SessionsOptions,
+  sessionsConfig,
+} from './options'
 import { needsSave, type SerializedSession, saveSession } from './save'
 import { SessionState } from './session-state'
-import type { SessionData, SessionStore } from './store'
+import type { SessionStore } from './store'
 
 const unavailable = (): never => reject(503, 'Session store unavailable', 'store_unavailable')
 
@@ -54,62 +59,53 @@ const unavailable = (): never => reject(503, 'Session store unavailable', 'store
  */
 export function sessions(options: SessionsOptions): MiddlewareHandler & SessionsRejects {
   const config = sessionsConfig(options)
+  const trackCreated = config.absoluteTimeout !== undefined
 
-  const description = sessionsDescription(config.store)
-  return described(description, async function sessions(c, next) {
-    const d = begin(c, 'sessions')
-    config.store ??= new MemorySessionStore()
-    let activeStore: SessionStore
-    try {
-      activeStore = storeFor(config.store, c)
-    } catch {
-      return unavailable()
-    }
-    const now = Date.now()
-
-    let id: string | null = null
-    let data: SessionData = {}
-    // More copies than are examined (padding): ambiguous, so no session is adopted.
-    const copies = getCookieCopies(c, config.cookieName)
-    if (copies !== null && copies.length > 0) {
-      let loaded: LoadedSession
-      try {
-        const t = clock(d)
-        const pending = loadSession(config.signer, activeStore, copies)
-        loaded = pending instanceof Promise ? await pending : pending
-        storeTime(d, 'get', t)
-        if (loaded !== null && isPastAbsolute(config, loaded.data, now)) {
-          await activeStore.destroy(loaded.id)
-          loaded = null
-        }
-      } catch {
-        return unavailable()
-      }
-      if (loaded !== null) {
-        id = loaded.id
-        data = loaded.data
-      }
-    }
-
-    const session = new SessionState(id, data, config.absoluteTimeout !== undefined)
+  /**
+   * The session for this request, then the handler, then the save. Without an async frame: the
+   * handler's outcome is chained on `next()`'s own promise, and the save (a promise) only where
+   * there is one; a thrown error, the handler's or the 503, is a rejected promise.
+   */
+  const run = (
+    c: Context,
+    next: Next,
+    d: Pending | undefined,
+    activeStore: SessionStore,
+    loaded: LoadedSession,
+    now: number,
+  ): Promise<void> => {
+    const session =
+      loaded === null
+        ? new SessionState(null, {}, trackCreated)
+        : new SessionState(loaded.id, loaded.data, trackCreated)
     // A session from before absoluteTimeout was turned on starts its clock now (saved below).
     if (session.created === undefined) session.markCreated(now)
     c.set(config.contextKey as 'session', session)
     // The session is its own SessionBinding (current and next IDs) for csrf.
     c.set(SESSION_BINDING as never, session as never)
     decide(d, 'allow')
-
-    let failed = false
-    let error: unknown
+    let handled: Promise<void>
     try {
-      await next()
+      handled = next()
     } catch (e) {
+      handled = Promise.reject(e)
+    }
+    return handled.then(
+      () => after(c, activeStore, session, false, undefined),
       // Hono normally turns handler errors into responses before they reach us; a custom
       // composition may not. Save first, then let the error continue.
-      failed = true
-      error = e
-    }
+      (e: unknown) => after(c, activeStore, session, true, e),
+    )
+  }
 
+  /** After the handler (`failed`: it threw `error`): saves what changed, then rethrows. */
+  const after = (
+    c: Context,
+    activeStore: SessionStore,
+    session: SessionState,
+    failed: boolean,
+    error: unknown,
+  ): undefined | Promise<void> => {
     let saved: SerializedSession | undefined
     let unstorable: unknown
     try {
@@ -123,7 +119,7 @@ export function sessions(options: SessionsOptions): MiddlewareHandler & Sessions
     // without asking about the timeout (c.var builds an object of every context variable).
     if (saved !== undefined && !needsSave(config, session, saved)) {
       if (failed) throw error
-      return
+      return undefined
     }
 
     // requestTimeout() has already answered: nobody will see this response's cookie, so saving
@@ -131,7 +127,7 @@ export function sessions(options: SessionsOptions): MiddlewareHandler & Sessions
     const timeout = (c.var as { timeoutSignal?: AbortSignal }).timeoutSignal
     if (timeout?.aborted) {
       if (failed) throw error
-      return
+      return undefined
     }
 
     if (saved === undefined) {
@@ -141,11 +137,71 @@ export function sessions(options: SessionsOptions): MiddlewareHandler & Sessions
         `sessions: the session data is not JSON-serialisable, nothing was saved (${unstorable instanceof Error ? unstorable.message : String(unstorable)})`,
       )
     }
+    return saveSession(c, config, activeStore, session, saved).then(() => {
+      if (failed) throw error
+    }, unavailable)
+  }
+
+  const description = sessionsDescription(config.store)
+  return described(description, function sessions(c, next) {
     try {
-      await saveSession(c, config, activeStore, session, saved)
-    } catch {
-      return unavailable()
+      const d = begin(c, 'sessions')
+      config.store ??= new MemorySessionStore()
+      let activeStore: SessionStore
+      try {
+        activeStore = storeFor(config.store, c)
+      } catch {
+        return unavailable()
+      }
+      const now = Date.now()
+      // More copies than are examined (padding): ambiguous, so no session is adopted.
+      const copies = getCookieCopies(c, config.cookieName)
+      if (copies === null || copies.length === 0) return run(c, next, d, activeStore, null, now)
+      const t = clock(d)
+      let pending: LoadedSession | Promise<LoadedSession>
+      try {
+        pending = loadSession(config.signer, activeStore, copies)
+      } catch {
+        return unavailable()
+      }
+      // The common request: a remembered signature on the memory store, within its lifetime.
+      if (
+        !(pending instanceof Promise) &&
+        !(pending !== null && isPastAbsolute(config, pending.data, now))
+      ) {
+        storeTime(d, 'get', t)
+        return run(c, next, d, activeStore, pending, now)
+      }
+      return settle(config, activeStore, pending, d, t, now).then((loaded) =>
+        run(c, next, d, activeStore, loaded, now),
+      )
+    } catch (e) {
+      return Promise.reject(e)
     }
-    if (failed) throw error
   })
+}
+
+/**
+ * A session being loaded, or one past `absoluteTimeout` (destroyed now): the loaded session, or
+ * `null`; any failure of the store is the 503.
+ */
+async function settle(
+  config: SessionsConfig,
+  activeStore: SessionStore,
+  pending: LoadedSession | Promise<LoadedSession>,
+  d: Pending | undefined,
+  t: number,
+  now: number,
+): Promise<LoadedSession> {
+  try {
+    const loaded = pending instanceof Promise ? await pending : pending
+    storeTime(d, 'get', t)
+    if (loaded !== null && isPastAbsolute(config, loaded.data, now)) {
+      await activeStore.destroy(loaded.id)
+      return null
+    }
+    return loaded
+  } catch {
+    return unavailable()
+  }
 }

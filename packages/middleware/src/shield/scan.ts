@@ -6,29 +6,45 @@ export interface Hit {
   readonly location: string
 }
 
-/** Longest field or parameter name whose verdict is remembered, and how many are remembered. */
-const CACHED_NAME = 64
-const CACHED_NAMES = 512
+/** Longest value whose verdict is remembered, and how many are remembered per kind. */
+const CACHED_LENGTH = 64
+const CACHED_VALUES = 512
 
 /**
- * The verdicts on names (JSON keys, form fields, query parameters) of one shield() instance. An
- * API's names repeat: every object of an array has the same keys, every request the same fields.
- * detect() is a pure function of the value, its kind and the options, so a remembered verdict is
- * the verdict; the map is emptied when full, so memory stays bounded whatever clients send.
+ * The kinds of value whose verdicts are remembered: names (JSON keys, form fields, query
+ * parameters), paths and header values, all checked without a parameter name. They repeat across
+ * an API's requests: every object of an array has the same keys, every request the same fields,
+ * a route its path, a JSON request its `Content-Type`.
  */
-export class NameVerdicts {
-  private readonly verdicts = new Map<string, AttackCategory | null>()
+export type RememberedKind = 'name' | 'path' | 'header'
 
-  of(name: string, options: DetectOptions): AttackCategory | undefined {
-    if (name.length > CACHED_NAME) return detect(name, 'name', options)
-    const known = this.verdicts.get(name)
+/**
+ * The verdicts on short names, paths and header values of one shield() instance. detect() is a
+ * pure function of the value, its kind and the options, so a remembered verdict is the verdict;
+ * each kind's map is emptied when full, so memory stays bounded whatever clients send.
+ */
+export class Verdicts {
+  private readonly byKind: Record<RememberedKind, Map<string, AttackCategory | null>> = {
+    name: new Map(),
+    path: new Map(),
+    header: new Map(),
+  }
+
+  of(value: string, kind: RememberedKind, options: DetectOptions): AttackCategory | undefined {
+    if (value.length > CACHED_LENGTH) return detect(value, kind, options)
+    const verdicts = this.byKind[kind]
+    const known = verdicts.get(value)
     if (known !== undefined) return known ?? undefined
-    const found = detect(name, 'name', options)
-    if (this.verdicts.size >= CACHED_NAMES) this.verdicts.clear()
-    this.verdicts.set(name, found ?? null)
+    const found = detect(value, kind, options)
+    if (verdicts.size >= CACHED_VALUES) verdicts.clear()
+    verdicts.set(value, found ?? null)
     return found
   }
 }
+
+/** Whether the verdict on a value of `kind` checked under `name` may be remembered. */
+const remembered = (kind: InputKind, name: string | undefined): kind is RememberedKind =>
+  name === undefined && (kind === 'name' || kind === 'path' || kind === 'header')
 
 /** Longest name kept in a location (a field or parameter name is the client's text). */
 const MAX_NAME = 64
@@ -57,7 +73,7 @@ export class Scan {
   constructor(
     readonly options: DetectOptions,
     readonly maxInspect: number,
-    readonly names?: NameVerdicts,
+    readonly verdicts?: Verdicts,
   ) {
     this.budget = maxInspect
   }
@@ -66,8 +82,8 @@ export class Scan {
   check(value: string, kind: InputKind, location: string | (() => string), name?: string): boolean {
     if (value === '') return false
     const category =
-      kind === 'name' && this.names !== undefined
-        ? this.names.of(value, this.options)
+      this.verdicts !== undefined && remembered(kind, name)
+        ? this.verdicts.of(value, kind, this.options)
         : detect(value, kind, this.options, name)
     if (category === undefined) return false
     this.hit = { category, location: typeof location === 'string' ? location : location() }

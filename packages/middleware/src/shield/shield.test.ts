@@ -235,6 +235,15 @@ describe('shield: attackers encode', () => {
     expect(decision()?.cause).toBe('body nested too deeply: inspected as text')
   })
 
+  it('walks a body nested to the depth limit and names the place of a value at the bottom', async () => {
+    const { app, decision } = appWith()
+    // 1000 arrays deep (MAX_JSON_DEPTH), the innermost holding an object with the payload.
+    const body = `${'['.repeat(999)}{"k":"<script>alert(1)</script>"}${']'.repeat(999)}`
+    const res = await app.request('/', post(body, 'application/json'))
+    expect(res.status).toBe(403)
+    expect(decision()).toMatchObject({ category: 'xss', location: `body:${'/0'.repeat(999)}/k` })
+  })
+
   it('a multipart body with a lying boundary is inspected as text', async () => {
     const { app, decision } = appWith()
     const res = await app.request(

@@ -10,7 +10,7 @@ import { NAME, type ShieldConfig, type ShieldOptions, shieldConfig } from './con
 import { shieldDescription } from './description'
 import { scanRequestParts } from './inputs'
 import { compilePointers, type PointerTrie } from './pointers'
-import { type Hit, NameVerdicts, Scan } from './scan'
+import { type Hit, Scan, Verdicts } from './scan'
 
 /** The response body of every refusal: nothing about which rule fired, nor where. */
 const MESSAGE = 'Forbidden'
@@ -43,7 +43,7 @@ export function shield(options?: ShieldOptions): MiddlewareHandler & ShieldRejec
   const ban = config.ban ? new Ban(config.ban) : undefined
   const routeFields = new WeakMap<FieldHints, PointerTrie>()
   const detectOptions = { rules: config.rules, paranoia: config.paranoia }
-  const names = new NameVerdicts()
+  const verdicts = new Verdicts()
 
   /** The body pointers of this request: the user's, with the matched route's schema hints. */
   function fieldsOf(c: Context): PointerTrie | undefined {
@@ -68,7 +68,7 @@ export function shield(options?: ShieldOptions): MiddlewareHandler & ShieldRejec
       rejectOrRecord(d, config.dryRun, 403, MESSAGE, 'attack_detected')
       return next()
     }
-    const scan = new Scan(detectOptions, config.maxInspect, names)
+    const scan = new Scan(detectOptions, config.maxInspect, verdicts)
     const found =
       scanRequestParts(c, scan) || (await scanBody(c, scan, fieldsOf)) ? scan.hit : undefined
     if (scan.capped) {

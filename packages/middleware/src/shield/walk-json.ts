@@ -1,87 +1,121 @@
+import { MAX_JSON_DEPTH } from '@palisade/shared/json'
 import { escapeSegment, inspectBelow, markOf, NONE, type PointerTrie, step } from './pointers'
 import { type Scan, safeName } from './scan'
 
-/** One node of the walk, with what it needs to name its location only when something fires. */
-interface Frame {
-  readonly value: unknown
-  readonly parent: Frame | undefined
-  readonly key: string
-  /** The pointer trie nodes this node reached (`NONE` without pointers). */
-  readonly states: readonly PointerTrie[]
-  /** An ancestor (or the node) is marked `inspect`: everything below is read. */
-  readonly forced: boolean
-  /** An ancestor (or the node) is marked `skip` and nothing forces it: only `inspect` marks below are read. */
-  readonly skipped: boolean
+/**
+ * One walk of a body: the scan, and the keys from the root to the node being read (array indices
+ * as numbers, turned into text only for a location). A location is built from them only when
+ * something fires: the two location functions are made once per walk, not once per value.
+ */
+class Walk {
+  readonly path: (string | number)[] = []
+  constructor(readonly scan: Scan) {}
+  /** Where the string being checked is: `body:/a/0/b`. */
+  readonly valueAt = (): string => `body:${this.pointer()}`
+  /** Where the keys being checked are: `body-name:/a` (the object holding them). */
+  readonly nameAt = (): string => `body-name:${this.pointer()}`
+
+  /** The JSON pointer of the node being read (`/a/0/b`), names cut and cleaned for a log. */
+  private pointer(): string {
+    let out = ''
+    for (const key of this.path) out += `/${escapeSegment(safeName(String(key)))}`
+    return out
+  }
 }
 
-/** The JSON pointer of `frame` (`/a/0/b`), names cut and cleaned for a log. */
-function pointerOf(frame: Frame): string {
-  const parts: string[] = []
-  for (let f: Frame | undefined = frame; f?.parent !== undefined; f = f.parent) {
-    parts.push(escapeSegment(safeName(f.key)))
-  }
-  return parts.length === 0 ? '' : `/${parts.reverse().join('/')}`
-}
-
-/** The frame of `key`'s value below `parent`, or undefined when the pointers skip its whole subtree. */
-function child(parent: Frame, key: string, value: unknown): Frame | undefined {
-  if (parent.states === NONE) {
-    return { value, parent, key, states: NONE, forced: parent.forced, skipped: parent.skipped }
-  }
-  const states = step(parent.states, key)
-  const mark = markOf(states)
-  const forced = parent.forced || mark === 'inspect'
-  const skipped = !forced && (parent.skipped || mark === 'skip')
-  if (skipped && !inspectBelow(states)) return undefined
-  return { value, parent, key, states, forced, skipped }
-}
+/** Numbers, booleans and null: nothing in them to read. */
+const carriesText = (value: unknown) =>
+  typeof value === 'string' || (typeof value === 'object' && value !== null)
 
 /**
  * Walks a parsed JSON body: every string value as `body`, every object key as a `name` (keys
- * carry attacks too: `__proto__`, or a key a handler copies into a query). Iterative, so depth
- * cannot overflow the stack, and each node is visited once: linear in the body. Numbers,
- * booleans and null carry no text. Locations are JSON pointers (`body:/comment`, and
- * `body-name:/user` for a key of the object at `/user`). True when inspection should stop.
+ * carry attacks too: `__proto__`, or a key a handler copies into a query). Each node is visited
+ * once, in the body's order (the budget covers its start): linear in the body. Recursive, to
+ * {@link MAX_JSON_DEPTH} levels at most: the body comes from `readJsonText`, which refuses a
+ * deeper one before it parses, so a deeper value here is a caller's bug (a RangeError), never a
+ * stack overflow. Numbers, booleans and null carry no text. Locations are JSON pointers
+ * (`body:/comment`, and `body-name:/user` for a key of the object at `/user`). True when
+ * inspection should stop.
  */
 export function scanJson(root: unknown, scan: Scan, states: readonly PointerTrie[]): boolean {
-  const top: Frame = {
-    value: root,
-    parent: undefined,
-    key: '',
-    states,
-    forced: markOf(states) === 'inspect',
-    skipped: markOf(states) === 'skip',
+  const mark = markOf(states)
+  const forced = mark === 'inspect'
+  const skipped = mark === 'skip'
+  if (skipped && !inspectBelow(states)) return false
+  return walk(new Walk(scan), root, '', states, forced, skipped, 0)
+}
+
+/**
+ * Reads `value` (under `key`, given to the engine as the name a string came under) at `depth`
+ * containers below the root. `states`: the pointer trie nodes it reached (`NONE` without
+ * pointers); `forced`: an ancestor or the node is marked `inspect`, everything below is read;
+ * `skipped`: one is marked `skip` and nothing forces it, only `inspect` marks below are read.
+ */
+function walk(
+  w: Walk,
+  value: unknown,
+  key: string,
+  states: readonly PointerTrie[],
+  forced: boolean,
+  skipped: boolean,
+  depth: number,
+): boolean {
+  if (typeof value === 'string') return !skipped && w.scan.body(value, 'body', w.valueAt, key)
+  if (typeof value !== 'object' || value === null) return false
+  if (depth >= MAX_JSON_DEPTH) throw new RangeError(`JSON nests deeper than ${MAX_JSON_DEPTH}`)
+  const path = w.path
+  if (Array.isArray(value)) {
+    for (let i = 0; i < value.length; i++) {
+      const item: unknown = value[i]
+      if (!carriesText(item)) continue
+      path.push(i)
+      const stop =
+        states === NONE
+          ? walk(
+              w,
+              item,
+              typeof item === 'string' ? String(i) : '',
+              NONE,
+              forced,
+              skipped,
+              depth + 1,
+            )
+          : below(w, item, String(i), states, forced, skipped, depth + 1)
+      path.pop()
+      if (stop) return true
+    }
+    return false
   }
-  if (top.skipped && !inspectBelow(states)) return false
-  const stack: Frame[] = [top]
-  while (stack.length > 0) {
-    const frame = stack.pop() as Frame
-    const value = frame.value
-    if (typeof value === 'string') {
-      if (frame.skipped) continue
-      if (scan.body(value, 'body', () => `body:${pointerOf(frame)}`, frame.key)) return true
-      continue
-    }
-    if (value === null || typeof value !== 'object') continue
-    if (Array.isArray(value)) {
-      // Pushed in reverse, so the walk reads the body in order (the budget covers its start).
-      for (let i = value.length - 1; i >= 0; i--) {
-        const next = child(frame, String(i), value[i])
-        if (next !== undefined) stack.push(next)
-      }
-      continue
-    }
-    const keys = Object.keys(value)
-    for (const key of keys) {
-      if (!frame.skipped && scan.body(key, 'name', () => `body-name:${pointerOf(frame)}`)) {
-        return true
-      }
-    }
-    for (let i = keys.length - 1; i >= 0; i--) {
-      const key = keys[i] as string
-      const next = child(frame, key, (value as Record<string, unknown>)[key])
-      if (next !== undefined) stack.push(next)
-    }
+  const keys = Object.keys(value)
+  if (!skipped) for (const name of keys) if (w.scan.body(name, 'name', w.nameAt)) return true
+  for (const name of keys) {
+    const item = (value as Record<string, unknown>)[name]
+    if (!carriesText(item)) continue
+    path.push(name)
+    const stop =
+      states === NONE
+        ? walk(w, item, name, NONE, forced, skipped, depth + 1)
+        : below(w, item, name, states, forced, skipped, depth + 1)
+    path.pop()
+    if (stop) return true
   }
   return false
+}
+
+/** {@link walk} of the child `key` of a node that reached `states`, unless the pointers skip its whole subtree. */
+function below(
+  w: Walk,
+  value: unknown,
+  key: string,
+  parentStates: readonly PointerTrie[],
+  parentForced: boolean,
+  parentSkipped: boolean,
+  depth: number,
+): boolean {
+  const states = step(parentStates, key)
+  const mark = markOf(states)
+  const forced = parentForced || mark === 'inspect'
+  const skipped = !forced && (parentSkipped || mark === 'skip')
+  if (skipped && !inspectBelow(states)) return false
+  return walk(w, value, key, states, forced, skipped, depth)
 }

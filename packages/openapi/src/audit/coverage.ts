@@ -94,13 +94,16 @@ const routers = new Map<string, TrieRouter<true> | null>()
 /** Whether Hono matches the request path `path` to `pattern` (false when it cannot tell). */
 function matches(pattern: string, path: string): boolean {
   let router = routers.get(pattern)
+  // Stryker disable next-line ConditionalExpression: a cache; the same answers without it
   if (router === undefined) {
     try {
       router = new TrieRouter<true>()
+      // Stryker disable next-line BooleanLiteral: the value is never read, only whether it matched
       router.add('ALL', pattern, true)
     } catch {
       router = null
     }
+    // Stryker disable next-line all: the cache's bound; the same answers without it
     if (routers.size > 1000) routers.clear()
     routers.set(pattern, router)
   }
@@ -113,7 +116,7 @@ function matches(pattern: string, path: string): boolean {
 
 /** `/api/*`, `*`: a literal prefix and a trailing wildcard, nothing else. */
 function literalPrefix(pattern: string): string | undefined {
-  if (pattern === '*' || pattern === '/*') return ''
+  if (pattern === '*') return ''
   if (!pattern.endsWith('/*')) return undefined
   const prefix = pattern.slice(0, -2)
   return /[:*{}?]/.test(prefix) ? undefined : prefix

@@ -2,7 +2,7 @@
 // another request (its state under symbols), so it sits behind the internals switch like the
 // node-server adapter (ARCHITECTURE.md "Borrowed internals"). Its own module so the middleware
 // that never read a body do not carry it.
-import { lazyRequests } from './lazy-mark'
+import { LAZY_REQUEST } from './lazy-mark'
 import { internalsSwitchedOff } from './node-server'
 
 /** What reads or moves a Request's body; everything else is the original request's. */
@@ -42,6 +42,7 @@ function lazyProxy(raw: Request, build: () => Request): Request {
   let bound: Map<string | symbol, unknown> | undefined
   const lazy = new Proxy(raw, {
     get(target, key) {
+      if (key === LAZY_REQUEST) return true
       let from = target
       if (BODY_MEMBERS.has(key) || typeof key === 'symbol') {
         if (real === undefined) real = build()
@@ -60,7 +61,6 @@ function lazyProxy(raw: Request, build: () => Request): Request {
       return fn
     },
   })
-  lazyRequests.add(lazy)
   return lazy
 }
 

@@ -10,7 +10,7 @@
 // elsewhere (client IP); what is private is the link from `c.req.raw` back to that message.
 import { internalsSwitchedOff } from '@palisade/shared/internals'
 import type { Context } from 'hono'
-import { lazyRequests } from './lazy-mark'
+import { isLazyRequest } from './lazy-mark'
 
 export { internalsSwitchedOff }
 
@@ -118,7 +118,7 @@ let messageKey: symbol | undefined
 
 function builtFrom(raw: Request, incoming: object): boolean {
   // A request served lazily (below) was replaced: its symbols would build the real one.
-  if (lazyRequests.has(raw)) return false
+  if (isLazyRequest(raw)) return false
   const r = raw as unknown as Record<symbol, unknown>
   if (messageKey !== undefined && r[messageKey] === incoming && Object.hasOwn(r, messageKey)) {
     return true

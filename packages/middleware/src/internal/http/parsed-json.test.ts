@@ -54,6 +54,38 @@ describe('serveParsedJson', () => {
     expect(await res.json()).toEqual({ second: 2, same: false })
   })
 
+  it('hands the first call the parse itself, and parses the text again for a later call', async () => {
+    const app = new Hono()
+    let parsedByMiddleware: unknown
+    app.use(async (c, next) => {
+      const text = (await readBodyText(c)) as string
+      parsedByMiddleware = JSON.parse(text)
+      serveParsedJson(c, parsedByMiddleware)
+      await next()
+    })
+    const parse = vi.spyOn(JSON, 'parse')
+    app.post('/', async (c) => {
+      const before = parse.mock.calls.length
+      const first = await c.req.json()
+      const afterFirst = parse.mock.calls.length
+      const second = await c.req.json()
+      return c.json({
+        firstIsTheParse: first === parsedByMiddleware,
+        firstParsed: afterFirst > before,
+        secondParsed: parse.mock.calls.length > afterFirst,
+        secondIsFresh: second !== first && JSON.stringify(second) === body,
+      })
+    })
+    const res = await app.request('/', { method: 'POST', body })
+    parse.mockRestore()
+    expect(await res.json()).toEqual({
+      firstIsTheParse: true,
+      firstParsed: false,
+      secondParsed: true,
+      secondIsFresh: true,
+    })
+  })
+
   it('parses the cached text again once a later middleware replaced it', async () => {
     const app = appSharingTheParse((c) => {
       ;(c.req.bodyCache as { text?: Promise<string> }).text = Promise.resolve('{"replaced":true}')

@@ -6,9 +6,10 @@
  */
 import { detectJava } from './java'
 import { detectLfi } from './lfi'
-import { normalize } from './normalize'
+import { mayNeedDecoding, normalize } from './normalize'
 import { detectPhp } from './php'
-import { mayFire, shapeOf } from './prefilter'
+import { mayFire, type Shape, shapeOf } from './prefilter'
+import { CONTROL, NON_ASCII, punctuation } from './prefilter-automaton'
 import { detectPrototypePollution } from './prototype-pollution'
 import { detectRce } from './rce'
 import { detectRfi } from './rfi'
@@ -118,11 +119,21 @@ export function detectWith(
 ): AttackCategory | undefined {
   if (typeof value !== 'string' || value.length === 0) return undefined
   try {
+    if (filtered && value.length <= WINDOW) {
+      // Read before decoding: every character normalize() decodes is `% & \`, a control or a
+      // non-ASCII character in the lower case too, so a shape without them (most values) proves
+      // normalize(value) is value, and with them the one pattern decides.
+      const lower = value.toLowerCase()
+      const shape = shapeOf(lower)
+      if ((shape.punct & DECODED_PUNCT) === 0 && (shape.other & DECODED_OTHER) === 0)
+        return inWindow(value, value, lower, shape, kind, options, name)
+      if (!mayNeedDecoding(value)) return inWindow(value, value, lower, shape, kind, options, name)
+    }
     const normalized = normalize(value)
-    if (normalized.length <= WINDOW)
-      return inWindow(value, normalized, kind, options, name, filtered)
-    for (const text of windows(normalized)) {
-      const found = inWindow(value, text, kind, options, name, filtered)
+    for (const text of normalized.length <= WINDOW ? [normalized] : windows(normalized)) {
+      const lower = text.toLowerCase()
+      const shape = filtered ? shapeOf(lower) : undefined
+      const found = inWindow(value, text, lower, shape, kind, options, name)
       if (found !== undefined) return found
     }
   } catch {
@@ -131,16 +142,19 @@ export function detectWith(
   return undefined
 }
 
+/** The characters of a shape that normalize() may decode (with the fullwidth forms, non-ASCII). */
+const DECODED_PUNCT = punctuation('%&\\')
+const DECODED_OTHER = CONTROL | NON_ASCII
+
 function inWindow(
   raw: string,
   text: string,
+  lower: string,
+  shape: Shape | undefined,
   kind: InputKind,
   options: DetectOptions,
   name: string | undefined,
-  filtered: boolean,
 ): AttackCategory | undefined {
-  const lower = text.toLowerCase()
-  const shape = filtered ? shapeOf(lower) : undefined
   let subject: Subject | undefined
   for (const category of enabled(options.rules)) {
     if (shape !== undefined && !mayFire(category, lower, shape, kind, options.paranoia)) continue

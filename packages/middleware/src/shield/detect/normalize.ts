@@ -207,11 +207,19 @@ function decodeOnce(text: string): string {
 const ENCODED = /[%&\\\uff01-\uff5e\u3000\u0000]/
 
 /**
+ * Whether `text` holds a character some decoder below reads: `% & \\`, a fullwidth form, an
+ * ideographic space or NUL. Without one, {@link normalize} returns `text` itself.
+ */
+export function mayNeedDecoding(text: string): boolean {
+  return ENCODED.test(text)
+}
+
+/**
  * The text an attacker meant: percent (up to three layers), HTML entities, `\u`/`\x` escapes and
  * fullwidth forms decoded, NUL bytes dropped. Idempotent for text with at most three layers.
  */
 export function normalize(text: string): string {
-  if (!ENCODED.test(text)) return text
+  if (!mayNeedDecoding(text)) return text
   let current = foldWidth(text)
   for (let round = 0; round < MAX_ROUNDS; round++) {
     const next = decodeOnce(current)

@@ -25,6 +25,7 @@ import {
 } from './prefilter-automaton'
 import { commandWord } from './rce'
 import { AMBIGUOUS_COMMANDS, UNIX_COMMANDS, WINDOWS_COMMANDS } from './shell-commands'
+import { STACKED_ALONE } from './sqli'
 import type { InputKind, Paranoia } from './subject'
 
 export type { Shape } from './prefilter-automaton'
@@ -344,6 +345,34 @@ const COMMANDS: ReadonlySet<string> = new Set([
   ...AMBIGUOUS_COMMANDS,
 ])
 const isCommand = (word: string) => word !== '' && COMMANDS.has(word)
+/** A slot per character a command word holds after its letter (`[a-z0-9_.+-]`), 1 to 40; 0 for any other. */
+const SLOT = new Uint8Array(128)
+for (let i = 0; i < 40; i++) SLOT['abcdefghijklmnopqrstuvwxyz0123456789_.+-'.charCodeAt(i)] = i + 1
+const slotAt = (text: string, at: number) => {
+  const code = text.charCodeAt(at)
+  return code < 128 ? (SLOT[code] as number) : 0
+}
+/** The first three characters of `text` from `at` as one number, or -1 where one has no slot. */
+function prefixAt(text: string, at: number): number {
+  const a = slotAt(text, at)
+  const b = slotAt(text, at + 1)
+  const c = slotAt(text, at + 2)
+  return a === 0 || b === 0 || c === 0 ? -1 : (a * 41 + b) * 41 + c
+}
+/** Which three-character starts a command of three characters or more has: most words of prose have none. */
+const COMMAND_STARTS = new Uint8Array(41 * 41 * 41)
+for (const command of COMMANDS) {
+  const at = command.length >= 3 ? prefixAt(command, 0) : -1
+  if (at !== -1) COMMAND_STARTS[at] = 1
+}
+/** Whether `text[from, to)` is a command: no copy of a word whose first three characters start none. */
+function commandAt(text: string, from: number, to: number): boolean {
+  if (to - from >= 3) {
+    const at = prefixAt(text, from)
+    if (at !== -1 && COMMAND_STARTS[at] === 0) return false
+  }
+  return isCommand(text.slice(from, to))
+}
 /** A character of a command word after its first letter (`[\\w.+-]`). */
 const wordChar = (code: number) =>
   (code >= 97 && code <= 122) ||
@@ -353,21 +382,6 @@ const wordChar = (code: number) =>
   code === 46 ||
   code === 43 ||
   code === 45
-/**
- * Whether the word a shell would run at `text[start]` is a command, as rce's commandWord reads
- * it. Where the text starts with a letter and its run of word characters is not followed by a
- * `/`, commandWord reads no path (a path segment, `[\\w.-]+\\/`, would end at that `/`) and no
- * leading quote or space: the word is that run, read here without a copy or a pattern.
- */
-function startsWithCommand(text: string, start: number): boolean {
-  const first = text.charCodeAt(start)
-  let end = start + 1
-  while (end < text.length && wordChar(text.charCodeAt(end))) end++
-  if (!(first >= 97 && first <= 122) || text.charCodeAt(end) === 47)
-    return isCommand(commandWord(text.slice(start)).word)
-  const word = text.slice(start, end)
-  return isCommand(word.endsWith('.exe') ? word.slice(0, -4) : word)
-}
 /** What commandWord skips before a word: `[\\s'"\\\\{(!]`. */
 const skippedBeforeWord = (code: number) =>
   isWhiteSpace(code) ||
@@ -377,6 +391,24 @@ const skippedBeforeWord = (code: number) =>
   code === 123 ||
   code === 40 ||
   code === 33
+/**
+ * Whether the word a shell would run at `text[start]` is a command, as rce's commandWord reads
+ * it. commandWord first skips white space, quotes and `\\ { ( !`; skipped here too, that leaves
+ * the text it matches. Where that starts with a letter and its run of word characters is not
+ * followed by a `/`, commandWord reads no path (a path segment, `[\\w.-]+\\/`, would end at that
+ * `/`): the word is that run, read here without a copy or a pattern (`; drop by` included).
+ */
+function startsWithCommand(text: string, start: number): boolean {
+  let from = start
+  while (from < text.length && skippedBeforeWord(text.charCodeAt(from))) from++
+  const first = text.charCodeAt(from)
+  let end = from + 1
+  while (end < text.length && wordChar(text.charCodeAt(end))) end++
+  if (!(first >= 97 && first <= 122) || text.charCodeAt(end) === 47)
+    return isCommand(commandWord(text.slice(start)).word)
+  // `.exe` dropped, as commandWord does (a word starts with a letter: 5 characters at least).
+  return commandAt(text, from, end - from >= 5 && text.startsWith('.exe', end - 4) ? end - 4 : end)
+}
 /**
  * The start of `lower` that decides the command word at its start once unquoted: up to the first
  * white space after the word begins (commandWord skips white space, quotes, `\\ { ( !` before it).
@@ -393,6 +425,7 @@ function firstWordPart(lower: string): string {
   }
   return lower
 }
+const hasQuote = (text: string) => text.includes("'") || text.includes('"')
 /** Whether a command starts the value or follows one of its `;` (the only separator left). */
 function commandAtSeparator(text: string): boolean {
   if (startsWithCommand(text, 0)) return true
@@ -423,7 +456,10 @@ function mayRce(lower: string, shape: Shape, kind: InputKind, paranoia: Paranoia
   )
     return true
   if (!has(shape, QUOTES)) return commandAtSeparator(lower)
-  return commandAtSeparator(unquote(has(shape, SEMICOLON) ? lower : firstWordPart(lower)))
+  if (has(shape, SEMICOLON)) return commandAtSeparator(unquote(lower))
+  // unquote() only removes quotes: a first word without one (`siobhan ` of `Siobhan O'Brien`) is read as it is.
+  const part = firstWordPart(lower)
+  return startsWithCommand(hasQuote(part) ? unquote(part) : part, 0)
 }
 
 // SQL injection. A condition (`or 1=1`) counts only after a closed value, which at paranoia 1
@@ -479,27 +515,7 @@ const SQL_STACKED_WORDS = [
       'index',
     ]),
   ),
-  group(
-    G.sqlStacked2,
-    joined(AFTER_SEMICOLON, [
-      'grant',
-      'revoke',
-      'union',
-      'set',
-      'load',
-      'backup',
-      'call',
-      'merge',
-      'handler',
-      'rename',
-      'begin',
-      'if',
-      'copy',
-      'attach',
-      'pragma',
-      'use',
-    ]),
-  ),
+  group(G.sqlStacked2, joined(AFTER_SEMICOLON, STACKED_ALONE)),
 ]
 export const SQL_WORDS = [
   /union\s*(?:(?:all|distinct)\s+)?select|select\s|create\s/,

@@ -28,6 +28,29 @@ const COMPARISON = new Set([
   'glob',
   '<=>',
 ])
+/**
+ * The statements that stand stacked after `;` by themselves, at the end or before a variable
+ * (`; grant`, `; set @a`): stackedStatement's last case. The pre-filter's words for that case
+ * (prefilter.ts) are these, so the two cannot drift apart.
+ */
+export const STACKED_ALONE: readonly string[] = [
+  'grant',
+  'revoke',
+  'union',
+  'set',
+  'load',
+  'backup',
+  'call',
+  'merge',
+  'handler',
+  'rename',
+  'begin',
+  'if',
+  'copy',
+  'attach',
+  'pragma',
+  'use',
+]
 const STATEMENTS = new Set([
   'select',
   'insert',
@@ -42,23 +65,8 @@ const STATEMENTS = new Set([
   'shutdown',
   'waitfor',
   'truncate',
-  'grant',
-  'revoke',
-  'union',
-  'set',
-  'load',
-  'backup',
-  'call',
-  'merge',
   'replace',
-  'handler',
-  'rename',
-  'begin',
-  'if',
-  'copy',
-  'attach',
-  'pragma',
-  'use',
+  ...STACKED_ALONE,
 ])
 const words = (text: string) => new Set(text.trim().split(/\s+/))
 
