@@ -413,20 +413,24 @@ describe('TokenVerifier over a JWKS URL in an outage (stale keys)', () => {
   afterEach(async () => {
     await Promise.all(servers.splice(0).map((s) => s.close()))
   })
-
-  it('remembers neither a token verified with stale keys nor one refused with them, and warns once in full', async () => {
+  /** A loopback JWKS of one ES256 key, a verifier over it, the clock held, warnings caught. */
+  async function setUp(jwksCache: NonNullable<JwtAuthOptions['jwksCache']>) {
     const key = await testKey('ES256', 'e')
     const s = await startJwksServer([key.jwk])
     servers.push(s)
     const start = Date.now()
     vi.useFakeTimers({ toFake: ['Date'], now: start })
     const warn = vi.spyOn(console, 'warn').mockImplementation(() => {})
-    const verifier = new TokenVerifier(
-      jwtAuthConfig({
-        jwks: s.jwksUrl,
-        jwksCache: { maxAgeMs: 60_000, cooldownMs: 10_000, maxStaleMs: 120_000 },
-      }),
-    )
+    const verifier = new TokenVerifier(jwtAuthConfig({ jwks: s.jwksUrl, jwksCache }))
+    return { key, s, start, warn, verifier }
+  }
+
+  it('remembers neither a token verified with stale keys nor one refused with them, and warns once in full', async () => {
+    const { key, s, start, warn, verifier } = await setUp({
+      maxAgeMs: 60_000,
+      cooldownMs: 10_000,
+      maxStaleMs: 120_000,
+    })
     const exp = Math.floor(start / 1000) + 86_400
     const token = await signWith(key, { sub: 'u', exp })
     const forged = await signWith(
@@ -463,15 +467,7 @@ describe('TokenVerifier over a JWKS URL in an outage (stale keys)', () => {
   })
 
   it('keeps an outage that only refetches meet open while fresh keys serve known kids: told once', async () => {
-    const key = await testKey('ES256', 'e')
-    const s = await startJwksServer([key.jwk])
-    servers.push(s)
-    const start = Date.now()
-    vi.useFakeTimers({ toFake: ['Date'], now: start })
-    const warn = vi.spyOn(console, 'warn').mockImplementation(() => {})
-    const verifier = new TokenVerifier(
-      jwtAuthConfig({ jwks: s.jwksUrl, jwksCache: { cooldownMs: 1_000 } }),
-    )
+    const { key, s, start, warn, verifier } = await setUp({ cooldownMs: 1_000 })
     const known = (sub: string) => signWith(key, { sub })
     const unknown = (kid: string) => signWith({ ...key, kid }, { sub: 'u' })
     expect(await verifier.verify(await known('a'), c)).toMatchObject({ sub: 'a' })
