@@ -389,6 +389,25 @@ describe('parsePem', () => {
     ).toThrow(/^jwtAuth: "publicKey" must be a public key/)
   })
 
+  it('needs the EC key OID beside a curve OID: a curve alone names no key type', async () => {
+    const der = new Uint8Array(await crypto.subtle.exportKey('spki', pair('ES256').publicKey))
+    const hex = Array.from(der, (b) => b.toString(16).padStart(2, '0')).join('')
+    // id-ecPublicKey (1.2.840.10045.2.1) becomes 1.2.840.10045.2.2, same length, curve kept.
+    const at = hex.indexOf('06072a8648ce3d0201') / 2
+    expect(at).toBeGreaterThan(0)
+    der[at + 8] = 2
+    const pem = `-----BEGIN PUBLIC KEY-----\n${btoa(String.fromCharCode(...der))}\n-----END PUBLIC KEY-----`
+    expect(() => parsePem(F, 'publicKey', pem, 'PUBLIC')).toThrow(
+      'jwtAuth: "publicKey" PEM holds an unsupported key type',
+    )
+  })
+
+  it('names the publicKey option when its string is no PEM', () => {
+    expect(() => publicKeyAlgorithms(F, 'not a key')).toThrow(
+      'jwtAuth: "publicKey" as a string must be a PEM ("-----BEGIN PUBLIC KEY-----")',
+    )
+  })
+
   it('names the private label when a private key was asked for', () => {
     expect(() => parsePem('signJwt', 'key', 'nothing', 'PRIVATE')).toThrow(
       'signJwt: "key" as a string must be a PEM ("-----BEGIN PRIVATE KEY-----")',
