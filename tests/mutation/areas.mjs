@@ -59,7 +59,12 @@ export const AREAS = {
   /** rateLimit and its memory store. */
   'rate-limit': {
     mutate: notTests(`${MW}/rate-limit/*.ts`),
-    tests: [`${MW}/rate-limit/*.test.ts`, 'tests/stores/memory-stores.test.ts'],
+    tests: [
+      `${MW}/rate-limit/*.test.ts`,
+      'tests/stores/memory-stores.test.ts',
+      // The self-description (description.ts) as every middleware's is checked.
+      `${MW}/descriptions.test.ts`,
+    ],
   },
   /** jwtAuth: the verifier, key sources, claims (the jose oracle at 100 cases a family). */
   'jwt-auth': {

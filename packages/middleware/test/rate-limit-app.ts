@@ -3,7 +3,12 @@
  * given socket address, as @hono/node-server passes it in `env`.
  */
 import { Hono } from 'hono'
-import { type RateLimitOptions, rateLimit } from '../src/rate-limit/index'
+import {
+  MemoryRateLimitStore,
+  type RateLimitOptions,
+  type RateLimitStore,
+  rateLimit,
+} from '../src/rate-limit/index'
 
 /** `env` as @hono/node-server passes it: the socket's address is the connection address. */
 export const fromSocket = (remoteAddress: string) => ({ incoming: { socket: { remoteAddress } } })
@@ -32,3 +37,28 @@ export async function hitFrom(
  */
 export const withPkHidden = (policy: string | null): string | null =>
   policy === null ? null : policy.replace(/pk=:[A-Za-z0-9+/]{16}:/g, 'pk=:<pk>:')
+
+/**
+ * A shared-store stand-in: the memory store (`inner`) behind a plain object, so rateLimit turns
+ * its deny cache on, with its counting calls (`increment`, `consume`) counted.
+ */
+export function countingStore(): {
+  store: RateLimitStore
+  calls: { count: number }
+  inner: MemoryRateLimitStore
+} {
+  const inner = new MemoryRateLimitStore()
+  const calls = { count: 0 }
+  const store: RateLimitStore = {
+    increment: (k, w) => {
+      calls.count++
+      return inner.increment(k, w)
+    },
+    decrement: (k, hit) => inner.decrement(k, hit),
+    consume: (k, r) => {
+      calls.count++
+      return inner.consume(k, r)
+    },
+  }
+  return { store, calls, inner }
+}

@@ -32,13 +32,10 @@ export interface Challenges {
 /** The challenges of `config`: DPoP's names the accepted proof algorithms (`algs`). */
 export function challengesOf(config: JwtAuthConfig): Challenges {
   const bearer = `Bearer realm="${config.realm}"`
-  const dpop =
-    config.dpop === undefined
-      ? undefined
-      : `DPoP realm="${config.realm}", algs="${config.dpop.algorithms.join(' ')}"`
-  const missing =
-    dpop === undefined ? bearer : config.dpop?.mode === 'required' ? dpop : `${bearer}, ${dpop}`
-  return { bearer, dpop, missing }
+  const options = config.dpop
+  if (options === undefined) return { bearer, dpop: undefined, missing: bearer }
+  const dpop = `DPoP realm="${config.realm}", algs="${options.algorithms.join(' ')}"`
+  return { bearer, dpop, missing: options.mode === 'required' ? dpop : `${bearer}, ${dpop}` }
 }
 
 /** A refusal in the DPoP scheme: `error` (and a description) added to the DPoP challenge. */
@@ -94,7 +91,8 @@ export function dpopGate(config: JwtAuthConfig, dpop: DpopConfig, challenge: str
       tolerance: config.tolerance,
     })
     if (proof === null) refuse('invalid_dpop_proof', 'Invalid DPoP proof')
-    let stale = false
+    // The nonce to send after the handler: the current one, to a client that used the previous.
+    let next: string | undefined
     if (dpop.nonce !== undefined) {
       const current = await dpop.nonce.current(now)
       if (proof.nonce === undefined || !(await dpop.nonce.valid(proof.nonce, now))) {
@@ -102,7 +100,7 @@ export function dpopGate(config: JwtAuthConfig, dpop: DpopConfig, challenge: str
           'DPoP-Nonce': current,
         })
       }
-      stale = proof.nonce !== current
+      if (proof.nonce !== current) next = current
     }
     if (bound !== proof.jkt) refuse('invalid_token', 'Invalid DPoP key binding')
     let fresh: boolean
@@ -118,10 +116,8 @@ export function dpopGate(config: JwtAuthConfig, dpop: DpopConfig, challenge: str
     storeTime(d, 'claim', t)
     if (!fresh) refuse('invalid_dpop_proof', 'DPoP proof replayed')
     c.set('dpop', { jkt: proof.jkt })
-    if (!stale || dpop.nonce === undefined) return undefined
-    const issuer = dpop.nonce
-    // The client used the previous window's nonce: hand it the current one for its next proof.
-    const next = await issuer.current(now)
-    return () => setResponseHeader(c, 'DPoP-Nonce', next)
+    if (next === undefined) return undefined
+    const nonce = next
+    return () => setResponseHeader(c, 'DPoP-Nonce', nonce)
   }
 }

@@ -282,7 +282,8 @@ describe('jwtAuth dpop: attacks', () => {
     }
     // Not a finite number (jose's SignJWT refuses to write these: CompactSign signs raw text).
     for (const iat of ['"1"', 'null', '1e400']) {
-      const claims = `{"htm":"GET","htu":"${URL_}","ath":"${accessTokenHash(token)}","jti":"j-${iat}","iat":${iat}}`
+      // The jti must not quote the iat text: the claims have to be valid JSON.
+      const claims = `{"htm":"GET","htu":"${URL_}","ath":"${accessTokenHash(token)}","jti":"j-${iat.length}-${Math.random()}","iat":${iat}}`
       const p = await new CompactSign(new TextEncoder().encode(claims))
         .setProtectedHeader({ alg: 'ES256', typ: 'dpop+jwt', jwk: clientJwk } as never)
         .sign(client.privateKey)

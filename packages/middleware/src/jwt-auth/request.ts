@@ -35,8 +35,9 @@ export function jwtAuthHandler(config: JwtAuthConfig, verifier: TokenVerifier): 
   const { cookieName, scopes, dpop } = config
   const retryAfter = String(Math.ceil(config.cacheSettings.cooldownMs / 1000))
   const challenges = challengesOf(config)
+  // 'dpop' only with the dpop option (its challenge is then defined).
   const challengeOf = (scheme: TokenScheme) =>
-    scheme === 'dpop' ? (challenges.dpop as string) : challenges.bearer
+    scheme === 'bearer' ? challenges.bearer : (challenges.dpop as string)
   function unauthorized(
     error?: 'invalid_token' | 'invalid_request',
     scheme: TokenScheme = 'bearer',
@@ -64,7 +65,8 @@ export function jwtAuthHandler(config: JwtAuthConfig, verifier: TokenVerifier): 
       let found = bearerToken(authorization)
       if (found === undefined && dpop !== undefined) {
         found = schemeToken(authorization, 'dpop')
-        scheme = 'dpop'
+        // Another scheme (Basic, …) is no token: a cookie's token is then answered as Bearer.
+        if (found !== undefined) scheme = 'dpop'
       }
       if (found === INVALID_REQUEST) unauthorized('invalid_request', scheme)
       // DPoP required: a Bearer token is refused before any verify (RFC 9449 §7.1).
@@ -100,11 +102,10 @@ export function jwtAuthHandler(config: JwtAuthConfig, verifier: TokenVerifier): 
     }
     if (payload === null) unauthorized('invalid_token', scheme)
     if (payload === NO_EXP) expMissing(scheme)
-    // The token that verified is the one a cookie or the header carried (cookie: Bearer).
+    // The token that verified is the one a cookie or the header carried (a cookie's: Bearer,
+    // `scheme` stays 'bearer' without a DPoP header token).
     const after =
-      dpopCheck === undefined
-        ? undefined
-        : await dpopCheck(c, d, token ?? '', token === undefined ? 'bearer' : scheme, payload)
+      dpopCheck === undefined ? undefined : await dpopCheck(c, d, token ?? '', scheme, payload)
     if (scopes.length > 0) {
       const granted = tokenScopes(payload)
       if (!scopes.every((s) => granted.has(s))) {

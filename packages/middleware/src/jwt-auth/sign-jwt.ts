@@ -61,9 +61,10 @@ export interface SignJwtOptions {
 export const SIGN_JWT_DEFAULT_LIFETIME = 15 * 60
 
 const KNOWN = ['expiresIn', 'algorithm', 'kid', 'typ', 'issuer', 'audience', 'notBefore'] as const
-// jose's duration grammar, positive amounts only: a token born expired is a bug, not a feature.
+// jose's duration grammar (at most one space before the unit), positive amounts only: a token
+// born expired is a bug, not a feature.
 const DURATION =
-  /^\d+(?:\.\d+)?\s*(?:s|secs?|seconds?|m|mins?|minutes?|h|hrs?|hours?|d|days?|w|weeks?|y|yrs?|years?)$/i
+  /^\d+(?:\.\d+)? ?(?:s|secs?|seconds?|m|mins?|minutes?|h|hrs?|hours?|d|days?|w|weeks?|y|yrs?|years?)$/i
 
 function lifetime(name: string, value: unknown): string | number {
   if (value === null && name === 'expiresIn') {

@@ -15,10 +15,14 @@ import type {
   RateLimitWindow,
 } from './store'
 
-/** A refused key in the deny cache: until when (ms), and the quotas its refusal reported. */
+/**
+ * A refused key in the deny cache: until when (ms), the quotas its refusal reported, and when
+ * (ms) it reported them (their `reset`s count from then).
+ */
 export interface Denied {
   until: number
   quotas: WindowQuota[]
+  at: number
 }
 
 /**
@@ -149,7 +153,8 @@ export class RateLimitCounter {
 
   /** Remembers that `local` is refused for `ms` more milliseconds, with the quotas reported. */
   remember(local: string, ms: number, quotas: WindowQuota[]): void {
-    this.#denied?.set(local, { until: Date.now() + ms, quotas })
+    const now = Date.now()
+    this.#denied?.set(local, { until: now + ms, quotas, at: now })
   }
 }
 

@@ -56,11 +56,14 @@ function refuseRemembered(
   const cached = counter.refusal(local)
   if (cached === undefined) return undefined
   const reset = Math.ceil(cached.left / 1000)
+  // Each quota's reset counted from the refusal, less the whole seconds since (never below the
+  // true reset: it was rounded up), and never before the refusal ends.
+  const passed = Math.floor((Date.now() - cached.denied.at) / 1000)
   const quotas = cached.denied.quotas.map((q) => ({
     max: q.max,
     windowMs: q.windowMs,
     remaining: 0,
-    reset: Math.max(q.reset, reset),
+    reset: Math.max(q.reset - passed, reset),
   }))
   return refuse(config, headersOf, quotas, local, cached.left, d)
 }
