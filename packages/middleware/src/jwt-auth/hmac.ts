@@ -30,6 +30,17 @@ export const MIN_SECRET_BYTES: Readonly<Record<JwtAlgorithm, number>> = {
 
 const encoder = new TextEncoder()
 
+/** Whether `text` is a JWK (`kty`) or a JWKS (`keys`) as JSON text. */
+function isJwkText(text: string): boolean {
+  if (!text.trimStart().startsWith('{')) return false
+  try {
+    const value = JSON.parse(text) as { kty?: unknown; keys?: unknown }
+    return typeof value.kty === 'string' || Array.isArray(value.keys)
+  } catch {
+    return false
+  }
+}
+
 /**
  * Validates a secret once: non-empty and at least `minBytes` long (as UTF-8 for a string). The
  * bytes are copied so later changes by the caller do not count.
@@ -40,8 +51,14 @@ export function secretBytes(factory: string, value: unknown, minBytes: number): 
     // A PEM as an HMAC secret is the algorithm-confusion attack: HS256 keyed with public bytes.
     throw optionError(factory, '"secret" is a PEM key: public keys go in "publicKey"')
   }
+  if (typeof value === 'string' && isJwkText(value)) {
+    // The same attack with a JWK or a JWKS pasted as JSON text: its public members are no secret.
+    throw optionError(factory, '"secret" is a JWK as JSON: public keys go in "publicKey" or "jwks"')
+  }
   if (typeof value === 'string') bytes = encoder.encode(value)
-  else if (value instanceof Uint8Array) bytes = value.slice()
+  // A copy through the constructor: a Buffer's own `slice()` is a view of the caller's memory,
+  // so zeroing the secret after construction would key the (lazily imported) HMAC with zeros.
+  else if (value instanceof Uint8Array) bytes = new Uint8Array(value)
   else throw optionError(factory, '"secret" must be a Uint8Array or a string')
   if (bytes.length === 0) throw optionError(factory, '"secret" must not be empty')
   if (bytes.length < minBytes) {

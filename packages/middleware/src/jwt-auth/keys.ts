@@ -281,10 +281,12 @@ export function publicKeySource(
 /** A key source over a JWKS given as an object (`{ keys: [...] }`), checked at construction. */
 export function localJwksSource(factory: string, jwks: unknown): KeySource {
   const keys = (jwks as { keys?: unknown } | null)?.keys
-  if (
-    Array.isArray(keys) &&
-    keys.some((k) => k?.kty === 'oct' || PRIVATE_MEMBERS.some((m) => m in k))
-  ) {
+  // A member that is no object is left to jose's check below (`in` would throw on it).
+  const secretOrPrivate = (k: unknown) =>
+    typeof k === 'object' &&
+    k !== null &&
+    ((k as JWK).kty === 'oct' || PRIVATE_MEMBERS.some((m) => m in k))
+  if (Array.isArray(keys) && keys.some(secretOrPrivate)) {
     throw optionError(factory, '"jwks" must hold public keys only (no private or symmetric JWK)')
   }
   let set: ReturnType<typeof createLocalJWKSet>
