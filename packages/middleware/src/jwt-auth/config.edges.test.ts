@@ -569,3 +569,22 @@ describe('jwtAuth: the config reaches the middleware', () => {
     )
   })
 })
+
+describe('dpopConfig: a nonce secret given as bytes and wiped after construction', () => {
+  it('keeps issuing the nonces of the bytes it was given, never those of zeros', async () => {
+    const given = new TextEncoder().encode('n'.repeat(32))
+    const secret = Buffer.from(given)
+    const wiped = dpopConfig('jwtAuth', { mode: 'required', nonce: { secret } }, undefined)
+    secret.fill(0)
+    const kept = dpopConfig('jwtAuth', { mode: 'required', nonce: { secret: given } }, undefined)
+    const zeros = dpopConfig(
+      'jwtAuth',
+      { mode: 'required', nonce: { secret: new Uint8Array(32) } },
+      undefined,
+    )
+    const now = 1_700_000_000_000
+    const nonce = await wiped?.nonce?.current(now)
+    expect(nonce).toBe(await kept?.nonce?.current(now))
+    expect(nonce).not.toBe(await zeros?.nonce?.current(now))
+  })
+})

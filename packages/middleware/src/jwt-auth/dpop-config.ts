@@ -159,7 +159,9 @@ function nonceIssuer(factory: string, value: unknown): NonceIssuer {
   if (!(bytes instanceof Uint8Array) || bytes.length < 32) {
     throw optionError(factory, '"dpop.nonce.secret" must be at least 32 bytes')
   }
-  const key = lazy(() => importHmacKey(bytes, 'SHA-256'))
+  // A copy of the caller's bytes: the key is imported on first use (see `secretBytes`).
+  const copy = new Uint8Array(bytes)
+  const key = lazy(() => importHmacKey(copy, 'SHA-256'))
   // The last two windows' nonces: each is computed once, then every request compares strings.
   const memo = new Map<number, Promise<string>>()
   const of = (window: number): Promise<string> => {

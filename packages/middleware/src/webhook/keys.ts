@@ -56,7 +56,10 @@ export function readSecret(where: string, preset: string, secret: unknown): Read
       : { kind: 'ed25519-public', key: secret }
   }
   const min = preset === 'standardWebhooks' ? MIN_STANDARD : MIN_OTHER
-  if (secret instanceof Uint8Array) return { kind: 'hmac', raw: checkLength(where, secret, min) }
+  // A copy: the HMAC key is imported on first use, and a Buffer's `slice()` is a view of the
+  // caller's memory, so a secret wiped after construction would otherwise key it with zeros.
+  if (secret instanceof Uint8Array)
+    return { kind: 'hmac', raw: checkLength(where, new Uint8Array(secret), min) }
   if (typeof secret !== 'string' || secret === '')
     throw new TypeError(`${where}: a secret must be a non-empty string, bytes or a CryptoKey`)
   if (preset !== 'standardWebhooks') {

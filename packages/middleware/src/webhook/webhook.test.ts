@@ -104,6 +104,24 @@ describe('published test vectors', () => {
   })
 })
 
+describe('a byte secret wiped after construction (Node code that zeroes its secrets)', () => {
+  it.each(PRESETS.filter((p) => p !== 'standardWebhooks'))(
+    '%s keeps verifying with the bytes it was given, never with zeros',
+    async (preset) => {
+      const given = new TextEncoder().encode(SECRETS[preset])
+      const secret = Buffer.from(given)
+      const app = appWith({ preset, secret })
+      secret.fill(0)
+      const payload = { type: 'invoice.paid' }
+      const real = await signWebhook(payload, { preset, secret: given, timestamp: NOW })
+      expect((await post(app, real.headers, real.body)).status).toBe(200)
+      const zeros = new Uint8Array(given.length)
+      const forged = await signWebhook(payload, { preset, secret: zeros, timestamp: NOW })
+      expect((await post(app, forged.headers, forged.body)).status).toBe(401)
+    },
+  )
+})
+
 describe.each(PRESETS)('%s round trip', (preset) => {
   const payload = { type: 'invoice.paid', data: { id: 'in_1', amount: 4200 } }
 
