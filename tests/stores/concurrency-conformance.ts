@@ -144,9 +144,10 @@ export function concurrencyStoreConformance<S extends ConcurrencyStore>(
       const key = freshKey('renew')
       await store().acquire(key, 'long', 1, leaseMs)
       await sleep(leaseMs * 0.5)
-      expect(await store().renew(key, 'long', leaseMs)).toBe(true)
+      expect(await store().renew(key, 'long', leaseMs * 3)).toBe(true)
       await sleep(leaseMs * 0.7)
-      // 1.2 × leaseMs after the acquire: held only thanks to the renewal.
+      // 1.2 × leaseMs after the acquire: held only thanks to the renewal. The renewal is long
+      // (3 × leaseMs) so a stall on a loaded machine cannot end it before the last check.
       expect(await store().acquire(key, 'other', 1, leaseMs)).toEqual({
         acquired: false,
         inFlight: 1,

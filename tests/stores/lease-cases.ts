@@ -92,9 +92,10 @@ export function leaseCases(
       const store = make()
       await store.acquire('k', 'long', 1, leaseMs)
       await sleep(leaseMs * 0.6)
-      expect(await store.renew('k', 'long', leaseMs)).toBe(true)
+      expect(await store.renew('k', 'long', leaseMs * 3)).toBe(true)
       await sleep(leaseMs * 0.6)
-      // 1.2 × leaseMs after the acquire: held only thanks to the renewal.
+      // 1.2 × leaseMs after the acquire: held only thanks to the renewal. The renewal is long
+      // (3 × leaseMs) so a stall on a loaded machine cannot end it before the last check.
       expect(await store.acquire('k', 'other', 1, leaseMs)).toEqual({
         acquired: false,
         inFlight: 1,
