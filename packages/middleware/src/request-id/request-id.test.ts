@@ -1,4 +1,4 @@
-import { Hono } from 'hono'
+import { type Context, Hono } from 'hono'
 import { describe, expect, it, vi } from 'vitest'
 import { type RequestIdOptions, requestId } from './index'
 
@@ -66,6 +66,57 @@ describe('requestId: generation', () => {
     expect(res.status).toBe(500)
     expect(await res.text()).toMatch(/^requestId: generate\(\) must return/)
     expect(res.headers.get('x-request-id')).toBeNull()
+  })
+})
+
+describe('requestId: the promise it returns (called directly, no async frame)', () => {
+  /** A context with a request and a response whose headers requestId can set. */
+  async function contextOf() {
+    let captured: Context | undefined
+    const app = new Hono()
+    app.get('/', (c) => {
+      captured = c
+      return c.text('ok')
+    })
+    await app.request('/')
+    return captured as Context
+  }
+
+  it('resolves to undefined once next() has, then writes the header', async () => {
+    const c = await contextOf()
+    let release: (() => void) | undefined
+    const out = requestId({ generate: () => 'id-1' })(
+      c,
+      () =>
+        new Promise<void>((r) => {
+          release = r
+        }),
+    )
+    expect(out).toBeInstanceOf(Promise)
+    await Promise.resolve()
+    expect(c.res.headers.get('x-request-id')).toBeNull()
+    release?.()
+    await expect(out).resolves.toBeUndefined()
+    expect(c.res.headers.get('x-request-id')).toBe('id-1')
+  })
+
+  it('passes next()’s rejection on, without a header', async () => {
+    const c = await contextOf()
+    const error = new Error('downstream')
+    const out = requestId({ generate: () => 'id-2' })(c, () => Promise.reject(error))
+    await expect(out).rejects.toBe(error)
+    expect(c.res.headers.get('x-request-id')).toBeNull()
+  })
+
+  it('turns a bad generator into a rejected promise, never a synchronous throw', async () => {
+    const c = await contextOf()
+    const next = vi.fn(async () => {})
+    let out: Promise<void> | undefined
+    expect(() => {
+      out = requestId({ generate: () => 'a b' })(c, next) as Promise<void>
+    }).not.toThrow()
+    await expect(out).rejects.toThrow(/generate\(\) must return/)
+    expect(next).not.toHaveBeenCalled()
   })
 })
 

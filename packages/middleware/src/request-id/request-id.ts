@@ -66,20 +66,29 @@ export function requestId(options?: RequestIdOptions): MiddlewareHandler {
   const contextKey = assertNonEmptyString(NAME, 'contextKey', o.contextKey ?? 'requestId')
 
   const description = requestIdDescription(headerName)
-  return described(description, async function requestId(c, next) {
-    const incoming = trustUpstream ? c.req.header(headerName) : undefined
-    let id: string
-    if (incoming !== undefined && VALID_ID.test(incoming)) {
-      id = incoming
-    } else {
-      id = generate()
-      // A generator is configuration: a bad one is a bug to surface, not an ID to send.
-      if (checkGenerated && (typeof id !== 'string' || !VALID_ID.test(id))) {
-        throw optionError(NAME, `generate() must return ${REQUEST_ID_SHAPE}`)
+  // Header names are case-insensitive: read and written lower-case, the name the response's
+  // header record keys it by, lower-cased once here instead of on every request.
+  const field = headerName.toLowerCase()
+  // Without an async frame (a promise, a suspended frame and its await on every request): the
+  // header is chained on next()'s own promise. A throw before next() (a bad generator) is still
+  // a rejected promise, never a synchronous throw.
+  return described(description, function requestId(c, next) {
+    try {
+      const incoming = trustUpstream ? c.req.header(field) : undefined
+      let id: string
+      if (incoming !== undefined && VALID_ID.test(incoming)) {
+        id = incoming
+      } else {
+        id = generate()
+        // A generator is configuration: a bad one is a bug to surface, not an ID to send.
+        if (checkGenerated && (typeof id !== 'string' || !VALID_ID.test(id))) {
+          throw optionError(NAME, `generate() must return ${REQUEST_ID_SHAPE}`)
+        }
       }
+      c.set(contextKey as 'requestId', id)
+      return next().then(() => setResponseHeader(c, field, id))
+    } catch (error) {
+      return Promise.reject(error)
     }
-    c.set(contextKey as 'requestId', id)
-    await next()
-    setResponseHeader(c, headerName, id)
   })
 }

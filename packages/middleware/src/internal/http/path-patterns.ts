@@ -28,12 +28,14 @@ export function pathPatterns(factory: string, name: string, value: unknown): Pat
       )
     } else exact.add(pattern)
   }
+  // `prefix/`, built once here rather than on every request.
+  const below = prefixes.map((prefix) => `${prefix}/`)
   return {
     empty: exact.size === 0 && prefixes.length === 0,
     matches(path) {
       if (exact.has(path)) return true
-      for (const prefix of prefixes) {
-        if (path === prefix || path.startsWith(`${prefix}/`)) return true
+      for (let i = 0; i < prefixes.length; i++) {
+        if (path === prefixes[i] || path.startsWith(below[i] as string)) return true
       }
       return false
     },
