@@ -16,6 +16,8 @@ export interface HeaderEdit {
 /** The view `recordHeaders` hands out: `HeaderEdit`, plus fixed pairs in one pass. */
 export interface RecordEdit extends HeaderEdit {
   setPairs(pairs: HeaderPairs, keep: boolean): void
+  /** `set` of a name already lower-case and checked where it was fixed (a `HeaderPairs` name). */
+  setKnown(name: string, value: string): void
 }
 
 /**
@@ -158,6 +160,9 @@ class RecordView implements RecordEdit {
    * lower-case constants checked once where they were built (`HeaderPairs`), so the per-call
    * lower-casing and checks of `set` are skipped. `keep`: a name the response already has stays.
    */
+  setKnown(name: string, value: string): void {
+    this.#record[name] = value
+  }
   setPairs(pairs: HeaderPairs, keep: boolean): void {
     const record = this.#record
     for (const [name, value] of pairs) {
