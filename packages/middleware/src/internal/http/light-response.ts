@@ -155,14 +155,15 @@ class RecordView implements RecordEdit {
     const lower = name.toLowerCase()
     if (Object.hasOwn(this.#record, lower)) delete this.#record[lower]
   }
+  /** `set` without its lower-casing and checks: `name` is a lower-case constant checked once. */
+  setKnown(name: string, value: string): void {
+    this.#record[name] = value
+  }
   /**
    * Sets fixed pairs in one pass, each name used as the key as it is: the caller's names are
    * lower-case constants checked once where they were built (`HeaderPairs`), so the per-call
    * lower-casing and checks of `set` are skipped. `keep`: a name the response already has stays.
    */
-  setKnown(name: string, value: string): void {
-    this.#record[name] = value
-  }
   setPairs(pairs: HeaderPairs, keep: boolean): void {
     const record = this.#record
     for (const [name, value] of pairs) {
