@@ -141,6 +141,12 @@ export function compileKeywords(groups: readonly KeywordGroup[]): KeywordAutomat
       } else next[at] = fallback
     }
   }
+  // A run of white space is one character: a state entered on white space stays there on more
+  // (its words were read on entering it), so the loop needs no test for a run.
+  for (let state = 0; state < ends.length; state++) {
+    const after = child[state * width + SPACE_CLASS] as number
+    if (after !== 0) next[after * width + SPACE_CLASS] = after
+  }
   const row = width + 1
   const table = new Int32Array(found.length * row)
   for (let state = 0; state < found.length; state++) {
@@ -158,7 +164,6 @@ export function scanValue(automaton: KeywordAutomaton, lower: string): Shape {
   let other = 0
   let state = automaton.start
   let words = table[state] as number
-  let space = true
   for (let i = 0; i < lower.length; i++) {
     const code = lower.charCodeAt(i)
     let kind: number
@@ -170,10 +175,6 @@ export function scanValue(automaton: KeywordAutomaton, lower: string): Shape {
       other |= NON_ASCII
       kind = isWhiteSpace(code) ? SPACE_CLASS : OTHER_CLASS
     }
-    if (kind === SPACE_CLASS) {
-      if (space) continue
-      space = true
-    } else space = false
     state = table[state + 1 + kind] as number
     words |= table[state] as number
   }
