@@ -924,8 +924,12 @@ export async function createApp(env: Env = process.env) {
     stores,
     /** The partner API key (`pal_demo_…`) and whether it was made at start (then print it). */
     partnerKey: partner,
-    close: () => {
+    close: async () => {
       logLines.flush()
+      // A key made at start is this instance's alone: on a shared store (Redis) it would stay
+      // behind after every restart, so it goes with the instance (best effort: a store that is
+      // already down must not keep the stores from closing).
+      if (partner?.generated) await stores.apiKeyStore.remove(partner.key).catch(() => false)
       return stores.close()
     },
   }

@@ -12,6 +12,7 @@ import {
 } from '@palisade/middleware/redis'
 import { MemorySessionStore } from '@palisade/middleware/sessions'
 import { afterAll, describe, expect, it } from 'vitest'
+import { createApp } from '../../examples/app'
 import { createStores } from '../../examples/stores'
 import {
   deleteByPrefix,
@@ -70,6 +71,22 @@ describe('createStores', () => {
       }
     },
   )
+
+  it('removes the partner key the example app made at start when it closes (none left in Redis)', async () => {
+    const REDIS_PREFIX = `${prefix}app:`
+    const apiKeys = async () =>
+      (await keysWithPrefix(redis, REDIS_PREFIX)).filter((k) =>
+        k.slice(REDIS_PREFIX.length).startsWith('key:'),
+      )
+    for (let start = 0; start < 2; start++) {
+      const app = await createApp({ REDIS_URL, REDIS_PREFIX, NODE_ENV: 'development' })
+      expect(app.partnerKey?.generated).toBe(true)
+      // Stored while the instance runs: its hash and its id's index.
+      expect(await apiKeys()).toHaveLength(2)
+      await app.close()
+      expect(await apiKeys()).toEqual([])
+    }
+  })
 
   it('rejects an unknown REDIS_CLIENT', async () => {
     await expect(createStores({ REDIS_URL, REDIS_CLIENT: 'valkey-glide' })).rejects.toThrow(

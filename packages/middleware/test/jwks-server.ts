@@ -3,6 +3,7 @@
 import { createServer, type ServerResponse } from 'node:http'
 import type { AddressInfo, Socket } from 'node:net'
 import { exportJWK, generateKeyPair, type JWK, type JWTPayload, SignJWT } from 'jose'
+import { afterEach } from 'vitest'
 import type { AsymmetricAlgorithm } from '../src/jwt-auth/keys'
 
 /**
@@ -27,6 +28,22 @@ export interface JwksServer {
   /** Requests to `/moved/jwks.json`, where a 3xx mode points. */
   movedFetches: number
   close(): Promise<void>
+}
+
+/**
+ * JWKS servers for the tests of one file (or one `describe`): call it there, where it registers
+ * the `afterEach` that closes every server a test started; the function it returns starts one.
+ */
+export function jwksServers(): (keys?: JWK[]) => Promise<JwksServer> {
+  const open: JwksServer[] = []
+  afterEach(async () => {
+    await Promise.all(open.splice(0).map((s) => s.close()))
+  })
+  return async (keys = []) => {
+    const s = await startJwksServer(keys)
+    open.push(s)
+    return s
+  }
 }
 
 /** Starts a JWKS server on 127.0.0.1; any `<path>/.well-known/openid-configuration` names `${origin}<path>` (or `${origin}/`) as issuer. */

@@ -5,27 +5,16 @@
  */
 import { Hono } from 'hono'
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest'
-import {
-  type JwksServer,
-  signWith,
-  startJwksServer,
-  type TestKey,
-  testKey,
-} from '../../test/jwks-server'
+import { jwksServers, signWith, type TestKey, testKey } from '../../test/jwks-server'
 import { Rejection } from '../internal/outcomes/rejection'
 import { logger } from '../logger'
 import { type JwtAuthOptions, jwtAuth } from './index'
 
-const servers: JwksServer[] = []
-async function server(keys: TestKey[] = []) {
-  const s = await startJwksServer(keys.map((k) => k.jwk))
-  servers.push(s)
-  return s
-}
-afterEach(async () => {
+const serveJwks = jwksServers()
+const server = (keys: TestKey[] = []) => serveJwks(keys.map((k) => k.jwk))
+afterEach(() => {
   vi.useRealTimers()
   vi.restoreAllMocks()
-  await Promise.all(servers.splice(0).map((s) => s.close()))
 })
 
 function appWith(options: JwtAuthOptions, logLines?: string[]) {

@@ -4,26 +4,16 @@
 // construction for an object). Never a 500, never a key the set does not vouch for.
 import type { Hono } from 'hono'
 import type { JWK } from 'jose'
-import { afterEach, beforeAll, describe, expect, it } from 'vitest'
-import {
-  type JwksServer,
-  signWith,
-  startJwksServer,
-  type TestKey,
-  testKey,
-} from '../../test/jwks-server'
+import { beforeAll, describe, expect, it } from 'vitest'
+import { jwksServers, signWith, type TestKey, testKey } from '../../test/jwks-server'
 import { jwtApp as appWith, callBearer as call } from '../../test/jwt-app'
 import { jwtAuth } from './index'
 
-const servers: JwksServer[] = []
-afterEach(async () => {
-  await Promise.all(servers.splice(0).map((s) => s.close()))
-})
+const serveJwks = jwksServers()
 
 /** The set as an object and as served by a loopback server. */
 async function apps(keys: unknown[]): Promise<Hono[]> {
-  const s = await startJwksServer(keys as JWK[])
-  servers.push(s)
+  const s = await serveJwks(keys as JWK[])
   return [appWith({ jwks: { keys: keys as JWK[] } }), appWith({ jwks: s.jwksUrl })]
 }
 const statuses = async (list: Hono[], token: string) =>
@@ -114,8 +104,7 @@ describe('jwtAuth over a JWKS of the wrong shape', () => {
     ['a string member', ['a']],
     ['an array member', [[]]],
   ])('answers 503 for a URL serving %s, and refuses it as an object', async (_, keys) => {
-    const s = await startJwksServer()
-    servers.push(s)
+    const s = await serveJwks()
     s.keys = keys as JWK[]
     const app = appWith({ jwks: s.jwksUrl })
     const res = await call(app, await signWith(good, { sub: 'u' }))

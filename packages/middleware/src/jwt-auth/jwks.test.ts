@@ -2,29 +2,18 @@ import { getMiddlewareDescription } from '@palisade/shared/describe'
 import { Hono } from 'hono'
 import { exportJWK, exportSPKI, importJWK, base64url as joseB64, SignJWT } from 'jose'
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest'
-import {
-  type JwksServer,
-  signWith,
-  startJwksServer,
-  type TestKey,
-  testKey,
-} from '../../test/jwks-server'
+import { jwksServers, signWith, type TestKey, testKey } from '../../test/jwks-server'
 import { JWKS_MAX_BYTES, JWKS_MAX_KEYS, type JwksFetch } from '../internal/keys/jwks'
 import { Rejection } from '../internal/outcomes/rejection'
 import { type JwtAuthOptions, jwtAuth } from './index'
 import { ASYMMETRIC_ALGORITHMS } from './keys'
 import { MAX_CANDIDATE_KEYS } from './verifier'
 
-const servers: JwksServer[] = []
-async function server(keys: TestKey[] = []) {
-  const s = await startJwksServer(keys.map((k) => k.jwk))
-  servers.push(s)
-  return s
-}
-afterEach(async () => {
+const serveJwks = jwksServers()
+const server = (keys: TestKey[] = []) => serveJwks(keys.map((k) => k.jwk))
+afterEach(() => {
   vi.useRealTimers()
   vi.restoreAllMocks()
-  await Promise.all(servers.splice(0).map((s) => s.close()))
 })
 
 function appWith(options: JwtAuthOptions) {

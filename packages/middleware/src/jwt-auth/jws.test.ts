@@ -1,21 +1,12 @@
 import { Hono } from 'hono'
 import { base64url as joseB64 } from 'jose'
-import { afterEach, beforeAll, describe, expect, it } from 'vitest'
-import {
-  type JwksServer,
-  signWith,
-  startJwksServer,
-  type TestKey,
-  testKey,
-} from '../../test/jwks-server'
+import { beforeAll, describe, expect, it } from 'vitest'
+import { jwksServers, signWith, type TestKey, testKey } from '../../test/jwks-server'
 import { importHmacKey } from '../internal/crypto'
 import { type JwtAuthOptions, jwtAuth } from './index'
 import { jsonObject, keyFits, parseCompact } from './jws'
 
-const servers: JwksServer[] = []
-afterEach(async () => {
-  await Promise.all(servers.splice(0).map((s) => s.close()))
-})
+const serveJwks = jwksServers()
 
 function appWith(options: JwtAuthOptions) {
   const app = new Hono()
@@ -67,8 +58,7 @@ beforeAll(async () => {
 })
 /** A local JWKS object and the same set served over loopback: one code path, two sources. */
 async function apps(options: Omit<JwtAuthOptions, 'jwks'> = {}, keys = [rs256, es256]) {
-  const s = await startJwksServer(keys.map((k) => k.jwk))
-  servers.push(s)
+  const s = await serveJwks(keys.map((k) => k.jwk))
   return [
     appWith({ jwks: { keys: keys.map((k) => k.jwk) }, ...options }),
     appWith({ jwks: s.jwksUrl, ...options }),

@@ -5,8 +5,8 @@
 
 import { Hono } from 'hono'
 import { generateKeyPair } from 'jose'
-import { afterEach, beforeAll, describe, expect, it } from 'vitest'
-import { type JwksServer, signWith, startJwksServer, testKey } from '../../test/jwks-server'
+import { beforeAll, describe, expect, it } from 'vitest'
+import { jwksServers, signWith, testKey } from '../../test/jwks-server'
 import { base64url, importHmacKey } from '../internal/crypto'
 import { assertHmacAlgorithm, HMAC_HASHES, MIN_SECRET_BYTES, secretBytes } from './hmac'
 import { jwtAuth, signJwt } from './index'
@@ -22,10 +22,7 @@ let rsaKey: CryptoKey
 beforeAll(async () => {
   rsaKey = (await generateKeyPair('RS256')).publicKey as CryptoKey
 })
-const servers: JwksServer[] = []
-afterEach(async () => {
-  await Promise.all(servers.splice(0).map((s) => s.close()))
-})
+const serveJwks = jwksServers()
 
 describe('keySourceKind: exactly one source', () => {
   it.each([
@@ -187,8 +184,7 @@ describe('jwtKeys: local and remote sources', () => {
 
   it('fetches a JWKS given as a URL object, and verifies with it', async () => {
     const key = await testKey('ES256', 'e')
-    const s = await startJwksServer([key.jwk])
-    servers.push(s)
+    const s = await serveJwks([key.jwk])
     const keys = jwtKeys(F, 'jwks', { jwks: new URL(s.jwksUrl) }, undefined)
     expect(keys.remote).toBe(true)
     expect(s.fetches).toBe(0)

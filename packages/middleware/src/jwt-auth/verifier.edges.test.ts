@@ -6,13 +6,7 @@
 // random tokens with jose; these pin the lines themselves.
 import type { Context } from 'hono'
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest'
-import {
-  type JwksServer,
-  signWith,
-  startJwksServer,
-  type TestKey,
-  testKey,
-} from '../../test/jwks-server'
+import { jwksServers, signWith, type TestKey, testKey } from '../../test/jwks-server'
 import { base64url, importHmacKey } from '../internal/crypto'
 import { type JwtAuthOptions, jwtAuthConfig } from './config'
 import type { CompactJws } from './jws'
@@ -409,15 +403,11 @@ describe('TokenVerifier over a JWKS object: a token without kid', () => {
 })
 
 describe('TokenVerifier over a JWKS URL in an outage (stale keys)', () => {
-  const servers: JwksServer[] = []
-  afterEach(async () => {
-    await Promise.all(servers.splice(0).map((s) => s.close()))
-  })
+  const serveJwks = jwksServers()
   /** A loopback JWKS of one ES256 key, a verifier over it, the clock held, warnings caught. */
   async function setUp(jwksCache: NonNullable<JwtAuthOptions['jwksCache']>) {
     const key = await testKey('ES256', 'e')
-    const s = await startJwksServer([key.jwk])
-    servers.push(s)
+    const s = await serveJwks([key.jwk])
     const start = Date.now()
     vi.useFakeTimers({ toFake: ['Date'], now: start })
     const warn = vi.spyOn(console, 'warn').mockImplementation(() => {})

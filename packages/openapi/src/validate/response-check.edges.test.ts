@@ -136,6 +136,45 @@ describe('the response check, at its edges', () => {
       expect(JSON_MEDIA.test(media), media).toBe(false)
   })
 
+  it('reports JSON text sent without a JSON Content-Type under a JSON status, in every mode, and sends it', async () => {
+    // `new Response(JSON.stringify(row))` is text/plain: nothing in it can be stripped, so the
+    // hook hears of it (the leak it may carry is the user's to see), and 'off' checks nothing.
+    for (const mode of ['strip', 'strict', 'report', 'off'] as const) {
+      const { api, issues } = make({ responseValidation: mode })
+      api.get('/raw', () => new Response(JSON.stringify(leaky)), {
+        openapi: { responses: { 200: { description: 'u', schema: User } } },
+      })
+      api.get('/bytes', () => new Response(new TextEncoder().encode('{}'), { status: 200 }), {
+        openapi: { responses: { 200: { description: 'u', schema: User } } },
+      })
+      const res = await api.request('/raw')
+      expect([res.status, await res.json()]).toEqual([200, leaky])
+      expect((await api.request('/bytes')).status).toBe(200)
+      expect(issues).toEqual(
+        mode === 'off'
+          ? []
+          : [
+              {
+                kind: 'invalid_body',
+                mode,
+                method: 'GET',
+                path: '/raw',
+                status: 200,
+                errors: [{ path: '', message: 'Not a JSON media type (text/plain;charset=UTF-8)' }],
+              },
+              {
+                kind: 'invalid_body',
+                mode,
+                method: 'GET',
+                path: '/bytes',
+                status: 200,
+                errors: [{ path: '', message: 'No Content-Type' }],
+              },
+            ],
+      )
+    }
+  })
+
   it('leaves a status declared with another media type unchecked, and checks a +json one', async () => {
     const { api, issues } = make()
     const Problem = z.object({ code: z.string() })

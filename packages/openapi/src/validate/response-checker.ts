@@ -100,7 +100,8 @@ export class ResponseChecker {
         : this.report(c, issue).then(() => res)
     }
     const declaredCheck = this.checks.get(status)
-    if (declaredCheck === undefined || !(res === built || isJSON(res))) return res
+    if (declaredCheck === undefined) return res
+    if (res !== built && !isJSON(res)) return this.otherMedia(c, res, status)
     if (res !== built) return this.checkSerialised(c, res, declaredCheck)
     const sentStripped = early !== undefined && early.status === status
     if (sentStripped && early.unresolved) {
@@ -159,6 +160,21 @@ export class ResponseChecker {
       return this.refuse(c, read, this.unresolvedIssue(c, status, result.unresolved))
     }
     return this.validated(c, read, body, result.stripped, removed, status, false, declaredCheck)
+  }
+
+  /**
+   * An answer under a status the route declares as JSON with a schema, sent with another media
+   * type (`c.text()`, `new Response(text)` without a JSON Content-Type, a stream): the document
+   * promises JSON there, so a client built from it would fail on this body. Nothing in it can be
+   * stripped or validated; it is reported (as `invalid_body`, naming the media type) and sent, as
+   * a non-JSON answer under an undeclared status is.
+   */
+  private otherMedia(c: Context, res: Response, status: number): Promise<Response> {
+    const type = res.headers.get('content-type')
+    const message = type ? `Not a JSON media type (${type})` : 'No Content-Type'
+    return this.report(c, this.issueOf(c, 'invalid_body', status, [{ path: '', message }])).then(
+      () => res,
+    )
   }
 
   /** `finish` once the stripped body (the JSON form of the body in `'report'`) is validated. */

@@ -28,7 +28,8 @@ export const RESPONSE_VALIDATION_MODES: readonly ResponseValidationMode[] = [
 
 /**
  * What the `onResponseValidationError` hook receives: a body that failed its declared schema
- * (`invalid_body`), or a status the route does not declare (`undeclared_status`, reported in every
+ * (`invalid_body`; also a stream or text sent under a status declared as JSON with a schema,
+ * which is reported and sent), or a status the route does not declare (`undeclared_status`, reported in every
  * mode but `'off'`; a JSON answer under it is refused in `'strip'` and `'strict'`, anything else
  * is sent as it is).
  *

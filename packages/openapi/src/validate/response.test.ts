@@ -314,7 +314,7 @@ describe('response validation', () => {
     expect(issues).toEqual([])
   })
 
-  it('lets streams, text, HEAD, 304 and statuses without a schema pass untouched, and reads other JSON answers', async () => {
+  it('lets streams, text, HEAD, 304 and statuses without a schema pass untouched (reporting the stream and text under a JSON status), and reads other JSON answers', async () => {
     const { api, issues } = make()
     const responses = {
       200: { description: 'u', schema: User },
@@ -346,6 +346,17 @@ describe('response validation', () => {
     for (const path of ['/stream', '/text']) {
       expect(await (await api.request(path)).text()).toBe('{"secret":1}')
     }
+    // Sent as they are, but reported: the document promises JSON of User under 200.
+    expect(issues.map((i) => [i.kind, i.path, i.status, i.errors])).toEqual([
+      ['invalid_body', '/stream', 200, [{ path: '', message: 'No Content-Type' }]],
+      [
+        'invalid_body',
+        '/text',
+        200,
+        [{ path: '', message: 'Not a JSON media type (text/plain; charset=UTF-8)' }],
+      ],
+    ])
+    issues.length = 0
     const head = await api.request('/head', { method: 'HEAD' })
     expect(head.status).toBe(200)
     expect((await api.request('/nm')).status).toBe(304)
