@@ -7,9 +7,11 @@
  *     [--against=/path/to/other/checkout]
  *
  * (from bench/; built). Apps: `bare` (a route answering `c.json`), `floor` (the six's headers by
- * hand, lib/floor.ts), `noop:<n>` (the floor behind n middleware that only `await next()`),
+ * hand, lib/floor.ts), `noop:<n>` (the floor behind n middleware that only `await next()`), `pass:<n>` (the same
+ * with n middleware that return `next()` without an async frame),
  * `six` (the like-for-like stack of the HTTP suite), `only:<a>+<b>…` (a bare `c.json` route
- * behind just those of the six; `only:` alone is the route without middleware), `example` (the
+ * behind just those of the six, in the six's order, then one `pass` or `noop` layer per such name;
+ * `only:` alone is the route without middleware), `example` (the
  * example app's `createApp()` configured as the HTTP suite configures it, with the session
  * cookie its visit counter sets; it logs each request to stdout). With `--against`, every Palisade
  * app also runs on the other checkout's built `packages/middleware/dist` (named `<app>@against`;
@@ -78,6 +80,10 @@ function builder(name: string, p: Palisade, root: string): Build {
     const { middleware } = await stackParts(p, 'equivalent')
     const app = new Hono()
     for (const [n, m] of middleware) if (wanted.includes(n)) app.use('*', m)
+    for (const n of wanted) {
+      if (n === 'pass') app.use('*', (_c, next) => next())
+      if (n === 'noop') app.use('*', async (_c, next) => void (await next()))
+    }
     return addRoutes(app, p)
   }
   if (name === 'example') return () => example(root)
@@ -91,6 +97,15 @@ function builder(name: string, p: Palisade, root: string): Build {
         app.use('*', async (_c, next) => {
           await next()
         })
+      }
+      return app.get('/api/me', floorHandler)
+    }
+  }
+  if (name.startsWith('pass:')) {
+    return async () => {
+      const app = new Hono()
+      for (let i = 0; i < Number(name.slice('pass:'.length)); i++) {
+        app.use('*', (_c, next) => next())
       }
       return app.get('/api/me', floorHandler)
     }

@@ -1,6 +1,6 @@
 import type { Context } from 'hono'
 import { BoundedCache } from '../internal/caches/bounded-cache'
-import { copyJson } from '../internal/caches/json-copy'
+import { copyJson, copyStoredJson, isFlatJson } from '../internal/caches/json-copy'
 import { JwksUnavailableError } from '../internal/keys/jwks'
 import { failureReporter } from '../internal/stores/failure-report'
 import type { JwtAuthConfig } from './config'
@@ -36,6 +36,8 @@ interface VerifiedToken {
   token: string
   /** The payload as parsed when it passed; never handed out itself (see `copyJson`). */
   payload: JWTPayload
+  /** Whether `payload` has no object inside (`isFlatJson`): copied by one spread. */
+  flat: boolean
   times: TimeClaims
   /** The key source's generation it was verified under (a JWKS refresh invalidates it). */
   generation: number
@@ -180,7 +182,7 @@ export class TokenVerifier {
       if (!timesValid(this.#config, hit.times)) return null
       // A copy per request: a handler that mutates its payload cannot change what the next
       // request with this token sees.
-      return copyJson(hit.payload)
+      return copyStoredJson(hit.payload, hit.flat)
     }
     if (this.#refused.get(token) === generation) return null
     return undefined
@@ -264,6 +266,7 @@ export class TokenVerifier {
       this.#verified.set(signatureOf(token), {
         token,
         payload: copyJson(payload),
+        flat: isFlatJson(payload),
         times,
         generation,
       })

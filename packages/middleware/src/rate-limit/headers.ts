@@ -1,5 +1,7 @@
 import type { Context } from 'hono'
+import { editFetchHeaders } from '../internal/http/fetch-headers'
 import { editResponseHeaders } from '../internal/http/headers'
+import { recordHeaders } from '../internal/http/light-response'
 import { draft8, partitionKeys, type Quota } from '../internal/http/ratelimit-fields'
 
 export { POLICY_NAME, type Quota } from '../internal/http/ratelimit-fields'
@@ -105,5 +107,39 @@ export function setQuotaHeaders(
       const inner = standardHeaders === 'draft-8' ? h.get(name) : null
       h.set(name, inner ? `${value}, ${inner}` : value)
     }
+  })
+}
+
+/** The draft-6 names as `setQuotaHeaders` writes them (lower-cased), in `draft6`'s order. */
+const LIMIT = 'ratelimit-limit'
+const REMAINING = 'ratelimit-remaining'
+const RESET = 'ratelimit-reset'
+const POLICY = 'ratelimit-policy'
+
+/**
+ * `setQuotaHeaders(c, draft6(quota, windowSeconds), 'draft-6')` for one quota, the same headers in
+ * the same order, without building the header object per request or a closure: `limit`
+ * (`String(max)`) and `policy` (`<max>;w=<s>`) are fixed per limiter.
+ */
+export function setDraft6Headers(
+  c: Context,
+  limit: string,
+  remaining: number,
+  reset: number,
+  policy: string,
+): void {
+  const record = recordHeaders(c)
+  if (record !== undefined) {
+    record.setKnown(LIMIT, limit)
+    record.setKnown(REMAINING, String(remaining))
+    record.setKnown(RESET, String(reset))
+    record.setKnown(POLICY, policy)
+    return
+  }
+  editFetchHeaders(c, (h) => {
+    h.set(LIMIT, limit)
+    h.set(REMAINING, String(remaining))
+    h.set(RESET, String(reset))
+    h.set(POLICY, policy)
   })
 }

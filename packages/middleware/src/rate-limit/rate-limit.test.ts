@@ -1,5 +1,6 @@
 import { Hono } from 'hono'
 import { afterEach, describe, expect, it, vi } from 'vitest'
+import { serveOnLoopback } from '../../test/node-server'
 import {
   MemoryRateLimitStore,
   type RateLimitOptions,
@@ -224,6 +225,38 @@ describe('rateLimit: headers', () => {
     expect(res.status).toBe(302)
     expect(res.headers.get('location')).toBe('https://example.com/next')
     expect(res.headers.get('ratelimit-limit')).toBe('2')
+  })
+})
+
+describe('rateLimit on @hono/node-server: errors inside it', () => {
+  it('a synchronous throw of a layer inside and a throwing handler reach onError, and the answer has the headers', async () => {
+    const app = new Hono()
+    app.onError((err, c) => c.json({ error: err.message }, 500))
+    app.use(rateLimit({ max: 10, keyGenerator: () => 'k' }))
+    // Not async, as the usual path is not: Hono's compose must still hand the throw to onError.
+    app.use('/sync/*', () => {
+      throw new Error('sync layer')
+    })
+    app.get('/handler/*', () => {
+      throw new Error('handler')
+    })
+    const served = await serveOnLoopback(app)
+    try {
+      for (const [path, error] of [
+        ['/sync/x', 'sync layer'],
+        ['/handler/x', 'handler'],
+      ]) {
+        const res = await fetch(`${served.base}${path}`)
+        expect(res.status).toBe(500)
+        expect(await res.json()).toEqual({ error })
+        expect(res.headers.get('ratelimit-limit')).toBe('10')
+        expect(res.headers.get('ratelimit-remaining')).toMatch(/^\d$/)
+        expect(res.headers.get('ratelimit-reset')).toMatch(/^\d+$/)
+        expect(res.headers.get('ratelimit-policy')).toBe('10;w=60')
+      }
+    } finally {
+      await served.close()
+    }
   })
 })
 

@@ -4,7 +4,7 @@ import { begin, clock, decide, type Pending, storeTime } from '../internal/outco
 import { reject } from './answers'
 import { COUNT_METHOD, checkMax, type RateLimitConfig, safeInteger } from './config'
 import type { RateLimitCounter } from './counter'
-import { type QuotaHeaders, setQuotaHeaders, type WindowQuota } from './headers'
+import { type QuotaHeaders, setDraft6Headers, setQuotaHeaders, type WindowQuota } from './headers'
 import { keySource, type RequestKey } from './key-source'
 import type {
   RateLimitAlgorithm,
@@ -197,6 +197,9 @@ function usualHandler(limiter: Limiter): MiddlewareHandler | undefined {
     standardHeaders === 'draft-6'
   if (!usual) return undefined
   const { algorithm, windowMs, failOpen, max } = config
+  // What `draft6` renders of the one quota that never changes: its max and its policy.
+  const limit = String(max)
+  const policy = `${max};w=${Math.ceil(windowMs / 1000)}`
 
   /** The count, then the pass or the refusal. */
   const counted = (c: Context, next: Next, d: Pending | undefined, k: RequestKey) => {
@@ -239,11 +242,14 @@ function usualHandler(limiter: Limiter): MiddlewareHandler | undefined {
     storeTime(d, COUNT_METHOD[algorithm], t)
     counter.recovered()
     const reset = Math.max(0, Math.ceil(info.ttl / 1000))
-    const quota = { max, windowMs, remaining: Math.max(0, max - info.count), reset }
-    const headers = headersOf([quota], local) as Record<string, string>
-    if (info.count > max) overLimit(limiter, d, local, info, quota, headers)
+    const remaining = Math.max(0, max - info.count)
+    if (info.count > max) {
+      const quota = { max, windowMs, remaining, reset }
+      overLimit(limiter, d, local, info, quota, headersOf([quota], local) as Record<string, string>)
+    }
     decide(d, 'allow')
-    return next().then(() => setQuotaHeaders(c, headers, standardHeaders))
+    // The draft-6 headers of that quota, written straight in (setDraft6Headers).
+    return next().then(() => setDraft6Headers(c, limit, remaining, reset, policy))
   }
 
   return function rateLimit(c, next) {

@@ -1,4 +1,4 @@
-import { copyJson } from '../internal/caches/json-copy'
+import { copyStoredJson, isFlatJson } from '../internal/caches/json-copy'
 import { unrefInterval } from '../internal/stores/timers'
 import type { SessionData, SessionStore, SessionUpdate } from './store'
 
@@ -28,6 +28,8 @@ export let readNow: (store: MemorySessionStore, id: string) => SessionData | nul
 interface Entry {
   /** The data as JSON would give it back (parsed from its JSON text once, when written). */
   data: SessionData
+  /** Whether `data` has no object inside (`isFlatJson`): each read copies it by one spread. */
+  flat: boolean
   expiresAt: number
 }
 
@@ -82,7 +84,7 @@ export class MemorySessionStore implements SessionStore {
       this.#entries.delete(id)
       return null
     }
-    return copyJson(entry.data)
+    return copyStoredJson(entry.data, entry.flat)
   }
 
   /** Stores `data` under `id` for `maxAge` seconds (from now). */
@@ -101,7 +103,11 @@ export class MemorySessionStore implements SessionStore {
       throw new TypeError(`MemorySessionStore.${method}: data must be a plain object`)
     }
     const stored = JSON.parse(json) as SessionData
-    this.#entries.set(id, { data: stored, expiresAt: this.#now() + maxAge * 1000 })
+    this.#entries.set(id, {
+      data: stored,
+      flat: isFlatJson(stored),
+      expiresAt: this.#now() + maxAge * 1000,
+    })
     if (this.#stopSweep === undefined) {
       this.#stopSweep = unrefInterval(() => this.#sweep(), this.#sweepIntervalMs)
     }

@@ -1,6 +1,6 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { copyJson } from './json-copy'
+import { copyJson, copyStoredJson, isFlatJson } from './json-copy'
 
 /** Every object and array reachable from `value`. */
 function containers(value: unknown, out: object[] = []): object[] {
@@ -48,5 +48,45 @@ describe('copyJson', () => {
     first.prefs.theme = 'light'
     expect(copyJson(original)).toEqual({ roles: ['reader'], prefs: { theme: 'dark' }, n: -0 })
     expect(Object.is(copyJson(original).n, -0)).toBe(true)
+  })
+})
+
+describe('copyStoredJson', () => {
+  it('copies what isFlatJson calls flat by one spread, with the answers of copyJson', () => {
+    fc.assert(
+      fc.property(fc.jsonValue(), (generated) => {
+        const text = JSON.stringify(generated)
+        const parsed = JSON.parse(text)
+        const flat = isFlatJson(parsed)
+        const copy = copyStoredJson(parsed, flat)
+        expect(copy).toStrictEqual(JSON.parse(text))
+        expect(JSON.stringify(copy)).toBe(text)
+        const originals = new Set(containers(parsed))
+        for (const inner of containers(copy)) expect(originals.has(inner)).toBe(false)
+      }),
+      { numRuns: 2000 },
+    )
+  })
+
+  it('calls flat only an object with no object or array inside', () => {
+    expect(isFlatJson(JSON.parse('{"sub":"u","exp":1,"n":null,"b":true}'))).toBe(true)
+    expect(isFlatJson(JSON.parse('{}'))).toBe(true)
+    expect(isFlatJson(JSON.parse('{"a":{"b":1}}'))).toBe(false)
+    expect(isFlatJson(JSON.parse('{"a":[]}'))).toBe(false)
+    expect(isFlatJson(JSON.parse('[1,2]'))).toBe(false)
+    expect(isFlatJson(null)).toBe(false)
+    expect(isFlatJson('a')).toBe(false)
+  })
+
+  it('keeps an own __proto__ key an own key on the spread path too', () => {
+    const text = '{"__proto__":1,"constructor":2,"sub":"u"}'
+    const parsed = JSON.parse(text)
+    expect(isFlatJson(parsed)).toBe(true)
+    const copy = copyStoredJson(parsed, true) as Record<string, unknown>
+    expect(copy).not.toBe(parsed)
+    expect(Object.getPrototypeOf(copy)).toBe(Object.prototype)
+    expect(Object.hasOwn(copy, '__proto__')).toBe(true)
+    expect(Object.keys(copy)).toEqual(['__proto__', 'constructor', 'sub'])
+    expect(JSON.stringify(copy)).toBe(text)
   })
 })

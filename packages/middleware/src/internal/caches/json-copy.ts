@@ -32,3 +32,23 @@ export function copyJson<T>(value: T): T {
   }
   return out as T
 }
+
+/**
+ * Whether `value`, a value `JSON.parse` produced, is an object none of whose own values is an
+ * object or an array: then `{ ...value }` is the copy `copyJson` makes (the same own keys in the
+ * same order, an own `__proto__` key defined as an own key, as spreading defines every key),
+ * at a sixth of its cost for a short JWT payload. Checked once, when a value is stored.
+ */
+export function isFlatJson(value: unknown): boolean {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return false
+  for (const key of Object.keys(value)) {
+    const item = (value as Record<string, unknown>)[key]
+    if (typeof item === 'object' && item !== null) return false
+  }
+  return true
+}
+
+/** `copyJson(value)`, by one spread when `flat` (`isFlatJson(value)`, checked when stored). */
+export function copyStoredJson<T>(value: T, flat: boolean): T {
+  return flat ? ({ ...value } as T) : copyJson(value)
+}

@@ -92,6 +92,14 @@ beforeAll(async () => {
   const hostile = '{"__proto__":"p","constructor":"c","toString":"t","Content-Type":"text/plain"}'
   app.get('/hostile/light', () => new Response('x', { headers: JSON.parse(hostile) }))
   app.get('/hostile/standard', () => new StandardResponse('x', { headers: JSON.parse(hostile) }))
+  // A handler's own RateLimit headers, in any case: rateLimit's draft-6 values replace them.
+  const ownQuota = {
+    'RateLimit-Remaining': 'mine',
+    ratelimit_other: 'kept',
+    'RATELIMIT-POLICY': 'p',
+  }
+  app.get('/own-quota/light', () => new Response('x', { headers: ownQuota }))
+  app.get('/own-quota/standard', () => new StandardResponse('x', { headers: ownQuota }))
   app.get('/untyped/bare', () => new Response('x'))
   app.get('/untyped/record', () => new Response('x', { headers: { 'x-a': '1' } }))
   app.get('/constant/*', (c) => c.body('{"n":1}', 200, constant))
@@ -232,6 +240,18 @@ describe('header records on @hono/node-server', () => {
     expect(light.headers.get('constructor')).toBe('c')
     expect(light.headers.get('access-control-allow-origin')).toBe(ORIGIN)
     expect(await light.text()).toBe('x')
+  })
+
+  it('sends rateLimit’s four draft-6 headers over a handler’s own, on either path', async () => {
+    for (const kind of ['light', 'standard', 'light']) {
+      const res = await fetch(`${base}/own-quota/${kind}`)
+      expect(res.headers.get('ratelimit-limit')).toBe('1000000')
+      expect(res.headers.get('ratelimit-remaining')).toMatch(/^\d+$/)
+      expect(res.headers.get('ratelimit-reset')).toMatch(/^\d+$/)
+      expect(res.headers.get('ratelimit-policy')).toBe('1000000;w=60')
+      expect(res.headers.get('ratelimit_other')).toBe('kept')
+      expect(await res.text()).toBe('x')
+    }
   })
 
   it('types a body without a type as node-server does on the standard path', async () => {

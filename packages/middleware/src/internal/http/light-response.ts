@@ -16,6 +16,8 @@ export interface HeaderEdit {
 /** The view `recordHeaders` hands out: `HeaderEdit`, plus fixed pairs in one pass. */
 export interface RecordEdit extends HeaderEdit {
   setPairs(pairs: HeaderPairs, keep: boolean): void
+  /** `set` of a name already lower-case and checked where it was fixed (a `HeaderPairs` name). */
+  setKnown(name: string, value: string): void
 }
 
 /**
@@ -152,6 +154,10 @@ class RecordView implements RecordEdit {
   delete(name: string): void {
     const lower = name.toLowerCase()
     if (Object.hasOwn(this.#record, lower)) delete this.#record[lower]
+  }
+  /** `set` without its lower-casing and checks: `name` is a lower-case constant checked once. */
+  setKnown(name: string, value: string): void {
+    this.#record[name] = value
   }
   /**
    * Sets fixed pairs in one pass, each name used as the key as it is: the caller's names are
