@@ -8,7 +8,7 @@ import { detectJava } from './java'
 import { detectLfi } from './lfi'
 import { mayNeedDecoding, normalize } from './normalize'
 import { detectPhp } from './php'
-import { mayFire, type Shape, shapeOf } from './prefilter'
+import { CATEGORY_BIT, candidates, passes, type Shape, shapeOf } from './prefilter'
 import { CONTROL, NON_ASCII, punctuation } from './prefilter-automaton'
 import { detectPrototypePollution } from './prototype-pollution'
 import { detectRce } from './rce'
@@ -156,8 +156,14 @@ function inWindow(
   name: string | undefined,
 ): AttackCategory | undefined {
   let subject: Subject | undefined
-  for (const category of enabled(options.rules)) {
-    if (shape !== undefined && !mayFire(category, lower, shape, kind, options.paranoia)) continue
+  const { categories, bits, mask } = enabled(options.rules)
+  // The categories whose pre-filter test may pass (all of them without the pre-filter).
+  const may = shape === undefined ? -1 : candidates(shape, kind, options.paranoia) & mask
+  if (may === 0) return undefined
+  for (let i = 0; i < categories.length; i++) {
+    if ((may & (bits[i] as number)) === 0) continue
+    const category = categories[i] as AttackCategory
+    if (shape !== undefined && !passes(category, lower, shape, kind, options.paranoia)) continue
     subject ??= { raw, text, lower, name }
     if (DETECTORS[category](subject, kind, options.paranoia)) return category
   }
@@ -168,12 +174,21 @@ function inWindow(
  * The enabled categories in {@link ATTACK_CATEGORIES}' order, remembered per rules set: shield()
  * builds its set once and never changes it, so a value's loop skips ten `Set.has` calls.
  */
-const ENABLED = new WeakMap<ReadonlySet<AttackCategory>, readonly AttackCategory[]>()
+const ENABLED = new WeakMap<ReadonlySet<AttackCategory>, Enabled>()
 
-function enabled(rules: ReadonlySet<AttackCategory>): readonly AttackCategory[] {
+/** The enabled categories in order, each one's bit ({@link CATEGORY_BIT}), and all their bits. */
+interface Enabled {
+  readonly categories: readonly AttackCategory[]
+  readonly bits: Int32Array
+  readonly mask: number
+}
+
+function enabled(rules: ReadonlySet<AttackCategory>): Enabled {
   let list = ENABLED.get(rules)
   if (list === undefined) {
-    list = ATTACK_CATEGORIES.filter((category) => rules.has(category))
+    const categories = ATTACK_CATEGORIES.filter((category) => rules.has(category))
+    const bits = Int32Array.from(categories, (category) => CATEGORY_BIT[category] as number)
+    list = { categories, bits, mask: bits.reduce((all, bit) => all | bit, 0) }
     ENABLED.set(rules, list)
   }
   return list

@@ -65,6 +65,9 @@ export function isWhiteSpace(code: number): boolean {
   )
 }
 
+/** The low bits of an entry of `KeywordAutomaton.classes`: the class; `Shape.other`'s bits are above. */
+const CLASS_BITS = 8
+const CLASS_MASK = (1 << CLASS_BITS) - 1
 const OTHER_CLASS = 0
 const SPACE_CLASS = 1
 
@@ -75,8 +78,8 @@ const SPACE_CLASS = 1
  * array and no multiplication per character.
  */
 export interface KeywordAutomaton {
-  /** Character class of each ASCII code. */
-  readonly classes: Uint8Array
+  /** Character class of each ASCII code (the low {@link CLASS_BITS}), its `Shape.other` bits above. */
+  readonly classes: Int32Array
   readonly table: Int32Array
   /** The state after the white space read before the value. */
   readonly start: number
@@ -141,6 +144,12 @@ export function compileKeywords(groups: readonly KeywordGroup[]): KeywordAutomat
       } else next[at] = fallback
     }
   }
+  // A run of white space is one character: a state entered on white space stays there on more
+  // (its words were read on entering it), so the loop needs no test for a run.
+  for (let state = 0; state < ends.length; state++) {
+    const after = child[state * width + SPACE_CLASS] as number
+    if (after !== 0) next[after * width + SPACE_CLASS] = after
+  }
   const row = width + 1
   const table = new Int32Array(found.length * row)
   for (let state = 0; state < found.length; state++) {
@@ -148,7 +157,11 @@ export function compileKeywords(groups: readonly KeywordGroup[]): KeywordAutomat
     for (let c = 0; c < width; c++)
       table[state * row + 1 + c] = (next[state * width + c] as number) * row
   }
-  return { classes, table, start: (next[SPACE_CLASS] as number) * row }
+  // Each ASCII code's class, with its `Shape.other` bits above CLASS_BITS: one table read a character.
+  const entries = new Int32Array(128)
+  for (let code = 0; code < 128; code++)
+    entries[code] = (classes[code] as number) | ((OTHER_BIT[code] as number) << CLASS_BITS)
+  return { classes: entries, table, start: (next[SPACE_CLASS] as number) * row }
 }
 
 /** Reads `lower` once: its characters' shape and the keyword groups occurring in it. */
@@ -158,24 +171,20 @@ export function scanValue(automaton: KeywordAutomaton, lower: string): Shape {
   let other = 0
   let state = automaton.start
   let words = table[state] as number
-  let space = true
   for (let i = 0; i < lower.length; i++) {
     const code = lower.charCodeAt(i)
     let kind: number
     if (code < 128) {
       punct |= PUNCT_BIT[code] as number
-      other |= OTHER_BIT[code] as number
-      kind = classes[code] as number
+      const entry = classes[code] as number
+      other |= entry
+      kind = entry & CLASS_MASK
     } else {
-      other |= NON_ASCII
+      other |= NON_ASCII << CLASS_BITS
       kind = isWhiteSpace(code) ? SPACE_CLASS : OTHER_CLASS
     }
-    if (kind === SPACE_CLASS) {
-      if (space) continue
-      space = true
-    } else space = false
     state = table[state + 1 + kind] as number
     words |= table[state] as number
   }
-  return { punct, other, words }
+  return { punct, other: other >>> CLASS_BITS, words }
 }

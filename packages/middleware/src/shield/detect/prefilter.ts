@@ -373,24 +373,17 @@ function commandAt(text: string, from: number, to: number): boolean {
   }
   return isCommand(text.slice(from, to))
 }
-/** A character of a command word after its first letter (`[\\w.+-]`). */
-const wordChar = (code: number) =>
-  (code >= 97 && code <= 122) ||
-  (code >= 48 && code <= 57) ||
-  (code >= 65 && code <= 90) ||
-  code === 95 ||
-  code === 46 ||
-  code === 43 ||
-  code === 45
-/** What commandWord skips before a word: `[\\s'"\\\\{(!]`. */
+/** A character of a command word after its first letter (`[\\w.+-]`), and what commandWord skips before a word (`[\\s'"\\\\{(!]`), per ASCII code. */
+const WORD_CHAR = 1
+const SKIPPED = 2
+const COMMAND_CHARS = new Uint8Array(128)
+for (const char of 'abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.+-')
+  COMMAND_CHARS[char.charCodeAt(0)] = WORD_CHAR
+for (let code = 0; code < 128; code++) if (isWhiteSpace(code)) COMMAND_CHARS[code] = SKIPPED
+for (const char of '\'"\\{(!') COMMAND_CHARS[char.charCodeAt(0)] = SKIPPED
+const wordChar = (code: number) => code < 128 && COMMAND_CHARS[code] === WORD_CHAR
 const skippedBeforeWord = (code: number) =>
-  isWhiteSpace(code) ||
-  code === 39 ||
-  code === 34 ||
-  code === 92 ||
-  code === 123 ||
-  code === 40 ||
-  code === 33
+  code < 128 ? COMMAND_CHARS[code] === SKIPPED : isWhiteSpace(code)
 /**
  * Whether the word a shell would run at `text[start]` is a command, as rce's commandWord reads
  * it. commandWord first skips white space, quotes and `\\ { ( !`; skipped here too, that leaves
@@ -404,31 +397,43 @@ function startsWithCommand(text: string, start: number): boolean {
   const first = text.charCodeAt(from)
   let end = from + 1
   while (end < text.length && wordChar(text.charCodeAt(end))) end++
-  if (!(first >= 97 && first <= 122) || text.charCodeAt(end) === 47)
+  if (!(first >= 97 && first <= 122) || (end < text.length && text.charCodeAt(end) === 47))
     return isCommand(commandWord(text.slice(start)).word)
   // `.exe` dropped, as commandWord does (a word starts with a letter: 5 characters at least).
-  return commandAt(text, from, end - from >= 5 && text.startsWith('.exe', end - 4) ? end - 4 : end)
+  const exe = end - from >= 5 && text.charCodeAt(end - 4) === 46 && text.startsWith('.exe', end - 4)
+  return commandAt(text, from, exe ? end - 4 : end)
 }
 /**
- * The start of `lower` that decides the command word at its start once unquoted: up to the first
+ * The end of the start of `lower` that decides the command word at its start once unquoted: up to the first
  * white space after the word begins (commandWord skips white space, quotes, `\\ { ( !` before it).
  * unquote() looks one character to each side of a quote and keeps white space, and white space ends
  * the word: so the word read in `unquote(part)` is the one read in `unquote(lower)`, and a long
  * value with a quote (`Siobhan O'Brien`, prose) is not copied whole. Without a `;` nothing else
  * is read.
  */
-function firstWordPart(lower: string): string {
+function firstWordEnd(lower: string): number {
   let i = 0
   while (i < lower.length && skippedBeforeWord(lower.charCodeAt(i))) i++
   for (; i < lower.length; i++) {
-    if (isWhiteSpace(lower.charCodeAt(i))) return lower.slice(0, i + 1)
+    if (isWhiteSpace(lower.charCodeAt(i))) return i + 1
   }
-  return lower
+  return lower.length
 }
-const hasQuote = (text: string) => text.includes("'") || text.includes('"')
-/** Whether a command starts the value or follows one of its `;` (the only separator left). */
-function commandAtSeparator(text: string): boolean {
+/** Whether `text[0, end)` holds a quote. */
+function quoteBefore(text: string, end: number): boolean {
+  for (let i = 0; i < end; i++) {
+    const code = text.charCodeAt(i)
+    if (code === 39 || code === 34) return true
+  }
+  return false
+}
+/**
+ * Whether a command starts the value or follows one of its `;` (the only separator left);
+ * `semicolon`: whether the value holds one (its shape says so).
+ */
+function commandAtSeparator(text: string, semicolon: boolean): boolean {
   if (startsWithCommand(text, 0)) return true
+  if (!semicolon) return false
   for (let at = text.indexOf(';'); at !== -1; at = text.indexOf(';', at + 1)) {
     if (startsWithCommand(text, at + 1)) return true
   }
@@ -455,11 +460,15 @@ function mayRce(lower: string, shape: Shape, kind: InputKind, paranoia: Paranoia
     RCE_OPEN_SLASH.test(lower)
   )
     return true
-  if (!has(shape, QUOTES)) return commandAtSeparator(lower)
-  if (has(shape, SEMICOLON)) return commandAtSeparator(unquote(lower))
-  // unquote() only removes quotes: a first word without one (`siobhan ` of `Siobhan O'Brien`) is read as it is.
-  const part = firstWordPart(lower)
-  return startsWithCommand(hasQuote(part) ? unquote(part) : part, 0)
+  const semicolon = has(shape, SEMICOLON)
+  if (!has(shape, QUOTES)) return commandAtSeparator(lower, semicolon)
+  if (semicolon) return commandAtSeparator(unquote(lower), true)
+  // unquote() only removes quotes: a first word without one (`siobhan ` of `Siobhan O'Brien`) is
+  // read as it is, in place (the word read stops at the white space that ends the part).
+  const end = firstWordEnd(lower)
+  return quoteBefore(lower, end)
+    ? startsWithCommand(unquote(lower.slice(0, end)), 0)
+    : startsWithCommand(lower, 0)
 }
 
 // SQL injection. A condition (`or 1=1`) counts only after a closed value, which at paranoia 1
@@ -574,8 +583,83 @@ export function shapeOf(lower: string): Shape {
   return scanValue(AUTOMATON, lower)
 }
 
+/** One bit per category, for {@link candidates}. */
+export const CATEGORY_BIT: Readonly<Record<string, number>> = {
+  'prototype-pollution': 1 << 0,
+  java: 1 << 1,
+  ssti: 1 << 2,
+  scanner: 1 << 3,
+  rfi: 1 << 4,
+  php: 1 << 5,
+  lfi: 1 << 6,
+  xss: 1 << 7,
+  rce: 1 << 8,
+  sqli: 1 << 9,
+}
+const C = CATEGORY_BIT as Record<
+  | 'prototype-pollution'
+  | 'java'
+  | 'ssti'
+  | 'scanner'
+  | 'rfi'
+  | 'php'
+  | 'lfi'
+  | 'xss'
+  | 'rce'
+  | 'sqli',
+  number
+>
+const JAVA_WORD_GROUPS = JAVA_CLASS | JAVA_NAMES
+const PHP_OPENERS = PHP_CHARS | COLON | EQUALS
+const LFI_WORD_GROUPS = LFI_NAMES | LFI_SLASHED_WORDS | LFI_DOTTED_WORDS
+const XSS_OPENERS = XSS_CHARS | COLON | EQUALS
+const XSS_WORD_GROUPS = XSS_DOT_WORDS | XSS_WORDS_WORDS
+const SQL_WORD_GROUPS =
+  SQL_MARKS |
+  SQL_QUOTED_WORDS |
+  SQL_DIGITS_WORDS |
+  SQL_STACKED_WORDS.reduce((a, b) => a | b, 0) |
+  SQL_WORDS_WORDS.reduce((a, b) => a | b, 0)
+
+/**
+ * The categories whose test below may pass, from the shape's bits and the kind alone: each
+ * category's test needs one of these (the characters, words or kinds its first checks ask
+ * about), so a category outside the mask is skipped without running its test. Most values open
+ * only rce's (the first word may be a command); a plain word opens nothing else.
+ */
+export function candidates(shape: Shape, kind: InputKind, paranoia: Paranoia): number {
+  const { punct, other, words } = shape
+  let may = kind === 'path' ? C.lfi | C.scanner : C.rce
+  if (kind === 'user-agent') may |= C.scanner
+  else if (kind === 'name' || kind === 'header') may |= C.php
+  if ((words & PROTOTYPE) !== 0) may |= C['prototype-pollution']
+  if ((punct & JAVA_CHARS) !== 0 || (other & NON_ASCII) !== 0 || (words & JAVA_WORD_GROUPS) !== 0)
+    may |= C.java
+  if ((punct & SSTI_CHARS) !== 0) may |= C.ssti
+  if ((punct & RFI_CHARS) !== 0) may |= C.rfi
+  if ((punct & PHP_OPENERS) !== 0) may |= C.php
+  if ((words & LFI_WORD_GROUPS) !== 0) may |= C.lfi
+  if ((punct & XSS_OPENERS) !== 0 || (words & XSS_WORD_GROUPS) !== 0) may |= C.xss
+  if (paranoia === 2 || (punct & SQL_CHARS) !== 0 || (words & SQL_WORD_GROUPS) !== 0) may |= C.sqli
+  return may
+}
+
 /** Whether the detector of `category` may fire on `lower`; false is a proof it cannot. */
 export function mayFire(
+  category: string,
+  lower: string,
+  shape: Shape,
+  kind: InputKind,
+  paranoia: Paranoia,
+): boolean {
+  return (
+    (candidates(shape, kind, paranoia) & (CATEGORY_BIT[category] ?? -1)) !== 0 &&
+    passes(category, lower, shape, kind, paranoia)
+  )
+}
+
+/** {@link mayFire} for a category {@link candidates} let through: its own test. */
+export function passes(
   category: string,
   lower: string,
   shape: Shape,
