@@ -87,29 +87,26 @@ export class RateLimitCounter {
   }
 
   /** `cost` units of every limit in `windows`, in one store call (`consume`). */
-  async consume(
+  consume(
     s: RateLimitStore,
     key: string,
     windows: readonly RateLimitWindow[],
     cost: number,
   ): Promise<RateLimitVerdict> {
     const { algorithm, blockMs } = this.#config
-    const verdict = await (s.consume as NonNullable<RateLimitStore['consume']>)(key, {
-      algorithm,
-      limits: windows,
-      cost,
-      blockMs,
-    })
-    if (
-      typeof verdict?.allowed !== 'boolean' ||
-      !Array.isArray(verdict.limits) ||
-      verdict.limits.length !== windows.length ||
-      !verdict.limits.every((l) => Number.isFinite(l?.count) && Number.isFinite(l?.ttl)) ||
-      !Number.isFinite(verdict.blockedMs)
-    ) {
-      throw new TypeError('store returned an invalid verdict')
+    // Chained on the store's promise rather than awaited in an async frame of its own (one frame
+    // and one turn fewer per request); a store that throws instead of rejecting still rejects.
+    try {
+      const pending = (s.consume as NonNullable<RateLimitStore['consume']>)(key, {
+        algorithm,
+        limits: windows,
+        cost,
+        blockMs,
+      })
+      return Promise.resolve(pending).then((verdict) => checkedVerdict(verdict, windows))
+    } catch (error) {
+      return Promise.reject(error)
     }
-    return verdict
   }
 
   /**
@@ -164,4 +161,21 @@ function checkInfo(info: RateLimitInfo): RateLimitInfo {
     throw new TypeError('store returned an invalid { count, ttl }')
   }
   return info
+}
+
+/** `verdict` when it has the shape `consume` promises for `windows`; else the TypeError. */
+function checkedVerdict(
+  verdict: RateLimitVerdict,
+  windows: readonly RateLimitWindow[],
+): RateLimitVerdict {
+  if (
+    typeof verdict?.allowed !== 'boolean' ||
+    !Array.isArray(verdict.limits) ||
+    verdict.limits.length !== windows.length ||
+    !verdict.limits.every((l) => Number.isFinite(l?.count) && Number.isFinite(l?.ttl)) ||
+    !Number.isFinite(verdict.blockedMs)
+  ) {
+    throw new TypeError('store returned an invalid verdict')
+  }
+  return verdict
 }

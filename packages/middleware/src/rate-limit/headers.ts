@@ -101,6 +101,18 @@ export function setQuotaHeaders(
   headers: Record<string, string>,
   standardHeaders: RateLimitHeaders,
 ): void {
+  // draft-6 replaces: on node-server's header record its four names go in as the lower-case
+  // constants `setDraft6Headers` writes (no lower-casing per name per request), as on the usual path.
+  const record = standardHeaders === 'draft-6' ? recordHeaders(c) : undefined
+  if (record !== undefined) {
+    for (const name in headers) {
+      const value = headers[name] as string
+      const known = DRAFT6_NAMES[name]
+      if (known === undefined) record.set(name, value)
+      else record.setKnown(known, value)
+    }
+    return
+  }
   editResponseHeaders(c, (h) => {
     for (const name in headers) {
       const value = headers[name] as string
@@ -115,6 +127,13 @@ const LIMIT = 'ratelimit-limit'
 const REMAINING = 'ratelimit-remaining'
 const RESET = 'ratelimit-reset'
 const POLICY = 'ratelimit-policy'
+/** `draft6`'s names, as it spells them, to the constants above. */
+const DRAFT6_NAMES: Readonly<Record<string, string>> = {
+  'RateLimit-Limit': LIMIT,
+  'RateLimit-Remaining': REMAINING,
+  'RateLimit-Reset': RESET,
+  'RateLimit-Policy': POLICY,
+}
 
 /**
  * `setQuotaHeaders(c, draft6(quota, windowSeconds), 'draft-6')` for one quota, the same headers in

@@ -260,6 +260,63 @@ describe('rateLimit on @hono/node-server: errors inside it', () => {
   })
 })
 
+describe('rateLimit on @hono/node-server: the general path writes the same draft-6 headers', () => {
+  it('cost 3 and two limits, into the lightweight response and over a handler that set its own RateLimit headers', async () => {
+    const app = new Hono()
+    // A plain c.text() answer keeps node-server's header record (the record path); one with its
+    // own headers is a standard Response (the Headers path). Both must carry the same fields.
+    const handler = (c: import('hono').Context) =>
+      c.req.query('own') === undefined
+        ? c.text('ok')
+        : c.text('ok', 200, { 'RateLimit-Remaining': 'mine', 'X-Kept': 'yes' })
+    app.use('/cost/*', rateLimit({ max: 10, cost: () => 3, keyGenerator: () => 'k' }))
+    app.use(
+      '/two/*',
+      rateLimit({
+        limits: [
+          { max: 5, windowMs: 1_000 },
+          { max: 100, windowMs: 3_600_000 },
+        ],
+        keyGenerator: () => 'k',
+      }),
+    )
+    app.get('/cost/x', handler)
+    app.get('/two/x', handler)
+    const served = await serveOnLoopback(app)
+    try {
+      const header = (res: Response) =>
+        Object.fromEntries(
+          [...res.headers].filter(([name]) => name.startsWith('ratelimit') || name === 'x-kept'),
+        )
+      for (const [own, kept] of [
+        ['', {}],
+        ['?own', { 'x-kept': 'yes' }],
+      ] as const) {
+        const cost = await fetch(`${served.base}/cost/x${own}`)
+        expect(cost.status).toBe(200)
+        expect(header(cost)).toEqual({
+          'ratelimit-limit': '10',
+          'ratelimit-remaining': own ? '4' : '7',
+          'ratelimit-reset': '60',
+          'ratelimit-policy': '10;w=60',
+          ...kept,
+        })
+        const two = await fetch(`${served.base}/two/x${own}`)
+        expect(two.status).toBe(200)
+        expect(header(two)).toEqual({
+          'ratelimit-limit': '5',
+          'ratelimit-remaining': own ? '3' : '4',
+          'ratelimit-reset': '1',
+          'ratelimit-policy': '5;w=1, 100;w=3600',
+          ...kept,
+        })
+      }
+    } finally {
+      await served.close()
+    }
+  })
+})
+
 describe('rateLimit: client keys and spoofing', () => {
   it('ignores X-Forwarded-For when the runtime exposes the connection address', async () => {
     const app = appWith({ max: 2 })
