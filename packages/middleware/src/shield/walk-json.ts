@@ -9,6 +9,13 @@ import { type Scan, safeName } from './scan'
  */
 class Walk {
   readonly path: (string | number)[] = []
+  /**
+   * The last keys found clean, in order, whole (not cut by the budget), and their length: the
+   * objects of an array mostly have the same keys, whose verdicts cannot change (detect() is a
+   * pure function of a name), so a repeat only spends the budget. `undefined` before the first.
+   */
+  cleanKeys: string[] | undefined
+  cleanLength = 0
   constructor(readonly scan: Scan) {}
   /** Where the string being checked is: `body:/a/0/b`. */
   readonly valueAt = (): string => `body:${this.pointer()}`
@@ -87,7 +94,7 @@ function walk(
     return false
   }
   const keys = Object.keys(value)
-  if (!skipped) for (const name of keys) if (w.scan.body(name, 'name', w.nameAt)) return true
+  if (!skipped && checkKeys(w, keys)) return true
   for (const name of keys) {
     const item = (value as Record<string, unknown>)[name]
     if (!carriesText(item)) continue
@@ -100,6 +107,32 @@ function walk(
     if (stop) return true
   }
   return false
+}
+
+/**
+ * Checks an object's keys as names (each within the budget, as `scan.body` does); true when
+ * inspection should stop. The same keys as the last object's found clean, with the budget still
+ * above their length, are clean again: only the budget is spent, as checking them would.
+ */
+function checkKeys(w: Walk, keys: string[]): boolean {
+  const scan = w.scan
+  if (sameKeys(keys, w.cleanKeys) && scan.budget > w.cleanLength) {
+    scan.budget -= w.cleanLength
+    return false
+  }
+  const before = scan.budget
+  for (const name of keys) if (scan.body(name, 'name', w.nameAt)) return true
+  // Nothing fired and the budget held every key whole (it stays above zero, or body() stops).
+  w.cleanKeys = keys
+  w.cleanLength = before - scan.budget
+  return false
+}
+
+/** Whether `a` and `b` hold the same strings in the same order. */
+function sameKeys(a: readonly string[], b: readonly string[] | undefined): boolean {
+  if (b === undefined || a.length !== b.length) return false
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false
+  return true
 }
 
 /** {@link walk} of the child `key` of a node that reached `states`, unless the pointers skip its whole subtree. */

@@ -53,6 +53,23 @@ function resolve(root: unknown, pointer: string): unknown {
   return at
 }
 
+/** The walk without pointers, each key checked every time (locations as the walk makes them). */
+function everyKey(value: unknown, scan: Scan, at: string): boolean {
+  if (typeof value === 'string') return scan.body(value, 'body', () => `body:${at}`, lastSegment(at))
+  if (typeof value !== 'object' || value === null) return false
+  if (Array.isArray(value)) {
+    return value.some((item, i) => everyKey(item, scan, `${at}/${i}`))
+  }
+  const keys = Object.keys(value)
+  for (const name of keys) if (scan.body(name, 'name', () => `body-name:${at}`)) return true
+  return keys.some((name) =>
+    everyKey((value as Record<string, unknown>)[name], scan, `${at}/${escapeSegment(name)}`),
+  )
+}
+
+/** The last segment of a pointer, unescaped: the name a string came under (`''` at the root). */
+const lastSegment = (at: string) => unescapeSegment(at.slice(at.lastIndexOf('/') + 1))
+
 describe('the JSON walk (property)', () => {
   it('finds a payload planted at any string of any body, at the pointer that resolves to it', () => {
     fc.assert(
@@ -84,6 +101,28 @@ describe('the JSON walk (property)', () => {
         const forced = compilePointers([pointer], [pointer])
         expect(scanJson(planted, new Scan(options, 1 << 20), [forced])).toBe(true)
       }),
+    )
+  })
+
+  it('repeated keys (arrays of like objects) give what checking every key gives, budget included', () => {
+    // The reference: every key of every object through scan.body, as the walk did before it
+    // remembered the last clean keys. Keys repeat (few names, objects in arrays), one may fire
+    // (`__proto__`, a key with markup), and the budget may run out anywhere.
+    const names = fc.constantFrom('id', 'name', 'tags', '__proto__', '<svg onload=x>', 'ab', '')
+    const record = fc.dictionary(names, fc.oneof(benign, fc.constant(PAYLOAD), fc.integer()), {
+      maxKeys: 4,
+    })
+    const body = fc.array(fc.oneof(record, fc.array(record, { maxLength: 3 })), { maxLength: 6 })
+    fc.assert(
+      fc.property(body, fc.integer({ min: 1, max: 200 }), (root, budget) => {
+        const json = JSON.parse(JSON.stringify(root)) as unknown
+        const walked = new Scan(options, budget)
+        const checked = new Scan(options, budget)
+        expect(scanJson(json, walked, [])).toBe(everyKey(json, checked, ''))
+        expect(walked.hit).toEqual(checked.hit)
+        expect(walked.budget).toBe(checked.budget)
+      }),
+      { numRuns: 500 },
     )
   })
 

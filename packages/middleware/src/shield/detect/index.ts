@@ -124,7 +124,7 @@ export function detectWith(
       // non-ASCII character in the lower case too, so a shape without them (most values) proves
       // normalize(value) is value, and with them the one pattern decides.
       const lower = value.toLowerCase()
-      const shape = shapeOf(lower)
+      const shape = shapeOf(lower, SHAPE)
       if ((shape.punct & DECODED_PUNCT) === 0 && (shape.other & DECODED_OTHER) === 0)
         return inWindow(value, value, lower, shape, kind, options, name)
       if (!mayNeedDecoding(value)) return inWindow(value, value, lower, shape, kind, options, name)
@@ -132,7 +132,7 @@ export function detectWith(
     const normalized = normalize(value)
     for (const text of normalized.length <= WINDOW ? [normalized] : windows(normalized)) {
       const lower = text.toLowerCase()
-      const shape = filtered ? shapeOf(lower) : undefined
+      const shape = filtered ? shapeOf(lower, SHAPE) : undefined
       const found = inWindow(value, text, lower, shape, kind, options, name)
       if (found !== undefined) return found
     }
@@ -141,6 +141,12 @@ export function detectWith(
   }
   return undefined
 }
+
+/**
+ * The shape of the value (or window) being checked, rewritten for each: detect() is synchronous
+ * and calls no code that detects, so one object serves every call and none is made per value.
+ */
+const SHAPE: Shape = { punct: 0, other: 0, words: 0 }
 
 /** The characters of a shape that normalize() may decode (with the fullwidth forms, non-ASCII). */
 const DECODED_PUNCT = punctuation('%&\\')
@@ -183,7 +189,12 @@ interface Enabled {
   readonly mask: number
 }
 
+/** The last rules set asked about and its answer: most processes run one shield(), one set. */
+let lastRules: ReadonlySet<AttackCategory> | undefined
+let lastEnabled: Enabled | undefined
+
 function enabled(rules: ReadonlySet<AttackCategory>): Enabled {
+  if (rules === lastRules && lastEnabled !== undefined) return lastEnabled
   let list = ENABLED.get(rules)
   if (list === undefined) {
     const categories = ATTACK_CATEGORIES.filter((category) => rules.has(category))
@@ -191,5 +202,7 @@ function enabled(rules: ReadonlySet<AttackCategory>): Enabled {
     list = { categories, bits, mask: bits.reduce((all, bit) => all | bit, 0) }
     ENABLED.set(rules, list)
   }
+  lastRules = rules
+  lastEnabled = list
   return list
 }

@@ -81,6 +81,8 @@ export interface KeywordAutomaton {
   /** Character class of each ASCII code (the low {@link CLASS_BITS}), its `Shape.other` bits above. */
   readonly classes: Int32Array
   readonly table: Int32Array
+  /** `table` from its second entry: `next[state + class]` is `table[state + 1 + class]`, one add fewer a character. */
+  readonly next: Int32Array
   /** The state after the white space read before the value. */
   readonly start: number
 }
@@ -161,12 +163,25 @@ export function compileKeywords(groups: readonly KeywordGroup[]): KeywordAutomat
   const entries = new Int32Array(128)
   for (let code = 0; code < 128; code++)
     entries[code] = (classes[code] as number) | ((OTHER_BIT[code] as number) << CLASS_BITS)
-  return { classes: entries, table, start: (next[SPACE_CLASS] as number) * row }
+  return {
+    classes: entries,
+    table,
+    next: table.subarray(1),
+    start: (next[SPACE_CLASS] as number) * row,
+  }
 }
 
-/** Reads `lower` once: its characters' shape and the keyword groups occurring in it. */
-export function scanValue(automaton: KeywordAutomaton, lower: string): Shape {
-  const { classes, table } = automaton
+/**
+ * Reads `lower` once: its characters' shape and the keyword groups occurring in it, written into
+ * `into` (by default a new Shape) and returned. detect() passes one Shape it reuses for every value:
+ * a value's shape is read only while that value is checked, and no object is made per value.
+ */
+export function scanValue(
+  automaton: KeywordAutomaton,
+  lower: string,
+  into: Shape = { punct: 0, other: 0, words: 0 },
+): Shape {
+  const { classes, table, next } = automaton
   let punct = 0
   let other = 0
   let state = automaton.start
@@ -183,8 +198,11 @@ export function scanValue(automaton: KeywordAutomaton, lower: string): Shape {
       other |= NON_ASCII << CLASS_BITS
       kind = isWhiteSpace(code) ? SPACE_CLASS : OTHER_CLASS
     }
-    state = table[state + 1 + kind] as number
+    state = next[state + kind] as number
     words |= table[state] as number
   }
-  return { punct, other: other >>> CLASS_BITS, words }
+  into.punct = punct
+  into.other = other >>> CLASS_BITS
+  into.words = words
+  return into
 }

@@ -578,9 +578,9 @@ const maySqli = (lower: string, shape: Shape, paranoia: Paranoia) =>
 
 const AUTOMATON = compileKeywords(GROUPS)
 
-/** The characters of `lower` and the keyword groups in it, read once. */
-export function shapeOf(lower: string): Shape {
-  return scanValue(AUTOMATON, lower)
+/** The characters of `lower` and the keyword groups in it, read once (into `into`, if given). */
+export function shapeOf(lower: string, into?: Shape): Shape {
+  return scanValue(AUTOMATON, lower, into)
 }
 
 /** One bit per category, for {@link candidates}. */
