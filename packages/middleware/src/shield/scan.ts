@@ -1,4 +1,10 @@
-import { type AttackCategory, type DetectOptions, detect, type InputKind } from './detect'
+import {
+  type AttackCategory,
+  type DetectOptions,
+  detect,
+  type InputKind,
+  mayReadName,
+} from './detect'
 
 /** What one request's inspection found: the category and the location, never the value. */
 export interface Hit {
@@ -9,17 +15,21 @@ export interface Hit {
 /** Longest value whose verdict is remembered, and how many are remembered per kind. */
 const CACHED_LENGTH = 64
 const CACHED_VALUES = 512
+/** One body value in this many, among those not remembered, is remembered when checked. */
+const ADMIT = 8
 
 /**
  * The kinds of value whose verdicts are remembered: names (JSON keys, form fields, query
- * parameters), paths and header values, all checked without a parameter name. They repeat across
- * an API's requests: every object of an array has the same keys, every request the same fields,
- * a route its path, a JSON request its `Content-Type`.
+ * parameters), paths and header values, all checked without a parameter name, and short body
+ * values whose verdict cannot depend on the name they came under (see {@link Verdicts.of}). They
+ * repeat across an API's requests: every object of an array has the same keys, every request the
+ * same fields, a route its path, a JSON request its `Content-Type`; and in bodies, the values of
+ * enumerations, statuses, tags, currencies, country codes, short names.
  */
-export type RememberedKind = 'name' | 'path' | 'header'
+export type RememberedKind = 'name' | 'path' | 'header' | 'body'
 
 /**
- * The verdicts on short names, paths and header values of one shield() instance. detect() is a
+ * The verdicts on short names, paths, header values and body values of one shield() instance. detect() is a
  * pure function of the value, its kind and the options, so a remembered verdict is the verdict;
  * each kind's map is emptied when full, so memory stays bounded whatever clients send.
  */
@@ -28,23 +38,42 @@ export class Verdicts {
     name: new Map(),
     path: new Map(),
     header: new Map(),
+    body: new Map(),
   }
+  /** Body values looked up and not known, for {@link ADMIT}. */
+  private unknownBodies = 0
 
-  of(value: string, kind: RememberedKind, options: DetectOptions): AttackCategory | undefined {
-    if (value.length > CACHED_LENGTH) return detect(value, kind, options)
+  /**
+   * detect(value, kind, options, name). A body value's verdict is remembered only when it cannot
+   * depend on `name` (`mayReadName`), so a remembered one holds under any name.
+   */
+  of(
+    value: string,
+    kind: RememberedKind,
+    options: DetectOptions,
+    name?: string,
+  ): AttackCategory | undefined {
+    if (value.length > CACHED_LENGTH) return detect(value, kind, options, name)
     const verdicts = this.byKind[kind]
     const known = verdicts.get(value)
     if (known !== undefined) return known ?? undefined
-    const found = detect(value, kind, options)
+    const found = detect(value, kind, options, name)
+    if (kind === 'body') {
+      // Most body values never come again (ids, times, prose): one unknown value in ADMIT is
+      // remembered, so a value that repeats gets in soon and the others mostly cost no memory.
+      if (++this.unknownBodies % ADMIT !== 0) return found
+      // Remembered under the value alone: not when the verdict may have read the name.
+      if (mayReadName(value)) return found
+    } else if (name !== undefined && mayReadName(value)) return found
     if (verdicts.size >= CACHED_VALUES) verdicts.clear()
     verdicts.set(value, found ?? null)
     return found
   }
 }
 
-/** Whether the verdict on a value of `kind` checked under `name` may be remembered. */
+/** Whether the verdict on a value of `kind` checked under `name` may be remembered ({@link Verdicts.of}). */
 const remembered = (kind: InputKind, name: string | undefined): kind is RememberedKind =>
-  name === undefined && (kind === 'name' || kind === 'path' || kind === 'header')
+  kind === 'body' || (name === undefined && (kind === 'name' || kind === 'path' || kind === 'header'))
 
 /** Longest name kept in a location (a field or parameter name is the client's text). */
 const MAX_NAME = 64
@@ -83,7 +112,7 @@ export class Scan {
     if (value === '') return false
     const category =
       this.verdicts !== undefined && remembered(kind, name)
-        ? this.verdicts.of(value, kind, this.options)
+        ? this.verdicts.of(value, kind, this.options, name)
         : detect(value, kind, this.options, name)
     if (category === undefined) return false
     this.hit = { category, location: typeof location === 'string' ? location : location() }

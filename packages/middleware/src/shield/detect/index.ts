@@ -107,6 +107,22 @@ export function detect(
 }
 
 /**
+ * Characters without which detect() never reads the `name` it is given: only remote file
+ * inclusion reads it (rfi.ts, a URL under a parameter named for a server path), and its test
+ * needs `:`, `/` or `?` (prefilter.ts); every character normalize() decodes is `% & \`, a
+ * control or a non-ASCII character, so a value without any of these decodes to itself.
+ */
+const NAME_READ_NEEDS = /[:/?%&\\\u0000-\u001f\u007f-\uffff]/
+
+/**
+ * Whether detect()'s verdict on `value` may depend on its `name`; false proves
+ * `detect(value, kind, options, name)` is `detect(value, kind, options)` for every name.
+ */
+export function mayReadName(value: string): boolean {
+  return NAME_READ_NEEDS.test(value)
+}
+
+/**
  * detect(), with the pre-filter (prefilter.ts) on or off: off, every enabled detector runs on
  * every value. The two must agree on every value (prefilter.property.test.ts).
  */
