@@ -38,7 +38,9 @@ describe('remembered verdicts on body values agree with the engine', () => {
           scan.body(value, 'body', () => 'here', name)
           const expected = detect(value, 'body', options, name)
           if (scan.hit?.category !== expected) {
-            wrong.push(`${JSON.stringify(value)} under ${name}: ${scan.hit?.category} not ${expected}`)
+            wrong.push(
+              `${JSON.stringify(value)} under ${name}: ${scan.hit?.category} not ${expected}`,
+            )
           }
         }
       }

@@ -91,8 +91,19 @@ describe('Scan with remembered verdicts on body values', () => {
   })
 
   it('mayReadName: without its characters, the verdict is the same under any name (property)', () => {
-    const unit = fc.constantFrom(...'abcdefhilmnoprstx0123456789 .;:/?#=\'<>()%&\\-_@'.split(''), 'é')
-    const name = fc.constantFrom(undefined, 'include', 'file', 'path', '_CONF[path]', 'docroot', 'url')
+    const unit = fc.constantFrom(
+      ..."abcdefhilmnoprstx0123456789 .;:/?#='<>()%&\\-_@".split(''),
+      'é',
+    )
+    const name = fc.constantFrom(
+      undefined,
+      'include',
+      'file',
+      'path',
+      '_CONF[path]',
+      'docroot',
+      'url',
+    )
     const kind = fc.constantFrom<InputKind>('body', 'query', 'cookie', 'name')
     // Values shaped like URLs too (`http://host/x`, or encoded), which rfi reads with their name.
     const url = fc
@@ -108,12 +119,20 @@ describe('Scan with remembered verdicts on body values', () => {
         ),
         fc.string({ unit, maxLength: 12 }),
       )
-      .map(([scheme, [colon, slash], rest]) => `${scheme}${colon}${slash}${slash}example.org${slash}${rest}`)
+      .map(
+        ([scheme, [colon, slash], rest]) =>
+          `${scheme}${colon}${slash}${slash}example.org${slash}${rest}`,
+      )
     fc.assert(
-      fc.property(fc.oneof(fc.string({ unit, maxLength: 40 }), url), name, kind, (value, under, k) => {
-        if (mayReadName(value)) return
-        expect(detect(value, k, options, under)).toBe(detect(value, k, options))
-      }),
+      fc.property(
+        fc.oneof(fc.string({ unit, maxLength: 40 }), url),
+        name,
+        kind,
+        (value, under, k) => {
+          if (mayReadName(value)) return
+          expect(detect(value, k, options, under)).toBe(detect(value, k, options))
+        },
+      ),
       { numRuns: 3000 },
     )
     // The characters it asks about are needed: these verdicts do depend on the name.

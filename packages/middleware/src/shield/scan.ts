@@ -73,7 +73,8 @@ export class Verdicts {
 
 /** Whether the verdict on a value of `kind` checked under `name` may be remembered ({@link Verdicts.of}). */
 const remembered = (kind: InputKind, name: string | undefined): kind is RememberedKind =>
-  kind === 'body' || (name === undefined && (kind === 'name' || kind === 'path' || kind === 'header'))
+  kind === 'body' ||
+  (name === undefined && (kind === 'name' || kind === 'path' || kind === 'header'))
 
 /** Longest name kept in a location (a field or parameter name is the client's text). */
 const MAX_NAME = 64

@@ -55,7 +55,8 @@ function resolve(root: unknown, pointer: string): unknown {
 
 /** The walk without pointers, each key checked every time (locations as the walk makes them). */
 function everyKey(value: unknown, scan: Scan, at: string): boolean {
-  if (typeof value === 'string') return scan.body(value, 'body', () => `body:${at}`, lastSegment(at))
+  if (typeof value === 'string')
+    return scan.body(value, 'body', () => `body:${at}`, lastSegment(at))
   if (typeof value !== 'object' || value === null) return false
   if (Array.isArray(value)) {
     return value.some((item, i) => everyKey(item, scan, `${at}/${i}`))

@@ -112,6 +112,7 @@ export function detect(
  * needs `:`, `/` or `?` (prefilter.ts); every character normalize() decodes is `% & \`, a
  * control or a non-ASCII character, so a value without any of these decodes to itself.
  */
+// biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are among those normalize() decodes
 const NAME_READ_NEEDS = /[:/?%&\\\u0000-\u001f\u007f-\uffff]/
 
 /**
