@@ -206,12 +206,7 @@ interface Enabled {
   readonly mask: number
 }
 
-/** The last rules set asked about and its answer: most processes run one shield(), one set. */
-let lastRules: ReadonlySet<AttackCategory> | undefined
-let lastEnabled: Enabled | undefined
-
 function enabled(rules: ReadonlySet<AttackCategory>): Enabled {
-  if (rules === lastRules && lastEnabled !== undefined) return lastEnabled
   let list = ENABLED.get(rules)
   if (list === undefined) {
     const categories = ATTACK_CATEGORIES.filter((category) => rules.has(category))
@@ -219,7 +214,5 @@ function enabled(rules: ReadonlySet<AttackCategory>): Enabled {
     list = { categories, bits, mask: bits.reduce((all, bit) => all | bit, 0) }
     ENABLED.set(rules, list)
   }
-  lastRules = rules
-  lastEnabled = list
   return list
 }
