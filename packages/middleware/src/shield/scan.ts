@@ -12,7 +12,7 @@ export interface Hit {
   readonly location: string
 }
 
-/** Longest value whose verdict is remembered, and how many are remembered per kind. */
+/** Longest value whose verdict is remembered, and how many names, paths or headers are. */
 const CACHED_LENGTH = 64
 const CACHED_VALUES = 512
 /** One body value in this many, among those not remembered, is remembered when checked. */
@@ -34,14 +34,15 @@ export type RememberedKind = 'name' | 'path' | 'header' | 'body'
  * each kind's map is emptied when full, so memory stays bounded whatever clients send.
  */
 export class Verdicts {
-  private readonly byKind: Record<RememberedKind, Map<string, AttackCategory | null>> = {
+  private readonly byKind: Record<
+    Exclude<RememberedKind, 'body'>,
+    Map<string, AttackCategory | null>
+  > = {
     name: new Map(),
     path: new Map(),
     header: new Map(),
-    body: new Map(),
   }
-  /** Body values looked up and not known, for {@link ADMIT}. */
-  private unknownBodies = 0
+  private readonly bodies = new BodyVerdicts()
 
   /**
    * detect(value, kind, options, name). A body value's verdict is remembered only when it cannot
@@ -54,21 +55,58 @@ export class Verdicts {
     name?: string,
   ): AttackCategory | undefined {
     if (value.length > CACHED_LENGTH) return detect(value, kind, options, name)
+    if (kind === 'body') return this.bodies.of(value, options, name)
     const verdicts = this.byKind[kind]
     const known = verdicts.get(value)
     if (known !== undefined) return known ?? undefined
     const found = detect(value, kind, options, name)
-    if (kind === 'body') {
-      // Most body values never come again (ids, times, prose): one unknown value in ADMIT is
-      // remembered, so a value that repeats gets in soon and the others mostly cost no memory.
-      if (++this.unknownBodies % ADMIT !== 0) return found
-      // Remembered under the value alone: not when the verdict may have read the name.
-      if (mayReadName(value)) return found
-    } else if (name !== undefined && mayReadName(value)) return found
+    if (name !== undefined && mayReadName(value)) return found
     if (verdicts.size >= CACHED_VALUES) verdicts.clear()
     verdicts.set(value, found ?? null)
     return found
   }
+}
+
+/** Slots of {@link BodyVerdicts} (a power of two). */
+const BODY_SLOTS = 1024
+
+/**
+ * The verdicts on short body values: a direct-mapped table, not a Map. Most body values never
+ * come again (ids, times, prose), and a Map lookup hashes every character of each (about 90 ns
+ * for a fresh 35-character string on this host, close to what detect() costs on one): here a
+ * value's slot comes from its length and three of its characters, and a miss mostly ends at a
+ * length or first-character difference. One unknown value in {@link ADMIT} takes its slot (the
+ * one there before is forgotten), so a value that repeats gets in soon and the others mostly
+ * cost no memory; at most {@link BODY_SLOTS} values are kept.
+ */
+class BodyVerdicts {
+  private readonly values: (string | undefined)[] = new Array(BODY_SLOTS).fill(undefined)
+  private readonly verdicts: (AttackCategory | null)[] = new Array(BODY_SLOTS).fill(null)
+  /** Unknown values seen, for {@link ADMIT}. */
+  private unknown = 0
+
+  of(value: string, options: DetectOptions, name: string | undefined): AttackCategory | undefined {
+    const slot = slotOf(value)
+    if (this.values[slot] === value) return this.verdicts[slot] ?? undefined
+    const found = detect(value, 'body', options, name)
+    // Remembered under the value alone: not when the verdict may have read the name.
+    if (++this.unknown % ADMIT === 0 && !mayReadName(value)) {
+      this.values[slot] = value
+      this.verdicts[slot] = found ?? null
+    }
+    return found
+  }
+}
+
+/** A slot for a non-empty value: its length and its first, middle and last characters. */
+function slotOf(value: string): number {
+  const n = value.length
+  const mixed =
+    Math.imul(n, 0x9e3779b1) ^
+    Math.imul(value.charCodeAt(0), 0x85ebca6b) ^
+    Math.imul(value.charCodeAt(n >> 1), 0xc2b2ae35) ^
+    Math.imul(value.charCodeAt(n - 1), 0x27d4eb2f)
+  return (mixed ^ (mixed >>> 15)) & (BODY_SLOTS - 1)
 }
 
 /** Whether the verdict on a value of `kind` checked under `name` may be remembered ({@link Verdicts.of}). */
