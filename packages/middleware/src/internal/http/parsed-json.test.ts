@@ -86,6 +86,26 @@ describe('serveParsedJson', () => {
     })
   })
 
+  it('defines c.req.json instead of assigning it, so a read-only json is still served', async () => {
+    // Assigning a function over a member of the request made V8 keep requests alive through
+    // scavenges (bench/FINDINGS.md, "Garbage"). A read-only property tells the two apart: an
+    // assignment throws in strict code, a definition does not.
+    const app = new Hono()
+    app.use(async (c, next) => {
+      Object.defineProperty(c.req, 'json', {
+        value: c.req.json,
+        writable: false,
+        configurable: true,
+      })
+      const text = (await readBodyText(c)) as string
+      serveParsedJson(c, JSON.parse(text))
+      await next()
+    })
+    app.post('/', async (c) => c.json({ keys: Object.keys((await c.req.json()) as object) }))
+    const res = await app.request('/', { method: 'POST', body })
+    expect([res.status, await res.json()]).toEqual([200, { keys: ['b', 'a', '__proto__'] }])
+  })
+
   it('parses the cached text again once a later middleware replaced it', async () => {
     const app = appSharingTheParse((c) => {
       ;(c.req.bodyCache as { text?: Promise<string> }).text = Promise.resolve('{"replaced":true}')
