@@ -25,8 +25,9 @@ export function randomUuid(): string {
   }
   for (let i = 0; i < 16; i++) {
     let byte = pool[next + i] as number
-    if (i === 6) byte = (byte & 0x0f) | 0x40 // version 4
-    else if (i === 8) byte = (byte & 0x3f) | 0x80 // variant 10xx
+    // The version (4) in byte 6, the variant (binary 10) in byte 8.
+    if (i === 6) byte = (byte & 0x0f) | 0x40
+    else if (i === 8) byte = (byte & 0x3f) | 0x80
     const at = AT[i] as number
     codes[at] = HEX[byte >> 4] as number
     codes[at + 1] = HEX[byte & 0x0f] as number

@@ -872,7 +872,7 @@ describe('response validation of what JSON.stringify sends (any object, toJSON a
     expect(issues).toEqual([])
   })
 
-  it("hands back the promise of a route middleware that called next() before returning, and checks one that answers after an await", async () => {
+  it('hands back the promise of a route middleware that called next() before returning, and checks one that answers after an await', async () => {
     const { api, issues } = make('strip')
     const responses = { 200: { description: 'u', schema: User } }
     let given: Promise<void> | undefined
@@ -887,8 +887,14 @@ describe('response validation of what JSON.stringify sends (any object, toJSON a
       if (c.req.query('answer') === '1') return untyped(c)({ ...leaky }, 200)
       await next()
     }) as MiddlewareHandler
-    api.get('/passes', (c) => untyped(c)(leaky, 200), { middlewares: [passes], openapi: { responses } })
-    api.get('/later', (c) => untyped(c)(leaky, 200), { middlewares: [later], openapi: { responses } })
+    api.get('/passes', (c) => untyped(c)(leaky, 200), {
+      middlewares: [passes],
+      openapi: { responses },
+    })
+    api.get('/later', (c) => untyped(c)(leaky, 200), {
+      middlewares: [later],
+      openapi: { responses },
+    })
     const run = api.app.routes.filter((r) => r.path === '/passes').map((r) => r.handler)
     const wrapper = run.find((h) => h !== passes && h.length === 2 && h.name === 'checked')
     expect(wrapper).toBeDefined()
