@@ -43,6 +43,18 @@ describe('requestId: generation', () => {
     expect(generate).not.toHaveBeenCalled()
   })
 
+  it('does not draw randomness at construction', async () => {
+    // Workers refuse random values outside a request; the default generator draws on first use.
+    const random = vi.spyOn(crypto, 'getRandomValues')
+    const uuid = vi.spyOn(crypto, 'randomUUID')
+    const app = appWith()
+    expect(random).not.toHaveBeenCalled()
+    expect(uuid).not.toHaveBeenCalled()
+    expect(await idOf(await app.request('/'))).toMatch(UUID)
+    random.mockRestore()
+    uuid.mockRestore()
+  })
+
   it('does not call generate when a valid upstream ID is reused', async () => {
     const generate = vi.fn(() => 'fresh')
     const res = await appWith({ generate }).request('/', { headers: { 'x-request-id': 'up-1' } })

@@ -10,6 +10,7 @@ import {
 } from '../internal/options'
 import { described } from '../internal/outcomes/described'
 import { REQUEST_ID_PATTERN, REQUEST_ID_SHAPE, requestIdDescription } from './description'
+import { randomUuid } from './uuid'
 
 /**
  * Options of {@link requestId}.
@@ -21,7 +22,10 @@ import { REQUEST_ID_PATTERN, REQUEST_ID_SHAPE, requestIdDescription } from './de
 export interface RequestIdOptions {
   /** Header read from the request and written to the response. Default `X-Request-ID`. */
   headerName?: string
-  /** Produces a new ID; must return 1–255 characters of `[A-Za-z0-9._:=+/-]`. Default `crypto.randomUUID()`. */
+  /**
+   * Produces a new ID; must return 1–255 characters of `[A-Za-z0-9._:=+/-]`. Default: a random
+   * version 4 UUID, as `crypto.randomUUID()` makes.
+   */
   generate?: () => string
   /** Reuse a well-formed ID sent by the client. Default `true`. */
   trustUpstream?: boolean
@@ -34,7 +38,7 @@ const KNOWN = ['headerName', 'generate', 'trustUpstream', 'contextKey'] as const
 /** What an ID may look like: safe in a header, a log line and a URL, and bounded in size. */
 const VALID_ID = new RegExp(REQUEST_ID_PATTERN)
 
-const defaultGenerate = (): string => crypto.randomUUID()
+const defaultGenerate = randomUuid
 
 /**
  * Gives every request an ID, stores it in the context (`c.get('requestId')`) and writes it to the
@@ -43,7 +47,7 @@ const defaultGenerate = (): string => crypto.randomUUID()
  * is replaced by a fresh one.
  *
  * @param options.headerName default `X-Request-ID`
- * @param options.generate default `crypto.randomUUID()`
+ * @param options.generate default: a random version 4 UUID (as `crypto.randomUUID()` makes)
  * @param options.trustUpstream default `true`
  * @param options.contextKey default `requestId`
  * @example
@@ -60,7 +64,7 @@ export function requestId(options?: RequestIdOptions): MiddlewareHandler {
     throw optionError(NAME, `"headerName" ${JSON.stringify(headerName)} is not a valid header name`)
   }
   const generate = assertFunction<() => string>(NAME, 'generate', o.generate ?? defaultGenerate)
-  // crypto.randomUUID() always matches VALID_ID; only a user's generator is checked per request.
+  // A UUID always matches VALID_ID; only a user's generator is checked per request.
   const checkGenerated = generate !== defaultGenerate
   const trustUpstream = assertBoolean(NAME, 'trustUpstream', o.trustUpstream ?? true)
   const contextKey = assertNonEmptyString(NAME, 'contextKey', o.contextKey ?? 'requestId')

@@ -872,6 +872,43 @@ describe('response validation of what JSON.stringify sends (any object, toJSON a
     expect(issues).toEqual([])
   })
 
+  it('hands back the promise of a route middleware that called next() before returning, and checks one that answers after an await', async () => {
+    const { api, issues } = make('strip')
+    const responses = { 200: { description: 'u', schema: User } }
+    let given: Promise<void> | undefined
+    const passes = ((_c: Context, next: () => Promise<void>) => {
+      given = next()
+      return given
+    }) as MiddlewareHandler
+    // Calls next() only after an await: its promise is still the wrapper's to check when it
+    // settles, and an answer of its own (here, without next()) is checked as the handler's.
+    const later = (async (c: Context, next: () => Promise<void>) => {
+      await Promise.resolve()
+      if (c.req.query('answer') === '1') return untyped(c)({ ...leaky }, 200)
+      await next()
+    }) as MiddlewareHandler
+    api.get('/passes', (c) => untyped(c)(leaky, 200), {
+      middlewares: [passes],
+      openapi: { responses },
+    })
+    api.get('/later', (c) => untyped(c)(leaky, 200), {
+      middlewares: [later],
+      openapi: { responses },
+    })
+    const run = api.app.routes.filter((r) => r.path === '/passes').map((r) => r.handler)
+    const wrapper = run.find((h) => h !== passes && h.length === 2 && h.name === 'checked')
+    expect(wrapper).toBeDefined()
+    expect(await (await api.request('/passes')).json()).toEqual(user)
+    expect(await (await api.request('/later')).json()).toEqual(user)
+    expect(await (await api.request('/later?answer=1')).json()).toEqual(user)
+    expect(issues).toEqual([])
+    // Called directly: the wrapper returns the very promise the middleware returned.
+    const c = { finalized: false } as unknown as Context
+    const returned = (wrapper as MiddlewareHandler)(c, async () => undefined)
+    expect(returned).toBe(given)
+    await returned
+  })
+
   it('keeps what a route middleware describes of itself readable on the function Hono runs', () => {
     const { api } = make('strip')
     const key = Symbol.for('palisade.openapi.describe')
