@@ -6,11 +6,20 @@
  * comparisons whose title matches; `--repeat=<n>` to measure each paired µs row (botGuard,
  * loadShed, the openapi wrapper, concurrencyLimit) n times in a row and print every median; `--no-report` to leave RESULTS.md alone (a partial run with
  * `--only` or `--filter` never writes it).
+ *
+ * Each suite runs in a child process of its own (this file with `--child --only=<suite>`), which
+ * sends what it measured back here: a server runs one app, and a process that had already run
+ * every suite before it measured later suites in a state no server reaches (bench/FINDINGS.md,
+ * "One process per suite"). `--one-process` runs them all here, as before, to compare.
  */
+import { spawn } from 'node:child_process'
 import os from 'node:os'
+import { fileURLToPath } from 'node:url'
 import { staleBuild } from './lib/built'
 import { configure, settings } from './lib/measure'
+import { loadProblems } from './lib/palisade'
 import { writeReport } from './lib/report'
+import { results } from './lib/results'
 import { runAblation } from './suites/ablation'
 import { runComponents } from './suites/components'
 import { runHttp } from './suites/http'
@@ -44,29 +53,92 @@ if (filter) settings.filter = new RegExp(filter, 'i')
 const repeat = Number(args.find((a) => a.startsWith('--repeat='))?.slice(9) ?? 1)
 if (Number.isInteger(repeat) && repeat > 0) settings.repeat = repeat
 
+const child = args.includes('--child')
+const oneProcess = args.includes('--one-process')
+
+/** The suites of the default run, in order; the last three only when named. */
+const SUITES: Record<string, () => Promise<void>> = {
+  middleware: async () => {
+    await runMiddleware()
+    await runJwks()
+  },
+  components: runComponents,
+  'rate-limit': runRateLimit,
+  openapi: runOpenAPI,
+  // Issue 42: shield's rows (about half a minute) belong in the default run, as every guard's do.
+  shield: runShield,
+  http: runHttp,
+  start: runStart,
+  // Not part of the default run: `--only=ablation`.
+  ablation: runAblation,
+  // Not part of the default run either (needs Redis, starts a cluster, workerd and Deno):
+  // `--only=stores`.
+  stores: () => runStores(quick),
+  // Issue 23's rows, only when named: `--only=observability`.
+  observability: runObservability,
+}
+const NAMED_ONLY = new Set(['ablation', 'stores', 'observability'])
+const chosen = Object.keys(SUITES).filter((name) =>
+  NAMED_ONLY.has(name) ? only?.includes(name) === true : wants(name),
+)
+
+/** What a child measured, sent to the parent over IPC when its suite is done. */
+interface Measured {
+  results: typeof results
+  loadProblems: Array<[string, string]>
+}
+
+/** Runs one suite in a child process and adds what it measured to this process's results. */
+function runInChild(suite: string): Promise<void> {
+  const passed = args.filter((a) => a === '--quick' || /^--(filter|repeat)=/.test(a))
+  const script = fileURLToPath(import.meta.url)
+  return new Promise((resolve, reject) => {
+    const proc = spawn(
+      process.execPath,
+      [...process.execArgv, script, '--child', `--only=${suite}`, ...passed],
+      { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] },
+    )
+    let measured: Measured | undefined
+    proc.on('message', (m) => {
+      measured = m as Measured
+    })
+    proc.once('error', reject)
+    proc.once('exit', (code) => {
+      if (code !== 0 || measured === undefined) {
+        reject(new Error(`the ${suite} suite's process exited with ${code}`))
+        return
+      }
+      const r = measured.results
+      results.rows.push(...r.rows)
+      results.targets.push(...r.targets)
+      results.http.push(...r.http)
+      results.skipped.push(...r.skipped)
+      results.notes.push(...r.notes)
+      results.httpLoad.push(...r.httpLoad)
+      results.httpPinned ??= r.httpPinned
+      results.oursHttp ??= r.oursHttp
+      for (const [k, v] of measured.loadProblems) loadProblems.set(k, v)
+      resolve()
+    })
+  })
+}
+
 const startedAt = new Date()
 const loadBefore = os.loadavg()
-console.log(
-  `Palisade benchmarks${quick ? ' (quick)' : ''}: ${os.cpus().length} × ${os.cpus()[0]?.model}, Node ${process.version}, load ${loadBefore[0]?.toFixed(2)}`,
-)
-if (wants('middleware')) {
-  await runMiddleware()
-  await runJwks()
+if (!child) {
+  console.log(
+    `Palisade benchmarks${quick ? ' (quick)' : ''}: ${os.cpus().length} × ${os.cpus()[0]?.model}, Node ${process.version}, load ${loadBefore[0]?.toFixed(2)}${oneProcess ? ', every suite in this process' : ', each suite in a process of its own'}`,
+  )
 }
-if (wants('components')) await runComponents()
-if (wants('rate-limit')) await runRateLimit()
-if (wants('openapi')) await runOpenAPI()
-// Issue 42: shield's rows (about half a minute) belong in the default run, as every guard's do.
-if (wants('shield')) await runShield()
-if (wants('http')) await runHttp()
-if (wants('start')) await runStart()
-// Not part of the default run: `--only=ablation`.
-if (only?.includes('ablation')) await runAblation()
-// Not part of the default run either (needs Redis, starts a cluster, workerd and Deno):
-// `--only=stores`.
-if (only?.includes('stores')) await runStores(quick)
-// Issue 23's rows, only when named: `--only=observability`.
-if (only?.includes('observability')) await runObservability()
+for (const suite of chosen) {
+  if (child || oneProcess) await SUITES[suite]?.()
+  else await runInChild(suite)
+}
+if (child) {
+  const measured: Measured = { results, loadProblems: [...loadProblems] }
+  await new Promise<void>((done) => process.send?.(measured, () => done()) ?? done())
+  process.exit(0)
+}
 if (!only && !filter && !args.includes('--no-report')) {
   await writeReport({
     startedAt,
