@@ -114,6 +114,7 @@ function runInChild(suite: string): Promise<void> {
       results.http.push(...r.http)
       results.skipped.push(...r.skipped)
       results.notes.push(...r.notes)
+      results.sections.push(...r.sections)
       results.httpLoad.push(...r.httpLoad)
       results.httpPinned ??= r.httpPinned
       results.oursHttp ??= r.oursHttp

@@ -228,6 +228,7 @@ export async function writeReport(info: RunInfo): Promise<void> {
   if (results.rows.some((r) => r.table === 'shield')) {
     sections.push('## shield(), in process (CPU per request)', '', rowsTable('shield'), '')
   }
+  for (const section of results.sections) sections.push(section, '')
   if (results.rows.some((r) => r.table === 'start')) {
     sections.push(
       '## Start: spawn to first answered request',

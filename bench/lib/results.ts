@@ -57,6 +57,8 @@ export const results = {
   httpPinned: undefined as string | undefined,
   /** Name of the HTTP row the ratios are relative to. */
   oursHttp: undefined as string | undefined,
+  /** Whole sections a suite writes itself (markdown), placed after the in-process tables. */
+  sections: [] as string[],
 }
 
 export function addRow(row: Row): void {

@@ -2,12 +2,15 @@
  * Issue 38, in-process: shield() on a JSON POST against the same route with the body parsed and
  * no shield (CPU per request, rotated batches: the target is 1.5x), and shield's cost as the body
  * grows from 1 KiB to 1 MiB (`maxInspectBytes` raised so the whole body is inspected): linear
- * means the CPU per KiB stays flat. `pnpm bench --only=shield`.
+ * means the CPU per KiB stays flat; then the detection engine against the OWASP CRS regression
+ * corpus and the benign corpus (crs/table.ts), with issue 38's detection targets and the table
+ * for RESULTS.md. `pnpm bench --only=shield`.
  */
 import { Hono, type MiddlewareHandler } from 'hono'
+import { corpusReport, corpusSection, corpusTargets } from '../crs/table'
 import { cpuBatches, fmtNs, fmtRatio, settings } from '../lib/measure'
 import { importPackage } from '../lib/palisade'
-import { addRow, addTarget, heading, skip } from '../lib/results'
+import { addRow, addTarget, heading, results, skip } from '../lib/results'
 
 const BASE = 'http://localhost'
 type Shield = (options?: Record<string, unknown>) => MiddlewareHandler
@@ -137,5 +140,16 @@ export async function runShield(): Promise<void> {
         met: last / first <= 2,
       })
     }
+  }
+  // After the timed rows: the corpus loads the engine from the sources, a second copy of it.
+  const title3 = 'shield: the OWASP CRS regression corpus and the benign corpus'
+  if (!settings.filter || settings.filter.test(title3)) {
+    heading(title3)
+    const report = corpusReport()
+    console.log(report.table)
+    for (const target of corpusTargets(report)) addTarget(target)
+    results.sections.push(
+      corpusSection(report, 'the shield suite of `pnpm bench` (`crs/table.ts`)'),
+    )
   }
 }
