@@ -546,6 +546,60 @@ describe('jwtAuth: cache of verified tokens', () => {
     expect(verify).not.toHaveBeenCalled()
   })
 
+  it('refuses a token whose signature differs from a remembered one only before its last 16 characters', async () => {
+    // The cache files a token under its last characters (tailKey): a twin that shares them is a
+    // lookup that finds the valid token's entry, and must count as a miss.
+    const app = appWith()
+    const token = await sign({ sub: 'u1' }, SECRET)
+    expect((await app.request('/p/me', bearer(token))).status).toBe(200)
+    const [header, payload, signature] = token.split('.') as [string, string, string]
+    const i = signature.length - 17
+    const swapped = `${signature.slice(0, i)}${signature[i] === 'A' ? 'B' : 'A'}${signature.slice(i + 1)}`
+    expect(swapped.slice(-16)).toBe(signature.slice(-16))
+    for (const bad of [
+      `${header}.${payload}.${swapped}`,
+      `${header}.${enc({ sub: 'admin', exp: 4_102_444_800 })}.${signature}`,
+      `x${token}`,
+    ]) {
+      for (let n = 0; n < 2; n++) await expectInvalidToken(await app.request('/p/me', bearer(bad)))
+    }
+    const verify = vi.spyOn(crypto.subtle, 'verify')
+    expect(await (await app.request('/p/me', bearer(token))).json()).toMatchObject({ sub: 'u1' })
+    expect(verify).not.toHaveBeenCalled()
+  })
+
+  it.each([
+    ['a second part', (t: string) => `Bearer ${t} extra`],
+    ['a tab and a second part', (t: string) => `Bearer ${t}\tx`],
+    ['a run of spaces and a second part', (t: string) => `Bearer ${t}   x`],
+  ])('answers invalid_request for a remembered token with %s after it', async (_, header) => {
+    // The remembered path looks the token up before any whitespace check: the header's text
+    // after the scheme is never a remembered token unless it is one exactly.
+    const app = appWith()
+    const token = await sign({ sub: 'u1' }, SECRET)
+    expect((await app.request('/p/me', bearer(token))).status).toBe(200)
+    const res = await app.request('/p/me', { headers: { Authorization: header(token) } })
+    expect(res.status).toBe(401)
+    expect(res.headers.get('www-authenticate')).toBe('Bearer realm="api", error="invalid_request"')
+  })
+
+  it('serves a remembered token under any case of the scheme, and after a run of spaces', async () => {
+    const app = appWith()
+    const token = await sign({ sub: 'u1' }, SECRET)
+    expect((await app.request('/p/me', bearer(token))).status).toBe(200)
+    const verify = vi.spyOn(crypto.subtle, 'verify')
+    for (const header of [
+      `bEARER ${token}`,
+      `BEARER ${token}`,
+      `Bearer   ${token}`,
+      ` Bearer ${token} `,
+    ]) {
+      const res = await app.request('/p/me', { headers: { Authorization: header } })
+      expect(await res.json()).toMatchObject({ sub: 'u1' })
+    }
+    expect(verify).not.toHaveBeenCalled()
+  })
+
   it('hands each request its own payload object', async () => {
     const app = new Hono()
     app.use(jwtAuth({ secret: SECRET }))

@@ -3,7 +3,13 @@ import { getCookieCopies } from '../internal/cookies/cookie'
 import { JwksUnavailableError } from '../internal/keys/jwks'
 import { begin, decide } from '../internal/outcomes/decisions'
 import { reject } from './answers'
-import { bearerToken, INVALID_REQUEST, schemeToken, type TokenScheme } from './bearer'
+import {
+  bearerCandidate,
+  bearerToken,
+  INVALID_REQUEST,
+  schemeToken,
+  type TokenScheme,
+} from './bearer'
 import type { JwtAuthConfig } from './config'
 import { challengesOf, dpopGate } from './dpop-request'
 import type { JWTPayload } from './payload'
@@ -130,8 +136,10 @@ export function jwtAuthHandler(config: JwtAuthConfig, verifier: TokenVerifier): 
     if (dpop !== undefined) return full(c, next)
     const authorization = c.req.header('authorization')
     if (authorization === undefined) return full(c, next)
-    const token = bearerToken(authorization)
-    if (typeof token !== 'string' || token.length > MAX_TOKEN_LENGTH) return full(c, next)
+    // Not `bearerToken`: a remembered token was parsed, so it has no whitespace to look for;
+    // anything else (a miss, or the full path's 401 for `Bearer a b`) goes through `full`.
+    const token = bearerCandidate(authorization)
+    if (token === undefined || token.length > MAX_TOKEN_LENGTH) return full(c, next)
     const payload = verifier.remembered(token)
     if (payload === undefined || payload === null) return full(c, next)
     if (scopes.length > 0) {

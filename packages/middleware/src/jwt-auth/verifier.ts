@@ -1,5 +1,5 @@
 import type { Context } from 'hono'
-import { BoundedCache } from '../internal/caches/bounded-cache'
+import { BoundedCache, tailKey } from '../internal/caches/bounded-cache'
 import { copyJson, copyStoredJson, isFlatJson } from '../internal/caches/json-copy'
 import { JwksUnavailableError } from '../internal/keys/jwks'
 import { failureReporter } from '../internal/stores/failure-report'
@@ -32,7 +32,7 @@ export type Verdict = JWTPayload | null | typeof NO_EXP
 
 /** A token that passed: its payload (copied for each request) and its times. */
 interface VerifiedToken {
-  /** The whole compact token: the cache is keyed by its signature alone (see `signatureOf`). */
+  /** The whole compact token: the cache is keyed by its signature's end alone (`signatureOf`). */
   token: string
   /** The payload as parsed when it passed; never handed out itself (see `copyJson`). */
   payload: JWTPayload
@@ -44,12 +44,13 @@ interface VerifiedToken {
 }
 
 /**
- * The signature segment of a compact token (after its last dot): the key of the verified-token
- * cache. Two tokens that both verify never share it (it signs everything before it), and a hit
- * is still compared in full, so a shared key only ever costs a lookup.
+ * The key of the verified-token cache: the token's last characters, the end of its signature
+ * (`tailKey`: a Map hashes every character of a fresh key, and an RS256 signature alone is 342
+ * of them). Two tokens that both verify share it only by chance, and a hit is still compared in
+ * full, so a shared key only ever costs a lookup.
  */
 function signatureOf(token: string): string {
-  return token.slice(token.lastIndexOf('.') + 1)
+  return tailKey(token)
 }
 
 /**
@@ -139,8 +140,8 @@ async function validWithAny(jws: CompactJws, keys: AsyncIterable<CryptoKey>): Pr
  * are stored, under their exact compact form; issuer, audience, algorithms and claim rules are
  * the config's constants, so only the time claims and the key set can change their verdict:
  * times are checked again on every hit, and an entry counts only while the key set it was
- * verified with is current. Keyed by the signature segment (`signatureOf`), which is shorter to
- * hash than the whole token; a hit counts only when its whole token is this one.
+ * verified with is current. Keyed by the end of the signature segment (`signatureOf`), which is
+ * shorter to hash than the whole token; a hit counts only when its whole token is this one.
  */
 export class TokenVerifier {
   readonly #config: JwtAuthConfig

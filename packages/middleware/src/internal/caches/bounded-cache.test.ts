@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { BoundedCache } from './bounded-cache'
+import { BoundedCache, TAIL_KEY_LENGTH, tailKey } from './bounded-cache'
 
 describe('BoundedCache', () => {
   it('never holds more than max entries and evicts the least recently used', () => {
@@ -63,5 +63,15 @@ describe('BoundedCache', () => {
     expect(cache.get('a')).toBeUndefined()
     expect(cache.get('b')).toBe(2)
     expect(cache.size).toBe(1)
+  })
+})
+
+describe('tailKey', () => {
+  it('keeps the last characters of a long string and a short one whole', () => {
+    expect(TAIL_KEY_LENGTH).toBe(16)
+    expect(tailKey('a'.repeat(30) + '0123456789abcdef')).toBe('0123456789abcdef')
+    expect(tailKey('0123456789abcdef')).toBe('0123456789abcdef')
+    expect(tailKey('short')).toBe('short')
+    expect(tailKey('')).toBe('')
   })
 })

@@ -88,6 +88,44 @@ describe('createCookieSigner', () => {
     expect(signer.remembered(`${signed.slice(0, -1)}A`)).toBeUndefined()
   })
 
+  it('serves a remembered cookie to that very string only, not to one ending in the same 16 characters', async () => {
+    // Verified cookies are filed under their last characters (tailKey); a forgery that shares
+    // them finds the valid cookie's entry and must be verified (and refused), not served.
+    const signer = createCookieSigner([S.secret], 'sessions')
+    const signed = await signer.sign('user1')
+    expect(await signer.unsign(signed)).toBe('user1')
+    const dot = signed.lastIndexOf('.')
+    const i = signed.length - 17
+    const twins = [
+      `admin${signed.slice(dot)}`,
+      `x${signed}`,
+      `${signed.slice(0, i)}${signed[i] === 'A' ? 'B' : 'A'}${signed.slice(i + 1)}`,
+    ]
+    for (const twin of twins) {
+      expect(twin.slice(-16)).toBe(signed.slice(-16))
+      expect(signer.remembered(twin)).toBeUndefined()
+      expect(await signer.unsign(twin)).toBeNull()
+      expect(await signer.unsign(twin)).toBeNull()
+      expect(signer.remembered(twin)).toBeUndefined()
+    }
+    // The valid one stays remembered: a lookup, no verify.
+    const verify = vi.spyOn(crypto.subtle, 'verify')
+    expect(signer.remembered(signed)).toBe('user1')
+    expect(await signer.unsign(signed)).toBe('user1')
+    expect(verify).not.toHaveBeenCalled()
+    verify.mockRestore()
+  })
+
+  it('does not serve a value verified under a context to another context sharing its last characters', async () => {
+    const signer = createCookieSigner([S.secret], 'csrf')
+    const signed = await signer.sign('token', 'session-a')
+    expect(await signer.unsign(signed, 'session-a')).toBe('token')
+    expect(await signer.unsign(signed, 'session-b')).toBeNull()
+    expect(signer.remembered(signed)).toBeUndefined()
+    expect(await signer.unsign(signed)).toBeNull()
+    expect(await signer.unsign(signed, 'session-a')).toBe('token')
+  })
+
   it('rejects a value signed with another secret', async () => {
     const signed = await createCookieSigner([S.attacker], 'sessions').sign('admin')
     expect(await createCookieSigner([S.secret], 'sessions').unsign(signed)).toBeNull()

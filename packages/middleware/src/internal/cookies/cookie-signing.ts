@@ -1,4 +1,4 @@
-import { BoundedCache } from '../caches/bounded-cache'
+import { BoundedCache, tailKey } from '../caches/bounded-cache'
 import { hmacSign, hmacVerify, importHmacKey, lazy } from '../crypto'
 import { optionError } from '../options'
 
@@ -42,6 +42,12 @@ export interface SessionBinding {
   next(): string
 }
 
+/** A signed string that verified: its whole cache key (context and string) and its value. */
+interface Verified {
+  readonly key: string
+  readonly value: string
+}
+
 /** How many verified cookies each signer remembers. */
 export const VERIFIED_COOKIE_CACHE_SIZE = 1000
 
@@ -67,7 +73,10 @@ export function createCookieSigner(
   purpose: SigningPurpose,
 ): CookieSigner {
   const keys = lazy(() => Promise.all(secrets.map((s) => importHmacKey(s))))
-  const verified = new BoundedCache<string, string>(VERIFIED_COOKIE_CACHE_SIZE)
+  // Filed under the last characters of the signed string (`tailKey`: the end of its HMAC, cheaper
+  // to hash than the whole cookie), each entry with its whole (context, string) key: a hit counts
+  // only when that is this request's.
+  const verified = new BoundedCache<string, Verified>(VERIFIED_COOKIE_CACHE_SIZE)
   // Signed strings that failed under every secret: the secrets are this signer's for life, so
   // a failure stays one.
   const refused = new BoundedCache<string, true>(VERIFIED_COOKIE_CACHE_SIZE)
@@ -83,13 +92,14 @@ export function createCookieSigner(
       return `${value}.${await hmacSign(first as CryptoKey, signingInput(purpose, context, value))}`
     },
     remembered(signed) {
-      return verified.get(signed)
+      const hit = verified.get(tailKey(signed))
+      return hit !== undefined && hit.key === signed ? hit.value : undefined
     },
     async unsign(signed, context = '') {
       // A cookie value has no NUL, so the cache key cannot be made ambiguous by either part.
       const cacheKey = context === '' ? signed : `${context}\0${signed}`
-      const hit = verified.get(cacheKey)
-      if (hit !== undefined) return hit
+      const hit = verified.get(tailKey(cacheKey))
+      if (hit !== undefined && hit.key === cacheKey) return hit.value
       if (refused.get(cacheKey)) return null
       const dot = signed.lastIndexOf('.')
       if (dot <= 0 || dot === signed.length - 1) return null
@@ -99,7 +109,7 @@ export function createCookieSigner(
       const all = await keys()
       for (let i = 0; i < all.length; i++) {
         if (await hmacVerify(all[i] as CryptoKey, input, signature)) {
-          verified.set(cacheKey, value)
+          verified.set(tailKey(cacheKey), { key: cacheKey, value })
           if (i === 0) signedByFirst.set(context === '' ? value : `${context}\0${value}`, signed)
           return value
         }
