@@ -69,7 +69,7 @@ describe('BoundedCache', () => {
 describe('tailKey', () => {
   it('keeps the last characters of a long string and a short one whole', () => {
     expect(TAIL_KEY_LENGTH).toBe(16)
-    expect(tailKey('a'.repeat(30) + '0123456789abcdef')).toBe('0123456789abcdef')
+    expect(tailKey(`${'a'.repeat(30)}0123456789abcdef`)).toBe('0123456789abcdef')
     expect(tailKey('0123456789abcdef')).toBe('0123456789abcdef')
     expect(tailKey('short')).toBe('short')
     expect(tailKey('')).toBe('')
