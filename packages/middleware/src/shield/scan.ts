@@ -17,7 +17,7 @@ const CACHED_LENGTH = 64
 const CACHED_VALUES = 512
 /**
  * Longest body value whose verdict is remembered: a sentence or two. At most
- * {@link BODY_SLOTS} of them are kept, so memory stays bounded (a few hundred KB at worst).
+ * {@link BODY_SLOTS} of them are kept, so memory stays bounded (half a megabyte at worst).
  */
 const CACHED_BODY_LENGTH = 256
 /** One body value in this many, among those not remembered, is remembered when checked. */
