@@ -9,7 +9,9 @@ import { getMiddlewareDescription } from '@palisade/shared/describe'
 import { Hono, type MiddlewareHandler } from 'hono'
 import { calculateJwkThumbprint, exportJWK, generateKeyPair } from 'jose'
 import { describe, expect, it } from 'vitest'
+import { down, failing, json } from '../test/failing-store'
 import { signWith, testKey } from '../test/jwks-server'
+import { signedBody, signedPost } from '../test/signed-post'
 import { apiKey, createApiKey, MemoryApiKeyStore } from './api-key'
 import { ANSWERS as apiKeyAnswers } from './api-key/answers'
 import { bodyLimit } from './body-limit'
@@ -22,7 +24,7 @@ import { contentTypeGuard } from './content-type-guard'
 import { ANSWERS as contentTypeGuardAnswers } from './content-type-guard/answers'
 import { csrf } from './csrf'
 import { ANSWERS as csrfAnswers } from './csrf/answers'
-import { httpSignature, signRequest } from './http-signature'
+import { httpSignature } from './http-signature'
 import { ANSWERS as httpSignatureAnswers } from './http-signature/answers'
 import { idempotency } from './idempotency'
 import { ANSWERS as idempotencyAnswers } from './idempotency/answers'
@@ -164,25 +166,6 @@ it('knows every folder that has a table', () => {
 })
 
 const secret = 's'.repeat(32)
-const down = () => Promise.reject(new Error('down'))
-/** A store of every kind, each method failing. */
-const failing = {
-  increment: down,
-  consume: down,
-  validate: down,
-  get: down,
-  set: down,
-  destroy: async () => {},
-  acquire: down,
-  renew: down,
-  release: async () => {},
-  claim: down,
-}
-const json = (body: string) => ({
-  method: 'POST',
-  body,
-  headers: { 'content-type': 'application/json' },
-})
 const brokenBody = () => {
   let sent = false
   return new ReadableStream<Uint8Array>({
@@ -210,23 +193,6 @@ async function dpopRequest(dpop: DpopOptions) {
     mw: jwtAuth({ publicKey: issuer.publicKey, dpop }),
     init: { headers: { authorization: `DPoP ${token}`, dpop: proof } },
   }
-}
-
-const signedBody = '{"amount":5}'
-/** A POST to the trigger app's URL, signed with a fresh HMAC key. */
-async function signedPost() {
-  const key = await crypto.subtle.importKey(
-    'raw',
-    new Uint8Array(32).fill(7),
-    { name: 'HMAC', hash: 'SHA-256' },
-    false,
-    ['sign', 'verify'],
-  )
-  const signed = await signRequest(
-    new Request('http://localhost/', { method: 'POST', body: signedBody }),
-    { key, keyid: 'k1' },
-  )
-  return { key, signed }
 }
 
 interface Trigger {

@@ -4,6 +4,7 @@ import { socketFramedLength, unreadBodyHeaders } from '../internal/http/socket-b
 import { assertBoolean, assertKnownKeys, assertNonNegativeInteger } from '../internal/options'
 import { begin, decide, type Pending } from '../internal/outcomes/decisions'
 import { described } from '../internal/outcomes/described'
+import { passOn } from '../internal/pass-on'
 import { type BodyLimitRejects, reject, rejectOrRecord } from './answers'
 import { bodyLimitDescription } from './description'
 
@@ -52,8 +53,9 @@ export function bodyLimit(options?: BodyLimitOptions): MiddlewareHandler & BodyL
 
   const description = bodyLimitDescription(max)
   // Not async: the common request (a GET, or a body the runtime framed) is decided at once and
-  // gets next()'s own promise back. An async function returning that promise cost every request
-  // a promise of its own and two more microtask turns (bench/FINDINGS.md, issue 42). A refusal
+  // gets next()'s promise back with one `then` (passOn: the chain must see `undefined`). An async
+  // function cost every request a promise of its own and two more microtask turns
+  // (bench/FINDINGS.md, issue 42). A refusal
   // stays a rejected promise, as from an async function; only a body that must be counted goes
   // through `counted` below.
   return described(description, function bodyLimit(c, next) {
@@ -66,11 +68,11 @@ export function bodyLimit(options?: BodyLimitOptions): MiddlewareHandler & BodyL
       if (framed !== undefined) {
         if (framed > max) rejectOrRecord(d, dryRun, 413, 'Content Too Large', 'body_too_large')
         else decide(d, 'allow')
-        return next() // dry run: the body passes untouched
+        return passOn(next) // dry run: the body passes untouched
       }
       if (!mayHaveBody(c) || !c.req.raw.body) {
         decide(d, 'skip')
-        return next()
+        return passOn(next)
       }
     } catch (error) {
       return Promise.reject(error)
@@ -97,11 +99,13 @@ export function bodyLimit(options?: BodyLimitOptions): MiddlewareHandler & BodyL
       if (expected > max) {
         // The body stream exists and is left unread (see unreadBodyHeaders).
         rejectOrRecord(d, dryRun, 413, 'Content Too Large', 'body_too_large', unreadBodyHeaders(c))
-        return next() // dry run: the body passes untouched
+        await next() // dry run: the body passes untouched
+        return
       }
       if (framedByRuntime(c)) {
         decide(d, 'allow')
-        return next()
+        await next()
+        return
       }
     }
 
@@ -113,13 +117,15 @@ export function bodyLimit(options?: BodyLimitOptions): MiddlewareHandler & BodyL
         size = (await c.req.arrayBuffer()).byteLength
       } catch {
         decide(d, 'skip')
-        return next()
+        await next()
+        return
       }
       if (size > max) rejectOrRecord(d, dryRun, 413, 'Content Too Large', 'body_too_large')
       if (expected !== undefined && size !== expected)
         rejectOrRecord(d, dryRun, 400, MISMATCH, 'content_length_mismatch')
       decide(d, 'allow')
-      return next()
+      await next()
+      return
     }
 
     const reader = body.getReader()
@@ -144,7 +150,8 @@ export function bodyLimit(options?: BodyLimitOptions): MiddlewareHandler & BodyL
           body: rejoin(chunks, reader),
           duplex: 'half',
         } as RequestInit)
-        return next()
+        await next()
+        return
       }
     }
     // The declared length lied (only possible in-process): the body is not what it claims to be.
@@ -156,7 +163,7 @@ export function bodyLimit(options?: BodyLimitOptions): MiddlewareHandler & BodyL
     headers.delete('transfer-encoding')
     headers.set('content-length', String(size))
     c.req.raw = new Request(raw, { body: concat(chunks, size) as BufferSource, headers })
-    return next()
+    await next()
   }
 }
 

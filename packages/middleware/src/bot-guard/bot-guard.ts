@@ -3,6 +3,7 @@ import { getClientIP } from '../internal/network/client-ip'
 import { type IP, parseIP } from '../internal/network/ip'
 import { begin, decide, type Pending } from '../internal/outcomes/decisions'
 import { described } from '../internal/outcomes/described'
+import { passOn } from '../internal/pass-on'
 import { type BotGuardRejects, rejectOrRecord } from './answers'
 import { type BotInfo, cachedClassifier, type UserAgentClass } from './classify'
 import { type BotGuardOptions, configure, FACTORY } from './config'
@@ -12,8 +13,6 @@ import { createVerifier, type Verdict } from './verify'
 
 /** Distinct user agents whose classification one instance keeps. */
 const CLASSIFIED = 1000
-
-const NOTHING = () => undefined
 
 /** The answers a crawler's claim can get besides the unverified one classify() made. */
 const CLAIMS = new Map<Crawler, { verified: BotInfo; spoofed: BotInfo }>(
@@ -90,8 +89,7 @@ export function botGuard(options?: BotGuardOptions): MiddlewareHandler & BotGuar
     record(d, info, v)
     if (denied(info.category)) rejectOrRecord(d, dryRun, 403, message, 'bot_denied')
     decide(d, 'allow')
-    // `next()` resolves to the context; the chain must get `undefined` from a middleware.
-    return next().then(NOTHING)
+    return passOn(next)
   }
 
   // Not an async function: a browser or a cached verdict costs no extra promise and no await

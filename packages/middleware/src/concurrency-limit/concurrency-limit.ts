@@ -58,7 +58,8 @@ export function concurrencyLimit(
     const d = begin(c, NAME)
     if (skip && (await skip(c))) {
       decide(d, 'skip')
-      return next()
+      await next()
+      return
     }
     const key = await keyOf(c)
     if (typeof key !== 'string') {
@@ -89,13 +90,15 @@ export function concurrencyLimit(
       if (asked) void keeper.attempt(c, () => asked.release(key, lease))
       if (failOpen) {
         decide(d, 'skip', 'store_unavailable')
-        return next()
+        await next()
+        return
       }
       return reject(503, 'Concurrency store unavailable', 'store_unavailable')
     }
     if (!acquired) {
       rejectOrRecord(d, dryRun, 429, message, 'concurrency_limited', { 'Retry-After': retryAfter })
-      return next()
+      await next()
+      return
     }
     decide(d, 'allow')
     const slot = holdSlot(c, s as ConcurrencyStore, key, lease, keeper)

@@ -110,6 +110,6 @@ export function contentTypeGuard(
     else if (!allowed(c.req.header('content-type'))) {
       rejectOrRecord(d, dryRun, 415, message, 'unsupported_media_type')
     } else decide(d, 'allow')
-    return next()
+    await next()
   })
 }

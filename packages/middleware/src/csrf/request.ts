@@ -3,6 +3,7 @@ import { appendSetCookie, getCookieCopies } from '../internal/cookies/cookie'
 import { cookieOptions } from '../internal/cookies/cookie-settings'
 import { SESSION_BINDING, type SessionBinding } from '../internal/cookies/cookie-signing'
 import { begin, decide, type Pending } from '../internal/outcomes/decisions'
+import { passOn } from '../internal/pass-on'
 import { rejectOrRecord } from './answers'
 import { bodyToken } from './body-token'
 import { type CsrfConfig, FACTORY } from './config'
@@ -87,6 +88,6 @@ export function csrfHandler(config: CsrfConfig): MiddlewareHandler {
     }
     decide(d, 'skip')
     c.set('csrfToken', cookieToken)
-    return next()
+    return passOn(next)
   }
 }

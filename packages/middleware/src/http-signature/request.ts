@@ -125,7 +125,7 @@ export function httpSignatureHandler(config: HttpSignatureConfig): MiddlewareHan
       tag: chosen.tag,
     })
     decide(d, 'allow')
-    return next()
+    await next()
   }
 }
 

@@ -66,7 +66,10 @@ export function idempotency(options?: IdempotencyOptions): MiddlewareHandler & I
   )
 
   return described(description, async function idempotency(c, next) {
-    if (!methods.has(c.req.method)) return next()
+    if (!methods.has(c.req.method)) {
+      await next()
+      return
+    }
     const d = begin(c, NAME)
     const header = c.req.header('idempotency-key')
     if (header === undefined) {
@@ -74,7 +77,8 @@ export function idempotency(options?: IdempotencyOptions): MiddlewareHandler & I
         reject(400, 'This operation requires an Idempotency-Key header', 'idempotency_key_missing')
       }
       decide(d, 'skip')
-      return next()
+      await next()
+      return
     }
     const parsed = parseIdempotencyKey(header)
     if ('error' in parsed) reject(400, parsed.error, 'idempotency_key_invalid')
@@ -109,7 +113,8 @@ export function idempotency(options?: IdempotencyOptions): MiddlewareHandler & I
       report(error, c)
       if (failOpen) {
         decide(d, 'skip', 'store_unavailable')
-        return next()
+        await next()
+        return
       }
       return reject(503, 'Idempotency store unavailable', 'store_unavailable')
     }

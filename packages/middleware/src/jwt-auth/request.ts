@@ -2,6 +2,7 @@ import type { Context, MiddlewareHandler } from 'hono'
 import { getCookieCopies } from '../internal/cookies/cookie'
 import { JwksUnavailableError } from '../internal/keys/jwks'
 import { begin, decide } from '../internal/outcomes/decisions'
+import { passOn } from '../internal/pass-on'
 import { reject } from './answers'
 import { bearerToken, INVALID_REQUEST, schemeToken, type TokenScheme } from './bearer'
 import type { JwtAuthConfig } from './config'
@@ -116,10 +117,9 @@ export function jwtAuthHandler(config: JwtAuthConfig, verifier: TokenVerifier): 
     }
     c.set('jwtPayload', payload)
     decide(d, 'allow')
-    // Nothing to do after the handler (but a fresh DPoP nonce): the chain's promise is ours.
-    if (after === undefined) return next()
     await next()
-    after()
+    // Nothing to do after the handler but a fresh DPoP nonce.
+    after?.()
   }
 
   // Not async on the common request: a Bearer token remembered from an earlier verify, valid
@@ -141,7 +141,7 @@ export function jwtAuthHandler(config: JwtAuthConfig, verifier: TokenVerifier): 
     const d = begin(c, 'jwtAuth')
     c.set('jwtPayload', payload)
     decide(d, 'allow')
-    return next()
+    return passOn(next)
   }
 }
 

@@ -1,6 +1,7 @@
 import type { MiddlewareHandler } from 'hono'
 import { begin, decide } from '../internal/outcomes/decisions'
 import { described } from '../internal/outcomes/described'
+import { passOn } from '../internal/pass-on'
 import { unrefInterval } from '../internal/stores/timers'
 import { type LoadShedRejects, rejectOrRecord } from './answers'
 import { type LoadShedOptions, loadShedConfig } from './config'
@@ -108,7 +109,7 @@ export function loadShed(options: LoadShedOptions): LoadShedMiddleware {
   // down when the handler settles), not an async frame of its own. `then(done, failed)` rather
   // than `finally(done)`: finally chains a second promise to pass the outcome on (about 0.3 µs).
   const handler: MiddlewareHandler = function loadShed(c, next) {
-    if (exempt?.(c)) return next()
+    if (exempt?.(c)) return passOn(next)
     if (!started && needsProbes) void start()
     const d = begin(c, 'loadShed')
     const reason =

@@ -18,6 +18,7 @@ import {
   lastDecisionEnd,
 } from '../internal/outcomes/decisions'
 import { settle } from '../internal/outcomes/settle'
+import { passOn } from '../internal/pass-on'
 import { escapeControl } from './escape'
 
 /** A pino-shaped logger: `logger({ sink: pino() })`. Only `info`, `warn` and `error` are used. */
@@ -219,7 +220,7 @@ export function logger(options?: LoggerOptions): MiddlewareHandler {
   return function logger(c, next) {
     try {
       const path = rawPath(c.req.url)
-      if (excluded(path)) return next()
+      if (excluded(path)) return passOn(next)
       // The text line reads the decisions too, untimed: it names the dry runs.
       const record = installDecisions(c, json || serverTiming)
       c.set('log', new RequestLog(c, json, secrets, sink, target))

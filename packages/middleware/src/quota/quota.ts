@@ -94,7 +94,8 @@ export function quota(options: QuotaOptions): QuotaMiddleware {
       report(error, c)
       if (failOpen) {
         decide(d, 'skip', 'store_unavailable')
-        return next()
+        await next()
+        return
       }
       return reject(503, 'Quota store unavailable', 'store_unavailable')
     }

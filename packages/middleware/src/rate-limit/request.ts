@@ -1,6 +1,7 @@
 import type { Context, MiddlewareHandler, Next } from 'hono'
 import { assertNonNegativeInteger } from '../internal/options'
 import { begin, clock, decide, type Pending, storeTime } from '../internal/outcomes/decisions'
+import { passOn } from '../internal/pass-on'
 import { reject } from './answers'
 import { COUNT_METHOD, checkMax, type RateLimitConfig, safeInteger } from './config'
 import type { RateLimitCounter } from './counter'
@@ -101,7 +102,8 @@ function generalHandler(limiter: Limiter): MiddlewareHandler {
     const d = begin(c, 'rateLimit')
     if (skip && (await skip(c))) {
       decide(d, 'skip')
-      return next()
+      await next()
+      return
     }
     const k = keyOf(c)
     const { key, local } = k instanceof Promise ? await k : k
@@ -132,7 +134,8 @@ function generalHandler(limiter: Limiter): MiddlewareHandler {
       counter.report(error, c)
       if (failOpen) {
         decide(d, 'skip', 'store_unavailable')
-        return next()
+        await next()
+        return
       }
       reject(503, 'Rate limit store unavailable', 'store_unavailable')
     }
@@ -229,7 +232,7 @@ function usualHandler(limiter: Limiter): MiddlewareHandler | undefined {
     counter.report(error, c)
     if (!failOpen) reject(503, 'Rate limit store unavailable', 'store_unavailable')
     decide(d, 'skip', 'store_unavailable')
-    return next()
+    return passOn(next)
   }
   const pass = (
     c: Context,

@@ -62,12 +62,14 @@ export function shield(options?: ShieldOptions): MiddlewareHandler & ShieldRejec
     // Awaited only when there is a function to ask: no promise or turn per request otherwise.
     if (config.exemptFn !== undefined ? (await config.exemptFn(c)) === true : exempted(c, config)) {
       decide(d, 'skip')
-      return next()
+      await next()
+      return
     }
     if (ban !== undefined && (await ban.bannedFor(c)) > 0) {
       note(d, undefined, 'ban', 'client banned after repeated detections')
       rejectOrRecord(d, config.dryRun, 403, MESSAGE, 'attack_detected')
-      return next()
+      await next()
+      return
     }
     const scan = new Scan(detectOptions, config.maxInspect, verdicts)
     const found =
@@ -81,10 +83,11 @@ export function shield(options?: ShieldOptions): MiddlewareHandler & ShieldRejec
     if (found === undefined) {
       decide(d, 'allow')
       if (d !== undefined && cause !== undefined) d.decision.cause = cause
-      return next()
+      await next()
+      return
     }
     await refuse(c, d, config, found, cause, ban)
-    return next()
+    await next()
   })
 }
 

@@ -24,7 +24,10 @@ export function docsGuard(chain: readonly MiddlewareHandler[]): MiddlewareHandle
   let combined: MiddlewareHandler | undefined
   let size = 0
   return async function docsGuard(c, next) {
-    if (chain.length === 0) return next()
+    if (chain.length === 0) {
+      await next()
+      return
+    }
     if (combined === undefined || size !== chain.length) {
       combined = every(...chain)
       size = chain.length

@@ -20,7 +20,7 @@ import { type NodeIncoming, requestBuiltFrom, socketMessage } from './node-serve
  *
  * @example
  * ```ts
- * if (!mayHaveBody(c)) return next()
+ * if (!mayHaveBody(c)) return passOn(next)
  * ```
  */
 export function mayHaveBody(c: Context): boolean {
@@ -69,7 +69,7 @@ function framedBody(c: Context): boolean | undefined {
  *
  * @example
  * ```ts
- * if (framedByRuntime(c)) return next() // the declared length is the real one
+ * if (framedByRuntime(c)) return passOn(next) // the declared length is the real one
  * ```
  */
 export function framedByRuntime(c: Context): boolean {
