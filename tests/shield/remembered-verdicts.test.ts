@@ -1,5 +1,5 @@
 // shield() remembers the verdicts on short values (scan.ts, Verdicts): names, paths, headers, and
-// body values whose verdict cannot depend on their name. A remembered verdict must be the
+// body values up to 256 characters (under their name when the verdict may read it). A remembered verdict must be the
 // engine's: every CRS payload and benign sample, as a body value under its own name, under a
 // name for a server path and under none, checked often enough to be remembered, agrees with
 // detect().

@@ -57,7 +57,7 @@ describe('Scan with remembered verdicts', () => {
 
 describe('Scan with remembered verdicts on body values', () => {
   // A URL is remote file inclusion under a name for a server path (`include`) and nothing under
-  // `homepage`: a verdict that read the name must not be remembered under the value alone.
+  // `homepage`: a verdict that read the name must be remembered under that name only.
   const values = [
     'http://evil.example/shell.txt',
     'https://example.com/a',
@@ -69,6 +69,12 @@ describe('Scan with remembered verdicts on body values', () => {
     '%3Cscript%3Ealert(1)%3C/script%3E',
     '__proto__',
     'x'.repeat(70),
+    // Sentences are remembered too (up to 256 characters), a URL among them with its name.
+    'We met at the cafe and talked about the union of two teams; drop by any time. See https://example.com/a?b=1.',
+    `http://evil.example/${'a'.repeat(90)}.txt`,
+    `${'x'.repeat(70)}' or '1'='1`,
+    `<script>${'x'.repeat(200)}`,
+    `<script>${'x'.repeat(300)}`,
   ]
   const names = ['include', 'homepage', 'status', '_CONF[path]', 'mosConfig_absolute_path']
 

@@ -12,19 +12,24 @@ export interface Hit {
   readonly location: string
 }
 
-/** Longest value whose verdict is remembered, and how many names, paths or headers are. */
+/** Longest name, path or header value whose verdict is remembered, and how many of each kind are. */
 const CACHED_LENGTH = 64
 const CACHED_VALUES = 512
+/**
+ * Longest body value whose verdict is remembered: a sentence or two. At most
+ * {@link BODY_SLOTS} of them are kept, so memory stays bounded (half a megabyte at worst).
+ */
+const CACHED_BODY_LENGTH = 256
 /** One body value in this many, among those not remembered, is remembered when checked. */
 const ADMIT = 8
 
 /**
  * The kinds of value whose verdicts are remembered: names (JSON keys, form fields, query
  * parameters), paths and header values, all checked without a parameter name, and short body
- * values whose verdict cannot depend on the name they came under (see {@link Verdicts.of}). They
- * repeat across an API's requests: every object of an array has the same keys, every request the
- * same fields, a route its path, a JSON request its `Content-Type`; and in bodies, the values of
- * enumerations, statuses, tags, currencies, country codes, short names.
+ * values (see {@link Verdicts.of}). They repeat across an API's requests: every object of an
+ * array has the same keys, every request the same fields, a route its path, a JSON request its
+ * `Content-Type`; and in bodies, the values of enumerations, statuses, tags, currencies, country
+ * codes, short names, and the same sentence in each object of an array or each retry of a post.
  */
 export type RememberedKind = 'name' | 'path' | 'header' | 'body'
 
@@ -45,8 +50,8 @@ export class Verdicts {
   private readonly bodies = new BodyVerdicts()
 
   /**
-   * detect(value, kind, options, name). A body value's verdict is remembered only when it cannot
-   * depend on `name` (`mayReadName`), so a remembered one holds under any name.
+   * detect(value, kind, options, name). A body value's verdict is remembered under the value
+   * alone when it cannot depend on `name` (`mayReadName`), under the value and the name otherwise.
    */
   of(
     value: string,
@@ -54,8 +59,12 @@ export class Verdicts {
     options: DetectOptions,
     name?: string,
   ): AttackCategory | undefined {
+    if (kind === 'body') {
+      return value.length > CACHED_BODY_LENGTH
+        ? detect(value, kind, options, name)
+        : this.bodies.of(value, options, name)
+    }
     if (value.length > CACHED_LENGTH) return detect(value, kind, options, name)
-    if (kind === 'body') return this.bodies.of(value, options, name)
     const verdicts = this.byKind[kind]
     const known = verdicts.get(value)
     if (known !== undefined) return known ?? undefined
@@ -69,6 +78,8 @@ export class Verdicts {
 
 /** Slots of {@link BodyVerdicts} (a power of two). */
 const BODY_SLOTS = 1024
+/** The name a body value is remembered under when its verdict cannot read the name: any. */
+const ANY_NAME: unique symbol = Symbol('any name')
 
 /**
  * The verdicts on short body values: a direct-mapped table, not a Map. Most body values never
@@ -77,21 +88,29 @@ const BODY_SLOTS = 1024
  * value's slot comes from its length and three of its characters, and a miss mostly ends at a
  * length or first-character difference. One unknown value in {@link ADMIT} takes its slot (the
  * one there before is forgotten), so a value that repeats gets in soon and the others mostly
- * cost no memory; at most {@link BODY_SLOTS} values are kept.
+ * cost no memory; at most {@link BODY_SLOTS} values are kept. A value whose verdict may read the
+ * name it came under (`mayReadName`: a URL, which is remote file inclusion under `include`) is
+ * remembered with that name and found only under it.
  */
 class BodyVerdicts {
   private readonly values: (string | undefined)[] = new Array(BODY_SLOTS).fill(undefined)
+  private readonly names: (string | undefined | typeof ANY_NAME)[] = new Array(BODY_SLOTS).fill(
+    ANY_NAME,
+  )
   private readonly verdicts: (AttackCategory | null)[] = new Array(BODY_SLOTS).fill(null)
   /** Unknown values seen, for {@link ADMIT}. */
   private unknown = 0
 
   of(value: string, options: DetectOptions, name: string | undefined): AttackCategory | undefined {
     const slot = slotOf(value)
-    if (this.values[slot] === value) return this.verdicts[slot] ?? undefined
+    if (this.values[slot] === value) {
+      const under = this.names[slot]
+      if (under === ANY_NAME || under === name) return this.verdicts[slot] ?? undefined
+    }
     const found = detect(value, 'body', options, name)
-    // Remembered under the value alone: not when the verdict may have read the name.
-    if (++this.unknown % ADMIT === 0 && !mayReadName(value)) {
+    if (++this.unknown % ADMIT === 0) {
       this.values[slot] = value
+      this.names[slot] = mayReadName(value) ? name : ANY_NAME
       this.verdicts[slot] = found ?? null
     }
     return found
