@@ -11,7 +11,9 @@ import { OS_FILES } from '../../packages/middleware/src/shield/detect/lfi'
 import { dropBeforeCall, firstFunctionCall } from '../../packages/middleware/src/shield/detect/php'
 import {
   JAVA_WORDS,
+  numberOpens,
   RCE_WORDS,
+  SQL_DIGITS_REST,
   SQL_STACKED,
   SQL_WORDS,
 } from '../../packages/middleware/src/shield/detect/prefilter'
@@ -71,6 +73,7 @@ const OLD = {
     /^\s*if\s|process|__js_function|this\.constructor|xhuwmdc3xhuwmdy4awxl|xyqktkrfrlvoqyqk|xyqkxhuwmdrlxhuwmdq0x0zvtkmkjf9c|d2hpbguodhj1zsk|d2hpbguoms|x19qc19mdw5jdglvbi|downloadstring|downloadfile|frombase64string|webclient/,
   SQL_STACKED:
     /;\s*(?:insert|replace|update|delete|(?:drop|create|alter|truncate)\s+(?:table|database|schema|view|user|function|procedure|trigger|index)|select|exec|declare|shutdown|waitfor|(?:grant|revoke|union|set|load|backup|call|merge|handler|rename|begin|if|copy|attach|pragma|use)\s*(?:$|@))/,
+  SQL_DIGITS: /^\s*(?:json\.)?[-+.]?\d|order|group|\d\.e|\d\s+as\s/,
   SQL_WORDS:
     /union\s*(?:(?:all|distinct)\s+)?select|select\s|waitfor|outfile|dumpfile|create\s|table|when|exec|analyse|pg_|xp_|msdb|tempdb|schema|information|mysql|sysobjects|syscolumns|sysdatabases|sqlite|msys|northwind|master/,
 }
@@ -234,6 +237,38 @@ const PAIRS: Pair[] = [
     old: (t) => OLD.SQL_STACKED.test(t),
     now: any(SQL_STACKED),
     vocabulary: [OLD.SQL_STACKED],
+  },
+  {
+    name: 'pre-filter sql digits (a number opening the value read by hand)',
+    old: (t) => OLD.SQL_DIGITS.test(t),
+    now: (t) => numberOpens(t) || SQL_DIGITS_REST.test(t),
+    vocabulary: [OLD.SQL_DIGITS],
+    // Every white space `\s` reads, signs and a prefix that almost opens a number.
+    extra: [
+      'json.',
+      'json',
+      '-',
+      '+',
+      '.',
+      '7',
+      '\u00a0',
+      '\u2028',
+      '\ufeff',
+      '\u3000',
+      '\r',
+      'jsonx',
+    ],
+    shaped: fc
+      .tuple(
+        fc.array(fc.constantFrom(' ', '\t', '\n', '\u00a0', '\u2028', '\ufeff', '\u180e', 'x'), {
+          maxLength: 3,
+        }),
+        fc.constantFrom('', 'json.', 'json', 'json..', 'jso.'),
+        fc.constantFrom('', '-', '+', '.', '--', '-.', 'e'),
+        fc.constantFrom('0', '9', '٣', 'a', '', ' 1'),
+        fc.string({ maxLength: 12 }),
+      )
+      .map(([space, json, sign, first, rest]) => space.join('') + json + sign + first + rest),
   },
   {
     name: 'pre-filter sql words',

@@ -110,6 +110,7 @@ const G = {
   sqlStacked2: 1 << 22,
   sqlWords0: 1 << 23,
   sqlWords1: 1 << 24,
+  sqlNumberOpens: 1 << 25,
 } as const
 const GROUPS: KeywordGroup[] = []
 /** Declares the words of group `bit` (beside the pattern they guard) and returns the bit. */
@@ -480,16 +481,35 @@ function mayRce(lower: string, shape: Shape, kind: InputKind, paranoia: Paranoia
 // or a statement word (`union` before `select`, `select` followed by a space). Paranoia 2 reads more.
 const SQL_CHARS = bit('`()@$[{|&')
 const SQL_QUOTED = /\b(?:or|and|xor|div|not)\b|--|#|;/
-const SQL_DIGITS = /^\s*(?:json\.)?[-+.]?\d|order|group|\d\.e|\d\s+as\s/
+/** The rest of the digit test once a number opening the value (`^\s*(?:json\.)?[-+.]?\d`) is read by hand. */
+export const SQL_DIGITS_REST = /order|group|\d\.e|\d\s+as\s/
 const SQL_MARKS = group(G.sqlMarks, ['::', '/*'])
 const SQL_QUOTED_WORDS = group(G.sqlQuoted, ['or', 'and', 'div', 'not', '--', '#', ';'])
-/** `^\s*(?:json\.)?[-+.]?\d` is read as ` 1`, ` -1`, ` json.1`… (the start reads as white space). */
-const SQL_DIGITS_WORDS = group(G.sqlDigits, [
-  ...joined([' ', ' json.'], joined(['', '-', '+', '.'], DIGITS)),
-  'order',
-  'group',
-  ...joined(DIGITS, ['.e', ' as ']),
-])
+/**
+ * `^\s*(?:json\.)?[-+.]?\d` is read as ` 1`, ` -1`, ` json.1`… (the start reads as white space).
+ * These words occur after any white space, so most prose with a number holds one: they only open
+ * the category ({@link candidates}); {@link numberOpens} reads the start itself.
+ */
+const SQL_NUMBER_OPENS_WORDS = group(
+  G.sqlNumberOpens,
+  joined([' ', ' json.'], joined(['', '-', '+', '.'], DIGITS)),
+)
+const SQL_DIGITS_WORDS = group(G.sqlDigits, ['order', 'group', ...joined(DIGITS, ['.e', ' as '])])
+/**
+ * `/^\s*(?:json\.)?[-+.]?\d/.test(lower)` read by hand: a number opening the value. The test
+ * before it ran `/^\s*(?:json\.)?[-+.]?\d|order|group|\d\.e|\d\s+as\s/` on every value
+ * with a digit after white space (most prose with a number); an unanchored alternation that
+ * reads the whole value (rewritten-patterns.property.test.ts proves the two equal).
+ */
+export function numberOpens(lower: string): boolean {
+  let i = 0
+  while (i < lower.length && isWhiteSpace(lower.charCodeAt(i))) i++
+  if (lower.startsWith('json.', i)) i += 5
+  const sign = lower.charCodeAt(i)
+  if (sign === 45 || sign === 43 || sign === 46) i++
+  const digit = lower.charCodeAt(i)
+  return digit >= 48 && digit <= 57
+}
 export const SQL_STACKED = [
   /;\s*(?:insert|replace|update|delete|select|exec|declare|shutdown|waitfor)/,
   /;\s*(?:drop|create|alter|truncate)\s+(?:table|database|schema|view|user|function|procedure|trigger|index)/,
@@ -572,7 +592,9 @@ const maySqli = (lower: string, shape: Shape, paranoia: Paranoia) =>
   has(shape, SQL_CHARS) ||
   hasWord(shape, SQL_MARKS) ||
   (has(shape, QUOTES) && hasWord(shape, SQL_QUOTED_WORDS) && SQL_QUOTED.test(lower)) ||
-  ((shape.other & DIGIT) !== 0 && hasWord(shape, SQL_DIGITS_WORDS) && SQL_DIGITS.test(lower)) ||
+  ((shape.other & DIGIT) !== 0 &&
+    ((hasWord(shape, SQL_NUMBER_OPENS_WORDS) && numberOpens(lower)) ||
+      (hasWord(shape, SQL_DIGITS_WORDS) && SQL_DIGITS_REST.test(lower)))) ||
   (has(shape, SEMICOLON) && anyGuarded(SQL_STACKED, SQL_STACKED_WORDS, lower, shape)) ||
   anyGuarded(SQL_WORDS, SQL_WORDS_WORDS, lower, shape)
 
@@ -618,6 +640,7 @@ const SQL_WORD_GROUPS =
   SQL_MARKS |
   SQL_QUOTED_WORDS |
   SQL_DIGITS_WORDS |
+  SQL_NUMBER_OPENS_WORDS |
   SQL_STACKED_WORDS.reduce((a, b) => a | b, 0) |
   SQL_WORDS_WORDS.reduce((a, b) => a | b, 0)
 
