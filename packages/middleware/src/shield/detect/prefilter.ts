@@ -57,21 +57,23 @@ const isNameChar = (code: number) =>
 
 /**
  * Whether some `=` in `lower` has, before it (past at most `spaces` white-space or control
- * characters), a name (`[\w.]`, read back at most `length` characters) that `accept` takes. A scan
- * back from each `=`, each bounded: linear, where a pattern would rescan from every start.
+ * characters), a name (`[\w.]`, read back at most `length` characters) that `accept` takes: it
+ * reads the name in place, `lower[start, end)` (no copy per `=`). A scan back from each `=`, each
+ * bounded: linear, where a pattern would rescan from every start (names hold no `=`, so they do
+ * not overlap, and `accept` reads only its name).
  */
 function nameBeforeEquals(
   lower: string,
   spaces: number,
   length: number,
-  accept: (name: string) => boolean,
+  accept: (lower: string, start: number, end: number) => boolean,
 ): boolean {
   for (let eq = lower.indexOf('='); eq !== -1; eq = lower.indexOf('=', eq + 1)) {
     let end = eq
     while (end > 0 && eq - end < spaces && isSpaceOrControl(lower.charCodeAt(end - 1))) end--
     let start = end
     while (start > 0 && end - start < length && isNameChar(lower.charCodeAt(start - 1))) start--
-    if (start < end && accept(lower.slice(start, end))) return true
+    if (start < end && accept(lower, start, end)) return true
   }
   return false
 }
@@ -188,7 +190,13 @@ const PHP_COLON_WORDS = group(G.phpColon, ['php:', ...joined([':'], DIGITS)])
 const PHP_SESSION = group(G.phpSession, ['sess_'])
 const PHP_INI_LINE = /^\s*[a-z_]+\s*=/
 /** `allow_url_include =`, `opcache.x=`: the 65 name characters before `=` hold `_` or `.`. */
-const iniName = (name: string) => name.includes('_') || name.includes('.')
+function iniName(lower: string, start: number, end: number): boolean {
+  for (let i = start; i < end; i++) {
+    const code = lower.charCodeAt(i)
+    if (code === 95 /* _ */ || code === 46 /* . */) return true
+  }
+  return false
+}
 const mayPhp = (lower: string, shape: Shape, kind: InputKind) =>
   has(shape, PHP_CHARS) ||
   (has(shape, COLON) && hasWord(shape, PHP_COLON_WORDS) && PHP_COLON.test(lower)) ||
@@ -244,7 +252,13 @@ const XSS_COLON_WORDS = group(G.xssColon, ['t:', 't :', 'data', 'schemalocation'
 const XSS_EQUALS = /srcdoc|textcontent|formaction/
 const XSS_EQUALS_WORDS = group(G.xssEquals, ['srcdoc', 'textcontent', 'formaction'])
 /** An event handler `on…=`: `on` and at least three letters before the `=` (and 48 spaces at most). */
-const handlerName = (name: string) => name.slice(0, -3).includes('on')
+function handlerName(lower: string, start: number, end: number): boolean {
+  // `on` within the name but its last three characters (what `name.slice(0, -3).includes('on')` read).
+  for (let i = start; i + 2 <= end - 3; i++) {
+    if (lower.charCodeAt(i) === 111 /* o */ && lower.charCodeAt(i + 1) === 110 /* n */) return true
+  }
+  return false
+}
 const XSS_DOT = /document|sort|reflect|window|innerhtml|outerhtml|fromcharcode|parentnode/
 const XSS_DOT_WORDS = group(G.xssDot, [
   'document',
@@ -366,9 +380,28 @@ for (const command of COMMANDS) {
   const at = command.length >= 3 ? prefixAt(command, 0) : -1
   if (at !== -1) COMMAND_STARTS[at] = 1
 }
-/** Whether `text[from, to)` is a command: no copy of a word whose first three characters start none. */
+/**
+ * The commands of one or two characters (`w`, `id`, `ls`), by the slots of their characters
+ * (`a * 41 + b`, b 0 for one character): prose is full of such words (`we`, `on`, `at`), and a
+ * Set lookup would copy and hash each. A word whose characters all have slots is a command
+ * exactly when its entry is set (a command with a character outside the slots equals no such word).
+ */
+const SHORT_COMMANDS = new Uint8Array(41 * 41)
+for (const command of COMMANDS) {
+  const a = slotAt(command, 0)
+  const b = command.length === 2 ? slotAt(command, 1) : 0
+  if (command.length <= 2 && a !== 0 && (command.length === 1 || b !== 0))
+    SHORT_COMMANDS[a * 41 + b] = 1
+}
+/** Whether `text[from, to)` is a command: no copy of a word whose first three characters start none, nor of a short word. */
 function commandAt(text: string, from: number, to: number): boolean {
-  if (to - from >= 3) {
+  const length = to - from
+  if (length === 1 || length === 2) {
+    const a = slotAt(text, from)
+    const b = length === 2 ? slotAt(text, from + 1) : 0
+    if (a !== 0 && (length === 1 || b !== 0)) return SHORT_COMMANDS[a * 41 + b] === 1
+  }
+  if (length >= 3) {
     const at = prefixAt(text, from)
     if (at !== -1 && COMMAND_STARTS[at] === 0) return false
   }
