@@ -74,14 +74,15 @@ const SPACE_CLASS = 1
 /**
  * The compiled automaton: a full transition table (no failure links left to follow at run time).
  * A state is the offset of its row in `table`: `table[state]` holds the bits of the groups with a
- * word ending there, `table[state + 1 + class]` the state after a character of that class. One
- * array and no multiplication per character.
+ * word ending there, `table[state + 1 + class]` the state after a character of that class, or
+ * its complement (`~state`, negative) when words end there. One array and no multiplication per
+ * character.
  */
 export interface KeywordAutomaton {
   /** Character class of each ASCII code (the low {@link CLASS_BITS}), its `Shape.other` bits above. */
   readonly classes: Int32Array
   readonly table: Int32Array
-  /** `table` from its second entry: `next[state + class]` is `table[state + 1 + class]`, one add fewer a character. */
+  /** `table` from its second entry (a transition into a state where words end is the complement of its offset): `next[state + class]` is `table[state + 1 + class]`, one add fewer a character. */
   readonly next: Int32Array
   /** The state after the white space read before the value. */
   readonly start: number
@@ -152,12 +153,18 @@ export function compileKeywords(groups: readonly KeywordGroup[]): KeywordAutomat
     const after = child[state * width + SPACE_CLASS] as number
     if (after !== 0) next[after * width + SPACE_CLASS] = after
   }
+  // A transition to a state where words end is stored as the complement of its offset (negative):
+  // the scan reads that state's groups only then, and most characters (into a state where no word
+  // ends) read one entry of the table, not two (a row is 200 bytes: its groups and the entry read
+  // are mostly on different cache lines, and a request's scan finds few of them cached).
   const row = width + 1
   const table = new Int32Array(found.length * row)
   for (let state = 0; state < found.length; state++) {
     table[state * row] = found[state] as number
-    for (let c = 0; c < width; c++)
-      table[state * row + 1 + c] = (next[state * width + c] as number) * row
+    for (let c = 0; c < width; c++) {
+      const target = next[state * width + c] as number
+      table[state * row + 1 + c] = (found[target] as number) === 0 ? target * row : ~(target * row)
+    }
   }
   // Each ASCII code's class, with its `Shape.other` bits above CLASS_BITS: one table read a character.
   const entries = new Int32Array(128)
@@ -199,7 +206,10 @@ export function scanValue(
       kind = isWhiteSpace(code) ? SPACE_CLASS : OTHER_CLASS
     }
     state = next[state + kind] as number
-    words |= table[state] as number
+    if (state < 0) {
+      state = ~state
+      words |= table[state] as number
+    }
   }
   into.punct = punct
   into.other = other >>> CLASS_BITS
