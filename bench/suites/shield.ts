@@ -5,6 +5,11 @@
  * means the CPU per KiB stays flat; then the detection engine against the OWASP CRS regression
  * corpus and the benign corpus (crs/table.ts), with issue 38's detection targets and the table
  * for RESULTS.md. `pnpm bench --only=shield`.
+ *
+ * The timed bodies carry prose that is new in every request (`jsonBody`'s `variant`), as a
+ * comments or orders API receives: shield remembers the verdicts on body values it has seen
+ * (shield/scan.ts), and one body sent again and again would measure that memory, not the
+ * inspection. The same body every request is shown beside the target, as what the memory buys.
  */
 import { Hono, type MiddlewareHandler } from 'hono'
 import { corpusReport, corpusSection, corpusTargets } from '../crs/table'
@@ -15,19 +20,44 @@ import { addRow, addTarget, heading, results, skip } from '../lib/results'
 const BASE = 'http://localhost'
 type Shield = (options?: Record<string, unknown>) => MiddlewareHandler
 
-/** A JSON body of about `bytes` bytes: an array of comment objects with prose, a name, numbers. */
-export function jsonBody(bytes: number): string {
-  const item = {
-    id: 1234,
-    author: "Siobhan O'Brien",
-    title: 'Notes on select, from and where in everyday English',
-    body: 'We met at the cafe and talked about the union of two teams; drop by any time. See https://example.com/a?b=1.',
-    tags: ['prose', 'markdown', 'url'],
-    published: true,
+/**
+ * A JSON body of about `bytes` bytes: an array of comment objects with prose, a name, numbers.
+ * With a `variant`, each object's title and prose carry the variant and the object's index, so
+ * no two objects of any two variants share a free-text value (names and tags still repeat, as
+ * they do in real traffic); without one, every object is the same but for its id.
+ */
+export function jsonBody(bytes: number, variant?: number): string {
+  const item = (i: number) => {
+    const n = variant === undefined ? '' : ` ${variant}.${i}`
+    return {
+      id: i,
+      author: "Siobhan O'Brien",
+      title: `Notes${n} on select, from and where in everyday English`,
+      body: `We met at the cafe${n} and talked about the union of two teams; drop by any time. See https://example.com/a?b=1.`,
+      tags: ['prose', 'markdown', 'url'],
+      published: true,
+    }
   }
-  const one = JSON.stringify(item).length + 1
+  const one = JSON.stringify(item(0)).length + 1
   const n = Math.max(1, Math.round(bytes / one))
-  return JSON.stringify(Array.from({ length: n }, (_, i) => ({ ...item, id: i })))
+  return JSON.stringify(Array.from({ length: n }, (_, i) => item(i)))
+}
+
+/**
+ * Requests rotating through distinct bodies of about `bytes` bytes: 8 MiB of them (8,192 at
+ * 1 KiB, 8 at 1 MiB), many times more values than shield remembers (1,024 slots), built before
+ * the timing so both sides pay the same to send them.
+ */
+function freshPosts(bytes: number): { req: () => Request; size: number } {
+  const bodies = Array.from({ length: Math.max(4, Math.round((8 * 2 ** 20) / bytes)) }, (_, v) =>
+    jsonBody(bytes, v),
+  )
+  let next = 0
+  const posts = bodies.map(post)
+  return {
+    req: () => (posts[next++ % posts.length] as () => Request)(),
+    size: (bodies[0] as string).length,
+  }
 }
 
 function app(mw: MiddlewareHandler | undefined): Hono {
@@ -76,27 +106,50 @@ export async function runShield(): Promise<void> {
   const title1 = 'shield: 1 KiB JSON POST against the body parsed without shield'
   if (!settings.filter || settings.filter.test(title1)) {
     heading(title1)
-    const req = post(jsonBody(1024))
+    const batch = settings.quick ? 300 : 1000
+    const fresh = freshPosts(1024).req
     const m = await sides(
       [
-        ['body parsed, no shield', app(undefined), req],
-        ['shield()', app(shield()), req],
+        ['body parsed, no shield', app(undefined), fresh],
+        ['shield()', app(shield()), fresh],
       ],
-      settings.quick ? 300 : 1000,
+      batch,
     )
     if (m) {
-      addRow({ table: 'shield', name: 'body parsed, no shield (1 KiB JSON POST)', ns: m.cpu(0) })
       addRow({
         table: 'shield',
-        name: 'shield() (1 KiB JSON POST)',
+        name: 'body parsed, no shield (1 KiB JSON POST, prose new in every request)',
+        ns: m.cpu(0),
+      })
+      addRow({
+        table: 'shield',
+        name: 'shield() (1 KiB JSON POST, prose new in every request)',
         ns: m.cpu(1),
         ratio: m.ratio(1, 0),
         vs: 'body parsed, no shield',
       })
       addTarget({
-        goal: 'shield() on a 1 KiB JSON POST within 1.5x the CPU of the route parsing the body without it',
+        goal: 'shield() on a 1 KiB JSON POST (prose new in every request) within 1.5x the CPU of the route parsing the body without it',
         measured: fmtRatio(m.ratio(1, 0)),
         met: m.ratio(1, 0) <= 1.5,
+      })
+    }
+    // Shown: the same body every request, whose values shield remembers after the first few.
+    const same = post(jsonBody(1024))
+    const r = await sides(
+      [
+        ['body parsed, no shield', app(undefined), same],
+        ['shield()', app(shield()), same],
+      ],
+      batch,
+    )
+    if (r) {
+      addRow({
+        table: 'shield',
+        name: 'shield() (1 KiB JSON POST, the same body every request)',
+        ns: r.cpu(1),
+        ratio: r.ratio(1, 0),
+        vs: 'body parsed, no shield (same body)',
       })
     }
   }
@@ -106,8 +159,7 @@ export async function runShield(): Promise<void> {
     const sizes = [1024, 16 * 1024, 256 * 1024, 1024 * 1024]
     const perKiB: number[] = []
     for (const size of sizes) {
-      const body = jsonBody(size)
-      const req = post(body)
+      const { req, size: length } = freshPosts(size)
       const inspect = shield({ maxInspectBytes: 2 * 1024 * 1024 })
       const batch = Math.max(2, Math.round((settings.quick ? 100 : 300) / (size / 1024) ** 0.5))
       const m = await sides(
@@ -120,7 +172,7 @@ export async function runShield(): Promise<void> {
       if (!m) continue
       // shield's own cost: the difference from the route that parses the same body.
       const own = Math.max(0, m.cpu(1) - m.cpu(0))
-      const kib = body.length / 1024
+      const kib = length / 1024
       perKiB.push(own / kib)
       addRow({
         table: 'shield',
