@@ -483,7 +483,7 @@ describe('the request after a body reader, on whichever path this runtime takes'
       })
     }
     expect(out[0]).toEqual(out[1])
-    return out[0]
+    return out[0] as (typeof out)[number]
   }
 
   it('a JSON body: every reader and c.req.raw (new Request, a branded read, the stream) agree', async () => {
