@@ -26,6 +26,16 @@ function appReading(read: (c: Parameters<typeof readBodyText>[0]) => Promise<unk
   return { app, seen }
 }
 
+/** Whether this runtime's Request takes a Proxy over a request as its input (brand check). */
+function proxyPassesForRequest(): boolean {
+  try {
+    const raw = new Request('http://x.example/', { method: 'POST', body: 'a' })
+    return new Request(new Proxy(raw, {})).method === 'POST'
+  } catch {
+    return false
+  }
+}
+
 describe('readBodyText', () => {
   it('reads the body once into Hono’s cache, without a clone (stream tee)', async () => {
     const clone = vi.spyOn(Request.prototype, 'clone')
@@ -360,6 +370,8 @@ describe('readBodyBytes then the handler (c.req.raw served lazily, internals on 
     expect(await res.json()).toEqual({ text: 'replaced' })
   })
 
+  // Where a Proxy passes for a Request (Node 20, 22); on Node 24 the request is built at once
+  // (the test below says why), one Request per request.
   it('builds no new Request while the handler reads the body through c.req only', async () => {
     flag.__PALISADE_NO_INTERNALS__ = false
     const a = new Hono()
@@ -380,16 +392,17 @@ describe('readBodyBytes then the handler (c.req.raw served lazily, internals on 
       }
     }
     const first = req()
+    const lazy = proxyPassesForRequest()
     globalThis.Request = Counting
     try {
       const res = await a.fetch(first)
       expect(await res.json()).toEqual({ text: 'hi', h: '1' })
-      expect(built).toBe(0)
+      expect(built).toBe(lazy ? 0 : 1)
       // With the switch on, the request is built at once, as before.
       flag.__PALISADE_NO_INTERNALS__ = true
       const off = await a.fetch(new Original('http://localhost/', { method: 'POST', body: 'hi' }))
       expect(await off.json()).toEqual({ text: 'hi' })
-      expect(built).toBe(1)
+      expect(built).toBe(lazy ? 1 : 2)
     } finally {
       globalThis.Request = Original
     }
@@ -402,16 +415,6 @@ describe('the request after a body reader, on whichever path this runtime takes'
   afterEach(() => {
     flag.__PALISADE_NO_INTERNALS__ = cell
   })
-
-  /** Whether this runtime's Request takes a Proxy over a request as its input (brand check). */
-  function proxyPassesForRequest(): boolean {
-    try {
-      const raw = new Request('http://x.example/', { method: 'POST', body: 'a' })
-      return new Request(new Proxy(raw, {})).method === 'POST'
-    } catch {
-      return false
-    }
-  }
 
   it('is served lazily exactly where a Proxy passes for a Request, and built at once elsewhere', async () => {
     // Node 20 and 22 (undici 6: state under symbols) pass; Node 24 (undici 7: `#state`) does not,
