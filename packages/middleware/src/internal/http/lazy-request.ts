@@ -30,6 +30,15 @@ const BODY_MEMBERS = new Set<string | symbol>([
  * `undefined` (the caller builds the request at once) when the switch is off, or where a Proxy
  * cannot stand in for a Request: a runtime whose Request checks its receiver's brand (private
  * fields, native classes) fails the probe below, which `new Request(proxy)` must pass.
+ *
+ * Node 24 is such a runtime: its undici (7.x) keeps a Request's state in private fields
+ * (`#state`, `#signal`), and `new Request(proxy)` or `fetch(proxy)` throw "Cannot read private
+ * member". No stand-in can pass there: a private field exists only on an object that Request's
+ * own constructor (or `clone()`) made, and the state it holds (body, signal) is read from that
+ * object directly, past any getter. A real Request made early is the rebuild itself; a clone
+ * before the read tees the stream (slower to read than the rebuild); replacing `c.req.raw` only
+ * when it is read does not help, as Hono's `c.req.header()`, `url`, `text()`… all read it
+ * (bench/FINDINGS.md, "Touching the request body", 2026-12-07).
  */
 export function lazyBodyRequest(raw: Request, build: () => Request): Request | undefined {
   if (internalsSwitchedOff()) return undefined
