@@ -96,6 +96,17 @@ async function sides(
   )
 }
 
+/** The route parsing the body without shield (case 0) against the same route behind `mw` (case 1). */
+function withAndWithout(mw: MiddlewareHandler, req: () => Request, batch: number) {
+  return sides(
+    [
+      ['body parsed, no shield', app(undefined), req],
+      ['shield()', app(mw), req],
+    ],
+    batch,
+  )
+}
+
 export async function runShield(): Promise<void> {
   const mod = (await importPackage('@palisade/middleware/shield')) as { shield?: Shield } | null
   const shield = mod?.shield
@@ -108,13 +119,7 @@ export async function runShield(): Promise<void> {
     heading(title1)
     const batch = settings.quick ? 300 : 1000
     const fresh = freshPosts(1024).req
-    const m = await sides(
-      [
-        ['body parsed, no shield', app(undefined), fresh],
-        ['shield()', app(shield()), fresh],
-      ],
-      batch,
-    )
+    const m = await withAndWithout(shield(), fresh, batch)
     if (m) {
       addRow({
         table: 'shield',
@@ -136,13 +141,7 @@ export async function runShield(): Promise<void> {
     }
     // Shown: the same body every request, whose values shield remembers after the first few.
     const same = post(jsonBody(1024))
-    const r = await sides(
-      [
-        ['body parsed, no shield', app(undefined), same],
-        ['shield()', app(shield()), same],
-      ],
-      batch,
-    )
+    const r = await withAndWithout(shield(), same, batch)
     if (r) {
       addRow({
         table: 'shield',
@@ -162,13 +161,7 @@ export async function runShield(): Promise<void> {
       const { req, size: length } = freshPosts(size)
       const inspect = shield({ maxInspectBytes: 2 * 1024 * 1024 })
       const batch = Math.max(2, Math.round((settings.quick ? 100 : 300) / (size / 1024) ** 0.5))
-      const m = await sides(
-        [
-          ['body parsed, no shield', app(undefined), req],
-          ['shield()', app(inspect), req],
-        ],
-        batch,
-      )
+      const m = await withAndWithout(inspect, req, batch)
       if (!m) continue
       // shield's own cost: the difference from the route that parses the same body.
       const own = Math.max(0, m.cpu(1) - m.cpu(0))
