@@ -10,12 +10,14 @@ import { GADGETS } from '../../packages/middleware/src/shield/detect/java'
 import { OS_FILES } from '../../packages/middleware/src/shield/detect/lfi'
 import { dropBeforeCall, firstFunctionCall } from '../../packages/middleware/src/shield/detect/php'
 import {
+  iniLine,
   JAVA_WORDS,
   numberOpens,
   RCE_WORDS,
   SQL_DIGITS_REST,
   SQL_STACKED,
   SQL_WORDS,
+  urlMarkInFirstWord,
 } from '../../packages/middleware/src/shield/detect/prefilter'
 import { PROTO_KEY } from '../../packages/middleware/src/shield/detect/prototype-pollution'
 import {
@@ -74,6 +76,8 @@ const OLD = {
   SQL_STACKED:
     /;\s*(?:insert|replace|update|delete|(?:drop|create|alter|truncate)\s+(?:table|database|schema|view|user|function|procedure|trigger|index)|select|exec|declare|shutdown|waitfor|(?:grant|revoke|union|set|load|backup|call|merge|handler|rename|begin|if|copy|attach|pragma|use)\s*(?:$|@))/,
   SQL_DIGITS: /^\s*(?:json\.)?[-+.]?\d|order|group|\d\.e|\d\s+as\s/,
+  RFI_FIRST_WORD: /^\s*[^\s:/?#]*[:/?#]/,
+  PHP_INI_LINE: /^\s*[a-z_]+\s*=/,
   SQL_WORDS:
     /union\s*(?:(?:all|distinct)\s+)?select|select\s|waitfor|outfile|dumpfile|create\s|table|when|exec|analyse|pg_|xp_|msdb|tempdb|schema|information|mysql|sysobjects|syscolumns|sysdatabases|sqlite|msys|northwind|master/,
 }
@@ -103,6 +107,29 @@ interface Pair {
   /** Values shaped like a match, for an oracle that random words seldom satisfy. */
   shaped?: fc.Arbitrary<string>
 }
+
+/** Every kind of white space `\s` reads, and characters next to it that it does not. */
+const WHITE_SPACE_AND_NEAR = [
+  ' ',
+  '\t',
+  '\n',
+  '\r',
+  '\v',
+  '\f',
+  '\u00a0',
+  '\u1680',
+  '\u2000',
+  '\u200a',
+  '\u2028',
+  '\u2029',
+  '\u202f',
+  '\u205f',
+  '\u3000',
+  '\ufeff',
+  '\u180e',
+  '\u200b',
+  '\u0085',
+]
 
 const spaces = fc.integer({ min: 0, max: 18 }).map((n) => ' '.repeat(n))
 const word = (max: number) => fc.stringMatching(/^[a-z0-9_'"+-]+$/).filter((w) => w.length <= max)
@@ -269,6 +296,40 @@ const PAIRS: Pair[] = [
         fc.string({ maxLength: 12 }),
       )
       .map(([space, json, sign, first, rest]) => space.join('') + json + sign + first + rest),
+  },
+  {
+    name: 'pre-filter rfi first word (read by hand)',
+    old: (t) => OLD.RFI_FIRST_WORD.test(t),
+    now: urlMarkInFirstWord,
+    vocabulary: [OLD.RFI_FIRST_WORD],
+    // Every white space `\s` reads (and one it does not), words, and a URL's parts.
+    extra: WHITE_SPACE_AND_NEAR.concat(['http', 'x', 'a.b', '//', 'example.com', '']),
+    shaped: fc
+      .tuple(
+        fc.array(fc.constantFrom(...WHITE_SPACE_AND_NEAR), { maxLength: 3 }),
+        fc.stringMatching(/^[a-z.\u00e9_-]{0,8}$/),
+        fc.constantFrom('', ':', '/', '?', '#', ' ', '\u00a0', '\u180e', 'x'),
+        fc.string({ maxLength: 12 }),
+      )
+      .map(([space, first, mark, rest]) => space.join('') + first + mark + rest),
+  },
+  {
+    name: 'pre-filter php ini line (read by hand)',
+    old: (t) => OLD.PHP_INI_LINE.test(t),
+    now: iniLine,
+    vocabulary: [OLD.PHP_INI_LINE],
+    extra: WHITE_SPACE_AND_NEAR.concat(['engine', 'a_b', 'x1', 'X', '==', '-', '.']),
+    shaped: fc
+      .tuple(
+        fc.array(fc.constantFrom(...WHITE_SPACE_AND_NEAR), { maxLength: 3 }),
+        fc.stringMatching(/^[a-z_A-Z0-9.\u00e9]{0,8}$/),
+        fc.array(fc.constantFrom(...WHITE_SPACE_AND_NEAR), { maxLength: 3 }),
+        fc.constantFrom('=', '', '==', ' =', 'x=', '1'),
+        fc.string({ maxLength: 12 }),
+      )
+      .map(
+        ([space, name, gap, equals, rest]) => space.join('') + name + gap.join('') + equals + rest,
+      ),
   },
   {
     name: 'pre-filter sql words',
