@@ -87,6 +87,60 @@ describe('readBodyText', () => {
   })
 })
 
+describe('readBodyText off @hono/node-server: the body read off its stream', () => {
+  /** A POST whose body is a stream of these chunks (then an error, if given). */
+  const streamed = (chunks: unknown[], error?: Error): RequestInit =>
+    ({
+      method: 'POST',
+      duplex: 'half',
+      body: new ReadableStream({
+        start(controller) {
+          for (const chunk of chunks) controller.enqueue(chunk)
+          if (error) controller.error(error)
+          else controller.close()
+        },
+      }),
+    }) as RequestInit
+
+  it('caches exactly the body’s bytes when chunks view larger buffers', async () => {
+    const pool = new TextEncoder().encode('xx{"a":xx1}xx')
+    const bytes = [...new TextEncoder().encode('{"a":1}')]
+    for (const chunks of [
+      [new Uint8Array(pool.buffer, 2, 5), new Uint8Array(pool.buffer, 9, 2)],
+      [new Uint8Array(new TextEncoder().encode('xx{"a":1}xx').buffer, 2, 7)],
+    ]) {
+      const { app, seen } = appReading(readBodyText)
+      const out = await (await app.request('/', streamed(chunks))).json()
+      expect(seen.middleware).toBe('{"a":1}')
+      expect(out.text).toBe('{"a":1}')
+      expect(out.viaHono).toEqual(bytes)
+      expect(out.viaRaw).toEqual(bytes)
+    }
+  })
+
+  it('gives null for a chunk that is not bytes, a failing stream, and a body read and released', async () => {
+    const results: unknown[] = []
+    const app = new Hono()
+    app.post('/', async (c) => {
+      results.push(await readBodyText(c))
+      return c.text('ok')
+    })
+    app.post('/released', async (c) => {
+      const reader = (c.req.raw.body as ReadableStream).getReader()
+      while (!(await reader.read()).done) {}
+      reader.releaseLock()
+      results.push(await readBodyText(c))
+      results.push(Object.keys(c.req.bodyCache))
+      return c.text('ok')
+    })
+    await app.request('/', streamed(['text, not bytes']))
+    await app.request('/', streamed([{}]))
+    await app.request('/', streamed([new Uint8Array([97])], new Error('reset')))
+    await app.request('/released', { method: 'POST', body: 'x' })
+    expect(results).toEqual([null, null, null, null, []])
+  })
+})
+
 describe('readBodyText then the handler', () => {
   it('serves c.req.json(), text(), formData() and blob() from the cache, consistently', async () => {
     const app = new Hono()
