@@ -51,6 +51,18 @@ const SERVERS: ServerSpec[] = [
       'the floor’s handler behind six middleware that only `await next()`: what Hono’s chain of six layers costs before any middleware does anything',
   },
   {
+    kind: 'hono-same-work',
+    name: 'bare Hono, the six’s work by hand',
+    stack:
+      'no middleware; one handler does the six’s checks by hand (Origin, a fixed window per address, the session cookie’s HMAC and the session, the CSRF cookie, the JWT’s HMAC and exp; checked values remembered) and sets the same 11 headers',
+  },
+  {
+    kind: 'hono-same-work:6',
+    name: 'the six’s work by hand behind six no-op middleware',
+    stack:
+      'the same handler behind six middleware that only `await next()`: the same checks, paying Hono’s chain of six layers as the six do',
+  },
+  {
     kind: 'fastify',
     name: 'Fastify 5',
     stack:
@@ -193,6 +205,8 @@ export const PAIRS: ReadonlyArray<readonly [a: string, b: string]> = [
   ['palisade', 'hono-headers'],
   ['hono-headers', 'hono-bare'],
   ['hono-noop:6', 'hono-headers'],
+  ['palisade', 'hono-same-work'],
+  ['palisade', 'hono-same-work:6'],
   ['palisade-example', 'express'],
   ['palisade-openapi', 'palisade'],
 ]
@@ -526,6 +540,19 @@ function httpTargets(pairs: Pairs, rounds: number, oursKind: string): void {
   addTarget({
     goal: 'HTTP: the floor behind six no-op middleware (Hono’s chain alone) against the floor (shown)',
     ...everyRound(pairs, rounds, 'hono-noop:6', 'hono-headers', () => true, ratio),
+    met: null,
+  })
+  // Issue 42's title: the six against bare Hono doing the same work, by hand in one handler, and
+  // by hand behind the same chain of six layers (bench/FINDINGS.md, "The six against the same
+  // work by hand").
+  addTarget({
+    goal: 'HTTP: the six against bare Hono doing the same checks and headers by hand in one handler (shown)',
+    ...everyRound(pairs, rounds, 'palisade', 'hono-same-work', () => true, ratio),
+    met: null,
+  })
+  addTarget({
+    goal: 'HTTP: the six against the same work by hand behind six no-op middleware (Hono’s chain paid by both; shown)',
+    ...everyRound(pairs, rounds, 'palisade', 'hono-same-work:6', () => true, ratio),
     met: null,
   })
   // Garbage: requests that outlive the young generation cost a loaded server more than its
