@@ -130,7 +130,7 @@ function throughNodeServer(c: Context): boolean {
  * shield fifth pass).
  */
 async function readBodyStream(request: Request): Promise<ArrayBuffer> {
-  if (request.bodyUsed) throw new TypeError('Body is unusable: it was already read')
+  if (request.bodyUsed) throw new TypeError('body used')
   const body = request.body
   if (body === null) return new ArrayBuffer(0)
   const reader = body.getReader()
@@ -139,7 +139,7 @@ async function readBodyStream(request: Request): Promise<ArrayBuffer> {
   for (;;) {
     const { done, value } = await reader.read()
     if (done) break
-    if (!(value instanceof Uint8Array)) throw new TypeError('Received a non-Uint8Array chunk')
+    if (!(value instanceof Uint8Array)) throw new TypeError('not bytes')
     chunks.push(value)
     length += value.byteLength
   }
