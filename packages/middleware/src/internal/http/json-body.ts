@@ -90,7 +90,7 @@ async function readIntoCache(
   const cache = c.req.bodyCache as { arrayBuffer?: Promise<ArrayBuffer> }
   let bytes: ArrayBuffer
   try {
-    if (throughNodeServer(c)) {
+    if (throughNodeServer(c) || !STREAM_READ_IS_FASTER) {
       // `raw.bodyUsed` is not asked first: on undici it walks into the stream's state.
       bytes = await c.req.arrayBuffer()
     } else {
@@ -110,6 +110,19 @@ async function readIntoCache(
   }
   return { bytes, restore }
 }
+
+/**
+ * Whether reading the body's stream here beats the runtime's own `arrayBuffer()`: on Node
+ * (undici: two copies and its promise steps) it does, by 0.8–3.6 µs on 1 KiB (Node 24, Node 20);
+ * Bun's and Deno's native `arrayBuffer()` is faster than any loop over the stream (1 KiB, 2026-12-07:
+ * Bun 0.9–1.2 against 3.0–3.6 µs, Deno 4.0–4.2 against 6.1–6.3), so they and Workers keep it. Node
+ * is told by the web-standard `navigator.userAgent` ("Node.js/…"; Node 20 has no `navigator`).
+ * Both ways give the same bytes and the same cache entry; only the time differs.
+ */
+const STREAM_READ_IS_FASTER = (() => {
+  const agent = (globalThis as { navigator?: { userAgent?: unknown } }).navigator?.userAgent
+  return agent === undefined || (typeof agent === 'string' && agent.startsWith('Node.js/'))
+})()
 
 /**
  * Whether the request came through @hono/node-server (its documented binding, `c.env.incoming`,
