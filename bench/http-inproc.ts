@@ -7,7 +7,8 @@
  *     [--against=/path/to/other/checkout]
  *
  * (from bench/; built). Apps: `bare` (a route answering `c.json`), `floor` (the six's headers by
- * hand, lib/floor.ts), `noop:<n>` (the floor behind n middleware that only `await next()`), `pass:<n>` (the same
+ * hand, lib/floor.ts), `same-work` (the six's headers and checks by hand in one handler,
+ * lib/same-work.ts; `same-work:<n>` behind n middleware that only `await next()`), `noop:<n>` (the floor behind n middleware that only `await next()`), `pass:<n>` (the same
  * with n middleware that return `next()` without an async frame),
  * `six` (the like-for-like stack of the HTTP suite), `only:<a>+<b>…` (a bare `c.json` route
  * behind just those of the six, in the six's order, then one `pass` or `noop` layer per such name;
@@ -33,6 +34,7 @@ import { floorHandler } from './lib/floor'
 import { median } from './lib/measure'
 import { memoryServer } from './lib/memory-http'
 import { loadPalisade, type Palisade } from './lib/palisade'
+import { sameWorkHandler } from './lib/same-work'
 import { addRoutes, stackParts } from './lib/stack'
 
 const args = process.argv.slice(2)
@@ -90,6 +92,17 @@ function builder(name: string, p: Palisade, root: string): Build {
   if (name === 'bare')
     return async () => new Hono().get('/api/me', (c) => c.json({ sub: 'anonymous', ok: true }))
   if (name === 'floor') return async () => new Hono().get('/api/me', floorHandler)
+  if (name === 'same-work' || name.startsWith('same-work:')) {
+    return async () => {
+      const app = new Hono()
+      for (let i = 0; i < Number(name.slice('same-work:'.length) || 0); i++) {
+        app.use('*', async (_c, next) => {
+          await next()
+        })
+      }
+      return app.get('/api/me', await sameWorkHandler())
+    }
+  }
   if (name.startsWith('noop:')) {
     return async () => {
       const app = new Hono()

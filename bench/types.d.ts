@@ -14,6 +14,8 @@ declare module 'autocannon' {
     non2xx: number
     errors: number
     timeouts: number
+    /** Seconds the load ran, to the hundredth. */
+    duration: number
   }
   interface Options {
     url: string

@@ -55,6 +55,8 @@ export const results = {
   httpLoad: [] as number[],
   /** How the HTTP suite placed the server and the load generator on CPUs, when it pinned them. */
   httpPinned: undefined as string | undefined,
+  /** How each pair of HTTP windows was taken in a round (turns, their lengths). */
+  httpTurns: undefined as string | undefined,
   /** Name of the HTTP row the ratios are relative to. */
   oursHttp: undefined as string | undefined,
   /** Whole sections a suite writes itself (markdown), placed after the in-process tables. */

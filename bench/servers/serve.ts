@@ -69,6 +69,24 @@ async function main(): Promise<Ready> {
     const cookie = `sid=${fx.sessionCookieValue}; XSRF-TOKEN=${CSRF_TOKEN}`
     return { port, headers: { ...auth, cookie } }
   }
+  // `hono-same-work[:<n>]`: the six's headers and checks by hand in one handler
+  // (lib/same-work.ts), behind n middleware that only `await next()` (none without `:<n>`).
+  if (kind === 'hono-same-work' || kind.startsWith('hono-same-work:')) {
+    const { Hono } = await import('hono')
+    const { sameWorkHandler } = await import('../lib/same-work')
+    const handler = await sameWorkHandler()
+    const n = Number(kind.slice('hono-same-work:'.length) || 0)
+    const port = await honoServer(async () => {
+      const app = new Hono()
+      for (let i = 0; i < n; i++)
+        app.use('*', async (_c, next) => {
+          await next()
+        })
+      return app.get('/api/me', handler)
+    })
+    const cookie = `sid=${fx.sessionCookieValue}; XSRF-TOKEN=${CSRF_TOKEN}`
+    return { port, headers: { ...auth, cookie } }
+  }
   // `palisade-only:<factory>[,<factory>…]`: a bare Hono app plus just those middleware, for
   // finding which part of the stack costs what (not part of the default run).
   if (kind.startsWith('palisade-only:')) {

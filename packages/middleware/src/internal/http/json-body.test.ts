@@ -548,3 +548,73 @@ describe('the request after a body reader, on whichever path this runtime takes'
     })
   })
 })
+
+describe('the request after a body reader, on @hono/node-server (every Node version)', () => {
+  const flag = globalThis as { __PALISADE_NO_INTERNALS__?: boolean }
+  const cell = flag.__PALISADE_NO_INTERNALS__
+  let served: Served | undefined
+  afterEach(async () => {
+    flag.__PALISADE_NO_INTERNALS__ = cell
+    await served?.close()
+    served = undefined
+  })
+
+  /** A reader, then a handler that makes Requests from c.req.raw every way a proxy route does. */
+  function app() {
+    const a = new Hono()
+    a.use(async (c, next) => {
+      await readBodyBytes(c)
+      c.header('x-lazy', String(isLazyRequest(c.req.raw)))
+      await next()
+    })
+    const read = async (make: () => Request | Promise<Request>) => {
+      try {
+        return await (await make()).text()
+      } catch (error) {
+        return `threw: ${(error as Error).message}`
+      }
+    }
+    a.post('/:how', async (c) => {
+      const raw = c.req.raw
+      switch (c.req.param('how')) {
+        case 'new':
+          return c.text(await read(() => new Request(raw)))
+        case 'new-init':
+          return c.text(await read(() => new Request(raw, { headers: { 'x-to': 'upstream' } })))
+        case 'url-init':
+          return c.text(await read(() => new Request('http://upstream.invalid/', raw)))
+        case 'clone':
+          return c.text(await read(() => raw.clone()))
+        case 'hono-clone':
+          return c.text(await read(() => cloneRawRequest(c.req)))
+        default:
+          return c.text(await raw.text())
+      }
+    })
+    return a
+  }
+
+  it('new Request(c.req.raw), with or without init, a clone and the raw body all carry the body; served lazily with internals on', async () => {
+    // Until 2026-12-07 the Proxy answered node-server's unwrap symbol from the built request,
+    // which has no such method: new Request(c.req.raw) threw on Node 20 and 22 behind any body
+    // reader, where node-server's own request (no reader in front) is taken.
+    const body = '{"a":"é","b":[1,2,3]}'
+    for (const off of [false, true]) {
+      flag.__PALISADE_NO_INTERNALS__ = off
+      served = await serveOnLoopback(app())
+      for (const how of ['new', 'new-init', 'url-init', 'clone', 'hono-clone', 'raw']) {
+        const res = await fetch(`${served.base}/${how}`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body,
+        })
+        expect([how, off, res.status, await res.text()]).toEqual([how, off, 200, body])
+        // On node-server the body is served lazily on every Node version (node-server's Request
+        // unwraps the stand-in); with the switch off the request is built at once.
+        expect(res.headers.get('x-lazy')).toBe(String(!off))
+      }
+      await served.close()
+      served = undefined
+    }
+  })
+})
