@@ -96,6 +96,52 @@ describe('against the standardwebhooks reference package', () => {
     )
   })
 
+  it('agrees with the reference on signature lists: several, wrong length, not base64, other versions', async () => {
+    // What a sender or an attacker can put in webhook-signature around (or instead of) the right
+    // MAC: cut, lengthened, unpadded, base64url-spelled, a non-base64 character, another MAC,
+    // under v1 or another version, several at once in any order. (Where webhook() is stricter on
+    // purpose, not generated: the reference takes `v1,<mac>,<more>`, skips an item without a
+    // comma, and reads `v1, v1,<mac>` (an empty signature, then the MAC) where webhook() sees
+    // two headers joined by the runtime.)
+    const now = Math.floor(Date.now() / 1000)
+    const variant = fc.constantFrom(
+      (m: string) => m,
+      (m: string) => m.slice(0, -1),
+      (m: string) => m.slice(0, -4),
+      (m: string) => `${m}A`,
+      (m: string) => `${m}AAAA`,
+      (m: string) => m.replace(/=+$/, ''),
+      (m: string) => m.replace(/\+/g, '-').replace(/\//g, '_'),
+      (m: string) => `!${m.slice(1)}`,
+      (m: string) => m.toUpperCase(),
+      (_m: string) => base64(new Uint8Array(32)),
+    )
+    const item = fc.tuple(fc.constantFrom('v1', 'v1', 'v2', 'v1a', 'v0'), variant)
+    await fc.assert(
+      fc.asyncProperty(
+        secretArb,
+        idArb,
+        bodyArb,
+        fc.array(item, { minLength: 1, maxLength: 4 }),
+        async (secret, id, body, items) => {
+          const signed = new Webhook(secret).sign(id, new Date(now * 1000), body)
+          const mac = signed.slice('v1,'.length)
+          const headers = {
+            'webhook-id': id,
+            'webhook-timestamp': String(now),
+            'webhook-signature': items.map(([v, f]) => `${v},${f(mac)}`).join(' '),
+          }
+          const app = new Hono()
+          app.onError((_err, c) => c.text('refused', 401))
+          app.post('/', webhook({ preset: 'standardWebhooks', secret }), (c) => c.text('ok'))
+          const res = await app.request('/', { method: 'POST', headers, body })
+          expect(res.status === 200).toBe(theirs(secret, headers, body))
+        },
+      ),
+      { numRuns: 200 },
+    )
+  })
+
   it('the reference verifies what signWebhook signs', async () => {
     await fc.assert(
       fc.asyncProperty(

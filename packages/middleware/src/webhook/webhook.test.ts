@@ -663,6 +663,60 @@ describe('Stripe-Signature parser', () => {
   })
 })
 
+describe('webhook-signature parser (Standard Webhooks)', () => {
+  /** The parser it replaced: split on ' ', each non-empty item at its first ','. */
+  function reference(value: string): SignatureParts | null {
+    const parts: SignatureParts = { hmac: [], ed25519: [] }
+    for (const item of value.split(' ')) {
+      if (item === '') continue
+      const comma = item.indexOf(',')
+      if (comma <= 0) return null
+      const version = item.slice(0, comma)
+      const signature = item.slice(comma + 1)
+      if (version === 'v1') parts.hmac.push(signature)
+      else if (version === 'v1a') parts.ed25519.push(signature)
+    }
+    return parts
+  }
+  const parse = (value: string) => SCHEMES.standardWebhooks.parse(value)
+  const b64 = fc.uint8Array({ minLength: 32, maxLength: 64 }).map(base64)
+
+  it('reads every v1 and v1a signature as written and skips other versions and extra spaces', () => {
+    const a = base64(new Uint8Array(32).fill(1))
+    const b = base64(new Uint8Array(64).fill(2))
+    expect(parse(`v1,${a} v2,x  v1a,${b} v1,,  v10,y v1,`)).toEqual({
+      hmac: [a, ',', ''],
+      ed25519: [b],
+    })
+    expect(parse('')).toEqual({ hmac: [], ed25519: [] })
+    expect(parse('   ')).toEqual({ hmac: [], ed25519: [] })
+    for (const bad of ['v1', ',abc', `v1,${a} v1a`, `v1,${a} ,x`, `v1${a}`])
+      expect(parse(bad)).toBeNull()
+    // A version is matched whole: `v1a` is not `v1`, `V1` and `v1 ` are other versions.
+    expect(parse('v1a,x V1,y')).toEqual({ hmac: [], ed25519: ['x'] })
+  })
+
+  it('answers as the split-based parser on header-like and arbitrary text (property)', () => {
+    const version = fc.constantFrom('v1', 'v1a', 'v2', 'v', 'v10', 'V1', '', 'v1a1', 'v1,')
+    const sig = fc.oneof(b64, fc.constantFrom('', ',', 'a,b', '='), fc.string({ maxLength: 8 }))
+    const item = fc.oneof(
+      fc.tuple(version, sig).map(([v, s]) => `${v},${s}`),
+      version,
+      fc.string({ maxLength: 6 }),
+    )
+    const header = fc
+      .tuple(fc.array(item, { maxLength: 5 }), fc.constantFrom(' ', '  '))
+      .map(([items, gap]) => items.join(gap))
+    const noise = fc.stringMatching(/^[v1a, A=]{0,24}$/)
+    fc.assert(
+      fc.property(fc.oneof(header, noise, fc.string({ maxLength: 40 })), (value) => {
+        expect(parse(value)).toEqual(reference(value))
+      }),
+      { numRuns: 3000 },
+    )
+  })
+})
+
 describe('encodedEqual', () => {
   const ENCODINGS = ['hex', 'base64', 'base64url'] as const
   /** What it replaced: the bytes encoded, then compared as strings. */
