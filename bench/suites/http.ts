@@ -232,21 +232,22 @@ interface Slice {
 const pairKey = (a: string, b: string) => `${a} ${b}`
 
 /**
- * How a pair is measured in a round: `slices` turns each, alternating A B B A A B …, each turn
- * `fresh` s of new connections (not counted) and `seconds` counted. Issue 42: on this class of
+ * How a pair is measured in a round: each side loaded `rewarm` s (not counted), then `slices`
+ * turns each, alternating A B B A A B …, each turn `fresh` s of new connections (not counted) and
+ * `seconds` counted. Issue 42: on this class of
  * machine a server's CPU per request moves by up to 2x between windows a minute apart (bare
  * Hono 17.9 to 33.0 µs in one run, saturated in both), so a pair measured as one long window
  * each still paired one side's slow spell with the other's fast one. Short turns spread any
  * spell over both sides; the round's figure is each side's CPU over all its turns divided by
  * all the requests it served.
  */
-export const HTTP_TURNS = { slices: 3, fresh: 0.5, seconds: 2 } as const
+export const HTTP_TURNS = { rewarm: 1, slices: 3, fresh: 0.5, seconds: 2 } as const
 
 async function runHttpPinned(): Promise<void> {
   results.httpPinned = PIN
     ? `server on CPU ${PIN.server}, autocannon on CPU ${PIN.client}`
     : undefined
-  const turns = settings.quick ? { slices: 1, fresh: 1, seconds: 3 } : HTTP_TURNS
+  const turns = settings.quick ? { rewarm: 1, slices: 1, fresh: 1, seconds: 3 } : HTTP_TURNS
   // Each server once, after it starts: long enough for V8 to optimise the request path (with
   // 1 s the first measured window of a server under load still ran at a fraction of its speed).
   const warmup = settings.quick ? 2 : 4
@@ -255,9 +256,9 @@ async function runHttpPinned(): Promise<void> {
   const connections = settings.quick ? 50 : 100
   const specs = SERVERS.filter((s) => s.kind !== 'palisade-example' || existsSync(EXAMPLE))
   console.log(
-    `  ${connections} connections; every server started once and warmed ${warmup} s; ${rounds} round(s) of pairs back to back, each pair ${turns.slices} turn(s) a side (A B B A …), each turn ${turns.fresh} s of fresh connections + ${turns.seconds} s measured`,
+    `  ${connections} connections; every server started once and warmed ${warmup} s; ${rounds} round(s) of pairs back to back, each pair warmed ${turns.rewarm} s a side again, then ${turns.slices} turn(s) a side (A B B A …), each turn ${turns.fresh} s of fresh connections + ${turns.seconds} s measured`,
   )
-  results.httpTurns = `in ${turns.slices} turn(s) a side (A B B A …), each ${turns.fresh} s of fresh connections then ${turns.seconds} s measured; a window is one server's turns of one round added up`
+  results.httpTurns = `each side warmed ${turns.rewarm} s again (not counted), then ${turns.slices} turn(s) a side (A B B A …), each ${turns.fresh} s of fresh connections then ${turns.seconds} s measured; a window is one server's turns of one round added up`
   const path = '/api/me'
   const running = new Map<string, { spec: ServerSpec; server: Started }>()
   try {
@@ -291,6 +292,13 @@ async function runHttpPinned(): Promise<void> {
       const servers = ids.map((id) => running.get(id))
       if (servers.some((r) => r === undefined)) return ids.map(() => undefined)
       const slices: Slice[][] = ids.map(() => [])
+      // Each side warmed again, not counted: after a minute idle (the other pairs' turns) a
+      // server's first turn ran about 3–9% slower than its next two (median over two runs; the
+      // example 9%, up to 26%).
+      for (const r of servers) {
+        const { server } = r as { server: Started }
+        await load(server.port, server.headers, turns.rewarm, path)
+      }
       for (let turn = 0; turn < turns.slices; turn++) {
         const order = turn % 2 === 0 ? ids.map((_, i) => i) : ids.map((_, i) => ids.length - 1 - i)
         for (const i of order) {
