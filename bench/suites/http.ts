@@ -58,7 +58,7 @@ const SERVERS: ServerSpec[] = [
   },
   {
     kind: 'hono-same-work:6',
-    name: 'the six’s work by hand behind six no-op middleware',
+    name: 'the six’s work by hand behind six no-ops',
     stack:
       'the same handler behind six middleware that only `await next()`: the same checks, paying Hono’s chain of six layers as the six do',
   },
