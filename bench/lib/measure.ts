@@ -26,6 +26,11 @@ export interface Settings {
   filter: RegExp | undefined
   /** How many times in a row each paired µs row is measured (`--repeat=<n>`; default 1). */
   repeat: number
+  /**
+   * The Node this process runs when it is not the bench's own (`--node-label=Node 22`, set by
+   * run.ts for the rows it measures again under Node 22 and 24); `undefined` otherwise.
+   */
+  nodeLabel?: string
 }
 
 export const settings: Settings = {
@@ -209,6 +214,8 @@ export interface PairedBatches {
   diff: (i: number, j: number) => Spread
   /** The median of the per-pair ratios of case i to case j. */
   ratio: (i: number, j: number) => number
+  /** The per-pair ratios of case i to case j: their median and interquartile range. */
+  ratioSpread: (i: number, j: number) => Spread
 }
 
 /**
@@ -260,6 +267,7 @@ export async function pairedBatches(
     cpu: (i) => median(perPair(i)),
     diff: (i, j) => spread(kept.map((r) => (r[i] as number) - (r[j] as number))),
     ratio: (i, j) => median(kept.map((r) => (r[i] as number) / (r[j] as number))),
+    ratioSpread: (i, j) => spread(kept.map((r) => (r[i] as number) / (r[j] as number))),
   }
 }
 
