@@ -155,15 +155,18 @@ export async function cpuBatches(
 }
 
 /**
- * {@link cpuBatches} as {@link Timing}s, for code written against {@link measureAll}: a case's
- * time is its median round, and its slices are its rounds (so {@link pairedRatio} is the median
- * of the per-round ratios).
+ * {@link pairedBatches} as {@link Timing}s: a case's time is its median pair, and its slices are
+ * its pairs in order (so {@link pairedRatio} is the median of the per-pair ratios). 100 pairs of
+ * 300 requests after the warm-up pairs: about as many requests as the 16 rotated rounds of 2,000
+ * these comparisons had before.
  */
-export async function cpuTimings(cases: Array<[name: string, fn: Fn]>): Promise<Timing[]> {
-  for (const [, fn] of cases) await fn() // one warm call each before any round is timed
-  const m = await cpuBatches(cases.map(([, fn]) => fn))
+export async function pairedTimings(cases: Array<[name: string, fn: Fn]>): Promise<Timing[]> {
+  const m = await pairedBatches(
+    cases.map(([, fn]) => fn),
+    { pairs: settings.quick ? 40 : 100 },
+  )
   return cases.map(([name], i) => {
-    const slices = m.perRound(i)
+    const slices = m.perPair(i)
     return { name, avg: m.cpu(i), p50: m.cpu(i), p99: Math.max(...slices), slices }
   })
 }
