@@ -131,11 +131,12 @@ export const DECLARED_GROUPS: Array<readonly [bit: number, words: readonly strin
  * each word. A value holding a word holds its start, so the group still occurs wherever
  * `gate.guards` may pass; it occurs in more values, and that test, which runs behind it wherever
  * the group is read, decides as before. The cuts keep the automaton small: 955 states, 97 KB as
- * a 16-bit table, built in a third of the time at import, where the whole words made 2,090 states
- * and 426 KB. Each cut is as long as keeps the gates about as closed on prose as the whole words
- * did: on the bench's bodies (bench/suites/shield.ts) no gate opens more, on the benign corpus two
- * gates open on one value more each. A group whose words decide alone (`__`, `sess_`, `0x`,
- * `::`) has no gate and is read whole.
+ * a 16-bit table, built in about a third of the time at import, where the whole words made 2,090
+ * states and 426 KB. A value's scan costs what it did (its characters set the time, not the
+ * table's size). Each cut is as long as keeps the gates about as closed on prose as the whole
+ * words did: on the bench's bodies (bench/suites/shield.ts) no gate opens more, on the benign
+ * corpus two gates open on one value more each. A group whose words decide alone (`__`, `sess_`,
+ * `0x`, `::`) has no gate and is read whole.
  */
 const group = (bit: number, words: readonly string[], gate?: Gate) => {
   DECLARED_GROUPS.push([bit, words, gate])
