@@ -79,9 +79,9 @@ const SPACE_CLASS = 1
  * character ended words. One array read and no multiplication per character (and two reads more
  * where words end).
  *
- * The table is 16-bit (the pre-filter's groups cut their words to fit it, prefilter.ts): a
- * fourth of the bytes of the 32-bit table the whole words made. The states are numbered breadth first,
- * those where words end after the others.
+ * The table is 16-bit (the pre-filter's groups cut their words to fit it, prefilter.ts): under
+ * a fourth of the bytes of the 32-bit table the whole words made. The states are numbered
+ * breadth first, those where words end after the others.
  */
 export interface KeywordAutomaton {
   /** Character class of each ASCII code (the low {@link CLASS_BITS}), its `Shape.other` bits above. */
