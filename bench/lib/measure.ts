@@ -26,6 +26,11 @@ export interface Settings {
   filter: RegExp | undefined
   /** How many times in a row each paired µs row is measured (`--repeat=<n>`; default 1). */
   repeat: number
+  /**
+   * The Node this process runs when it is not the bench's own (`--node-label=Node 22`, set by
+   * run.ts for the rows it measures again under Node 22 and 24); `undefined` otherwise.
+   */
+  nodeLabel?: string
 }
 
 export const settings: Settings = {
@@ -150,15 +155,18 @@ export async function cpuBatches(
 }
 
 /**
- * {@link cpuBatches} as {@link Timing}s, for code written against {@link measureAll}: a case's
- * time is its median round, and its slices are its rounds (so {@link pairedRatio} is the median
- * of the per-round ratios).
+ * {@link pairedBatches} as {@link Timing}s: a case's time is its median pair, and its slices are
+ * its pairs in order (so {@link pairedRatio} is the median of the per-pair ratios). 100 pairs of
+ * 300 requests after the warm-up pairs: about as many requests as the 16 rotated rounds of 2,000
+ * these comparisons had before.
  */
-export async function cpuTimings(cases: Array<[name: string, fn: Fn]>): Promise<Timing[]> {
-  for (const [, fn] of cases) await fn() // one warm call each before any round is timed
-  const m = await cpuBatches(cases.map(([, fn]) => fn))
+export async function pairedTimings(cases: Array<[name: string, fn: Fn]>): Promise<Timing[]> {
+  const m = await pairedBatches(
+    cases.map(([, fn]) => fn),
+    { pairs: settings.quick ? 40 : 100 },
+  )
   return cases.map(([name], i) => {
-    const slices = m.perRound(i)
+    const slices = m.perPair(i)
     return { name, avg: m.cpu(i), p50: m.cpu(i), p99: Math.max(...slices), slices }
   })
 }
@@ -209,6 +217,8 @@ export interface PairedBatches {
   diff: (i: number, j: number) => Spread
   /** The median of the per-pair ratios of case i to case j. */
   ratio: (i: number, j: number) => number
+  /** The per-pair ratios of case i to case j: their median and interquartile range. */
+  ratioSpread: (i: number, j: number) => Spread
 }
 
 /**
@@ -260,6 +270,7 @@ export async function pairedBatches(
     cpu: (i) => median(perPair(i)),
     diff: (i, j) => spread(kept.map((r) => (r[i] as number) - (r[j] as number))),
     ratio: (i, j) => median(kept.map((r) => (r[i] as number) / (r[j] as number))),
+    ratioSpread: (i, j) => spread(kept.map((r) => (r[i] as number) / (r[j] as number))),
   }
 }
 

@@ -11,6 +11,7 @@
  */
 import type { AddressInfo } from 'node:net'
 import { PerformanceObserver } from 'node:perf_hooks'
+import type { Handler, Hono } from 'hono'
 import { CSRF_TOKEN, fixtures, JWT_SECRET_TEXT, ORIGIN, SESSION_SECRET } from '../lib/fixtures'
 import { floorHandler, HIGH_LIMIT } from '../lib/floor'
 
@@ -50,40 +51,35 @@ async function honoServer(
   })
 }
 
+/** A Hono app answering `GET /api/me` with `handler` behind `n` middleware that only `await next()`. */
+async function behindNoOps(n: number, handler: Handler): Promise<Hono> {
+  const { Hono } = await import('hono')
+  const app = new Hono()
+  for (let i = 0; i < n; i++)
+    app.use('*', async (_c, next) => {
+      await next()
+    })
+  return app.get('/api/me', handler)
+}
+
 async function main(): Promise<Ready> {
   const fx = await fixtures()
   const auth = { authorization: `Bearer ${fx.jwt}`, origin: ORIGIN }
   // `hono-noop:<n>`: the floor's handler behind n middleware that only `await next()`: what
   // Hono's chain itself costs a request (not part of the default run).
   if (kind.startsWith('hono-noop:')) {
-    const { Hono } = await import('hono')
     const n = Number(kind.slice('hono-noop:'.length))
-    const port = await honoServer(async () => {
-      const app = new Hono()
-      for (let i = 0; i < n; i++)
-        app.use('*', async (_c, next) => {
-          await next()
-        })
-      return app.get('/api/me', floorHandler)
-    })
+    const port = await honoServer(() => behindNoOps(n, floorHandler))
     const cookie = `sid=${fx.sessionCookieValue}; XSRF-TOKEN=${CSRF_TOKEN}`
     return { port, headers: { ...auth, cookie } }
   }
   // `hono-same-work[:<n>]`: the six's headers and checks by hand in one handler
   // (lib/same-work.ts), behind n middleware that only `await next()` (none without `:<n>`).
   if (kind === 'hono-same-work' || kind.startsWith('hono-same-work:')) {
-    const { Hono } = await import('hono')
     const { sameWorkHandler } = await import('../lib/same-work')
     const handler = await sameWorkHandler()
     const n = Number(kind.slice('hono-same-work:'.length) || 0)
-    const port = await honoServer(async () => {
-      const app = new Hono()
-      for (let i = 0; i < n; i++)
-        app.use('*', async (_c, next) => {
-          await next()
-        })
-      return app.get('/api/me', handler)
-    })
+    const port = await honoServer(() => behindNoOps(n, handler))
     const cookie = `sid=${fx.sessionCookieValue}; XSRF-TOKEN=${CSRF_TOKEN}`
     return { port, headers: { ...auth, cookie } }
   }

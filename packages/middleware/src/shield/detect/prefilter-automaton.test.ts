@@ -91,4 +91,12 @@ describe('compileKeywords / scanValue', () => {
     expect(() => compileKeywords([[1, ['é']]])).toThrow()
     expect(() => compileKeywords([[1, ['']]])).toThrow()
   })
+
+  it('refuses more states than its 16-bit table holds', () => {
+    // 26 × 26 words of 40 characters: about 27,000 states of 28 entries.
+    const letters = [...'abcdefghijklmnopqrstuvwxyz']
+    const words = letters.flatMap((a) => letters.map((b) => `${a}${b}`.repeat(20)))
+    expect(() => compileKeywords([[1, words]])).toThrow(/16-bit/)
+    expect(() => compileKeywords([[1, words.slice(0, 40)]])).not.toThrow()
+  })
 })

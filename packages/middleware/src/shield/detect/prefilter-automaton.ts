@@ -73,17 +73,26 @@ const SPACE_CLASS = 1
 
 /**
  * The compiled automaton: a full transition table (no failure links left to follow at run time).
- * A state is the offset of its row in `table`: `table[state]` holds the bits of the groups with a
- * word ending there, `table[state + 1 + class]` the state after a character of that class, or
- * its complement (`~state`, negative) when words end there. One array and no multiplication per
- * character.
+ * A state is the offset of its row in `table`: `table[state]` holds its number (its groups are
+ * `found[number]`), `table[state + 1 + class]` the state after a character of that class. The
+ * states where words end come last, from offset `ends` on, so one comparison says whether a
+ * character ended words. One array read and no multiplication per character (and two reads more
+ * where words end).
+ *
+ * The table is 16-bit (the pre-filter's groups cut their words to fit it, prefilter.ts): under
+ * a fourth of the bytes of the 32-bit table the whole words made. The states are numbered
+ * breadth first, those where words end after the others.
  */
 export interface KeywordAutomaton {
   /** Character class of each ASCII code (the low {@link CLASS_BITS}), its `Shape.other` bits above. */
   readonly classes: Int32Array
-  readonly table: Int32Array
-  /** `table` from its second entry (a transition into a state where words end is the complement of its offset): `next[state + class]` is `table[state + 1 + class]`, one add fewer a character. */
-  readonly next: Int32Array
+  readonly table: Uint16Array
+  /** `table` from its second entry: `next[state + class]` is `table[state + 1 + class]`, one add fewer a character. */
+  readonly next: Uint16Array
+  /** The groups with a word ending in each state, by the state's number (`table[state]`). */
+  readonly found: Int32Array
+  /** The first offset of a state where words end. */
+  readonly ends: number
   /** The state after the white space read before the value. */
   readonly start: number
 }
@@ -153,19 +162,28 @@ export function compileKeywords(groups: readonly KeywordGroup[]): KeywordAutomat
     const after = child[state * width + SPACE_CLASS] as number
     if (after !== 0) next[after * width + SPACE_CLASS] = after
   }
-  // A transition to a state where words end is stored as the complement of its offset (negative):
-  // the scan reads that state's groups only then, and most characters (into a state where no word
-  // ends) read one entry of the table, not two (a row is 200 bytes: its groups and the entry read
-  // are mostly on different cache lines, and a request's scan finds few of them cached).
+  // Rows in breadth-first order (the root first), the states where words end after the others
+  // (each part breadth first too): a character that ends words is one whose next state is at or
+  // past `ends`, and the scan reads that state's groups only then.
+  const order = [0, ...queue]
+  const numbered = [
+    ...order.filter((state) => (found[state] as number) === 0),
+    ...order.filter((state) => (found[state] as number) !== 0),
+  ]
   const row = width + 1
-  const table = new Int32Array(found.length * row)
-  for (let state = 0; state < found.length; state++) {
-    table[state * row] = found[state] as number
-    for (let c = 0; c < width; c++) {
-      const target = next[state * width + c] as number
-      table[state * row + 1 + c] = (found[target] as number) === 0 ? target * row : ~(target * row)
-    }
+  if (numbered.length * row > 0x10000)
+    throw new Error(`${numbered.length} states of ${row} entries: more than a 16-bit table holds`)
+  const offset = new Int32Array(numbered.length)
+  numbered.forEach((state, at) => {
+    offset[state] = at * row
+  })
+  const table = new Uint16Array(numbered.length * row)
+  for (const state of numbered) {
+    table[offset[state] as number] = state
+    for (let c = 0; c < width; c++)
+      table[(offset[state] as number) + 1 + c] = offset[next[state * width + c] as number] as number
   }
+  const firstEnd = numbered.findIndex((state) => (found[state] as number) !== 0)
   // Each ASCII code's class, with its `Shape.other` bits above CLASS_BITS: one table read a character.
   const entries = new Int32Array(128)
   for (let code = 0; code < 128; code++)
@@ -174,7 +192,9 @@ export function compileKeywords(groups: readonly KeywordGroup[]): KeywordAutomat
     classes: entries,
     table,
     next: table.subarray(1),
-    start: (next[SPACE_CLASS] as number) * row,
+    found,
+    ends: firstEnd === -1 ? table.length : firstEnd * row,
+    start: offset[next[SPACE_CLASS] as number] as number,
   }
 }
 
@@ -188,11 +208,11 @@ export function scanValue(
   lower: string,
   into: Shape = { punct: 0, other: 0, words: 0 },
 ): Shape {
-  const { classes, table, next } = automaton
+  const { classes, table, next, found, ends } = automaton
   let punct = 0
   let other = 0
   let state = automaton.start
-  let words = table[state] as number
+  let words = found[table[state] as number] as number
   for (let i = 0; i < lower.length; i++) {
     const code = lower.charCodeAt(i)
     let kind: number
@@ -206,10 +226,7 @@ export function scanValue(
       kind = isWhiteSpace(code) ? SPACE_CLASS : OTHER_CLASS
     }
     state = next[state + kind] as number
-    if (state < 0) {
-      state = ~state
-      words |= table[state] as number
-    }
+    if (state >= ends) words |= found[table[state] as number] as number
   }
   into.punct = punct
   into.other = other >>> CLASS_BITS
