@@ -33,6 +33,7 @@ const LOOKS_LIKE_JSON = /^\s*[[{]/
  * as text. Whatever the declared type, a body that parses as JSON is also walked as JSON (a
  * handler may call `c.req.json()` whatever the client declared). A body that does not parse as
  * declared is inspected as text, and the decision says so. True when inspection found an attack.
+ * Runs after `scanRequestParts`, which found the declared type (`scan.contentType`).
  */
 export async function scanBody(
   c: Context,
@@ -42,11 +43,11 @@ export async function scanBody(
   if (!mayHaveBody(c)) return false
   // The route's field hints are looked up only for a request that has a body.
   const fields = fieldsOf(c)
-  const declared = declaredKind(c.req.header('content-type'))
+  const declared = declaredKind(scan.contentType)
   if (declared === 'multipart') return scanMultipart(c, scan, fields)
   const text = await readBodyText(c)
   if (text === null) {
-    scan.notes.push('body unreadable: not inspected')
+    scan.note('body unreadable: not inspected')
     return false
   }
   if (text === '') return false
@@ -56,12 +57,12 @@ export async function scanBody(
     if (read.ok) {
       // The handler's c.req.json() copies this value instead of parsing the text again.
       serveParsedJson(c, read.value)
-      if (declared !== 'json') scan.notes.push(`body declared ${declared}: parsed as JSON`)
+      if (declared !== 'json') scan.note(`body declared ${declared}: parsed as JSON`)
       return scanJson(read.value, scan, fields ? [fields] : NONE)
     }
     if (declared === 'json') {
       const why = read.reason === 'too_deep' ? 'nested too deeply' : 'not valid JSON'
-      scan.notes.push(`body ${why}: inspected as text`)
+      scan.note(`body ${why}: inspected as text`)
     }
   }
   if (declared === 'form') {
@@ -69,7 +70,7 @@ export async function scanBody(
   }
   if (declared === 'xml') return scanXml(text, scan)
   if (declared === 'other' && text.slice(0, 1024).includes('\ufffd')) {
-    scan.notes.push('binary body: not inspected')
+    scan.note('binary body: not inspected')
     return false
   }
   return scan.body(text, 'body', () => 'body')
@@ -86,7 +87,7 @@ async function scanMultipart(
     // Not a valid multipart body (a lying boundary): read as text, as a lenient parser might.
     const text = await readBodyText(c)
     if (text === null || text === '') return false
-    scan.notes.push('body not valid multipart: inspected as text')
+    scan.note('body not valid multipart: inspected as text')
     scan.bodyChars = text.length
     return scan.body(text, 'body', () => 'body')
   }

@@ -48,20 +48,29 @@ export function rawPath(url: string): { path: string; query: string } {
 
 /**
  * Checks the path, every query parameter (names and values, each value of a repeated name, and
- * the repeated values joined by commas, as some frameworks join them), the cookies and the
- * headers outside {@link UNREAD_HEADERS}. True when one fired (`scan.hit`).
+ * the repeated values joined by commas, as some frameworks join them), the headers outside
+ * {@link UNREAD_HEADERS}, then the cookies. True when one fired (`scan.hit`). Sets
+ * `scan.contentType` on the way, for {@link scanBody}.
  */
 export function scanRequestParts(c: Context, scan: Scan): boolean {
   const { path, query } = rawPath(c.req.url)
   if (scan.check(path, 'path', 'path')) return true
   if (query !== '' && scanPairs(new URLSearchParams(query), scan, 'query', 'query')) return true
+  // The headers are listed once: the Cookie and Content-Type values are taken on the way, not
+  // asked for again (each `Headers.get` validates and lower-cases its argument and looks it up).
+  // Iteration gives each name once, lower case, with the value `get` gives (its copies
+  // combined), but for `Set-Cookie`, each copy on its own.
+  let cookie: string | undefined
   for (const [name, value] of c.req.raw.headers) {
-    if (UNREAD_HEADERS.has(name)) continue
-    const kind = name === 'user-agent' ? 'user-agent' : 'header'
-    if (scan.check(value, kind, () => `header:${name}`)) return true
+    if (name === 'content-type') scan.contentType = value
+    if (UNREAD_HEADERS.has(name)) {
+      if (name === 'cookie') cookie = value
+      continue
+    }
+    const found = scan.verdict(value, name === 'user-agent' ? 'user-agent' : 'header')
+    if (found !== undefined) return scan.fired(found, `header:${name}`)
   }
-  const cookie = c.req.raw.headers.get('cookie')
-  return cookie !== null && scanCookies(cookie, scan)
+  return cookie !== undefined && scanCookies(cookie, scan)
 }
 
 /**
@@ -122,7 +131,8 @@ function scanCookies(header: string, scan: Scan): boolean {
     const name = (eq === -1 ? part : part.slice(0, eq)).trim()
     const value = eq === -1 ? '' : part.slice(eq + 1).trim()
     if (scan.check(name, 'name', 'cookie-name')) return true
-    if (scan.check(value, 'cookie', () => `cookie:${safeName(name)}`, name)) return true
+    const found = scan.verdict(value, 'cookie', name)
+    if (found !== undefined) return scan.fired(found, `cookie:${safeName(name)}`)
   }
   return false
 }

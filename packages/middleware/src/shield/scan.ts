@@ -48,6 +48,8 @@ export class Verdicts {
     header: new Map(),
   }
   private readonly bodies = new BodyVerdicts()
+  /** The last object keys a JSON walk found clean (walk-json.ts): the next body's mostly has them. */
+  readonly cleanKeys = new CleanKeys()
 
   /**
    * detect(value, kind, options, name). A body value's verdict is remembered under the value
@@ -76,10 +78,19 @@ export class Verdicts {
   }
 }
 
+/**
+ * The last keys of a JSON object found clean as names, in order, whole (not cut by the budget),
+ * and their length in all: the objects of an array mostly have the same keys, and so do the
+ * bodies a route receives, and a name's verdict cannot change (detect() is a pure function of
+ * it), so a repeat only spends the budget. `keys` is `undefined` before the first.
+ */
+export class CleanKeys {
+  keys: readonly string[] | undefined = undefined
+  length = 0
+}
+
 /** Slots of {@link BodyVerdicts} (a power of two). */
 const BODY_SLOTS = 1024
-/** The name a body value is remembered under when its verdict cannot read the name: any. */
-const ANY_NAME: unique symbol = Symbol('any name')
 
 /**
  * The verdicts on short body values: a direct-mapped table, not a Map. Most body values never
@@ -88,32 +99,48 @@ const ANY_NAME: unique symbol = Symbol('any name')
  * value's slot comes from its length and three of its characters, and a miss mostly ends at a
  * length or first-character difference. One unknown value in {@link ADMIT} takes its slot (the
  * one there before is forgotten), so a value that repeats gets in soon and the others mostly
- * cost no memory; at most {@link BODY_SLOTS} values are kept. A value whose verdict may read the
- * name it came under (`mayReadName`: a URL, which is remote file inclusion under `include`) is
- * remembered with that name and found only under it.
+ * cost no memory; at most {@link BODY_SLOTS} values are kept. A value is remembered with the
+ * name it came under; found under another name only when its verdict cannot read the name
+ * (`mayReadName`: a URL, which is remote file inclusion under `include`, can).
  */
 class BodyVerdicts {
   private readonly values: (string | undefined)[] = new Array(BODY_SLOTS).fill(undefined)
-  private readonly names: (string | undefined | typeof ANY_NAME)[] = new Array(BODY_SLOTS).fill(
-    ANY_NAME,
-  )
+  private readonly names: (string | undefined)[] = new Array(BODY_SLOTS).fill(undefined)
+  /**
+   * Whether the slot's verdict holds under any name (`!mayReadName(value)`), `undefined` until
+   * the value comes under another name: asked then, not when the value is remembered, as most
+   * remembered values never come again (a regular expression over the whole value, each time).
+   */
+  private readonly anyName: (boolean | undefined)[] = new Array(BODY_SLOTS).fill(undefined)
   private readonly verdicts: (AttackCategory | null)[] = new Array(BODY_SLOTS).fill(null)
   /** Unknown values seen, for {@link ADMIT}. */
   private unknown = 0
 
   of(value: string, options: DetectOptions, name: string | undefined): AttackCategory | undefined {
     const slot = slotOf(value)
-    if (this.values[slot] === value) {
-      const under = this.names[slot]
-      if (under === ANY_NAME || under === name) return this.verdicts[slot] ?? undefined
+    if (
+      this.values[slot] === value &&
+      (this.names[slot] === name || this.holdsUnderAnyName(slot))
+    ) {
+      return this.verdicts[slot] ?? undefined
     }
     const found = detect(value, 'body', options, name)
     if (++this.unknown % ADMIT === 0) {
       this.values[slot] = value
-      this.names[slot] = mayReadName(value) ? name : ANY_NAME
+      this.names[slot] = name
+      this.anyName[slot] = undefined
       this.verdicts[slot] = found ?? null
     }
     return found
+  }
+
+  private holdsUnderAnyName(slot: number): boolean {
+    let any = this.anyName[slot]
+    if (any === undefined) {
+      any = !mayReadName(this.values[slot] as string)
+      this.anyName[slot] = any
+    }
+    return any
   }
 }
 
@@ -154,8 +181,10 @@ export class Scan {
   budget: number
   /** Body characters seen in all, inspected or not (for the note on a body over the cap). */
   bodyChars = 0
-  /** Notes for the decision's `cause`: a body over the cap, a body read other than declared. */
-  readonly notes: string[] = []
+  /** Notes for the decision's `cause` ({@link note}), `undefined` until the first. */
+  notes: string[] | undefined
+  /** The request's `Content-Type`, as the header walk found it (`scanRequestParts`). */
+  contentType: string | undefined
 
   constructor(
     readonly options: DetectOptions,
@@ -165,15 +194,33 @@ export class Scan {
     this.budget = maxInspect
   }
 
+  /** Adds a note for the decision's `cause`: a body over the cap, a body read other than declared. */
+  note(text: string): void {
+    if (this.notes === undefined) this.notes = [text]
+    else this.notes.push(text)
+  }
+
   /** Checks a value outside the body (`name`: the parameter it came under); true when it fired. */
   check(value: string, kind: InputKind, location: string | (() => string), name?: string): boolean {
-    if (value === '') return false
-    const category =
-      this.verdicts !== undefined && remembered(kind, name)
-        ? this.verdicts.of(value, kind, this.options, name)
-        : detect(value, kind, this.options, name)
+    const category = this.verdict(value, kind, name)
     if (category === undefined) return false
-    this.hit = { category, location: typeof location === 'string' ? location : location() }
+    return this.fired(category, typeof location === 'string' ? location : location())
+  }
+
+  /**
+   * What {@link check} asks the engine (or the remembered verdicts), without recording a hit: for
+   * a caller that builds the location only when something fires, then calls {@link fired}.
+   */
+  verdict(value: string, kind: InputKind, name?: string): AttackCategory | undefined {
+    if (value === '') return undefined
+    return this.verdicts !== undefined && remembered(kind, name)
+      ? this.verdicts.of(value, kind, this.options, name)
+      : detect(value, kind, this.options, name)
+  }
+
+  /** Records the hit; true, for a caller to return. */
+  fired(category: AttackCategory, location: string): true {
+    this.hit = { category, location }
     return true
   }
 

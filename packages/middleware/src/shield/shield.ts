@@ -75,11 +75,11 @@ export function shield(options?: ShieldOptions): MiddlewareHandler & ShieldRejec
     const found =
       scanRequestParts(c, scan) || (await scanBody(c, scan, fieldsOf)) ? scan.hit : undefined
     if (scan.capped) {
-      scan.notes.push(
+      scan.note(
         `body over maxInspectBytes: first ${config.maxInspect} of ${scan.bodyChars} characters inspected`,
       )
     }
-    const cause = scan.notes.length > 0 ? scan.notes.join('; ') : undefined
+    const cause = scan.notes?.join('; ')
     if (found === undefined) {
       decide(d, 'allow')
       if (d !== undefined && cause !== undefined) d.decision.cause = cause

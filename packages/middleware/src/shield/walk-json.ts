@@ -1,6 +1,6 @@
 import { MAX_JSON_DEPTH } from '@palisade/shared/json'
 import { escapeSegment, inspectBelow, markOf, NONE, type PointerTrie, step } from './pointers'
-import { type Scan, safeName } from './scan'
+import { CleanKeys, type Scan, safeName } from './scan'
 
 /**
  * One walk of a body: the scan, and the keys from the root to the node being read (array indices
@@ -9,14 +9,11 @@ import { type Scan, safeName } from './scan'
  */
 class Walk {
   readonly path: (string | number)[] = []
-  /**
-   * The last keys found clean, in order, whole (not cut by the budget), and their length: the
-   * objects of an array mostly have the same keys, whose verdicts cannot change (detect() is a
-   * pure function of a name), so a repeat only spends the budget. `undefined` before the first.
-   */
-  cleanKeys: string[] | undefined
-  cleanLength = 0
-  constructor(readonly scan: Scan) {}
+  /** The last keys found clean: the shield instance's, or this walk's without remembered verdicts. */
+  readonly clean: CleanKeys
+  constructor(readonly scan: Scan) {
+    this.clean = scan.verdicts?.cleanKeys ?? new CleanKeys()
+  }
   /** Where the string being checked is: `body:/a/0/b`. */
   readonly valueAt = (): string => `body:${this.pointer()}`
   /** Where the keys being checked are: `body-name:/a` (the object holding them). */
@@ -111,20 +108,22 @@ function walk(
 
 /**
  * Checks an object's keys as names (each within the budget, as `scan.body` does); true when
- * inspection should stop. The same keys as the last object's found clean, with the budget still
- * above their length, are clean again: only the budget is spent, as checking them would.
+ * inspection should stop. The same keys as the last object's found clean (in this body or an
+ * earlier one), with the budget still above their length, are clean again: only the budget is
+ * spent, as checking them would.
  */
 function checkKeys(w: Walk, keys: string[]): boolean {
   const scan = w.scan
-  if (sameKeys(keys, w.cleanKeys) && scan.budget > w.cleanLength) {
-    scan.budget -= w.cleanLength
+  const clean = w.clean
+  if (sameKeys(keys, clean.keys) && scan.budget > clean.length) {
+    scan.budget -= clean.length
     return false
   }
   const before = scan.budget
   for (const name of keys) if (scan.body(name, 'name', w.nameAt)) return true
   // Nothing fired and the budget held every key whole (it stays above zero, or body() stops).
-  w.cleanKeys = keys
-  w.cleanLength = before - scan.budget
+  clean.keys = keys
+  clean.length = before - scan.budget
   return false
 }
 

@@ -1,8 +1,8 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { ATTACK_CATEGORIES } from './detect'
-import { compilePointers, escapeSegment, unescapeSegment } from './pointers'
-import { Scan } from './scan'
+import { compilePointers, escapeSegment, NONE, unescapeSegment } from './pointers'
+import { Scan, Verdicts } from './scan'
 import { scanJson } from './walk-json'
 
 const options = { rules: new Set(ATTACK_CATEGORIES), paranoia: 1 as const }
@@ -124,6 +124,32 @@ describe('the JSON walk (property)', () => {
         expect(walked.budget).toBe(checked.budget)
       }),
       { numRuns: 500 },
+    )
+  })
+
+  it('keys remembered clean across bodies (one Verdicts) give what checking every key gives', () => {
+    // shield() walks each request's body with its instance's Verdicts, which remember the last
+    // clean keys from one body to the next: a sequence of bodies, budgets and all, must end as
+    // checking every key of each would (the reference knows nothing of earlier bodies).
+    const names = fc.constantFrom('id', 'name', 'tags', '__proto__', '<svg onload=x>', 'ab', '')
+    const record = fc.dictionary(names, fc.oneof(benign, fc.constant(PAYLOAD), fc.integer()), {
+      maxKeys: 4,
+    })
+    const body = fc.array(fc.oneof(record, fc.array(record, { maxLength: 3 })), { maxLength: 4 })
+    const bodies = fc.array(fc.tuple(body, fc.integer({ min: 1, max: 120 })), { maxLength: 6 })
+    fc.assert(
+      fc.property(bodies, (sequence) => {
+        const verdicts = new Verdicts()
+        for (const [root, budget] of sequence) {
+          const json = JSON.parse(JSON.stringify(root)) as unknown
+          const walked = new Scan(options, budget, verdicts)
+          const checked = new Scan(options, budget)
+          expect(scanJson(json, walked, NONE)).toBe(everyKey(json, checked, ''))
+          expect(walked.hit).toEqual(checked.hit)
+          expect(walked.budget).toBe(checked.budget)
+        }
+      }),
+      { numRuns: 300 },
     )
   })
 
