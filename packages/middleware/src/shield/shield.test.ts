@@ -1,5 +1,5 @@
 import { Hono, type MiddlewareHandler } from 'hono'
-import { describe, expect, it, vi } from 'vitest'
+import { describe, expect, it, onTestFinished, vi } from 'vitest'
 import { type Decision, installDecisions } from '../internal/outcomes/decisions'
 import { settle } from '../internal/outcomes/settle'
 import { MemoryRateLimitStore } from '../rate-limit/memory-store'
@@ -486,6 +486,48 @@ describe('shield: remembered verdicts on names', () => {
       const res = await app.request('/', json({ ...many, __proto__x: 1, 'a[__proto__]': 1 }))
       expect(res.status).toBe(403)
       expect(decision()).toMatchObject({ category: 'prototype-pollution' })
+    }
+  })
+})
+
+describe('shield: an app on another copy of hono', () => {
+  /**
+   * A second copy of hono's files in a folder of their own, as a monorepo or an undeduped install
+   * gives: its requests keep the match under that copy's own symbol, which `hono/route` (imported
+   * by shield from the first copy) cannot read.
+   */
+  async function otherHono(): Promise<{ hono: typeof import('hono'); remove: () => void }> {
+    const { cpSync, mkdtempSync, rmSync } = await import('node:fs')
+    const { tmpdir } = await import('node:os')
+    const { dirname, join } = await import('node:path')
+    const { fileURLToPath, pathToFileURL } = await import('node:url')
+    const first = fileURLToPath(import.meta.resolve('hono'))
+    const dist = dirname(first)
+    const folder = mkdtempSync(join(tmpdir(), 'palisade-hono-copy-'))
+    cpSync(dist, join(folder, 'dist'), { recursive: true })
+    const hono = (await import(
+      pathToFileURL(join(folder, 'dist', 'index.js')).href
+    )) as typeof import('hono')
+    expect(hono.Hono).not.toBe(Hono)
+    return { hono, remove: () => rmSync(folder, { recursive: true, force: true }) }
+  }
+
+  it('still finds the route’s field hints (fields the schema pins down are not inspected)', async () => {
+    const { withFieldHints } = await import('@palisade/shared/field-hints')
+    const other = await otherHono()
+    onTestFinished(other.remove)
+    const app = new other.hono.Hono()
+    app.use(shield())
+    const pinned: MiddlewareHandler = withFieldHints(async (_c, next) => next(), { skip: ['/id'] })
+    app.post('/orders', pinned, async (c) => c.json({ got: await c.req.json() }))
+    const sqli = "1' OR 1=1--"
+    const again = async (field: string) =>
+      (await app.request('/orders', post(JSON.stringify({ [field]: sqli }), 'application/json')))
+        .status
+    // Twice each: the first request finds out the helper cannot read this copy's requests.
+    for (let i = 0; i < 2; i++) {
+      expect(await again('id')).toBe(200)
+      expect(await again('note')).toBe(403)
     }
   })
 })
