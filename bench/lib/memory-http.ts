@@ -8,7 +8,8 @@
  * where two servers over loopback move by several percent.
  *
  * Each connection sends its next request once the previous answer's head has been written, as
- * autocannon's connections do. Every answer must be a 200.
+ * autocannon's connections do. Every answer must be a 200. `request` is the bytes of one request
+ * sent every time, or a function giving the next one (a body new in every request).
  */
 import { createServer } from 'node:http'
 import { Duplex } from 'node:stream'
@@ -31,9 +32,10 @@ export interface MemoryServer {
 
 export function memoryServer(
   fetch: (request: Request) => Response | Promise<Response>,
-  request: Uint8Array,
+  request: Uint8Array | (() => Uint8Array),
   connections = 20,
 ): MemoryServer {
+  const nextRequest = typeof request === 'function' ? request : () => request
   const server = createServer(getRequestListener(fetch))
   let left = 0
   let finished: (() => void) | undefined
@@ -50,7 +52,7 @@ export function memoryServer(
         if (!startsWith(chunk, OK)) failed ??= new Error('an answer other than 200')
         if (left === 0) return
         left--
-        if (left >= connections) queueMicrotask(() => socket.push(request))
+        if (left >= connections) queueMicrotask(() => socket.push(nextRequest()))
         if (left === 0) finished?.()
       },
     })
@@ -69,7 +71,7 @@ export function memoryServer(
           if (failed) reject(failed)
           else resolve()
         }
-        for (const socket of sockets) socket.push(request)
+        for (const socket of sockets) socket.push(nextRequest())
       })
     },
   }
