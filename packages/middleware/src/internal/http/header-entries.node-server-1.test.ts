@@ -9,7 +9,8 @@ import { Hono } from 'hono'
 import { afterAll, beforeAll, expect, it } from 'vitest'
 import { type Served, serveOnLoopback } from '../../../test/node-server'
 import { requestHeaderEntries } from './header-entries'
-import { internalsSwitchedOff, unbuiltHeaderList } from './node-server'
+import { internalsSwitchedOff } from './node-server'
+import { unbuiltHeaderList } from './node-server-headers'
 
 let served: Served
 

@@ -12,7 +12,8 @@ import { Hono } from 'hono'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
 import { type Served, serveOnLoopback } from '../../../test/node-server'
 import { headerListEntries, requestHeaderEntries } from './header-entries'
-import { internalsSwitchedOff, unbuiltHeaderList } from './node-server'
+import { internalsSwitchedOff } from './node-server'
+import { unbuiltHeaderList } from './node-server-headers'
 
 /** What node-server's request gives: the list appended to a `Headers`, `:` names left out. */
 function headersOf(list: readonly string[]): [string, string][] | 'throws' {

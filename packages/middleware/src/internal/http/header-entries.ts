@@ -1,6 +1,6 @@
 import type { Context } from 'hono'
 import { TOKEN } from './header-syntax'
-import { unbuiltHeaderList } from './node-server'
+import { unbuiltHeaderList } from './node-server-headers'
 
 // The request's headers as iterating `c.req.raw.headers` gives them, without making
 // @hono/node-server build an undici `Headers` (and validate each pair again) for a reader that
@@ -9,7 +9,7 @@ import { unbuiltHeaderList } from './node-server'
 /**
  * The request's header pairs, exactly those iterating `c.req.raw.headers` gives, in the same
  * order: on @hono/node-server, while its request has not built its `Headers` yet, from the
- * message's raw header list (node-server.ts `unbuiltHeaderList`); anywhere else, and whenever
+ * message's raw header list (node-server-headers.ts `unbuiltHeaderList`); anywhere else, and whenever
  * that list holds what `Headers` would refuse, `c.req.raw.headers` itself.
  *
  * @example
@@ -68,6 +68,8 @@ export function headerListEntries(list: readonly unknown[]): [string, string][] 
   return combined(entries)
 }
 
+/** `value` without HTTP whitespace at either end (a loop: a regular expression anchored at the
+ * end backtracks over every run of white space inside a value). */
 function trimHttpWhitespace(value: string): string {
   let start = 0
   let end = value.length
@@ -131,9 +133,26 @@ function headersAgree(): boolean {
 let checkedClass: unknown
 let checkedAgrees = false
 
+/** One list with each rule in it: case, white space, `cookie`, `set-cookie`, order. */
 const SAMPLE = [
-  ...['X-B', ' 2\t', 'x-a', '1', 'Cookie', 'a=1', 'set-cookie', 's=1', 'cookie', 'b=2'],
-  ...['Set-Cookie', 's=2', 'x-b', '3 ', 'X-B', '', 'a-', 'd', 'a_', 'u', 'a0', 'z', '~', 't'],
+  'b',
+  ' 2\t',
+  'A',
+  '1',
+  'cookie',
+  'x',
+  'Set-Cookie',
+  's',
+  'Cookie',
+  'y',
+  'set-cookie',
+  't',
+  'B',
+  '3',
+  'a_',
+  '4',
+  'a-',
+  '5',
 ]
 
 function sampleAgrees(Class: typeof Headers): boolean {

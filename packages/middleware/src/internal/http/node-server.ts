@@ -1,11 +1,12 @@
 // Every read of @hono/node-server's internals by @palisade/middleware, in one place: the cache
-// entry of its lightweight Response (`[status, body, headers]` under a private symbol), the
-// node:http message its lightweight Request keeps under another, and the slot that request keeps
-// its built Headers in. Each is checked before it is trusted (a probe of the class, the message's
-// identity), and all can be switched off with one flag, `globalThis.__PALISADE_NO_INTERNALS__ =
-// true`: then every caller takes the standard path (`c.res.headers`, `c.req.raw.body`,
-// `c.req.raw.headers`) and gives the same answers, only slower (docs/guide/node.md,
-// ARCHITECTURE.md "Borrowed internals").
+// entry of its lightweight Response (`[status, body, headers]` under a private symbol) and the
+// node:http message its lightweight Request keeps under another. Both are checked before they are
+// trusted (a probe of the class, the message's identity), and both can be switched off with one
+// flag, `globalThis.__PALISADE_NO_INTERNALS__ = true`: then every caller takes the standard path
+// (`c.res.headers`, `c.req.raw.body`) and gives the same answers, only slower
+// (docs/guide/node.md, ARCHITECTURE.md "Borrowed internals"). One more, the slot that request
+// keeps its built Headers in, sits in node-server-headers.ts: only shield's header walk reads it,
+// and the CommonJS build of every entry that imports this module would carry it.
 //
 // `c.env.incoming` itself is node-server's documented binding (`HttpBindings`) and is read
 // elsewhere (client IP); what is private is the link from `c.req.raw` back to that message.
@@ -132,71 +133,6 @@ function builtFrom(raw: Request, incoming: object): boolean {
     }
   }
   return false
-}
-
-// ---------------------------------------------------------------------------------------------
-// The lightweight Request's headers, before it builds them
-
-/**
- * The message's raw header list (`c.env.incoming.rawHeaders`: name, value, name, value… as
- * received, node-server's documented binding) while `c.req.raw` is still the request
- * @hono/node-server built from that message and has not built its `Headers` yet. Then
- * `c.req.raw.headers` would be built from this very list (every version appends its pairs in
- * order, leaving out names that start with `:`), and nothing can have edited them: every edit
- * goes through `.headers`, which keeps what it built on the request. HTTP/1.x and HTTP/2 alike.
- *
- * `undefined` when the switch is off, on every other runtime, for a replaced request, once the
- * request's `Headers` exist (a `c.req.header()` before, on 2.x as on 1.x), and for the first
- * request of each node-server request class (the probe, {@link probeHeadersSlot}).
- */
-export function unbuiltHeaderList(c: Context): readonly unknown[] | undefined {
-  if (internalsSwitchedOff()) return undefined
-  const incoming = (c.env as { incoming?: NodeIncoming } | undefined)?.incoming
-  const list = incoming?.rawHeaders
-  if (!Array.isArray(list)) return undefined
-  const raw = c.req.raw
-  return builtFrom(raw, incoming as object) && headersUnbuilt(raw) ? list : undefined
-}
-
-/**
- * The request class (prototype) probed last (node-server keeps one for every request; two
- * copies of it in one process take turns at the slot, each first request taking the standard
- * path; `undefined` before the first) and the symbol its requests keep their built `Headers`
- * under, `undefined` when the probe failed.
- */
-let headersClass: object | null | undefined
-let headersSlot: symbol | undefined
-
-function headersUnbuilt(raw: Request): boolean {
-  const proto = Object.getPrototypeOf(raw)
-  if (proto !== headersClass) {
-    headersClass = proto
-    headersSlot = probeHeadersSlot(raw)
-    return false
-  }
-  return (
-    headersSlot !== undefined &&
-    (raw as unknown as Record<symbol, unknown>)[headersSlot] === undefined
-  )
-}
-
-/**
- * Where requests of `raw`'s class keep their `Headers` once built, found through the public
- * API: reading `.headers` twice gives one object, held under exactly one own symbol of the
- * request. Builds `raw`'s headers (its caller reads them next, on the standard path). A class
- * that builds them anew on every read, or keeps them elsewhere, fails: its requests always take
- * the standard path.
- */
-function probeHeadersSlot(raw: Request): symbol | undefined {
-  try {
-    const headers = raw.headers
-    if (!(headers instanceof Headers) || raw.headers !== headers) return undefined
-    const r = raw as unknown as Record<symbol, unknown>
-    const slots = Object.getOwnPropertySymbols(raw).filter((k) => r[k] === headers)
-    return slots.length === 1 ? slots[0] : undefined
-  } catch {
-    return undefined
-  }
 }
 
 /**
