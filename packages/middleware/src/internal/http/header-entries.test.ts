@@ -213,6 +213,27 @@ describe('requestHeaderEntries on @hono/node-server (HTTP/1.1)', () => {
     expect(seen.entries).toEqual(seen.headers)
   })
 
+  it('takes the standard path under a global Headers that iterates otherwise', async () => {
+    // A polyfill that joins Cookie copies as any other header: node-server builds with it.
+    const Native = globalThis.Headers
+    class Joined extends Native {
+      override *[Symbol.iterator](): HeadersIterator<[string, string]> {
+        for (const [name, value] of super.entries()) {
+          yield [name, name === 'cookie' ? value.replaceAll('; ', ', ') : value]
+        }
+      }
+    }
+    globalThis.Headers = Joined
+    try {
+      await rawRequest(served.base, HEAD)
+      const seen = await rawRequest(served.base, HEAD)
+      expect(seen.entries).toEqual(seen.headers)
+      expect(seen.entries).toContainEqual(['cookie', 'a=1, b=2'])
+    } finally {
+      globalThis.Headers = Native
+    }
+  })
+
   it.each([
     ['read first', '/read-first/x'],
     ['edited', '/edited/x'],

@@ -9,8 +9,8 @@ import { unbuiltHeaderList } from './node-server-headers'
 /**
  * The request's header pairs, exactly those iterating `c.req.raw.headers` gives, in the same
  * order: on @hono/node-server, while its request has not built its `Headers` yet, from the
- * message's raw header list (node-server-headers.ts `unbuiltHeaderList`); anywhere else, and whenever
- * that list holds what `Headers` would refuse, `c.req.raw.headers` itself.
+ * message's raw header list (node-server-headers.ts `unbuiltHeaderList`); anywhere else, and
+ * whenever that list holds what `Headers` would refuse, `c.req.raw.headers` itself.
  *
  * @example
  * ```ts
@@ -134,26 +134,8 @@ let checkedClass: unknown
 let checkedAgrees = false
 
 /** One list with each rule in it: case, white space, `cookie`, `set-cookie`, order. */
-const SAMPLE = [
-  'b',
-  ' 2\t',
-  'A',
-  '1',
-  'cookie',
-  'x',
-  'Set-Cookie',
-  's',
-  'Cookie',
-  'y',
-  'set-cookie',
-  't',
-  'B',
-  '3',
-  'a_',
-  '4',
-  'a-',
-  '5',
-]
+const SAMPLE =
+  /* @__PURE__ */ 'b| 2\t|A|1|cookie|x|Set-Cookie|s|Cookie|y|set-cookie|t|B|3|a_|4|a-|5'.split('|')
 
 function sampleAgrees(Class: typeof Headers): boolean {
   try {
