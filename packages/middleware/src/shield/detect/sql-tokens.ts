@@ -24,7 +24,7 @@ export interface SqlToken {
   open?: boolean
 }
 
-const MAX_TOKENS = 2048
+export const MAX_TOKENS = 2048
 
 // Character classes by code, looked up in a table: the tokenizer reads every character once.
 const DIGIT = 1
@@ -44,6 +44,11 @@ const isWordChar = (c: string) => c.length > 0 && (classOf(c.charCodeAt(0)) & WO
 const isSpace = (c: string) => c.length > 0 && (classOf(c.charCodeAt(0)) & SPACE) !== 0
 const wordAt = (text: string, i: number) =>
   i < text.length && (classOf(text.charCodeAt(i)) & WORD) !== 0
+/** Whether `text[i]` is a character the tokenizer reads into a word, a number or a variable. */
+export const sqlWordAt = (text: string, i: number) => i >= 0 && wordAt(text, i)
+/** Whether `text[i]` is white space to the tokenizer (what separates tokens). */
+export const sqlSpaceAt = (text: string, i: number) =>
+  i >= 0 && i < text.length && (classOf(text.charCodeAt(i)) & SPACE) !== 0
 
 const TWO_CHAR_OPERATORS = new Set(['<=', '>=', '<>', '!=', '||', '&&', '<<', '>>', ':=', '=='])
 const OPERATOR_CHARS = '=<>!|&+-*/%^~'
@@ -89,11 +94,15 @@ function readComment(text: string, i: number): number | undefined {
   return undefined
 }
 
-/** Tokenizes lower-cased text; stops after MAX_TOKENS tokens (enough to see any injection's shape). */
-export function sqlTokens(text: string): SqlToken[] {
+/**
+ * Tokenizes lower-cased text; stops after MAX_TOKENS tokens (enough to see any injection's shape).
+ * `from` and `limit` read the first `limit` tokens from `text[from]` on: what a whole stream holds
+ * after a token starting there, as the tokenizer keeps no state but its position (sqli.ts's gate).
+ */
+export function sqlTokens(text: string, from = 0, limit = MAX_TOKENS): SqlToken[] {
   const tokens: SqlToken[] = []
-  let i = 0
-  while (i < text.length && tokens.length < MAX_TOKENS) {
+  let i = from
+  while (i < text.length && tokens.length < limit) {
     const c = text[i] as string
     if (isSpace(c)) {
       i++

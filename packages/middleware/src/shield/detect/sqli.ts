@@ -5,7 +5,8 @@
 
 import { wordCalls } from './calls'
 import { stripSqlComments } from './normalize'
-import { type SqlToken, sqlTokens } from './sql-tokens'
+import { isWhiteSpace } from './prefilter-automaton'
+import { MAX_TOKENS, type SqlToken, sqlSpaceAt, sqlTokens, sqlWordAt } from './sql-tokens'
 import type { InputKind, Paranoia, Subject } from './subject'
 
 const LOGIC = new Set(['or', 'and', 'xor', '||', '&&', 'div', 'not'])
@@ -145,6 +146,41 @@ export const SQL_STATEMENTS = [
   /\b\d{1,16}\s{1,16}as\s{1,16}["'`\w]{1,64}\s{1,16}from\b/,
 ]
 
+/**
+ * What each of {@link SQL_SIGNS} needs in the text to match (a word or mark every match holds):
+ * prose, which holds none, skips the sign's pattern. sqli-gates.property.test.ts checks each against its sign.
+ */
+export const SQL_SIGN_NEEDS: ReadonlyArray<(text: string) => boolean> = [
+  (t) => t.includes('xp_') || t.includes('pg_sleep'),
+  (t) => t.includes('exec'),
+  (t) => t.includes('declare') || t.includes('procedure'),
+  (t) => t.includes('waitfor'),
+  (t) => t.includes('::'),
+  (t) => t.includes("'[") || t.includes("'{"),
+  (t) => t.includes('case') && t.includes('when') && t.includes('then'),
+  (t) => t.includes('(') && (t.includes('like') || t.includes('if')),
+  (t) => t.includes('merge') && t.includes('using'),
+  (t) => t.includes('match') && t.includes('against'),
+  (t) => t.includes('create'),
+  (t) => t.includes('table'),
+  (t) => t.includes('/*!') || t.includes('.e'),
+  (t) => t.includes('msdb') || t.includes('tempdb') || t.includes('schema_name') || t.includes('`'),
+]
+/**
+ * A word or mark of each sign's and statement's need in one pattern: most prose holds none, and
+ * one scan then skips all seventeen (a call of `includes` costs about what a sign's own pattern
+ * does, so seventeen of them saved nothing). Each alternative is read in every match of its
+ * pattern: `\bif\b` in `\bif\s{0,16}\(`, `\d\s{1,16}as\b` in `\b\d{1,16}\s{1,16}as\s{1,16}`.
+ */
+export const SQL_NEEDS_ANY =
+  /xp_|pg_sleep|exec|declare|procedure|waitfor|::|'[[{]|\bcase\b|\bif\b|like|merge|match|create|table|\/\*!|\d\.e|msdb|tempdb|schema_name|`|select|\d\s{1,16}as\b/
+/** What each of {@link SQL_STATEMENTS} needs, as {@link SQL_SIGN_NEEDS}. */
+export const SQL_STATEMENT_NEEDS: ReadonlyArray<(text: string) => boolean> = [
+  (t) => t.includes('select'),
+  (t) => t.includes('select') && t.includes('from'),
+  (t) => t.includes('as') && t.includes('from'),
+]
+
 /** What may follow a quoted JSON literal: a cast to JSON, a JSON or containment operator, a comparison. */
 const JSON_OPERATOR = /\s*(?:::\s*jsonb?|->>?|#>>?|@>|<@|@\?|\?[|&]?|@@|\|\||[<>=]|-\s{0,8}\d)/y
 
@@ -190,6 +226,26 @@ function functionCall(lower: string, kind: InputKind): boolean {
   }
   return false
 }
+
+/**
+ * Whether some `(` has before it (past white space) a name `accept` takes, read as wordCalls()
+ * reads it (`\w+`, `\s*`): functionCall() only looks at those names, so without one it is false.
+ */
+function nameBeforeParen(text: string, accept: (name: string) => boolean): boolean {
+  for (let open = text.indexOf('('); open !== -1; open = text.indexOf('(', open + 1)) {
+    let end = open
+    while (end > 0 && isWhiteSpace(text.charCodeAt(end - 1))) end--
+    let start = end
+    while (start > 0 && isAsciiWord(text.charCodeAt(start - 1))) start--
+    if (start < end && accept(text.slice(start, end))) return true
+  }
+  return false
+}
+const isAsciiWord = (code: number) =>
+  (code >= 97 && code <= 122) ||
+  (code >= 48 && code <= 57) ||
+  (code >= 65 && code <= 90) ||
+  code === 95
 
 const METADATA =
   /\b(?:information_schema|mysql\.db|sysobjects|syscolumns|sysdatabases|mysql\.user|pg_catalog|pg_shadow|sqlite_master|sqlite_temp_master|all_tables|user_tables|msysaccessobjects|msysobjects|northwind|master\.\.sys)\b/
@@ -335,22 +391,157 @@ function injected(tokens: SqlToken[], quoted: boolean, paranoia: Paranoia): bool
   return false
 }
 
+/**
+ * Whether injected() may fire on any of detectSqli's three token streams (the text, and the text
+ * after a `'` or a `"`); false proves none does, and the text is not tokenized.
+ *
+ * injected() fires only at a token of a few kinds (a trigger: a logic word or `||` `&&`, `union`,
+ * `order`/`group`, `;`, a function name before `(`, a comment, `@@`, `waitfor`, `into`). What it
+ * asks of the tokens after a trigger depends on the text after it alone: the tokenizer keeps no
+ * state but its position, so the tokens from a trigger's start are the same in every stream
+ * where a token starts there. Those are read here (a few tokens each), and the tests after the
+ * trigger run on them as injected() runs them. What injected() asks of the tokens before (a
+ * closed value, the trigger's index, which stream) is taken as met, but for a logic word at
+ * paranoia 1: a closed value is a number, a closed string or `)`, whose last character is a
+ * digit's run, a quote or `)` (prose's `, and` or `cats and` is none). The rare triggers (a
+ * comment, `@@`, `waitfor`, `outfile`) run the streams at sight. A stream cut at MAX_TOKENS
+ * would end where the text does not: a text that long is tokenized whole.
+ *
+ * Prose with an apostrophe and `and`, or a `(`, opened every stream; now the few words after
+ * each `and` decide (sqli-gates.property.test.ts compares this with the streams on the same values).
+ */
+export function mayInject(text: string, paranoia: Paranoia): boolean {
+  // A stream of n characters holds n tokens at most: the quoted ones, text.length + 1.
+  if (text.length >= MAX_TOKENS) return true
+  // A function call (`sleep(`, `'+char(`, a logic word before one): a name of them before `(`.
+  if (text.includes('(') && nameBeforeParen(text, (name) => ATTACK_FUNCTIONS.has(name))) return true
+  TRIGGER.lastIndex = 0
+  let triggers = 0
+  for (let match = TRIGGER.exec(text); match !== null; match = TRIGGER.exec(text)) {
+    const at = match.index
+    const word = match[0]
+    if (RARE.has(word) || ++triggers > MAX_TRIGGERS) return true
+    if (word === ';') {
+      // `; drop table`, or `'x';` ending the value (a comment or the end after it).
+      const after = sqlTokens(text, at, 4)
+      if (stackedStatement(after, 1) || isEnd(after[1])) return true
+    } else if (word === 'union') {
+      const after = sqlTokens(text, at, 4)
+      const next = after[1]?.value === 'all' || after[1]?.value === 'distinct' ? after[2] : after[1]
+      if (
+        next?.value === 'select' ||
+        (next?.type === 'open' && after.some((x) => x.value === 'select'))
+      )
+        return true
+    } else if (word === 'order' || word === 'group') {
+      const after = sqlTokens(text, at, 4)
+      if (after[1]?.value === 'by' && after[2]?.type === 'number' && isEnd(after[3])) return true
+    } else if (logicMayFire(text, at, paranoia)) return true
+  }
+  for (const operator of ['||', '&&']) {
+    for (let at = text.indexOf(operator); at !== -1; at = text.indexOf(operator, at + 1)) {
+      if (++triggers > MAX_TRIGGERS || logicMayFire(text, at, paranoia)) return true
+    }
+  }
+  return false
+}
+/**
+ * The triggers read before the streams run anyway. A token read after a trigger may reach far
+ * (`or \\' or \\' …`: a string whose quotes are all escaped runs to the end), and so may the
+ * run read back before a logic word: each costs up to the text's length, so their number is
+ * bounded to keep detectSqli linear. Prose meets the bound only past a few hundred words.
+ */
+const MAX_TRIGGERS = 32
+/**
+ * A logic word, `union`, `order` or `group` as a whole word (a token is: \w is within its word
+ * characters), `;`, or a rare trigger (a comment, `@@`, `waitfor`, `into outfile`).
+ */
+const TRIGGER =
+  /\b(?:or|and|xor|div|not|union|order|group)\b|;|#|--|\/\*|@@|waitfor|outfile|dumpfile/g
+const RARE = new Set(['#', '--', '/*', '@@', 'waitfor', 'outfile', 'dumpfile'])
+
+/** Whether the logic token starting at `text[at]` may fire: a closed value before it (paranoia 1), logicAfterValue after it. */
+function logicMayFire(text: string, at: number, paranoia: Paranoia): boolean {
+  if (paranoia === 1 && !closedValueBefore(text, at)) return false
+  // logicAfterValue reads past `(` and `not`, then four tokens at most: read until those are in.
+  for (let limit = 5; ; limit *= 2) {
+    const after = sqlTokens(text, at, limit)
+    let j = 1
+    while (after[j]?.type === 'open' || (after[j]?.type === 'word' && after[j]?.value === 'not'))
+      j++
+    if (after.length < limit || j + 4 <= limit) return logicAfterValue(after, 0)
+  }
+}
+
+/**
+ * Whether the token ending before `text[at]` (past white space) may be a closed value at paranoia
+ * 1: a closed string ends with its quote, `)` is one, and a number is a run of word characters
+ * and dots holding a digit (it starts with one, or with `.` and one).
+ */
+function closedValueBefore(text: string, at: number): boolean {
+  let end = at - 1
+  while (sqlSpaceAt(text, end)) end--
+  if (end < 0) return false
+  const last = text.charCodeAt(end)
+  if (last === 41 /* ) */ || last === 39 || last === 34 || last === 96 /* ' " ` */) return true
+  for (let i = end; i >= 0 && (sqlWordAt(text, i) || text.charCodeAt(i) === 46); i--) {
+    const code = text.charCodeAt(i)
+    if (code >= 48 && code <= 57) return true
+  }
+  return false
+}
+
 const NOSQL_OPERATOR =
   /^(?:\[\s*)?\$(?:ne|eq|gt|gte|lt|lte|in|nin|regex|where|exists|or|and|not|nor|expr|elemmatch|function|accumulator|jsonschema|type|size|all|mod|text)(?:\s*\])?$/
 const NOSQL_BRACKET =
   /\[\s*\$(?:ne|eq|gt|gte|lt|lte|in|nin|regex|where|exists|or|and|not|nor|expr|elemmatch|function)\s*\]/
 
 export function detectSqli(subject: Subject, kind: InputKind, paranoia: Paranoia): boolean {
+  return detectSqliWith(subject, kind, paranoia, true)
+}
+
+/**
+ * detectSqli(), with its gates (`gated`) or without: without them every pattern runs and the
+ * text is tokenized in full, as before the gates. The two must agree on every value
+ * (tests/shield/sqli-gates.property.test.ts).
+ */
+export function detectSqliWith(
+  subject: Subject,
+  kind: InputKind,
+  paranoia: Paranoia,
+  gated: boolean,
+): boolean {
   const lower = subject.lower
   if (kind === 'name' && (NOSQL_OPERATOR.test(lower) || NOSQL_BRACKET.test(lower))) return true
   if (NOSQL_BRACKET.test(lower)) return true
   if (METADATA.test(lower) || MAGIC_NUMBER.test(lower)) return true
+  // The gates read `text`, what the patterns and the tokenizer read (`un/**/ion` already joined).
   const text = stripSqlComments(lower)
-  for (const sign of SQL_SIGNS) if (sign.test(text)) return true
+  const signs = !gated || SQL_NEEDS_ANY.test(text)
+  for (let i = 0; signs && i < SQL_SIGNS.length; i++) {
+    if (
+      (!gated || (SQL_SIGN_NEEDS[i] as (t: string) => boolean)(text)) &&
+      (SQL_SIGNS[i] as RegExp).test(text)
+    )
+      return true
+  }
   if (jsonLiteralCompared(text)) return true
   // A path holds no prose: a whole statement or a function call there is an injection too.
-  for (const sign of SQL_STATEMENTS) if (sign.test(text)) return true
-  if (kind !== 'path' && text.includes('(') && functionCall(text, kind)) return true
+  for (let i = 0; signs && i < SQL_STATEMENTS.length; i++) {
+    if (
+      (!gated || (SQL_STATEMENT_NEEDS[i] as (t: string) => boolean)(text)) &&
+      (SQL_STATEMENTS[i] as RegExp).test(text)
+    )
+      return true
+  }
+  if (
+    kind !== 'path' &&
+    text.includes('(') &&
+    (!gated || nameBeforeParen(text, sqlFunction)) &&
+    functionCall(text, kind)
+  )
+    return true
+  if (gated && !mayInject(text, paranoia)) return false
   if (injected(sqlTokens(text), false, paranoia)) return true
   if (text.includes("'") && injected(sqlTokens(`'${text}`), true, paranoia)) return true
   if (text.includes('"') && injected(sqlTokens(`"${text}`), true, paranoia)) return true
