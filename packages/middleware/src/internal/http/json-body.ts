@@ -1,6 +1,7 @@
 import type { Context } from 'hono'
 import { hasCachedBody, mayHaveBody } from './body'
 import { lazyBodyRequest } from './lazy-request'
+import { messageBodyNow, messageBodySoon } from './message-body'
 import { socketMessage } from './node-server'
 
 // `application/json`, `application/<anything>+json` (merge-patch, problem, vnd.api…), any params.
@@ -90,7 +91,18 @@ async function readIntoCache(
   const cache = c.req.bodyCache as { arrayBuffer?: Promise<ArrayBuffer> }
   let bytes: ArrayBuffer
   try {
-    if (throughNodeServer(c) || !STREAM_READ_IS_FASTER) {
+    let direct = messageBodyNow(c)
+    if (direct === undefined && messageBodySoon(c)) {
+      // Called while node:http parses the head: the rest of its chunk is parsed by then.
+      await undefined
+      direct = messageBodyNow(c)
+    }
+    if (direct !== undefined) {
+      // Copied out of the socket's chunk: Hono's cache and the handler get an ArrayBuffer of
+      // their own, exactly the body.
+      bytes = new Uint8Array(direct).buffer
+      cache.arrayBuffer = Promise.resolve(bytes)
+    } else if (throughNodeServer(c) || !STREAM_READ_IS_FASTER) {
       // `raw.bodyUsed` is not asked first: on undici it walks into the stream's state.
       bytes = await c.req.arrayBuffer()
     } else {
