@@ -98,9 +98,7 @@ async function readIntoCache(
       direct = messageBodyNow(c)
     }
     if (direct !== undefined) {
-      // Copied out of the socket's chunk: Hono's cache and the handler get an ArrayBuffer of
-      // their own, exactly the body.
-      bytes = new Uint8Array(direct).buffer
+      bytes = direct
       cache.arrayBuffer = Promise.resolve(bytes)
     } else if (throughNodeServer(c) || !STREAM_READ_IS_FASTER) {
       // `raw.bodyUsed` is not asked first: on undici it walks into the stream's state.

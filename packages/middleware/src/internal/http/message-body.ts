@@ -14,6 +14,7 @@ interface ReadableMessage extends NodeIncoming {
   destroyed?: unknown
   errored?: unknown
   read?: unknown
+  resume?: unknown
 }
 
 /**
@@ -24,44 +25,58 @@ interface ReadableMessage extends NodeIncoming {
  * internals are switched off (`socketMessage`).
  *
  * Why: node-server's own `arrayBuffer()` reads the same buffered bytes through a promise, four
- * listeners, a resumed stream's `data` and `end` events on later ticks and an ArrayBuffer copy,
- * about 2 µs per 1 KiB request on Node 22 (bench/FINDINGS.md, "Touching the request body"); on
- * node-server 1.19 it builds a whole undici Request with a web stream first. A body small enough
- * to arrive with its head is complete by the first microtask after the handler starts, so the
- * direct read serves the common JSON POST; a body still arriving is left to node-server.
+ * listeners, a resumed stream's `data` and `end` events on later ticks and an ArrayBuffer copy
+ * (bench/FINDINGS.md, "Touching the request body"); node-server 1.19 builds a whole undici
+ * Request with a web stream first. A body that arrives with its head is buffered by the first
+ * microtask after the handler starts, so the direct read serves the common small POST; a body
+ * still arriving, or chunked and not yet complete, is left to node-server.
  *
- * What it leaves behind is what a read leaves: the message has been read (`readableDidRead`) and
- * ends as usual (its `end` event follows on the next tick), so node-server's `arrayBuffer()` on the
- * original request rejects with "Body is unusable" as after its own read, and node-server neither
- * drains nor destroys the connection afterwards. The returned bytes are exactly the body: a lone
- * `Content-Length` must match what was buffered (Node's parser frames the body by it), and a
- * chunked body is whole once the message is `complete`.
+ * Whole means: the message is `complete`, or its lone `Content-Length` equals what is buffered
+ * (Node's parser frames the body by it and delivers no byte past it; over TCP the handler's first
+ * microtask runs after the body's bytes and before the parser marks the message complete).
+ *
+ * What it leaves behind is what a read leaves: the message has been read (`readableDidRead`), so
+ * node-server's `arrayBuffer()` on the original request rejects with "Body is unusable" as after
+ * its own read, and the message ends as usual (`end` on a later tick; resumed when its end is not
+ * parsed yet, so that `end` still comes and neither Node nor node-server drains it afterwards).
+ *
+ * The ArrayBuffer is exactly the body and the caller's own: Node's parser copies each body chunk
+ * into a fresh ArrayBuffer of its size, which the read hands over (no copy) when it covers that
+ * buffer whole; any other chunk (joined chunks from Node's pool, another runtime's views) is
+ * copied.
  */
-export function messageBodyNow(c: Context): Uint8Array | undefined {
+export function messageBodyNow(c: Context): ArrayBuffer | undefined {
   const message = socketMessage(c) as ReadableMessage | undefined
-  if (message === undefined || !readableWhole(message)) return undefined
+  if (message === undefined || !unread(message)) return undefined
   const length = message.readableLength as number
   const headers = message.headers as Record<string, unknown>
-  const declared = headers['content-length']
   if (headers['transfer-encoding'] === undefined) {
+    const declared = headers['content-length']
     if (typeof declared !== 'string' || !CONTENT_LENGTH.test(declared)) return undefined
     if (Number(declared) !== length) return undefined
+  } else if (message.complete !== true) {
+    return undefined
   }
+  const ended = message.complete === true
   // With no size, a paused Readable hands over all it holds (joined when there are several
   // chunks) and, its end already pushed, schedules its `end` event.
-  const chunk = (message.read as (size?: number) => unknown).call(message)
-  if (chunk === null && length === 0) return new Uint8Array(0)
+  const chunk = length === 0 ? null : (message.read as () => unknown).call(message)
+  if (!ended) (message.resume as () => void).call(message)
+  if (chunk === null && length === 0) return new ArrayBuffer(0)
   if (!(chunk instanceof Uint8Array) || chunk.byteLength !== length) {
     // Not reachable with node:http's messages (checked above); refused rather than guessed at.
     throw new TypeError('the message body could not be read whole')
   }
-  return chunk
+  const buffer = chunk.buffer
+  if (chunk.byteOffset === 0 && buffer.byteLength === length && buffer instanceof ArrayBuffer) {
+    return buffer
+  }
+  return new Uint8Array(chunk).buffer
 }
 
-/** Whether `message` holds its whole body and nothing else has read, resumed or decoded it. */
-function readableWhole(message: ReadableMessage): boolean {
+/** Whether nothing has read, resumed, decoded or broken `message`. */
+function unread(message: ReadableMessage): boolean {
   return (
-    message.complete === true &&
     message.readableFlowing === null &&
     message.readableDidRead === false &&
     message.readableEncoding === null &&
@@ -70,14 +85,15 @@ function readableWhole(message: ReadableMessage): boolean {
     message.destroyed === false &&
     message.errored == null &&
     typeof message.readableLength === 'number' &&
-    typeof message.read === 'function'
+    typeof message.read === 'function' &&
+    typeof message.resume === 'function'
   )
 }
 
 /**
- * Whether a direct read may succeed after the parser finishes the current chunk: the message is
- * still unread and incomplete. node:http calls the request handler while it parses the head, so
- * a body that came in the same chunk is buffered by the first microtask.
+ * Whether a direct read may succeed a microtask later: the message is still unread and not yet
+ * complete. node:http calls the request handler while it parses the head, so a body that came
+ * in the same chunk is buffered by the first microtask.
  */
 export function messageBodySoon(c: Context): boolean {
   const message = socketMessage(c) as ReadableMessage | undefined
