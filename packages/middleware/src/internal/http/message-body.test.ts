@@ -30,10 +30,10 @@ const BODY = new Uint8Array([
 
 /** A reader in front, then a handler that reads the body every way and says how it was read. */
 function app(read: typeof readBodyText | typeof readBodyBytes) {
-  const a = new Hono<{ Bindings: HttpBindings }>()
+  const a = new Hono()
   a.post('/', async (c) => {
     const original = c.req.raw
-    const incoming = c.env.incoming
+    const incoming = (c.env as HttpBindings).incoming
     const ended = new Promise<boolean>((resolve) => {
       incoming.once('end', () => resolve(true))
       setTimeout(() => resolve(false), 2_000)
@@ -150,7 +150,7 @@ describe('the body read off node:http’s message (@hono/node-server)', () => {
   it('reads a chunked body directly once the whole message is in', async () => {
     const a = app(readBodyText)
     // A middleware that waits past the parse of the whole message first.
-    const outer = new Hono<{ Bindings: HttpBindings }>()
+    const outer = new Hono()
     outer.use(async (_c, next) => {
       await new Promise((r) => setTimeout(r, 20))
       await next()
