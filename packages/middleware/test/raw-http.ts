@@ -102,4 +102,3 @@ export const expected = (direct: boolean) => ({
   direct,
   ended: true,
 })
-
