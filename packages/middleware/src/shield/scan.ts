@@ -12,9 +12,17 @@ export interface Hit {
   readonly location: string
 }
 
-/** Longest name, path or header value whose verdict is remembered, and how many of each kind are. */
+/** Longest name or path whose verdict is remembered, and how many of each kind are. */
 const CACHED_LENGTH = 64
 const CACHED_VALUES = 512
+/**
+ * Longest header value or user agent whose verdict is remembered. A browser's `User-Agent`,
+ * `Accept` and `Referer` run to 100–200 characters and come again on every request it sends:
+ * checked anew, each costs the engine about half a microsecond (a browser's headers added about
+ * 11 µs to shield's own cost over @hono/node-server, 2026-12-07). Hashing one for the lookup
+ * costs a fraction of that, and 512 of them are a quarter of a megabyte at most.
+ */
+const CACHED_HEADER_LENGTH = 256
 /**
  * Longest body value whose verdict is remembered: a sentence or two. At most
  * {@link BODY_SLOTS} of them are kept, so memory stays bounded (half a megabyte at worst).
@@ -25,13 +33,13 @@ const ADMIT = 8
 
 /**
  * The kinds of value whose verdicts are remembered: names (JSON keys, form fields, query
- * parameters), paths and header values, all checked without a parameter name, and short body
- * values (see {@link Verdicts.of}). They repeat across an API's requests: every object of an
- * array has the same keys, every request the same fields, a route its path, a JSON request its
- * `Content-Type`; and in bodies, the values of enumerations, statuses, tags, currencies, country
+ * parameters), paths, header values and user agents, all checked without a parameter name, and
+ * short body values (see {@link Verdicts.of}). They repeat across an API's requests: every object
+ * of an array has the same keys, every request the same fields, a route its path, a JSON request
+ * its `Content-Type`, a client its `User-Agent` and `Accept`; and in bodies, the values of enumerations, statuses, tags, currencies, country
  * codes, short names, and the same sentence in each object of an array or each retry of a post.
  */
-export type RememberedKind = 'name' | 'path' | 'header' | 'body'
+export type RememberedKind = 'name' | 'path' | 'header' | 'user-agent' | 'body'
 
 /**
  * The verdicts on short names, paths, header values and body values of one shield() instance. detect() is a
@@ -46,6 +54,7 @@ export class Verdicts {
     name: new Map(),
     path: new Map(),
     header: new Map(),
+    'user-agent': new Map(),
   }
   private readonly bodies = new BodyVerdicts()
   /** The last object keys a JSON walk found clean (walk-json.ts): the next body's mostly has them. */
@@ -66,7 +75,9 @@ export class Verdicts {
         ? detect(value, kind, options, name)
         : this.bodies.of(value, options, name)
     }
-    if (value.length > CACHED_LENGTH) return detect(value, kind, options, name)
+    const longest =
+      kind === 'header' || kind === 'user-agent' ? CACHED_HEADER_LENGTH : CACHED_LENGTH
+    if (value.length > longest) return detect(value, kind, options, name)
     const verdicts = this.byKind[kind]
     const known = verdicts.get(value)
     if (known !== undefined) return known ?? undefined
@@ -158,7 +169,8 @@ function slotOf(value: string): number {
 /** Whether the verdict on a value of `kind` checked under `name` may be remembered ({@link Verdicts.of}). */
 const remembered = (kind: InputKind, name: string | undefined): kind is RememberedKind =>
   kind === 'body' ||
-  (name === undefined && (kind === 'name' || kind === 'path' || kind === 'header'))
+  (name === undefined &&
+    (kind === 'name' || kind === 'path' || kind === 'header' || kind === 'user-agent'))
 
 /** Longest name kept in a location (a field or parameter name is the client's text). */
 const MAX_NAME = 64

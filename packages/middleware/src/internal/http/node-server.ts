@@ -4,7 +4,9 @@
 // trusted (a probe of the class, the message's identity), and both can be switched off with one
 // flag, `globalThis.__PALISADE_NO_INTERNALS__ = true`: then every caller takes the standard path
 // (`c.res.headers`, `c.req.raw.body`) and gives the same answers, only slower
-// (docs/guide/node.md, ARCHITECTURE.md "Borrowed internals").
+// (docs/guide/node.md, ARCHITECTURE.md "Borrowed internals"). One more, the slot that request
+// keeps its built Headers in, sits in node-server-headers.ts: only shield's header walk reads it,
+// and the CommonJS build of every entry that imports this module would carry it.
 //
 // `c.env.incoming` itself is node-server's documented binding (`HttpBindings`) and is read
 // elsewhere (client IP); what is private is the link from `c.req.raw` back to that message.
@@ -83,6 +85,7 @@ function probeLightResponse(Light: typeof Response): symbol | undefined {
 export interface NodeIncoming {
   httpVersionMajor?: unknown
   headers?: Record<string, unknown>
+  rawHeaders?: unknown
   rawBody?: unknown
 }
 
