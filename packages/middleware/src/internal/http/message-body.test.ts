@@ -18,6 +18,7 @@ afterEach(async () => {
 
 describe('the body read off node:http’s message (@hono/node-server)', () => {
   it('reads a body that came with its head directly: every reader gets the exact bytes, the message ends, the connection lives on', async () => {
+    flag.__PALISADE_NO_INTERNALS__ = false
     for (const read of [readBodyText, readBodyBytes]) {
       served = await serveOnLoopback(app(read))
       const socket = await open(served.base)
@@ -33,6 +34,7 @@ describe('the body read off node:http’s message (@hono/node-server)', () => {
   })
 
   it('leaves a body still arriving, a chunked body and the internals switched off to node-server’s read, with the same bytes', async () => {
+    flag.__PALISADE_NO_INTERNALS__ = false
     served = await serveOnLoopback(app(readBodyText))
     const socket = await open(served.base)
     const later = await exchange(socket, [head(`content-length: ${BODY.length}`), BODY])
@@ -52,6 +54,7 @@ describe('the body read off node:http’s message (@hono/node-server)', () => {
   })
 
   it('reads a chunked body directly once the whole message is in', async () => {
+    flag.__PALISADE_NO_INTERNALS__ = false
     const a = app(readBodyText)
     // A middleware that waits past the parse of the whole message first.
     const outer = new Hono()
