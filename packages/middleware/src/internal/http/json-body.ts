@@ -128,13 +128,7 @@ async function readIntoCache(c: Context, triedNow = false): Promise<Read | null>
  */
 function readNow(c: Context): Read | undefined {
   const raw = c.req.raw
-  let bytes: ArrayBuffer | undefined
-  try {
-    bytes = messageBodyNow(c)
-  } catch {
-    // Unreachable with node:http (message-body.ts); node-server's read then says the body is used.
-    return undefined
-  }
+  const bytes = messageBodyNow(c)
   if (bytes === undefined) return undefined
   ;(c.req.bodyCache as { arrayBuffer?: Promise<ArrayBuffer> }).arrayBuffer = Promise.resolve(bytes)
   return restorable(c, raw, true, bytes)

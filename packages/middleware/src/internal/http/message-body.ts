@@ -1,5 +1,4 @@
 import type { Context } from 'hono'
-import { CONTENT_LENGTH } from './body'
 import { type NodeIncoming, socketMessage } from './node-server'
 
 /** The parts of node:http's IncomingMessage (a Readable) that a direct read needs. */
@@ -8,7 +7,6 @@ interface ReadableMessage extends NodeIncoming {
   readableFlowing?: unknown
   readableDidRead?: unknown
   readableEncoding?: unknown
-  readableObjectMode?: unknown
   readableAborted?: unknown
   readableLength?: unknown
   destroyed?: unknown
@@ -51,28 +49,24 @@ export function messageBodyNow(c: Context): ArrayBuffer | undefined {
   if (message === undefined || !unread(message)) return undefined
   const length = message.readableLength as number
   const headers = message.headers as Record<string, unknown>
-  if (headers['transfer-encoding'] === undefined) {
-    const declared = headers['content-length']
-    if (typeof declared !== 'string' || !CONTENT_LENGTH.test(declared)) return undefined
-    if (Number(declared) !== length) return undefined
-  } else if (message.complete !== true) {
-    return undefined
-  }
-  const ended = message.complete === true
+  const complete = message.complete === true
+  // A Content-Length other than the plain digits of the buffered length (leading zeros too) is
+  // left to node-server: no parsing of it here.
+  const whole =
+    headers['transfer-encoding'] === undefined
+      ? headers['content-length'] === String(length)
+      : complete
+  if (!whole) return undefined
   // With no size, a paused Readable hands over all it holds (joined when there are several
   // chunks) and, its end already pushed, schedules its `end` event.
-  const chunk = length === 0 ? null : (message.read as () => unknown).call(message)
-  if (!ended) (message.resume as () => void).call(message)
-  if (chunk === null && length === 0) return new ArrayBuffer(0)
-  if (!(chunk instanceof Uint8Array) || chunk.byteLength !== length) {
-    // Not reachable with node:http's messages (checked above); refused rather than guessed at.
-    throw new TypeError('the message body could not be read whole')
-  }
+  const chunk = (message.read as () => unknown).call(message) ?? new Uint8Array(0)
+  if (!complete) (message.resume as () => void).call(message)
+  // Not otherwise with node:http's messages; node-server's read then says the body is used.
+  if (!(chunk instanceof Uint8Array) || chunk.byteLength !== length) return undefined
   const buffer = chunk.buffer
-  if (chunk.byteOffset === 0 && buffer.byteLength === length && buffer instanceof ArrayBuffer) {
-    return buffer
-  }
-  return new Uint8Array(chunk).buffer
+  return chunk.byteOffset === 0 && buffer.byteLength === length && buffer instanceof ArrayBuffer
+    ? buffer
+    : new Uint8Array(chunk).buffer
 }
 
 /** Whether nothing has read, resumed, decoded or broken `message`. */
@@ -81,13 +75,10 @@ function unread(message: ReadableMessage): boolean {
     message.readableFlowing === null &&
     message.readableDidRead === false &&
     message.readableEncoding === null &&
-    message.readableObjectMode === false &&
     message.readableAborted === false &&
     message.destroyed === false &&
-    message.errored == null &&
-    typeof message.readableLength === 'number' &&
-    typeof message.read === 'function' &&
-    typeof message.resume === 'function'
+    !message.errored &&
+    typeof message.readableLength === 'number'
   )
 }
 
