@@ -515,7 +515,7 @@ export function detectSqliWith(
   if (kind === 'name' && (NOSQL_OPERATOR.test(lower) || NOSQL_BRACKET.test(lower))) return true
   if (NOSQL_BRACKET.test(lower)) return true
   if (METADATA.test(lower) || MAGIC_NUMBER.test(lower)) return true
-  // The gates read `text`, what the patterns and the tokenizer read (`un/**/ion` already joined).
+  // The gates read `text`, what the patterns and the tokenizer read (its comments already cut out).
   const text = stripSqlComments(lower)
   const signs = !gated || SQL_NEEDS_ANY.test(text)
   for (let i = 0; signs && i < SQL_SIGNS.length; i++) {
