@@ -10,6 +10,8 @@
  * comments or orders API receives: shield remembers the verdicts on body values it has seen
  * (shield/scan.ts), and one body sent again and again would measure that memory, not the
  * inspection. The same body every request is shown beside the target, as what the memory buys.
+ * The prose is written as people write (`Prose`): until 2026-12-07 it held no apostrophe and no
+ * parenthesis, which open no detector, and the row read 1.3–1.5x where everyday prose read 6.8x.
  */
 import { Hono, type MiddlewareHandler } from 'hono'
 import { corpusReport, corpusSection, corpusTargets } from '../crs/table'
@@ -22,19 +24,32 @@ const BASE = 'http://localhost'
 type Shield = (options?: Record<string, unknown>) => MiddlewareHandler
 
 /**
+ * How the bodies' prose is written. `everyday`: as people write, with an apostrophe (`don't`,
+ * `Siobhan's`) and a parenthesis in each comment, the characters that open the SQL, PHP, command
+ * and Java detectors' pre-filter tests. `plain`: the same sentences without either, which opens
+ * none of them (the prose the 1 KiB row sent until 2026-12-07, shown beside it: it measured the
+ * pre-filter, not what a comment costs).
+ */
+export type Prose = 'everyday' | 'plain'
+
+/**
  * A JSON body of about `bytes` bytes: an array of comment objects with prose, a name, numbers.
  * With a `variant`, each object's title and prose carry the variant and the object's index, so
  * no two objects of any two variants share a free-text value (names and tags still repeat, as
  * they do in real traffic); without one, every object is the same but for its id.
  */
-export function jsonBody(bytes: number, variant?: number): string {
+export function jsonBody(bytes: number, variant?: number, prose: Prose = 'everyday'): string {
   const item = (i: number) => {
     const n = variant === undefined ? '' : ` ${variant}.${i}`
+    const body =
+      prose === 'everyday'
+        ? `We met at Siobhan's cafe${n} (the one near the station) and talked about the union of two teams; don't drop by before nine. See https://example.com/a?b=1.`
+        : `We met at the cafe${n} and talked about the union of two teams; drop by any time. See https://example.com/a?b=1.`
     return {
       id: i,
       author: "Siobhan O'Brien",
       title: `Notes${n} on select, from and where in everyday English`,
-      body: `We met at the cafe${n} and talked about the union of two teams; drop by any time. See https://example.com/a?b=1.`,
+      body,
       tags: ['prose', 'markdown', 'url'],
       published: true,
     }
@@ -49,9 +64,9 @@ export function jsonBody(bytes: number, variant?: number): string {
  * 1 KiB, 8 at 1 MiB), many times more values than shield remembers (1,024 slots), built before
  * the timing so both sides pay the same to send them.
  */
-function freshPosts(bytes: number): { req: () => Request; size: number } {
+function freshPosts(bytes: number, prose?: Prose): { req: () => Request; size: number } {
   const bodies = Array.from({ length: Math.max(4, Math.round((8 * 2 ** 20) / bytes)) }, (_, v) =>
-    jsonBody(bytes, v),
+    jsonBody(bytes, v, prose),
   )
   let next = 0
   const posts = bodies.map(post)
@@ -116,7 +131,7 @@ export async function runShield(): Promise<void> {
     const on = settings.nodeLabel ? ` on ${settings.nodeLabel}` : ''
     // Paired batches (`pairedBatches`: the two sides back to back in each pair, alternating which
     // goes first): rotated rounds of 1,000 requests read this row between 1.32x and 1.52x across
-    // three full runs of the same code (2026-12-07).
+    // three full runs of the same code (2026-12-07). The prose is everyday prose (`Prose`).
     const fresh = await withAndWithout(shield(), freshPosts(1024).req)
     const m = fresh && (await pairedBatches(fresh))
     if (m) {
@@ -127,16 +142,29 @@ export async function runShield(): Promise<void> {
       })
       addRow({
         table: 'shield',
-        name: `shield() (1 KiB JSON POST, prose new in every request)${on}`,
+        name: `shield() (1 KiB JSON POST, everyday prose new in every request)${on}`,
         ns: m.cpu(1),
         ratio: m.ratio(1, 0),
         vs: `body parsed, no shield${on}`,
         note: `${fmtSpread(m.diff(1, 0))} over it, paired`,
       })
       addTarget({
-        goal: `shield() on a 1 KiB JSON POST (prose new in every request) within 1.5x the CPU of the route parsing the body without it${on}`,
+        goal: `shield() on a 1 KiB JSON POST (everyday prose, new in every request) within 1.5x the CPU of the route parsing the body without it${on}`,
         measured: `${fmtRatio(m.ratio(1, 0))} (median of ${m.pairs} paired batches of ${m.batch} requests; quartiles of the ratio ${fmtRatio(m.ratioSpread(1, 0).q1)}–${fmtRatio(m.ratioSpread(1, 0).q3)})`,
         met: m.ratio(1, 0) <= 1.5,
+      })
+    }
+    // Shown: prose without an apostrophe or a parenthesis (the row's body until 2026-12-07).
+    const plain = await withAndWithout(shield(), freshPosts(1024, 'plain').req)
+    const p = plain && (await pairedBatches(plain))
+    if (p) {
+      addRow({
+        table: 'shield',
+        name: `shield() (1 KiB JSON POST, prose without apostrophes or parentheses, new in every request)${on}`,
+        ns: p.cpu(1),
+        ratio: p.ratio(1, 0),
+        vs: `body parsed, no shield (that prose)${on}`,
+        note: `${fmtSpread(p.diff(1, 0))} over it, paired`,
       })
     }
     // Shown: the same body every request, whose values shield remembers after the first few.
@@ -207,7 +235,7 @@ export async function runShield(): Promise<void> {
 
 /**
  * The 1 KiB row served as Node apps are served: through Node's HTTP parser and @hono/node-server
- * over in-memory connections (lib/memory-http.ts), with prose new in every request. Under
+ * over in-memory connections (lib/memory-http.ts), with everyday prose new in every request. Under
  * `app.fetch` the route's cost includes building undici's Request and reading its body stream,
  * which node-server's lightweight request does not pay, so the route is cheaper here and shield's
  * share larger. Last of the timed rows: node-server installs its own `Request` and `Response` as
@@ -248,14 +276,14 @@ async function overNodeServer(shield: Shield): Promise<void> {
   const diff = m.diff(1, 0)
   addRow({
     table: 'shield',
-    name: `shield() (1 KiB JSON POST over @hono/node-server, prose new in every request)${on}`,
+    name: `shield() (1 KiB JSON POST over @hono/node-server, everyday prose new in every request)${on}`,
     ns: perRequest(m.cpu(1)),
     ratio: m.ratio(1, 0),
     vs: `body parsed, no shield (over @hono/node-server)${on}`,
     note: `${fmtSpread({ ...diff, median: perRequest(diff.median), q1: perRequest(diff.q1), q3: perRequest(diff.q3) })} over it, paired`,
   })
   addTarget({
-    goal: `shield() on a 1 KiB JSON POST (prose new in every request) over @hono/node-server within 1.5x the CPU of the route parsing the body without it${on}`,
+    goal: `shield() on a 1 KiB JSON POST (everyday prose, new in every request) over @hono/node-server within 1.5x the CPU of the route parsing the body without it${on}`,
     measured: `${fmtRatio(m.ratio(1, 0))} (median of ${m.pairs} paired batches of ${15 * connections} requests; quartiles of the ratio ${fmtRatio(m.ratioSpread(1, 0).q1)}–${fmtRatio(m.ratioSpread(1, 0).q3)})`,
     met: m.ratio(1, 0) <= 1.5,
   })
