@@ -594,7 +594,7 @@ const endsWithAt = (text: string, word: string, end: number) =>
 /**
  * What a `(` means to rce.ts without the stronger characters (`$ { < > | & % [`…): a call or a
  * loop of js-injection.ts (`require (`, `new function(`, `while (true)`, `for(;;)`: the word, at
- * most 16 white-space characters, `(`; `console.log(` named by `console`), a globbed path after it
+ * most 16 white-space characters, `(` (and for `for`, a `;`); `console.log(` named by `console`), a globbed path after it
  * (`(/e?c/passwd`, with a `?`), or a Windows `(if exist`, `(if/i` (WINDOWS_IF: white space,
  * `if`, then white space or `/`). Its commands are {@link commandAfterParen}'s.
  */
@@ -607,12 +607,15 @@ function parenthesized(lower: string, shape: Shape): boolean {
     if (
       endsWithAt(lower, 'function', end) ||
       endsWithAt(lower, 'require', end) ||
-      endsWithAt(lower, 'while', end) ||
-      endsWithAt(lower, 'for', end)
+      endsWithAt(lower, 'while', end)
     )
       return true
     let i = at + 1
     while (i < lower.length && isWhiteSpace(lower.charCodeAt(i))) i++
+    // `for (;;)` is the loop (ENDLESS_LOOP: at most 16 white-space characters after `(`), not
+    // prose's `for (all)`.
+    if (lower.charCodeAt(i) === 59 /* ; */ && i - at <= 17 && endsWithAt(lower, 'for', end))
+      return true
     if (lower.startsWith('if', i)) {
       const next = lower.charCodeAt(i + 2)
       if (next === 47 /* / */ || isWhiteSpace(next)) return true
