@@ -13,6 +13,7 @@ import {
   detectWith,
   type InputKind,
 } from '../../packages/middleware/src/shield/detect/index'
+import { FUNCTION_NAMES } from '../../packages/middleware/src/shield/detect/php'
 import { WRAPPERS } from '../../packages/middleware/src/shield/detect/rce'
 import {
   AMBIGUOUS_COMMANDS,
@@ -267,6 +268,92 @@ describe('the pre-filter never changes a verdict', () => {
         expect(disagreements(v, kind)).toEqual([])
       }),
       { numRuns: 4000 },
+    )
+  }, 600_000)
+
+  it('on prose with parentheses, and calls spelled as the detectors unfold them', () => {
+    // PHP, Java and XSS run behind a `(` only where their detectors could read a call there: a
+    // name php.ts calls, or one its unobfuscate() joins from pieces (quotes and dots, comments,
+    // line comments, `(x)(`, `(string)`, `(a.(b).c)`), Java's `.exec(`, a timer or a dialog.
+    // Prose with parentheses, and those names whole or split and joined each way, glued to or
+    // spaced from the parenthesis, with code or prose after them.
+    const names = [
+      ...FUNCTION_NAMES,
+      'posix_kill',
+      `posix_${'a'.repeat(60)}`,
+      'call_user_func',
+      'fsockopen',
+      'sprintf',
+      'xprintf',
+      'intval',
+      'phpinfo',
+      'str_rot13',
+      'settimeout',
+      'setinterval',
+      'btoa',
+      'atob',
+      'expression',
+      'alert',
+      'prompt',
+      'confirm',
+      'x.exec',
+      'a.getmethod',
+      'a.newinstance',
+      'getclass().forname',
+      'url(javascript',
+      'constructor.constructor',
+      'draft',
+      'station',
+    ]
+    const prose = fc.constantFrom(
+      'notes 12 (draft) on the meeting',
+      "we met at siobhan's cafe (the one near the station). don't",
+      'see (a) (b) and (c).',
+      '',
+      'x',
+      ' ',
+    )
+    /** `name` cut in two and joined back the ways unobfuscate() undoes (or plainly). */
+    const split = (name: string, at: number, how: number): string => {
+      const a = name.slice(0, at % (name.length + 1))
+      const b = name.slice(a.length)
+      const c = b.slice(0, b.length >> 1)
+      const d = b.slice(c.length)
+      const ways = [
+        name,
+        `${a} ${b}`,
+        `'${a}'.'${b}'`,
+        `"${a}" . "${b}"`,
+        `${a}/*x*/${b}`,
+        `${a}#x\n${b}`,
+        `${a}//x\n${b}`,
+        `${a}(string)${b}`,
+        `${a}(${b})`,
+        `${a}('${b}')`,
+        `(${a}.(${c}).${d})`,
+        `${a}['${b}'][0]`,
+        `${a}\n${b}`,
+      ]
+      return ways[how % ways.length] as string
+    }
+    const call = fc
+      .tuple(
+        fc.constantFrom(...names),
+        fc.nat(),
+        fc.nat(),
+        fc.constantFrom('(', ' (', "'(", '"(', '((', ' = (', ')(', '\t(', ''),
+        fc.constantFrom("'id');", '1)', ')', '"ls")', 'x)', '', ') ;', '$x)', ' '),
+      )
+      .map(([name, at, how, open, arg]) => split(name, at, how) + open + arg)
+    const value = fc
+      .tuple(prose, call, prose, fc.constantFrom(' ', '', '; ', '\n', ' (', '.'))
+      .map(([before, c, after, glue]) => before + glue + c + glue + after)
+      .chain((v) => fc.constantFrom(v, v.toUpperCase()))
+    fc.assert(
+      fc.property(value, fc.constantFrom(...KINDS), (v, kind) => {
+        expect(disagreements(v, kind)).toEqual([])
+      }),
+      { numRuns: 6000 },
     )
   }, 600_000)
 

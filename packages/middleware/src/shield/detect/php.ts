@@ -17,12 +17,12 @@ const UPLOAD = /\.\s*(?:php\d*|phtml|phar|phpt|pht|phps|pgif)[\s.]*$/
 const INI_LINE =
   /^\s*(?:engine|extension|precision|smtp|unserialize_max_depth|memory_limit|max_execution_time|post_max_size|upload_max_filesize|error_reporting|include_path|log_errors|html_errors|file_uploads)\s*=/
 /** Functions no prose names, matched even glued to other text (`FOOcall_user_func()`). */
-const DISTINCT_FUNCTIONS =
+export const DISTINCT_FUNCTIONS =
   /(?:call_user_func(?:_array)?|fsockopen|gzdecode|gzinflate|gzuncompress|bzdecompress|shell_exec|zlib_decode|curl_init|curl_exec|file_exists|assert_options|proc_open|base64_decode|str_rot13|create_function|passthru|pcntl_exec|file_get_contents|file_put_contents|move_uploaded_file|strip_tags|filegroup|fileowner|fileperms|posix_\w{1,48}|unpack|intval|printf|sprintf|phpinfo)\s{0,16}(?:=\s{0,16})?\(/
 const VARIABLE_CALL =
   /\$[a-z_@{][\w@{}[\]'"!+-]{0,40}\s{0,16}(?:\/\*[^*]{0,40}\*\/\s{0,16})?\(|\$\s{0,16}\{\s{0,16}['"@$]/
 /** Functions that run code or commands, read or write files, or print: `name(` with one of these names or `posix_…`. */
-const FUNCTION_NAMES = new Set(
+export const FUNCTION_NAMES: ReadonlySet<string> = new Set(
   `
   system exec shell_exec passthru popen proc_open pcntl_exec eval assert create_function
   base64_decode gzinflate gzuncompress gzdecode str_rot13 file_get_contents file_put_contents

@@ -52,7 +52,8 @@ describe('the pre-filter’s keyword groups, as the automaton reads them', () =>
             .map(([word, space]) => word.replaceAll(' ', space)),
         },
         { weight: 3, arbitrary: fc.constantFrom(...SPACES) },
-        { weight: 3, arbitrary: fc.constantFrom(...'abdeilnorstxy0123456789.;:-=/\'"#_') },
+        // Parentheses too: the call groups' tests (PHP_JOIN, XSS_CALL) pass only with one.
+        { weight: 3, arbitrary: fc.constantFrom(...'abdeilnorstxy0123456789.;:-=/\'"#_()') },
       )
       let passed = 0
       fc.assert(

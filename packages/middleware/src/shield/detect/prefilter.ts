@@ -13,6 +13,7 @@
 // against its test, and prefilter-oracle.property.test.ts (tests/shield) the whole pre-filter
 // against the one that ran every pattern.
 
+import { DISTINCT_FUNCTIONS, FUNCTION_NAMES } from './php'
 import {
   punctuation as bit,
   compileKeywords,
@@ -114,6 +115,9 @@ const G = {
   sqlWords0: 1 << 23,
   sqlWords1: 1 << 24,
   sqlNumberOpens: 1 << 25,
+  phpJoins: 1 << 26,
+  javaCalls: 1 << 27,
+  xssCalls: 1 << 28,
 } as const
 const GROUPS: KeywordGroup[] = []
 /** The exact test a group's words gate (it runs only where one occurs), and how many first characters of each word the automaton reads. */
@@ -130,7 +134,7 @@ export const DECLARED_GROUPS: Array<readonly [bit: number, words: readonly strin
  * A group with a `gate` is read cut: the automaton looks for the first `gate.cut` characters of
  * each word. A value holding a word holds its start, so the group still occurs wherever
  * `gate.guards` may pass; it occurs in more values, and that test, which runs behind it wherever
- * the group is read, decides as before. The cuts keep the automaton small: 955 states, 97 KB as
+ * the group is read, decides as before. The cuts keep the automaton small: 1,044 states, 111 KB as
  * a 16-bit table, built in about a third of the time at import, where the whole words made 2,090
  * states and 426 KB. A value's scan costs what it did (its characters set the time, not the
  * table's size). Each cut is as long as keeps the gates about as closed on prose as the whole
@@ -150,8 +154,12 @@ const hasWord = (shape: Shape, bit: number) => (shape.words & bit) !== 0
 // Prototype pollution: every pattern names `__proto__`, `prototype` or a `__…__` accessor.
 const PROTOTYPE = group(G.prototype, ['__', 'prototype'])
 
-// Java: JNDI needs `${`; gadgets and classes need `. ( @ #` or one of these words; the stream magic is non-ASCII.
-const JAVA_CHARS = bit('$@#(')
+// Java: JNDI needs `${`; gadgets and classes need `@ #` or one of these words; the stream magic is
+// non-ASCII. A `(` alone opens nothing: the gadget calls name a word here too (`runtime`,
+// `processbuilder`, `class.`), or one of JAVA_CALLS (`.exec(`, `.getmethod(`, `.newinstance(`,
+// `getclass().forname`).
+const JAVA_CHARS = bit('$@#')
+const JAVA_CALLS = group(G.javaCalls, ['.exec', '.getmethod', '.newinstance', 'forname'])
 export const JAVA_WORDS = [
   /\bclass\s*\./,
   /\b(?:javax?\.|org\.|com\.|xwork\.|runtime|processbuilder|classloader|scriptenginemanager|invokertransformer|instantiatetransformer|chainedtransformer|constanttransformer|clonetransformer|forclosure|instantiatefactory|prototypeclonefactory|prototypeserializationfactory|whileclosure|templatesimpl|annotationinvocationhandler|badattributevalueexpexception|xsltc|jdbcrowsetimpl|unicastref|remoteobjectinvocationhandler|ognlcontext|aced0005|ro0ab|h4siaaaaaaaa)|\.jsp/,
@@ -197,6 +205,7 @@ const JAVA_NAMES = group(
 const mayJava = (lower: string, shape: Shape) =>
   has(shape, JAVA_CHARS) ||
   (shape.other & NON_ASCII) !== 0 ||
+  (has(shape, OPEN_PAREN) && hasWord(shape, JAVA_CALLS)) ||
   (hasWord(shape, JAVA_CLASS) && (JAVA_WORDS[0] as RegExp).test(lower)) ||
   (hasWord(shape, JAVA_NAMES) && (JAVA_WORDS[1] as RegExp).test(lower))
 
@@ -227,8 +236,52 @@ export function urlMarkInFirstWord(lower: string): boolean {
 
 // PHP: tags `<? [php] {php}`, `$` variables and `(` calls; `:` in php:// and serialized data
 // (`s:5:`, `O:8:`: a colon before a digit); `=` after an ini directive's name, which holds `_`
-// or `.` or opens the line.
-const PHP_CHARS = bit('<[{$(')
+// or `.` or opens the line. A `(` opens PHP only before a name php.ts calls ({@link phpCallBefore})
+// or where its unobfuscate() may join a name from pieces ({@link PHP_JOIN}).
+const PHP_CHARS = bit('<[{$')
+const HASH_SLASH = bit('#/')
+/**
+ * What unobfuscate() (php.ts) rewrites, step by step, without `[` (PHP_CHARS): a comment `/*…*\/`,
+ * `'sys'.'tem'`, `(string)`, `sys(tem)(` (its `(x)(`), `(sy.(st).em)`. The line comments it drops
+ * (`#…` and `//…` before a line break) are read from the shape. Where none occurs, unobfuscate()
+ * only folds white space and drops quotes and `(` before a call's `(`: it joins no two words, and
+ * a name it finds before a `(` is a word of the value before that `(`.
+ */
+const PHP_JOIN =
+  /\/\*|['"]\s*\.\s*['"]|\(\s*string\s*\)|\(\s*['"]?[a-z_]\w*['"]?\s*\)\s*\(|\(\s*[a-z_]+\s*\.\s*\(/
+const PHP_JOINS = group(
+  G.phpJoins,
+  ['/*', ...joined(["'", '"', "' ", '" '], ['.']), '(string', '( string', ')(', ') (', '.(', '. ('],
+  { guards: PHP_JOIN, cut: 7 },
+)
+const isWordChar = (code: number) =>
+  (code >= 97 && code <= 122) ||
+  (code >= 48 && code <= 57) ||
+  (code >= 65 && code <= 90) ||
+  code === 95
+/** What php.ts's dropBeforeCall() drops before a call's `(`: white space, quotes, `(`; and DISTINCT_FUNCTIONS' `=`. */
+const isBeforeCall = (code: number) =>
+  isWhiteSpace(code) || code === 39 || code === 34 || code === 40 || code === 61
+/**
+ * Whether some `(` of `lower` has before it (past white space, quotes, `(` and `=`) a word (`\w+`)
+ * that php.ts calls: a name of FUNCTION_NAMES, one holding `posix_`, or one DISTINCT_FUNCTIONS
+ * matches as `word(` (its names may end a longer word). Where unobfuscate() joins no words
+ * ({@link PHP_JOIN}), every call detectPhp() finds is such a word: English prose with a
+ * parenthesis (`Notes (draft)`) names none, and the PHP detector is not run on it.
+ */
+function phpCallBefore(lower: string): boolean {
+  for (let open = lower.indexOf('('); open !== -1; open = lower.indexOf('(', open + 1)) {
+    let end = open
+    while (end > 0 && isBeforeCall(lower.charCodeAt(end - 1))) end--
+    let start = end
+    while (start > 0 && isWordChar(lower.charCodeAt(start - 1))) start--
+    if (start === end) continue
+    const word = lower.slice(start, end)
+    if (FUNCTION_NAMES.has(word) || word.includes('posix_') || DISTINCT_FUNCTIONS.test(`${word}(`))
+      return true
+  }
+  return false
+}
 const PHP_COLON = /php:|:\d/
 const PHP_COLON_WORDS = group(G.phpColon, ['php:', ...joined([':'], DIGITS)])
 const PHP_SESSION = group(G.phpSession, ['sess_'])
@@ -259,6 +312,10 @@ function iniName(lower: string, start: number, end: number): boolean {
 }
 const mayPhp = (lower: string, shape: Shape, kind: InputKind) =>
   has(shape, PHP_CHARS) ||
+  (has(shape, OPEN_PAREN) &&
+    ((hasWord(shape, PHP_JOINS) && PHP_JOIN.test(lower)) ||
+      ((shape.other & NEWLINE) !== 0 && has(shape, HASH_SLASH)) ||
+      phpCallBefore(lower))) ||
   (has(shape, COLON) && hasWord(shape, PHP_COLON_WORDS) && PHP_COLON.test(lower)) ||
   (has(shape, EQUALS) && (iniLine(lower) || nameBeforeEquals(lower, 8, 65, iniName))) ||
   ((kind === 'name' || kind === 'header') && (has(shape, DOT) || hasWord(shape, PHP_SESSION)))
@@ -310,7 +367,26 @@ const mayLfi = (lower: string, shape: Shape, kind: InputKind) =>
 
 // XSS: markup and calls need `< ( [ ! \` + *`; a script URL `t:` or `data`; a handler `on…=`;
 // the DOM sinks a dot and their names; `dialog` may be spaced out, `vmlframe`, `-moz-binding`.
-const XSS_CHARS = bit('<([!`+*')
+const XSS_CHARS = bit('<[!`+*')
+/**
+ * What xss.ts reads behind a `(` and none of XSS_CHARS: a call of a timer, `btoa`, `atob`,
+ * `expression`, a dialog, `url(javascript`, `constructor.constructor(` (comments are only
+ * stripped where a `*` is, in XSS_CHARS).
+ */
+const XSS_CALL =
+  /(?:settimeout|setinterval|btoa|atob|expression|alert|prompt|confirm)\s*\(|url\s*\(\s*(?:['"]\s*)?javascript|constructor\s*\.\s*constructor\s*\(/
+const XSS_CALLS = group(
+  G.xssCalls,
+  [
+    ...joined(
+      ['settimeout', 'setinterval', 'btoa', 'atob', 'expression', 'alert', 'prompt', 'confirm'],
+      ['(', ' ('],
+    ),
+    'javascript',
+    'constructor',
+  ],
+  { guards: XSS_CALL, cut: 6 },
+)
 const XSS_COLON = /t\s*:|data|schemalocation/
 const XSS_COLON_WORDS = group(G.xssColon, ['t:', 't :', 'data', 'schemalocation'], {
   guards: XSS_COLON,
@@ -348,6 +424,7 @@ const XSS_WORDS_WORDS = group(G.xssWords, [...spacedOut('dialog'), 'vmlframe', '
 })
 const mayXss = (lower: string, shape: Shape) =>
   has(shape, XSS_CHARS) ||
+  (has(shape, OPEN_PAREN) && hasWord(shape, XSS_CALLS) && XSS_CALL.test(lower)) ||
   (has(shape, COLON) && hasWord(shape, XSS_COLON_WORDS) && XSS_COLON.test(lower)) ||
   (has(shape, EQUALS) &&
     ((hasWord(shape, XSS_EQUALS_WORDS) && XSS_EQUALS.test(lower)) ||
@@ -546,13 +623,24 @@ function startsWithUnquotedCommand(lower: string, start: number, quotes: boolean
 /**
  * After `(` or `)` (a separator, but a weak one to rce.ts's commandAfterSeparator), a command
  * fires only if it is not an everyday word (`(at least`, `(time to go)`), or if it is a wrapper
- * of a command (`(time wget x)`). The word read from `lower[start]` on ends at the next
- * separator, so it is the word of the part the detector reads (or, behind another `(`, the next
- * part's: more, never less); the rest, read whole only for such a word, holds the wrapped one.
+ * of a command (`(time wget x)`). The part the detector reads runs to the next separator (`;`,
+ * `(` or `)`: the others open rce before this is asked); its word and rest are read here from the
+ * same part, unquoted alone (unquote() looks one character to each side, and a separator is no
+ * letter), so each character is read for one part only.
  */
 function commandAfterParen(lower: string, start: number, quotes: boolean): boolean {
+  // Behind another `(` the word is that one's part's: `( ( ( …` is not read once per parenthesis.
+  for (let i = start; i < lower.length && skippedBeforeWord(lower.charCodeAt(i)); i++) {
+    if (lower.charCodeAt(i) === 40 /* ( */) return false
+  }
   if (!startsWithUnquotedCommand(lower, start, quotes)) return false
-  const { word, rest } = commandWord(quotes ? unquote(lower.slice(start)) : lower.slice(start))
+  let end = start
+  for (; end < lower.length; end++) {
+    const code = lower.charCodeAt(end)
+    if (code === 40 /* ( */ || code === 41 /* ) */ || code === 59 /* ; */) break
+  }
+  const part = lower.slice(start, end)
+  const { word, rest } = commandWord(quotes ? unquote(part) : part)
   return !AMBIGUOUS_COMMANDS.has(word) || (WRAPPERS.has(word) && wrapped(rest))
 }
 /** Whether a `(` is among what commandWord skips before the value's first word. */
@@ -825,11 +913,11 @@ const C = CATEGORY_BIT as Record<
   | 'sqli',
   number
 >
-const JAVA_WORD_GROUPS = JAVA_CLASS | JAVA_NAMES
-const PHP_OPENERS = PHP_CHARS | COLON | EQUALS
+const JAVA_WORD_GROUPS = JAVA_CLASS | JAVA_NAMES | JAVA_CALLS
+const PHP_OPENERS = PHP_CHARS | OPEN_PAREN | COLON | EQUALS
 const LFI_WORD_GROUPS = LFI_NAMES | LFI_SLASHED_WORDS | LFI_DOTTED_WORDS
 const XSS_OPENERS = XSS_CHARS | COLON | EQUALS
-const XSS_WORD_GROUPS = XSS_DOT_WORDS | XSS_WORDS_WORDS
+const XSS_WORD_GROUPS = XSS_DOT_WORDS | XSS_WORDS_WORDS | XSS_CALLS
 const SQL_WORD_GROUPS =
   SQL_MARKS |
   SQL_QUOTED_WORDS |
