@@ -87,6 +87,41 @@ describe('readBodyText', () => {
   })
 })
 
+describe('c.req.raw rebuilt after readBodyText (its text as the body where that is exact)', () => {
+  it('carries the exact bytes and the same Content-Type, whatever the text decodes to', async () => {
+    const utf8 = (text: string) => [...new TextEncoder().encode(text)]
+    const json = { 'content-type': 'application/json' }
+    const cases: [string, number[], Record<string, string>][] = [
+      ['UTF-8', utf8('{"a":"é","b":"😀"}'), json],
+      // Decoding drops a BOM and turns bad bytes into U+FFFD: the text would lose them.
+      ['a BOM', [0xef, 0xbb, 0xbf, ...utf8('{"a":1}')], json],
+      ['bad bytes', [0x7b, 0xff, 0x7d], json],
+      ['a real U+FFFD', utf8('"\ufffd"'), json],
+      // A string body would add text/plain;charset=UTF-8 to a request that declares no type.
+      ['no Content-Type', utf8('plain'), {}],
+    ]
+    for (const [name, bytes, headers] of cases) {
+      const app = new Hono()
+      app.use(async (c, next) => {
+        await readBodyText(c)
+        await next()
+      })
+      app.post('/', async (c) => {
+        const raw = c.req.raw
+        const type = raw.headers.get('content-type')
+        const copy = new Request(raw)
+        return c.json({ name, type, bytes: [...new Uint8Array(await copy.arrayBuffer())] })
+      })
+      const res = await app.request('/', {
+        method: 'POST',
+        headers,
+        body: new Uint8Array(bytes),
+      })
+      expect(await res.json()).toEqual({ name, type: headers['content-type'] ?? null, bytes })
+    }
+  })
+})
+
 describe('readBodyText off @hono/node-server: the body read off its stream', () => {
   /** A POST whose body is a stream of these chunks (then an error, if given). */
   const streamed = (chunks: unknown[], error?: Error): RequestInit =>

@@ -1,0 +1,104 @@
+/**
+ * Test support (not exported by the package): raw HTTP/1.1 over a loopback socket, so a test
+ * decides how a request's bytes arrive (head and body in one write, or apart), and an app whose
+ * handler reads the body every way after a body reader.
+ */
+import { connect, type Socket } from 'node:net'
+import type { HttpBindings } from '@hono/node-server'
+import { Hono } from 'hono'
+import type { readBodyBytes, readBodyText } from '../src/internal/http/json-body'
+
+// A BOM, UTF-8 text, then bytes that are not UTF-8: only a byte-exact read gives them back.
+export const BODY = new Uint8Array([
+  0xef,
+  0xbb,
+  0xbf,
+  ...new TextEncoder().encode('{"a":"é"}'),
+  0xff,
+  0x00,
+  0x80,
+])
+
+/** A reader in front, then a handler that reads the body every way and says how it was read. */
+export function app(read: typeof readBodyText | typeof readBodyBytes) {
+  const a = new Hono()
+  a.post('/', async (c) => {
+    const original = c.req.raw
+    const incoming = (c.env as HttpBindings).incoming
+    const ended = new Promise<boolean>((resolve) => {
+      incoming.once('end', () => resolve(true))
+      setTimeout(() => resolve(false), 2_000)
+    })
+    await read(c)
+    const bytes = async (from: Promise<ArrayBuffer>) => [...new Uint8Array(await from)]
+    return c.json({
+      hono: await bytes(c.req.arrayBuffer()),
+      honoAgain: await bytes(c.req.arrayBuffer()),
+      text: await c.req.text(),
+      // The stream of c.req.raw, through a copy as a proxy route makes it.
+      raw: await bytes(new Request(c.req.raw).arrayBuffer()),
+      // node-server's own read marks its request used; the direct read leaves it as it was.
+      direct: !original.bodyUsed,
+      ended: await ended,
+    })
+  })
+  a.onError((error, c) => c.text(String(error), 500))
+  return a
+}
+
+/** Writes `parts` (pausing between them) on `socket` and reads one answer: status and body. */
+export async function exchange(
+  socket: Socket,
+  parts: (string | Uint8Array)[],
+): Promise<{ status: number; body: string }> {
+  const answer = new Promise<{ status: number; body: string }>((resolve, reject) => {
+    let seen = Buffer.alloc(0)
+    const onData = (chunk: Buffer) => {
+      seen = Buffer.concat([seen, chunk])
+      const end = seen.indexOf('\r\n\r\n')
+      if (end === -1) return
+      const head = seen.subarray(0, end).toString('latin1')
+      const length = Number(/content-length: *(\d+)/i.exec(head)?.[1])
+      if (seen.length < end + 4 + length) return
+      socket.off('data', onData)
+      resolve({
+        status: Number(head.split(' ')[1]),
+        body: seen.subarray(end + 4, end + 4 + length).toString(),
+      })
+    }
+    socket.on('data', onData)
+    socket.once('error', reject)
+  })
+  for (const [i, part] of parts.entries()) {
+    if (i > 0) await new Promise((r) => setTimeout(r, 30))
+    socket.write(part)
+  }
+  return answer
+}
+
+export function open(base: string): Promise<Socket> {
+  const { port } = new URL(base)
+  return new Promise((resolve) => {
+    const socket = connect(Number(port), '127.0.0.1', () => resolve(socket))
+  })
+}
+
+export const head = (framing: string) =>
+  `POST / HTTP/1.1\r\nhost: x\r\ncontent-type: application/octet-stream\r\n${framing}\r\n\r\n`
+
+export function oneWrite(framing: string, body: Uint8Array): Uint8Array {
+  const bytes = new TextEncoder().encode(head(framing))
+  const all = new Uint8Array(bytes.length + body.length)
+  all.set(bytes)
+  all.set(body, bytes.length)
+  return all
+}
+
+export const expected = (direct: boolean) => ({
+  hono: [...BODY],
+  honoAgain: [...BODY],
+  text: new TextDecoder().decode(BODY),
+  raw: [...BODY],
+  direct,
+  ended: true,
+})
