@@ -14,7 +14,9 @@ import {
   type InputKind,
 } from '../../packages/middleware/src/shield/detect/index'
 import { FUNCTION_NAMES } from '../../packages/middleware/src/shield/detect/php'
+import { WRAPPERS } from '../../packages/middleware/src/shield/detect/rce'
 import {
+  AMBIGUOUS_COMMANDS,
   UNIX_COMMANDS,
   WINDOWS_COMMANDS,
 } from '../../packages/middleware/src/shield/detect/shell-commands'
@@ -182,6 +184,113 @@ describe('the pre-filter never changes a verdict', () => {
         expect(disagreements(v, kind)).toEqual([])
       }),
       { numRuns: 2000 },
+    )
+  }, 600_000)
+
+  // Parentheses alone do not open the command test (prefilter.ts, mayRce): a `(` or `)` counts
+  // where rce.ts reads it as code, a command word after it, a call or loop of js-injection.ts, a
+  // globbed path, a Windows `(if`. These are the values at those gates, each of which the detector
+  // flags (checked first, so each is an edge the pre-filter must not skip), and prose beside them.
+  const PAREN_FIRES = [
+    'notes (nohup ifconfig)',
+    " '(curl -o x y)",
+    'whoami (x)',
+    '(nohup ifconfig',
+    'notes (time wget x)',
+    "(time 'w'get -q x)",
+    "notes (w'g'et -q x)",
+    "notes (cu'rl -o x y)",
+    "it's 'w'get' (wget -q x)",
+    'a (whoami; b',
+    'notes (nc -e sh x)',
+    'we (curl -o x y)',
+    'see (cat /etc/passwd)',
+    'x) wget -q y',
+    'x = require (fs',
+    "x = require\t('fs')",
+    'x (new function (',
+    'a while (true)',
+    'a for(;;)',
+    'a for \u3000( \t;;)',
+    'a for (\t\t\t\t\t\t\t\t\t\t\t\t\t\t\t\t;;)',
+    'console.log(1)',
+    'see (/e?c/passwd',
+    'x (if exist c:x',
+    'x (if/i a==b echo',
+    'x (\u00a0if "a"==',
+  ]
+
+  it('on values at the command test’s parenthesis gates (each one flagged), in every kind', () => {
+    const unflagged = PAREN_FIRES.filter(
+      (v) => !detectWith(v, 'body', { rules: new Set(['rce']), paranoia: 1 }, undefined, false),
+    )
+    expect(unflagged).toEqual([])
+    const near = [
+      '(time to go)',
+      '(at least one)',
+      "it's (ls -la)",
+      'see (whoami)',
+      'a (id;',
+      'notes (sudo reboot)',
+      "notes (w'h'oami)",
+      'a (wget http://x',
+      'x (iff exist',
+      'x (ifexist',
+      'the whiles (true)',
+      'for a ( ;; )',
+      'thanks for (all) the fish',
+      'for (\t\t\t\t\t\t\t\t\t\t\t\t\t\t\t\t\t;;)',
+      'see (/etc?/x',
+      '(/e?c/passwd',
+      '((ls -la',
+      ')) nohup ifconfig',
+      "notes ('ls' -la)",
+    ]
+    const wrong: string[] = []
+    for (const value of [...PAREN_FIRES, ...near]) {
+      for (const kind of KINDS) {
+        const bad = disagreements(value, kind)
+        if (bad.length > 0) wrong.push(`${JSON.stringify(value)} ${kind} ${bad.join(',')}`)
+      }
+    }
+    expect(wrong).toEqual([])
+  })
+
+  it('on prose with parentheses, quotes and `;` around shell commands and code', () => {
+    const commands = [...UNIX_COMMANDS, ...WINDOWS_COMMANDS]
+    const prose = `notes draft on the meeting one near station we met at cafe it s don t
+      drop by before nine see below and talked about union of two teams time to go least not
+      exist defined errorlevel equ neq a b x c:x new true log while whiles for function require
+      console process child_process if iff`.split(/\s+/)
+    const piece = fc.oneof(
+      { weight: 6, arbitrary: fc.constantFrom(...prose) },
+      { weight: 2, arbitrary: fc.constantFrom(...commands) },
+      { weight: 1, arbitrary: fc.constantFrom(...AMBIGUOUS_COMMANDS, ...WRAPPERS) },
+      {
+        weight: 1,
+        arbitrary: fc.constantFrom(
+          '-la',
+          '-e',
+          '-q',
+          '-c',
+          '/etc/passwd',
+          '/e?c/',
+          'x.exe',
+          '==',
+          '"a"',
+        ),
+      },
+      { weight: 5, arbitrary: fc.constantFrom('(', ')', '(', ')', "'", '"', ';', ',', '.') },
+      { weight: 1, arbitrary: fc.constantFrom('/', '?', '\t', '\u00a0', '\u3000', '  ', '=', '!') },
+    )
+    const value = fc
+      .array(piece, { minLength: 1, maxLength: 16 })
+      .chain((parts) => fc.constantFrom(parts.join(' '), parts.join(''), ` ${parts.join(' ')}`))
+    fc.assert(
+      fc.property(value, fc.constantFrom(...KINDS), (v, kind) => {
+        expect(disagreements(v, kind)).toEqual([])
+      }),
+      { numRuns: 4000 },
     )
   }, 600_000)
 

@@ -25,7 +25,7 @@ import {
   type Shape,
   scanValue,
 } from './prefilter-automaton'
-import { commandWord } from './rce'
+import { commandWord, WRAPPERS, wrapped } from './rce'
 import { AMBIGUOUS_COMMANDS, UNIX_COMMANDS, WINDOWS_COMMANDS } from './shell-commands'
 import { STACKED_ALONE } from './sqli'
 import type { InputKind, Paranoia } from './subject'
@@ -438,7 +438,10 @@ const mayXss = (lower: string, shape: Shape) =>
 // of these: a named construct (`if exist`, PowerShell, `sh -c`, Node's `process`), a path the
 // detector reads (`/dev/tcp/`, `bin/`, a globbed `/e?c/`: a `/` opening a word, and a `?`),
 // `alias x=`, `module.exports =`, `if/i`. Paranoia 2 also takes any `;` before a letter.
-const RCE_CHARS = bit('(){}$<>|~![%&`\\')
+// Parentheses are prose's too (`(the one near the station)`), so they open the detector only
+// where rce.ts reads them as code ({@link parenthesized}, {@link commandAfterParen}).
+const RCE_CHARS = bit('{}$<>|~![%&`\\')
+const PARENS = bit('()')
 export const RCE_WORDS = [
   /^\s*if\s/,
   /process|__js_function|this\.constructor|xhuwmdc3xhuwmdy4awxl|xyqktkrfrlvoqyqk|xyqkxhuwmdrlxhuwmdq0x0zvtkmkjf9c|d2hpbguodhj1zsk|d2hpbguoms|x19qc19mdw5jdglvbi|downloadstring|downloadfile|frombase64string|webclient/,
@@ -585,38 +588,126 @@ function startsWithCommand(text: string, start: number): boolean {
   return commandAt(text, from, exe ? end - 4 : end)
 }
 /**
- * The end of the start of `lower` that decides the command word at its start once unquoted: up to the first
- * white space after the word begins (commandWord skips white space, quotes, `\\ { ( !` before it).
- * unquote() looks one character to each side of a quote and keeps white space, and white space ends
- * the word: so the word read in `unquote(part)` is the one read in `unquote(lower)`, and a long
- * value with a quote (`Siobhan O'Brien`, prose) is not copied whole. Without a `;` nothing else
- * is read.
+ * The end of the text from `start` that decides the command word there once unquoted: up to the
+ * first white space after the word begins (commandWord skips white space, quotes, `\\ { ( !`
+ * before it). unquote() looks one character to each side of a quote and keeps white space, and
+ * white space ends the word: so the word read in `unquote(lower.slice(start, end))` is the one
+ * read at the same separator in `unquote(lower)` (at `start` itself `^['"]` may drop a quote the
+ * whole would keep, one commandWord skips anyway), and a long value with a quote (`Siobhan
+ * O'Brien`, prose) is not copied whole.
  */
-function firstWordEnd(lower: string): number {
-  let i = 0
+function wordEnd(lower: string, start: number): number {
+  let i = start
   while (i < lower.length && skippedBeforeWord(lower.charCodeAt(i))) i++
   for (; i < lower.length; i++) {
     if (isWhiteSpace(lower.charCodeAt(i))) return i + 1
   }
   return lower.length
 }
-/** Whether `text[0, end)` holds a quote. */
-function quoteBefore(text: string, end: number): boolean {
-  for (let i = 0; i < end; i++) {
+/** Whether `text[start, end)` holds a quote. */
+function quoteBetween(text: string, start: number, end: number): boolean {
+  for (let i = start; i < end; i++) {
     const code = text.charCodeAt(i)
     if (code === 39 || code === 34) return true
   }
   return false
 }
+/** {@link startsWithCommand} on the text from `start` as the shell reads it, its quotes removed (`quotes`: whether the value holds one). */
+function startsWithUnquotedCommand(lower: string, start: number, quotes: boolean): boolean {
+  if (!quotes) return startsWithCommand(lower, start)
+  const end = wordEnd(lower, start)
+  return quoteBetween(lower, start, end)
+    ? startsWithCommand(unquote(lower.slice(start, end)), 0)
+    : startsWithCommand(lower, start)
+}
 /**
- * Whether a command starts the value or follows one of its `;` (the only separator left);
- * `semicolon`: whether the value holds one (its shape says so).
+ * After `(` or `)` (a separator, but a weak one to rce.ts's commandAfterSeparator), a command
+ * fires only if it is not an everyday word (`(at least`, `(time to go)`), or if it is a wrapper
+ * of a command (`(time wget x)`). The part the detector reads runs to the next separator (`;`,
+ * `(` or `)`: the others open rce before this is asked); its word and rest are read here from the
+ * same part, unquoted alone (unquote() looks one character to each side, and a separator is no
+ * letter), so each character is read for one part only.
  */
-function commandAtSeparator(text: string, semicolon: boolean): boolean {
-  if (startsWithCommand(text, 0)) return true
-  if (!semicolon) return false
-  for (let at = text.indexOf(';'); at !== -1; at = text.indexOf(';', at + 1)) {
-    if (startsWithCommand(text, at + 1)) return true
+function commandAfterParen(lower: string, start: number, quotes: boolean): boolean {
+  // Behind another `(` the word is that one's part's: `( ( ( …` is not read once per parenthesis.
+  for (let i = start; i < lower.length && skippedBeforeWord(lower.charCodeAt(i)); i++) {
+    if (lower.charCodeAt(i) === 40 /* ( */) return false
+  }
+  if (!startsWithUnquotedCommand(lower, start, quotes)) return false
+  let end = start
+  for (; end < lower.length; end++) {
+    const code = lower.charCodeAt(end)
+    if (code === 40 /* ( */ || code === 41 /* ) */ || code === 59 /* ; */) break
+  }
+  const part = lower.slice(start, end)
+  const { word, rest } = commandWord(quotes ? unquote(part) : part)
+  return !AMBIGUOUS_COMMANDS.has(word) || (WRAPPERS.has(word) && wrapped(rest))
+}
+/** Whether a `(` is among what commandWord skips before the value's first word. */
+function opensWithParen(lower: string): boolean {
+  for (let i = 0; i < lower.length && skippedBeforeWord(lower.charCodeAt(i)); i++) {
+    if (lower.charCodeAt(i) === 40 /* ( */) return true
+  }
+  return false
+}
+/**
+ * Whether a command starts the value or follows one of its `;` or parentheses (the only
+ * separators left); `semicolon`, `parens`, `quotes`: whether the value holds them (its shape says so).
+ */
+function commandAtSeparator(
+  lower: string,
+  semicolon: boolean,
+  parens: boolean,
+  quotes: boolean,
+): boolean {
+  // A value opening with `(` (past white space and quotes) has its first word after that `(`.
+  if (!(parens && opensWithParen(lower)) && startsWithUnquotedCommand(lower, 0, quotes)) return true
+  if (semicolon) {
+    for (let at = lower.indexOf(';'); at !== -1; at = lower.indexOf(';', at + 1)) {
+      if (startsWithUnquotedCommand(lower, at + 1, quotes)) return true
+    }
+  }
+  if (parens) {
+    for (let at = 0; at < lower.length; at++) {
+      const code = lower.charCodeAt(at)
+      if ((code === 40 /* ( */ || code === 41) /* ) */ && commandAfterParen(lower, at + 1, quotes))
+        return true
+    }
+  }
+  return false
+}
+/** Whether `text` ends at `end` with `word` (behind which rce.ts's patterns put white space, then `(`). */
+const endsWithAt = (text: string, word: string, end: number) =>
+  text.startsWith(word, end - word.length)
+/**
+ * What a `(` means to rce.ts without the stronger characters (`$ { < > | & % [`…): a call or a
+ * loop of js-injection.ts (`require (`, `new function(`, `while (true)`, `for(;;)`: the word, at
+ * most 16 white-space characters, `(` (and for `for`, a `;`); `console.log(` named by `console`), a globbed path after it
+ * (`(/e?c/passwd`, with a `?`), or a Windows `(if exist`, `(if/i` (WINDOWS_IF: white space,
+ * `if`, then white space or `/`). Its commands are {@link commandAfterParen}'s.
+ */
+function parenthesized(lower: string, shape: Shape): boolean {
+  if (lower.includes('console')) return true
+  if (has(shape, SLASH) && has(shape, QUESTION) && lower.includes('(/')) return true
+  for (let at = lower.indexOf('('); at !== -1; at = lower.indexOf('(', at + 1)) {
+    let end = at
+    while (end > 0 && at - end < 16 && isWhiteSpace(lower.charCodeAt(end - 1))) end--
+    if (
+      endsWithAt(lower, 'function', end) ||
+      endsWithAt(lower, 'require', end) ||
+      endsWithAt(lower, 'while', end)
+    )
+      return true
+    let i = at + 1
+    while (i < lower.length && isWhiteSpace(lower.charCodeAt(i))) i++
+    // `for (;;)` is the loop (ENDLESS_LOOP: at most 16 white-space characters after `(`), not
+    // prose's `for (all)`.
+    if (lower.charCodeAt(i) === 59 /* ; */ && i - at <= 17 && endsWithAt(lower, 'for', end))
+      return true
+    if (lower.startsWith('if', i)) {
+      const next = lower.charCodeAt(i + 2)
+      if (next === 47 /* / */ || isWhiteSpace(next)) return true
+    }
   }
   return false
 }
@@ -627,6 +718,8 @@ function mayRce(lower: string, shape: Shape, kind: InputKind, paranoia: Paranoia
     return has(shape, OPEN_PAREN) || /^\s*[;|`]/.test(lower)
   }
   if (has(shape, RCE_CHARS) || (shape.other & NEWLINE) !== 0) return true
+  const parens = has(shape, PARENS)
+  if (parens && parenthesized(lower, shape)) return true
   if (paranoia === 2 && has(shape, SEMICOLON)) return true
   if (hasWord(shape, RCE_IF) && (RCE_WORDS[0] as RegExp).test(lower)) return true
   if (hasWord(shape, RCE_NAMES) && (RCE_WORDS[1] as RegExp).test(lower)) return true
@@ -641,15 +734,7 @@ function mayRce(lower: string, shape: Shape, kind: InputKind, paranoia: Paranoia
     RCE_OPEN_SLASH.test(lower)
   )
     return true
-  const semicolon = has(shape, SEMICOLON)
-  if (!has(shape, QUOTES)) return commandAtSeparator(lower, semicolon)
-  if (semicolon) return commandAtSeparator(unquote(lower), true)
-  // unquote() only removes quotes: a first word without one (`siobhan ` of `Siobhan O'Brien`) is
-  // read as it is, in place (the word read stops at the white space that ends the part).
-  const end = firstWordEnd(lower)
-  return quoteBefore(lower, end)
-    ? startsWithCommand(unquote(lower.slice(0, end)), 0)
-    : startsWithCommand(lower, 0)
+  return commandAtSeparator(lower, has(shape, SEMICOLON), parens, has(shape, QUOTES))
 }
 
 // SQL injection. A condition (`or 1=1`) counts only after a closed value, which at paranoia 1

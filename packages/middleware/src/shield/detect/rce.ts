@@ -106,7 +106,7 @@ const SHELL_ARGUMENT =
   /^\s+(?:-{1,2}[a-z0-9]|\/[a-z.~]|\.{1,2}\/|~|\$|\*|[a-z0-9_.-]+\s*[|;&>]|[a-z0-9._-]+\/|'|"|[0-9.]+\s*$)|^\s*$|^\s*[|;&><]/
 
 /** Commands whose argument is another command (`nohup ifconfig`, `strace sh`). */
-const WRAPPERS = new Set([
+export const WRAPPERS: ReadonlySet<string> = new Set([
   'nohup',
   'strace',
   'ltrace',
@@ -127,7 +127,8 @@ const WRAPPERS = new Set([
   'runuser',
 ])
 
-function wrapped(rest: string): boolean {
+/** Whether `rest`, what follows a wrapper, starts with the command it wraps (the pre-filter asks too). */
+export function wrapped(rest: string): boolean {
   const { word } = commandWord(rest)
   return word !== '' && UNIX_COMMANDS.has(word) && !AMBIGUOUS_COMMANDS.has(word)
 }
