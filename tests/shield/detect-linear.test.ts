@@ -1,6 +1,8 @@
 // detect() is linear: on adversarial inputs (long runs of what each tokenizer and pattern looks
 // at), 1 MB costs about 8 times what 128 KB costs, for every detector that reads the whole value.
 // Judged by the ratio of two sizes measured side by side in one process, never by an absolute time.
+// A value longer than a window (4 KiB) is read window by window, so a detector quadratic within a
+// window still grows linearly past it: the second test compares two sizes inside one window.
 import { describe, expect, it } from 'vitest'
 import { ATTACK_CATEGORIES, detect } from '../../packages/middleware/src/shield/detect/index'
 
@@ -68,6 +70,43 @@ describe('detect() on 1 MB adversarial inputs', () => {
       // no quadratic detector passes, and a loaded CI machine (ratios up to 22x were seen on
       // linear code at load 25) does not fail a linear one.
       expect(largeCost / smallCost).toBeLessThan(32)
+    },
+    300_000,
+  )
+})
+
+describe('detect() inside one window', () => {
+  it.each(Object.entries(ADVERSARIAL))(
+    'grows linearly on %s up to a window',
+    (_, unit) => {
+      const of = (bytes: number) => unit.repeat(Math.ceil(bytes / unit.length)).slice(0, bytes)
+      // Both sizes are read whole (a window is 4 KiB): 8 calls on 4 KiB read what 64 calls on
+      // 512 B read, so linear code costs about the same, and a detector quadratic in the value
+      // about 8 times as much. (A read back from every `(` over the run before it cost 0.5 s on
+      // 64 KB of ` (`, 2026-12-07, and passed the test above.)
+      const small = of(512)
+      const large = of(4096)
+      const options = scanning(of(4096))
+      expect(options.rules.size).toBeGreaterThan(5)
+      const calls = (value: string, n: number) => {
+        const start = process.cpuUsage()
+        for (let i = 0; i < n; i++) {
+          detect(value, 'body', options)
+          detect(value, 'query', options)
+        }
+        const used = process.cpuUsage(start)
+        return used.user + used.system
+      }
+      calls(small, 64) // warm up
+      let smallCost = Number.POSITIVE_INFINITY
+      let largeCost = Number.POSITIVE_INFINITY
+      for (let round = 0; round < 7; round++) {
+        smallCost = Math.min(smallCost, calls(small, 64))
+        largeCost = Math.min(largeCost, calls(large, 8))
+      }
+      // Linear is about 1x (a little under: each call's fixed work is paid 64 times on the small
+      // side), quadratic about 8x; 4x is half of that.
+      expect(largeCost / smallCost).toBeLessThan(4)
     },
     300_000,
   )
