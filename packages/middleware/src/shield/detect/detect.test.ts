@@ -34,6 +34,9 @@ const ATTACKS: [AttackCategory, InputKind, string][] = [
   ['rce', 'header', '() { :; }; /bin/bash -c "id"'],
   ['rce', 'query', "w'h'o'am'i;"],
   ['rce', 'body', 'require("child_process").exec("id")'],
+  // A versioned tool with arguments is a command line; alone (`c99`, `python3`) it is a value.
+  ['rce', 'body', 'c99 -wrapper sh,-c,id'],
+  ['rce', 'body', 'ansible-console'],
   ['php', 'body', '<?php system($_GET["c"]); ?>'],
   ['php', 'body', 'O:8:"stdClass":0:{}'],
   ['php', 'name', 'shell.php'],
@@ -60,6 +63,8 @@ const BENIGN: [InputKind, string][] = [
   ['body', 'Our cat likes to sleep (a lot).'],
   ['query', 'https://example.com/search?q=select+from+where'],
   ['query', '550e8400-e29b-41d4-a716-446655440000'],
+  ['body', 'c99'],
+  ['body', 'python3.12'],
   ['body', '# Title\n\n```\nnpm install palisade\n```'],
   [
     'user-agent',

@@ -150,8 +150,12 @@ const TOOLS_ALONE = new Set([
 /** Names no word of prose has: long, or with a dash or a digit (encodings such as base64 aside). */
 function toolLike(word: string, rest: string): boolean {
   if (/^base(?:32|64)$/.test(word)) return false
-  if (/[-\d]/.test(word)) return true
-  return rest.trim() === '' && TOOLS_ALONE.has(word)
+  const alone = rest.trim() === ''
+  // A versioned name alone (`c99`, `python3`, `7z`) is an everyday value (a standard, a language, a
+  // format); with arguments it is a command line.
+  if (/\d/.test(word) && !word.includes('-')) return !alone
+  if (word.includes('-')) return true
+  return alone && TOOLS_ALONE.has(word)
 }
 
 function commandAfterSeparator(lower: string, requireSeparator = false): boolean {
