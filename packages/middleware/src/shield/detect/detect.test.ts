@@ -53,6 +53,7 @@ const ATTACKS: [AttackCategory, InputKind, string][] = [
   ['xss', 'body', '<d i a l o g open>'],
   ['xss', 'body', 'width: expression(alert(document.domain))'],
   ['sqli', 'body', '/CREATE TABLE Persons'],
+  ['sqli', 'body', "x' and ascii(substring(password,1,1))>64--"],
   ['sqli', 'body', 'ALTER TABLE `mails` ADD `x` TEXT'],
   ['ssti', 'body', "{{ ''.__class__.__mro__[1].__subclasses__() }}"],
   ['prototype-pollution', 'name', '__proto__'],
@@ -79,6 +80,7 @@ const BENIGN: [InputKind, string][] = [
   ['body', 'Copyright &copy; 2024, Palisade&reg;'],
   ['body', 'A regular expression (or a part of one) may repeat.'],
   ['body', 'Create user accounts, then drop table 5 from the booking.'],
+  ['body', 'Store the MD5 (or SHA1) of the file and a UUID (v4) for it.'],
   ['body', '# Title\n\n```\nnpm install palisade\n```'],
   [
     'user-agent',

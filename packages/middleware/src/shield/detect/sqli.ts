@@ -120,9 +120,13 @@ const SQL_FUNCTION_PREFIXES = ['jsonb_', 'dbms_', 'utl_', 'regexp_']
 export const sqlFunction = (name: string) =>
   SQL_FUNCTION_NAMES.has(name) ||
   SQL_FUNCTION_PREFIXES.some((prefix) => name.startsWith(prefix) && name.length > prefix.length)
-/** English words among the functions: they count only with `(` right after and SQL inside. */
+/**
+ * English words among the functions, and names prose writes before a parenthesis (`ASCII (7-bit)`,
+ * `MD5 (or SHA1)`, `run the benchmark (requires …)`): they count only with `(` right after and SQL
+ * inside. `compress (` is not among them: CRS 942151 counts it.
+ */
 const WORDY_FUNCTION =
-  /^(?:sleep|char|count|sum|min|max|field|log|mid|round|floor|power|repeat|replace|reverse|position|length|lower|upper|now|user|version|schema|database|trim|cast|convert|quote|decode|exp|abs|bin|len|random|rand|cos|sin|tan|pow|ord)$/
+  /^(?:sleep|char|count|sum|min|max|field|log|mid|round|floor|power|repeat|replace|reverse|position|length|lower|upper|now|user|version|schema|database|trim|cast|convert|quote|decode|exp|abs|bin|len|random|rand|cos|sin|tan|pow|ord|ascii|hex|md5|sha|sha1|sha2|uuid|benchmark|ceil|ceiling|locate|soundex|sqrt)$/
 /** One pattern per sign, so recheck's automaton decides each (the alternations it could not). */
 export const SQL_SIGNS = [
   /\bxp_(?:cmdshell|dirtree|regread|fileexist|availablemedia|servicecontrol)\b|\bpg_sleep\b/,
