@@ -135,8 +135,14 @@ export const SQL_SIGNS = [
   /\)\s{0,16}like\s{0,16}\(|\bif\s{0,16}\(\s{0,16}\w{1,48}\s{0,16}[<>=!~]/,
   /\bmerge\b[^;]{0,48}?\busing\s{0,16}\(/,
   /\bmatch\s{0,16}\([^)]{0,48}\)\s{0,16}against\s{0,16}\(/,
-  /\bcreate\s+(?:or\s+replace\s+)?(?:function|procedure|table|trigger|view|user|database)\s+[\w.`"]/,
-  /\b(?:alter|drop|truncate)\s+table\s+[\w.`"]/,
+  // A statement that defines or drops: prose says `create user accounts`, `drop table 5 from the
+  // booking`. It counts after a `;`, behind a non-letter opening the value (`/create table x`, as
+  // CRS 942360 reads it), or before a quoted name (`alter table \`mails\``). One pattern per
+  // shape, so recheck's automaton decides each.
+  /(?:^[^a-z_]+|;\s*)create\s+(?:or\s+replace\s+)?(?:function|procedure|table|trigger|view|user|database)\s+[\w.`"]/,
+  /\bcreate\s+(?:or\s+replace\s+)?(?:function|procedure|table|trigger|view|user|database)\s+[`"]/,
+  /(?:^[^a-z_]+|;\s*)(?:alter|drop|truncate)\s+table\s+[\w.`"]/,
+  /\b(?:alter|drop|truncate)\s+table\s+[`"]/,
   /\/\*!\d*\s*[a-z]|\d\.e[(.,]/,
   /(?:^|[\s(])(?:msdb|tempdb|schema_name)(?:$|[\s).,])|`\s*(?:regexp|rlike|like)\b/,
 ]
@@ -162,6 +168,8 @@ export const SQL_SIGN_NEEDS: ReadonlyArray<(text: string) => boolean> = [
   (t) => t.includes('merge') && t.includes('using'),
   (t) => t.includes('match') && t.includes('against'),
   (t) => t.includes('create'),
+  (t) => t.includes('create'),
+  (t) => t.includes('table'),
   (t) => t.includes('table'),
   (t) => t.includes('/*!') || t.includes('.e'),
   (t) => t.includes('msdb') || t.includes('tempdb') || t.includes('schema_name') || t.includes('`'),
