@@ -74,10 +74,27 @@ export const BODY = new Uint8Array([
   0x80,
 ])
 
+/**
+ * A signal from the app's handler that it has started (`app`'s `onStart`), for `exchange` to write
+ * the rest of a request only then: that rest is surely still arriving when the handler reads, where
+ * a fixed pause lost the race on a loaded machine (client and server share one event loop).
+ */
+export function handlerStarts(): { onStart: () => void; next: () => Promise<void> } {
+  let started = () => {}
+  return {
+    onStart: () => started(),
+    next: () =>
+      new Promise<void>((resolve) => {
+        started = resolve
+      }),
+  }
+}
+
 /** A reader in front, then a handler that reads the body every way and says how it was read. */
-export function app(read: typeof readBodyText | typeof readBodyBytes) {
+export function app(read: typeof readBodyText | typeof readBodyBytes, onStart?: () => void) {
   const a = new Hono()
   a.post('/', async (c) => {
+    onStart?.()
     const original = c.req.raw
     const incoming = (c.env as HttpBindings).incoming
     const ended = new Promise<boolean>((resolve) => {
@@ -101,10 +118,15 @@ export function app(read: typeof readBodyText | typeof readBodyBytes) {
   return a
 }
 
-/** Writes `parts` (pausing between them) on `socket` and reads one answer: status and body. */
+/**
+ * Writes `parts` on `socket` and reads one answer: status and body. Between the first part and the
+ * second it waits for `started` where given (`handlerStarts().next()`), otherwise, as between the
+ * others, it pauses 30 ms.
+ */
 export async function exchange(
   socket: Socket,
   parts: (string | Uint8Array)[],
+  started?: Promise<void>,
 ): Promise<{ status: number; body: string }> {
   const answer = new Promise<{ status: number; body: string }>((resolve, reject) => {
     let seen = Buffer.alloc(0)
@@ -125,7 +147,8 @@ export async function exchange(
     socket.once('error', reject)
   })
   for (const [i, part] of parts.entries()) {
-    if (i > 0) await new Promise((r) => setTimeout(r, 30))
+    if (i === 1 && started !== undefined) await started
+    else if (i > 0) await new Promise((r) => setTimeout(r, 30))
     socket.write(part)
   }
   return answer

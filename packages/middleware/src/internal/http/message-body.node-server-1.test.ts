@@ -3,7 +3,16 @@
 // file has its own globals, and node-server puts its Request class in them.
 import { serve as serveV1 } from '@hono/node-server-1'
 import { expect, it } from 'vitest'
-import { app, BODY, exchange, expected, head, oneWrite, servedApps } from '../../../test/raw-http'
+import {
+  app,
+  BODY,
+  exchange,
+  expected,
+  handlerStarts,
+  head,
+  oneWrite,
+  servedApps,
+} from '../../../test/raw-http'
 import { readBodyBytes, readBodyText } from './json-body'
 
 // The version matrix runs this file with the switch on too: the test sets what it needs.
@@ -12,11 +21,19 @@ const { flag, serve } = servedApps()
 it('reads a body that came with its head directly, one still arriving through node-server, the same bytes either way', async () => {
   flag.__PALISADE_NO_INTERNALS__ = false
   for (const read of [readBodyText, readBodyBytes]) {
-    const served = await serve(app(read), serveV1 as unknown as Parameters<typeof serve>[1])
+    const starts = handlerStarts()
+    const served = await serve(
+      app(read, starts.onStart),
+      serveV1 as unknown as Parameters<typeof serve>[1],
+    )
     const socket = await served.connect()
     const now = await exchange(socket, [oneWrite(`content-length: ${BODY.length}`, BODY)])
     expect([now.status, JSON.parse(now.body)]).toEqual([200, expected(true)])
-    const later = await exchange(socket, [head(`content-length: ${BODY.length}`), BODY])
+    const later = await exchange(
+      socket,
+      [head(`content-length: ${BODY.length}`), BODY],
+      starts.next(),
+    )
     expect([later.status, JSON.parse(later.body)]).toEqual([200, expected(false)])
     socket.destroy()
     await served.close()

@@ -3,7 +3,16 @@
 // arrives with its head (read directly) or later (left to node-server's own read).
 import { Hono } from 'hono'
 import { describe, expect, it } from 'vitest'
-import { app, BODY, exchange, expected, head, oneWrite, servedApps } from '../../../test/raw-http'
+import {
+  app,
+  BODY,
+  exchange,
+  expected,
+  handlerStarts,
+  head,
+  oneWrite,
+  servedApps,
+} from '../../../test/raw-http'
 import { readBodyBytes, readBodyText } from './json-body'
 
 const { flag, serve } = servedApps()
@@ -26,9 +35,14 @@ describe('the body read off node:http’s message (@hono/node-server)', () => {
 
   it('leaves a body still arriving, a chunked body and the internals switched off to node-server’s read, with the same bytes', async () => {
     flag.__PALISADE_NO_INTERNALS__ = false
-    const served = await serve(app(readBodyText))
+    const starts = handlerStarts()
+    const served = await serve(app(readBodyText, starts.onStart))
     const socket = await served.connect()
-    const later = await exchange(socket, [head(`content-length: ${BODY.length}`), BODY])
+    const later = await exchange(
+      socket,
+      [head(`content-length: ${BODY.length}`), BODY],
+      starts.next(),
+    )
     expect([later.status, JSON.parse(later.body)]).toEqual([200, expected(false)])
     const hex = BODY.length.toString(16)
     const chunked = await exchange(socket, [
@@ -46,7 +60,8 @@ describe('the body read off node:http’s message (@hono/node-server)', () => {
 
   it('reads a chunked body directly once the whole message is in', async () => {
     flag.__PALISADE_NO_INTERNALS__ = false
-    const a = app(readBodyText)
+    const starts = handlerStarts()
+    const a = app(readBodyText, starts.onStart)
     // A middleware that waits past the parse of the whole message first.
     const outer = new Hono()
     outer.use(async (_c, next) => {
@@ -57,12 +72,16 @@ describe('the body read off node:http’s message (@hono/node-server)', () => {
     const served = await serve(outer)
     const socket = await served.connect()
     const hex = BODY.length.toString(16)
-    const res = await exchange(socket, [
-      oneWrite('transfer-encoding: chunked', new Uint8Array()),
-      `${hex}\r\n`,
-      BODY,
-      '\r\n0\r\n\r\n',
-    ])
+    const res = await exchange(
+      socket,
+      [
+        oneWrite('transfer-encoding: chunked', new Uint8Array()),
+        `${hex}\r\n`,
+        BODY,
+        '\r\n0\r\n\r\n',
+      ],
+      starts.next(),
+    )
     expect([res.status, JSON.parse(res.body)]).toEqual([200, expected(false)])
     const whole = new TextEncoder().encode(`${hex}\r\n`)
     const res2 = await exchange(socket, [
