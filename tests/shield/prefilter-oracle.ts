@@ -250,7 +250,7 @@ function mayRce(lower: string, shape: Shape, kind: InputKind, paranoia: Paranoia
 // `;` before a statement as the tokenizer's stacked-statement test reads it (`; drop by` is not);
 // or a statement word (`union` before `select`, `select` followed by a space). Paranoia 2 reads more.
 const SQL_CHARS = bit('`()@$[{|&')
-const SQL_QUOTED = /\b(?:or|and|xor|div|not)\b|--|#|;/
+const SQL_QUOTED = /\b(?:or|and|xor|div|not|union)\b|--|#|;/
 const SQL_DIGITS = /^\s*(?:json\.)?[-+.]?\d|order|group|\d\.e|\d\s+as\s/
 export const SQL_STACKED = [
   /;\s*(?:insert|replace|update|delete|select|exec|declare|shutdown|waitfor)/,

@@ -256,7 +256,7 @@ describe('the pre-filter never changes a verdict', () => {
     expect(wrong).toEqual([])
   })
 
-  // A parenthesis, or a quote with a logic word, `;`, `--` or `#`, opens the SQL test only where
+  // A parenthesis, or a quote with a logic word, `union`, `;`, `--` or `#`, opens the SQL test only where
   // sqli.ts's mayCallOrInject() may fire (prefilter.ts, proseMayBeSql): a name it reads as a call
   // before a `(`, or a trigger whose next tokens may make an injection. These values are at that
   // gate, each flagged by the detector (checked first), and prose a token off them.
@@ -289,6 +289,10 @@ describe('the pre-filter never changes a verdict', () => {
     "x';",
     "x'\u00a0;",
     "it's; drop table t",
+    // `union` before a quoted keyword, which injected() reads as the keyword.
+    "x union 'select'",
+    'x union "select"',
+    "a union'select'",
   ]
 
   it('on values at the SQL test’s parenthesis and quote gates (each one flagged), in every kind', () => {

@@ -744,21 +744,21 @@ function mayRce(lower: string, shape: Shape, kind: InputKind, paranoia: Paranoia
 // is a number, a string or `)` opening the value (unquoted) or a quote (quoted): so operators
 // alone (`a?b=1` in a URL) need a digit first, a quote, or `)`. Otherwise: a call `(`, a variable
 // `@`, NoSQL `$` and `[`, a cast `::`, a comment `/*`, a backtick; a quote with a logic word,
-// `--`, `#` or `;` after it (O'Brien has none); a digit opening the value, or with `order`/`group`/`as`;
+// `union`, `--`, `#` or `;` after it (O'Brien has none); a digit opening the value, or with `order`/`group`/`as`;
 // `;` before a statement as the tokenizer's stacked-statement test reads it (`; drop by` is not);
 // or a statement word (`union` before `select`, `select` followed by a space). Paranoia 2 reads more.
-// A parenthesis, or a quote with a logic word, `;`, `--` or `#`, is read further: everyday prose
+// A parenthesis, or a quote with a logic word, `union`, `;`, `--` or `#`, is read further: everyday prose
 // holds them (`Siobhan's cafe (the one near the station) and …; don't …`), and where nothing else
 // opens the detector it fires only by a call or a token stream, which sqli.ts's mayCallOrInject()
 // reads ({@link proseMayBeSql}).
 const SQL_CHARS = bit('`()@$[{|&')
 /** SQL_CHARS but for the parentheses, which open it only through mayCallOrInject(). */
 const SQL_CHARS_BUT_PARENS = bit('`@$[{|&')
-const SQL_QUOTED = /\b(?:or|and|xor|div|not)\b|--|#|;/
+const SQL_QUOTED = /\b(?:or|and|xor|div|not|union)\b|--|#|;/
 /** The rest of the digit test once a number opening the value (`^\s*(?:json\.)?[-+.]?\d`) is read by hand. */
 export const SQL_DIGITS_REST = /order|group|\d\.e|\d\s+as\s/
 const SQL_MARKS = group(G.sqlMarks, ['::', '/*'])
-const SQL_QUOTED_WORDS = group(G.sqlQuoted, ['or', 'and', 'div', 'not', '--', '#', ';'])
+const SQL_QUOTED_WORDS = group(G.sqlQuoted, ['or', 'and', 'div', 'not', 'union', '--', '#', ';'])
 /**
  * `^\s*(?:json\.)?[-+.]?\d` is read as ` 1`, ` -1`, ` json.1`… (the start reads as white space).
  * These words occur after any white space, so most prose with a number holds one: they only open
@@ -879,7 +879,8 @@ function anyGuarded(patterns: RegExp[], groups: number[], lower: string, shape: 
   return false
 }
 /**
- * A parenthesis, or a quote with a logic word, `--`, `#` or `;` (SQL_QUOTED): what opened the
+ * A parenthesis, or a quote with a logic word, `union`, `--`, `#` or `;` (SQL_QUOTED; `union`
+ * before a quoted keyword, `union 'select'`, which injected() reads as the keyword): what opened the
  * detector on prose. Where maySqli's other tests all fail, the detector fires only by a call or a
  * token stream (sqli.ts's mayCallOrInject() lists why), so these open it only where that may
  * fire: its gates read each `(`'s name and each trigger's next words, and prose fails them.
