@@ -156,14 +156,15 @@ const mayLfi = (lower: string, shape: Shape, kind: InputKind) =>
   (has(shape, DOT) && LFI_DOTTED.test(lower))
 
 // XSS: markup and calls need `< ( [ ! \` + *`; a script URL `t:` or `data`; a handler `on…=`;
-// the DOM sinks a dot and their names; `dialog` may be spaced out, `vmlframe`, `-moz-binding`.
+// the DOM sinks a dot and their names; `vmlframe`, `-moz-binding` (a `<dialog`, spaced out or
+// not, has its `<`).
 const XSS_CHARS = bit('<([!`+*')
 const XSS_COLON = /t\s*:|data|schemalocation/
 const XSS_EQUALS = /srcdoc|textcontent|formaction/
 /** An event handler `on…=`: `on` and at least three letters before the `=` (and 48 spaces at most). */
 const handlerName = (name: string) => name.slice(0, -3).includes('on')
 const XSS_DOT = /document|sort|reflect|window|innerhtml|outerhtml|fromcharcode|parentnode/
-const XSS_WORDS = /d\s{0,4}i\s{0,4}a\s{0,4}l\s{0,4}o\s{0,4}g|vmlframe|moz-binding/
+const XSS_WORDS = /vmlframe|moz-binding/
 const mayXss = (lower: string, shape: Shape) =>
   has(shape, XSS_CHARS) ||
   (has(shape, COLON) && XSS_COLON.test(lower)) ||

@@ -64,7 +64,7 @@ const OLD = {
     /\bxp_(?:cmdshell|dirtree|regread|fileexist|availablemedia|servicecontrol)\b|\bexec(?:ute)?\s+master\.|\bexecute\s+immediate\b|\bdeclare\s+@|\bprocedure\s+analyse\b|\bwaitfor[\s+]+(?:delay|time)\b|\bpg_sleep\b/,
     /'[[{][^']{0,200}[\]}]'\s*(?:::\s*jsonb?|->>?|#>>?|@>|<@|@\?|\?[|&]?|@@|\|\||[<>=]|-\s{0,8}\d)|[\w)]::\s{0,8}\s*(?:int|integer|bool|boolean|text|jsonb?|double|varchar|numeric|regclass|bigint)\b|\bor\s+'[[{]/,
     /\bcase\s{1,16}when\b[^;]{0,48}?\bthen\b|\)\s{0,16}like\s{0,16}\(|\bif\s{0,16}\(\s{0,16}\w{1,48}\s{0,16}[<>=!~]|\bmerge\b[^;]{0,48}?\busing\s{0,16}\(|\bmatch\s{0,16}\([^)]{0,48}\)\s{0,16}against\s{0,16}\(/,
-    /\bcreate\s+(?:or\s+replace\s+)?(?:function|procedure|table|trigger|view|user|database)\s+[\w.`"]+|\b(?:alter|drop|truncate)\s+table\s+[\w.`"]+|\/\*!\d*\s*[a-z]|\d\.e[(.,]|(?:^|[\s(])(?:msdb|tempdb|schema_name)(?:$|[\s).,])|`\s*(?:regexp|rlike|like)\b/,
+    /(?:^[^a-z_]+|;\s*)create\s+(?:or\s+replace\s+)?(?:function|procedure|table|trigger|view|user|database)\s+[\w.`"]+|\bcreate\s+(?:or\s+replace\s+)?(?:function|procedure|table|trigger|view|user|database)\s+[`"]|(?:^[^a-z_]+|;\s*)(?:alter|drop|truncate)\s+table\s+[\w.`"]+|\b(?:alter|drop|truncate)\s+table\s+[`"]|\/\*!\d*\s*[a-z]|\d\.e[(.,]|(?:^|[\s(])(?:msdb|tempdb|schema_name)(?:$|[\s).,])|`\s*(?:regexp|rlike|like)\b/,
   ],
   SQL_STATEMENTS: [
     /\bselect\s{1,16}(?:if|sleep|benchmark)\s{0,16}\(|unionselect|\bselect\s{1,16}\*\s{1,16}from\b|\bselect\s{1,16}[\w.`"]{1,64}(?:\s{0,8},\s{0,8}[\w.`"]{1,64}){1,16}\s{1,16}from\s{1,16}[\w.`"]{1,64}|\b\d{1,16}\s{1,16}as\s{1,16}["'`\w]{1,64}\s{1,16}from\b/,

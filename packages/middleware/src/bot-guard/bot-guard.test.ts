@@ -479,6 +479,76 @@ describe('botGuard on the cached path', () => {
     }
   })
 
+  it('classifies and checks a changed user agent or address anew on one instance', async () => {
+    const { resolver, asked } = google()
+    const { app, seen } = appWith({ resolver })
+    const BINGBOT = 'Mozilla/5.0 (compatible; bingbot/2.0; +http://www.bing.com/bingbot.htm)'
+    // No connection info: the right-most X-Forwarded-For entry is the address, as in the bench.
+    const via = (xff: string, userAgent: string) =>
+      app.request('/', { headers: { 'x-forwarded-for': xff, 'user-agent': userAgent } })
+    const steps: [string, string, number, string][] = [
+      [GOOGLE_IP, GOOGLEBOT, 200, 'search-engine'],
+      [GOOGLE_IP, GOOGLEBOT, 200, 'search-engine'],
+      [GOOGLE_IP, CHROME, 200, 'browser'],
+      [GOOGLE_IP, GOOGLEBOT, 200, 'search-engine'],
+      [RENTED, GOOGLEBOT, 403, 'spoofed'],
+      [RENTED, GOOGLEBOT, 403, 'spoofed'],
+      [GOOGLE_IP, GOOGLEBOT, 200, 'search-engine'],
+      [`${RENTED}, ${GOOGLE_IP}`, GOOGLEBOT, 200, 'search-engine'],
+      [`${GOOGLE_IP}, ${RENTED}`, GOOGLEBOT, 403, 'spoofed'],
+      [GOOGLE_IP, BINGBOT, 403, 'spoofed'],
+      [GOOGLE_IP, BINGBOT, 403, 'spoofed'],
+      [GOOGLE_IP, GOOGLEBOT, 200, 'search-engine'],
+      [` ${GOOGLE_IP} `, GOOGLEBOT, 200, 'search-engine'],
+    ]
+    for (const [xff, userAgent, status, category] of steps) {
+      expect([xff, userAgent, (await via(xff, userAgent)).status]).toEqual([xff, userAgent, status])
+      expect(seen.at(-1)?.bot.category).toBe(category)
+    }
+    expect(seen.filter((x) => x.bot.verified)).toHaveLength(7)
+    expect(asked).toEqual([
+      `PTR ${GOOGLE_IP}`,
+      `A ${GOOGLE_NAME}`,
+      `PTR ${RENTED}`,
+      // The same address claiming Bing: checked for Bing's domains, not served Google's verdict.
+      `PTR ${GOOGLE_IP}`,
+    ])
+  })
+
+  it('checks a verified claim again once its hour is up, and then refuses a changed zone', async () => {
+    vi.useFakeTimers({ toFake: ['Date'] })
+    try {
+      const { resolver, asked } = google()
+      let rented = false
+      const changing: BotResolver = {
+        reverse: (ip) =>
+          rented ? Promise.resolve(['host-1.rented.example.net']) : resolver.reverse(ip),
+        lookup: (name) => resolver.lookup(name),
+      }
+      const { app, seen } = appWith({ resolver: changing })
+      expect((await from(app, GOOGLE_IP, GOOGLEBOT)).status).toBe(200)
+      rented = true
+      for (let n = 0; n < 3; n++) {
+        vi.advanceTimersByTime(1_000_000)
+        expect((await from(app, GOOGLE_IP, GOOGLEBOT)).status).toBe(200)
+      }
+      vi.advanceTimersByTime(600_000)
+      expect((await from(app, GOOGLE_IP, GOOGLEBOT)).status).toBe(403)
+      expect((await from(app, GOOGLE_IP, GOOGLEBOT)).status).toBe(403)
+      expect(seen.map((x) => x.bot.category)).toEqual([
+        'search-engine',
+        'search-engine',
+        'search-engine',
+        'search-engine',
+        'spoofed',
+        'spoofed',
+      ])
+      expect(asked).toEqual([`PTR ${GOOGLE_IP}`, `A ${GOOGLE_NAME}`])
+    } finally {
+      vi.useRealTimers()
+    }
+  })
+
   it('gives the chain undefined, and a handler error reaches onError, from a cached verdict', async () => {
     const { resolver } = google()
     const app = new Hono()

@@ -121,6 +121,47 @@ describe('classifyUserAgent', () => {
   })
 })
 
+describe('cachedClassifier', () => {
+  const GOOGLEBOT = 'Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)'
+  const CHROME =
+    'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0.0.0 Safari/537.36'
+
+  it('classifies a changed user agent anew, and a returning one as before', () => {
+    const cached = cachedClassifier(8)
+    const sequence = [GOOGLEBOT, GOOGLEBOT, CHROME, CHROME, 'curl/8.4.0', GOOGLEBOT, CHROME]
+    for (const ua of sequence) expect(cached(ua)).toBe(classifyUserAgent(ua))
+    // The same text in a new string (a header read off another request) is the same agent.
+    expect(
+      cached(
+        ['Mozilla/5.0 (compatible; Googlebot/2.1;', ' +http://www.google.com/bot.html)'].join(''),
+      ),
+    ).toBe(classifyUserAgent(GOOGLEBOT))
+    // One character more is another agent.
+    expect(cached(`${GOOGLEBOT} `)).toBe(classifyUserAgent(`${GOOGLEBOT} `))
+    expect(cached(CHROME).info.category).toBe('browser')
+  })
+
+  it('answers a missing, empty or oversized user agent as unknown-bot whatever came before', () => {
+    const cached = cachedClassifier(8)
+    const oversized = `curl/8${' '.repeat(MAX_USER_AGENT)}`
+    for (const ua of [undefined, '', GOOGLEBOT, undefined, CHROME, '', CHROME, oversized]) {
+      const expected = ua === undefined ? 'unknown-bot' : classifyUserAgent(ua).info.category
+      expect(cached(ua).info.category).toBe(expected)
+    }
+    expect(cached(oversized).info.category).toBe('unknown-bot')
+    expect(cached(oversized.slice(0, MAX_USER_AGENT)).info.category).toBe('library')
+  })
+
+  it('keeps classifying right past its capacity (a one-entry LRU, agents alternating)', () => {
+    const cached = cachedClassifier(1)
+    for (let round = 0; round < 3; round++) {
+      for (const ua of [GOOGLEBOT, CHROME, CHROME, 'curl/8.4.0', GOOGLEBOT, GOOGLEBOT]) {
+        expect(cached(ua)).toBe(classifyUserAgent(ua))
+      }
+    }
+  })
+})
+
 describe('classification properties', () => {
   const userAgents = fc.oneof(
     fc.string({ maxLength: 300 }),

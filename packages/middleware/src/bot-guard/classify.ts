@@ -70,16 +70,30 @@ export function classifyUserAgent(userAgent: string | undefined | null): UserAge
  * {@link classifyUserAgent} behind a bounded LRU per user-agent string: a returning user agent
  * costs one map lookup. Entries are shared, frozen objects, so the cache holds no per-request
  * state.
+ *
+ * The user agent looked up last, and its class, are kept beside the LRU: the same agent again
+ * (a crawler's run of requests, a client's page and its assets) is one string comparison, where
+ * the map would hash the whole header, a new string on every request from a socket. That agent
+ * is always the LRU's newest key (every lookup and insertion here sets both), so answering it
+ * without the map leaves the LRU as its own lookup would: the newest key is not moved again.
  */
 export function cachedClassifier(max: number): (userAgent: string | undefined) => UserAgentClass {
   const cache = new BoundedCache<string, UserAgentClass>(max)
+  // Always a pair: '' is UNKNOWN, as classifyUserAgent('') is.
+  let lastAgent = ''
+  let lastSeen: UserAgentClass = UNKNOWN
   return (userAgent) => {
+    // The last agent is never longer than MAX_USER_AGENT: against an oversized one the
+    // comparison stops at the lengths.
+    if (userAgent === lastAgent) return lastSeen
     if (!userAgent || userAgent.length > MAX_USER_AGENT) return UNKNOWN
     let seen = cache.get(userAgent)
     if (seen === undefined) {
       seen = classifyUserAgent(userAgent)
       cache.set(userAgent, seen)
     }
+    lastAgent = userAgent
+    lastSeen = seen
     return seen
   }
 }

@@ -153,23 +153,47 @@ export function createVerifier(settings: VerifierSettings) {
     return typeof r === 'function' ? await r() : r
   }
 
+  // The entry a cache answered last, with its crawler and address: a crawler's run of requests
+  // from one address is two comparisons and the clock, not three map lookups. The entry is its
+  // cache's newest key (the lookup that found it made it so, and only a lookup or a store
+  // changes that), so serving it again leaves the LRU as that lookup would: the newest key is
+  // not moved. Storing a verdict, the only way an entry is replaced or evicted, forgets it.
+  // `undefined` crawler: nothing remembered.
+  let lastCrawler: Crawler | undefined
+  let lastKey: number | bigint | undefined
+  let lastEntry: Entry | undefined
+
   async function lookUp(crawler: Crawler, ip: IP, fallback: Verdict | null) {
     const resolver = crawler.domains.length > 0 ? await resolverOf() : null
     const result = resolver ? await timed(resolver, crawler, ip) : (fallback ?? V.noDns)
     const ttl = result.outcome === 'unverifiable' ? settings.retryMs : settings.cacheMs
     cacheOf(crawler).set(ip.value, { verdict: result, until: Date.now() + ttl })
+    lastCrawler = undefined
+    lastKey = undefined
+    lastEntry = undefined
     return result
   }
 
   return function verify(crawler: Crawler, ip: IP | null): Verdict | Promise<Verdict> {
     if (ip === null) return V.noAddress
+    // The same claim as last time: its ranges and settings were checked then, and the address's
+    // value decides both (a number for IPv4, a bigint for IPv6). Expired: checked in full below.
+    if (crawler === lastCrawler && ip.value === lastKey) {
+      const entry = lastEntry as Entry
+      if (entry.until > Date.now()) return entry.verdict
+    }
     const matcher = settings.ranges.get(crawler.name)
     if (matcher?.has(ip)) return V.inRanges
     // Ranges given and no other way to check: outside them is a lie.
     const fallback = matcher ? V.notInRanges : null
     if (crawler.domains.length === 0 || settings.resolver === null) return fallback ?? V.noDns
     const hit = caches.get(crawler)?.get(ip.value)
-    if (hit !== undefined && hit.until > Date.now()) return hit.verdict
+    if (hit !== undefined) {
+      lastCrawler = crawler
+      lastKey = ip.value
+      lastEntry = hit
+      if (hit.until > Date.now()) return hit.verdict
+    }
     const key = `${crawler.name} ${formatIP(ip)}`
     const inFlight = pending.get(key)
     if (inFlight) return inFlight

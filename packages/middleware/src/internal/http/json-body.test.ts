@@ -2,6 +2,7 @@ import { Hono } from 'hono'
 import { cloneRawRequest } from 'hono/request'
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import { type Served, serveOnLoopback } from '../../../test/node-server'
+import { servedApps } from '../../../test/raw-http'
 import { isJsonContentType, readBodyBytes, readBodyForm, readBodyText } from './json-body'
 import { isLazyRequest } from './lazy-mark'
 
@@ -639,14 +640,7 @@ describe('the request after a body reader, on whichever path this runtime takes'
 })
 
 describe('the request after a body reader, on @hono/node-server (every Node version)', () => {
-  const flag = globalThis as { __PALISADE_NO_INTERNALS__?: boolean }
-  const cell = flag.__PALISADE_NO_INTERNALS__
-  let served: Served | undefined
-  afterEach(async () => {
-    flag.__PALISADE_NO_INTERNALS__ = cell
-    await served?.close()
-    served = undefined
-  })
+  const { flag, serve } = servedApps()
 
   /** A reader, then a handler that makes Requests from c.req.raw every way a proxy route does. */
   function app() {
@@ -690,7 +684,7 @@ describe('the request after a body reader, on @hono/node-server (every Node vers
     const body = '{"a":"é","b":[1,2,3]}'
     for (const off of [false, true]) {
       flag.__PALISADE_NO_INTERNALS__ = off
-      served = await serveOnLoopback(app())
+      const served = await serve(app())
       for (const how of ['new', 'new-init', 'url-init', 'clone', 'hono-clone', 'raw']) {
         const res = await fetch(`${served.base}/${how}`, {
           method: 'POST',
@@ -703,7 +697,6 @@ describe('the request after a body reader, on @hono/node-server (every Node vers
         expect(res.headers.get('x-lazy')).toBe(String(!off))
       }
       await served.close()
-      served = undefined
     }
   })
 })

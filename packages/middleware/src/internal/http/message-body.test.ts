@@ -2,26 +2,27 @@
 // over real loopback sockets: the client writes raw HTTP/1.1, so the test decides whether the body
 // arrives with its head (read directly) or later (left to node-server's own read).
 import { Hono } from 'hono'
-import { afterEach, describe, expect, it } from 'vitest'
-import { type Served, serveOnLoopback } from '../../../test/node-server'
-import { app, BODY, exchange, expected, head, oneWrite, open } from '../../../test/raw-http'
+import { describe, expect, it } from 'vitest'
+import {
+  app,
+  BODY,
+  exchange,
+  expected,
+  handlerStarts,
+  head,
+  oneWrite,
+  servedApps,
+} from '../../../test/raw-http'
 import { readBodyBytes, readBodyText } from './json-body'
 
-const flag = globalThis as { __PALISADE_NO_INTERNALS__?: boolean }
-const cell = flag.__PALISADE_NO_INTERNALS__
-let served: Served | undefined
-afterEach(async () => {
-  flag.__PALISADE_NO_INTERNALS__ = cell
-  await served?.close()
-  served = undefined
-})
+const { flag, serve } = servedApps()
 
 describe('the body read off node:http’s message (@hono/node-server)', () => {
   it('reads a body that came with its head directly: every reader gets the exact bytes, the message ends, the connection lives on', async () => {
     flag.__PALISADE_NO_INTERNALS__ = false
     for (const read of [readBodyText, readBodyBytes]) {
-      served = await serveOnLoopback(app(read))
-      const socket = await open(served.base)
+      const served = await serve(app(read))
+      const socket = await served.connect()
       // Twice on one kept-alive connection: the first message ended as a read leaves it.
       for (let i = 0; i < 2; i++) {
         const res = await exchange(socket, [oneWrite(`content-length: ${BODY.length}`, BODY)])
@@ -29,15 +30,19 @@ describe('the body read off node:http’s message (@hono/node-server)', () => {
       }
       socket.destroy()
       await served.close()
-      served = undefined
     }
   })
 
   it('leaves a body still arriving, a chunked body and the internals switched off to node-server’s read, with the same bytes', async () => {
     flag.__PALISADE_NO_INTERNALS__ = false
-    served = await serveOnLoopback(app(readBodyText))
-    const socket = await open(served.base)
-    const later = await exchange(socket, [head(`content-length: ${BODY.length}`), BODY])
+    const starts = handlerStarts()
+    const served = await serve(app(readBodyText, starts.onStart))
+    const socket = await served.connect()
+    const later = await exchange(
+      socket,
+      [head(`content-length: ${BODY.length}`), BODY],
+      starts.next(),
+    )
     expect([later.status, JSON.parse(later.body)]).toEqual([200, expected(false)])
     const hex = BODY.length.toString(16)
     const chunked = await exchange(socket, [
@@ -55,7 +60,8 @@ describe('the body read off node:http’s message (@hono/node-server)', () => {
 
   it('reads a chunked body directly once the whole message is in', async () => {
     flag.__PALISADE_NO_INTERNALS__ = false
-    const a = app(readBodyText)
+    const starts = handlerStarts()
+    const a = app(readBodyText, starts.onStart)
     // A middleware that waits past the parse of the whole message first.
     const outer = new Hono()
     outer.use(async (_c, next) => {
@@ -63,15 +69,19 @@ describe('the body read off node:http’s message (@hono/node-server)', () => {
       await next()
     })
     outer.route('/', a)
-    served = await serveOnLoopback(outer)
-    const socket = await open(served.base)
+    const served = await serve(outer)
+    const socket = await served.connect()
     const hex = BODY.length.toString(16)
-    const res = await exchange(socket, [
-      oneWrite('transfer-encoding: chunked', new Uint8Array()),
-      `${hex}\r\n`,
-      BODY,
-      '\r\n0\r\n\r\n',
-    ])
+    const res = await exchange(
+      socket,
+      [
+        oneWrite('transfer-encoding: chunked', new Uint8Array()),
+        `${hex}\r\n`,
+        BODY,
+        '\r\n0\r\n\r\n',
+      ],
+      starts.next(),
+    )
     expect([res.status, JSON.parse(res.body)]).toEqual([200, expected(false)])
     const whole = new TextEncoder().encode(`${hex}\r\n`)
     const res2 = await exchange(socket, [

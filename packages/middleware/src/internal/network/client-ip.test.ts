@@ -225,6 +225,9 @@ describe('getClientIP: AWS Lambda events without a source IP', () => {
 describe('getClientIP: X-Forwarded-For fallback', () => {
   it.each([
     ['a single address', '203.0.113.9', '203.0.113.9'],
+    ['a single address, trimmed', '  203.0.113.9 ', '203.0.113.9'],
+    ['a single IPv6 address', '2001:db8::1', '2001:db8::1'],
+    ['the right-most of two entries', '203.0.113.9,198.51.100.7', '198.51.100.7'],
     ['the right-most entry of a chain', '1.1.1.1, 10.0.0.1, 203.0.113.9', '203.0.113.9'],
     ['the right-most entry, trimmed', '1.1.1.1 ,  203.0.113.9  ', '203.0.113.9'],
   ])('takes %s', async (_, xff, expected) => {

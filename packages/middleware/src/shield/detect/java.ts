@@ -9,7 +9,7 @@ const JNDI =
 const NESTED_LOOKUP =
   /\$\{[^${}]{0,40}:-([^${}]{0,8})\}|\$\{(?:lower|upper)\s{0,16}:\s{0,16}([^${}]{0,8})\}/g
 const CLASSES =
-  /\b(?:java\.(?:lang|io|util|net|nio|beans|rmi|security|sql|awt)\.[a-z]|javax\.(?:script|naming|management|el|xml|faces|servlet)\b|org\.(?:apache\.(?:commons|xalan|tomcat|struts2?|catalina|logging|log4j|bcel|velocity|wicket|shiro|naming|jasper)|springframework|omg\.corba|codehaus\.groovy|mozilla\.javascript|hibernate|jboss|python\.core|eclipse\.jetty)\b|com\.(?:sun\.(?:org\.apache|rowset|jndi|management|script)|opensymphony\.xwork2|mchange\.v2|thoughtworks\.xstream|alibaba\.fastjson|fasterxml\.jackson|ibm\.websphere)\b|(?:runtime|processbuilder|classloader|scriptenginemanager|invokertransformer|instantiatetransformer|chainedtransformer|constanttransformer|clonetransformer|forclosure|instantiatefactory|prototypeclonefactory|prototypeserializationfactory|whileclosure|templatesimpl|annotationinvocationhandler|badattributevalueexpexception|xsltc|jdbcrowsetimpl|unicastref|remoteobjectinvocationhandler)\b)/
+  /\b(?:java\.(?:lang|io|util|net|nio|beans|rmi|security|sql|awt)\.[a-z]|javax\.(?:script|naming|management|el|xml|faces|servlet)\b|org\.(?:apache\.(?:commons|xalan|tomcat|struts2?|catalina|logging|log4j|bcel|velocity|wicket|shiro|naming|jasper)|springframework|omg\.corba|codehaus\.groovy|mozilla\.javascript|hibernate|jboss|python\.core|eclipse\.jetty)\b|com\.(?:sun\.(?:org\.apache|rowset|jndi|management|script)|opensymphony\.xwork2|mchange\.v2|thoughtworks\.xstream|alibaba\.fastjson|fasterxml\.jackson|ibm\.websphere)\b|(?:scriptenginemanager|invokertransformer|instantiatetransformer|chainedtransformer|constanttransformer|clonetransformer|forclosure|instantiatefactory|prototypeclonefactory|prototypeserializationfactory|whileclosure|templatesimpl|annotationinvocationhandler|badattributevalueexpexception|xsltc|jdbcrowsetimpl|unicastref|remoteobjectinvocationhandler)\b)/
 /** Gadget calls and OGNL, one pattern per shape: recheck's automaton decides each (the one alternation it could not). */
 export const GADGETS = [
   /\b(?:class\.module\.classloader|class\.classloader|@java\.lang|#_memberaccess|ognlcontext|xwork\.methodaccessor)/,
@@ -20,6 +20,13 @@ export const GADGETS = [
   /\b(?:getclass\s*\(\s*\)\s*\.\s*forname|class\s*\.\s*forname)/,
   /\b(?:#context\s*\[|\(#[a-z_]+\s*=)/,
 ]
+/**
+ * `Runtime` and `ProcessBuilder` are words of prose too (a film's runtime, the Node.js runtime): a
+ * class only beside `java.`, an unmarshaller or base64 data in the same value (the idea of CRS
+ * 944110), or beside a gadget's name (which CLASSES finds alone).
+ */
+const PROCESS_CLASS = /\b(?:runtime|processbuilder)\b/
+const PROCESS_CONTEXT = /java\.|unmarshaller|base64data/
 /** Serialized Java objects: the stream magic, raw, hex or base64. */
 /** The Java serialization stream magic, raw bytes. */
 const STREAM_MAGIC = '\xac\xed\x00\x05'
@@ -42,6 +49,7 @@ export function detectJava(subject: Subject, kind: InputKind, paranoia: Paranoia
   if (lower.includes(STREAM_MAGIC) || SERIALIZED.test(lower) || GADGETS.some((p) => p.test(lower)))
     return true
   if (CLASSES.test(lower)) return true
+  if (PROCESS_CLASS.test(lower) && PROCESS_CONTEXT.test(lower)) return true
   return (
     (kind === 'name' && /\.jspx?\s*$/.test(lower)) ||
     (paranoia === 2 && /\bjava\.[a-z]+\.[a-z]/.test(lower))

@@ -374,15 +374,16 @@ const mayLfi = (lower: string, shape: Shape, kind: InputKind) =>
   (has(shape, DOT) && hasWord(shape, LFI_DOTTED_WORDS) && LFI_DOTTED.test(lower))
 
 // XSS: markup and calls need `< ( [ ! \` + *`; a script URL `t:` or `data`; a handler `on…=`;
-// the DOM sinks a dot and their names; `dialog` may be spaced out, `vmlframe`, `-moz-binding`.
+// the DOM sinks a dot and their names; `vmlframe`, `-moz-binding` (a `<dialog`, spaced out or
+// not, has its `<`).
 const XSS_CHARS = bit('<[!`+*')
 /**
- * What xss.ts reads behind a `(` and none of XSS_CHARS: a call of a timer, `btoa`, `atob`,
- * `expression`, a dialog, `url(javascript`, `constructor.constructor(` (comments are only
+ * What xss.ts reads behind a `(` and none of XSS_CHARS: a call of a timer, `btoa`, `atob`, a
+ * dialog, CSS's `:expression(`, `url(javascript`, `constructor.constructor(` (comments are only
  * stripped where a `*` is, in XSS_CHARS).
  */
 const XSS_CALL =
-  /(?:settimeout|setinterval|btoa|atob|expression|alert|prompt|confirm)\s*\(|url\s*\(\s*(?:['"]\s*)?javascript|constructor\s*\.\s*constructor\s*\(/
+  /(?:settimeout|setinterval|btoa|atob|alert|prompt|confirm)\s*\(|:\s*expression\s*\(|url\s*\(\s*(?:['"]\s*)?javascript|constructor\s*\.\s*constructor\s*\(/
 const XSS_CALLS = group(
   G.xssCalls,
   [
@@ -419,14 +420,8 @@ const XSS_DOT_WORDS = group(
   ['document', 'sort', 'reflect', 'window', 'innerhtml', 'outerhtml', 'fromcharcode', 'parentnode'],
   { guards: XSS_DOT, cut: 6 },
 )
-const XSS_WORDS = /d\s{0,4}i\s{0,4}a\s{0,4}l\s{0,4}o\s{0,4}g|vmlframe|moz-binding/
-/** `dialog` with or without white space between each two letters: the 32 spellings. */
-const spacedOut = (word: string): string[] =>
-  [...word.slice(1)].reduce(
-    (spellings, letter) => joined(spellings, [letter, ` ${letter}`]),
-    [word.slice(0, 1)],
-  )
-const XSS_WORDS_WORDS = group(G.xssWords, [...spacedOut('dialog'), 'vmlframe', 'moz-binding'], {
+const XSS_WORDS = /vmlframe|moz-binding/
+const XSS_WORDS_WORDS = group(G.xssWords, ['vmlframe', 'moz-binding'], {
   guards: XSS_WORDS,
   cut: 5,
 })

@@ -168,6 +168,12 @@ function commandAfterSeparator(lower: string, requireSeparator = false): boolean
     const { word, rest } = commandWord(part)
     if (word === '' || !(UNIX_COMMANDS.has(word) || WINDOWS_COMMANDS.has(word))) continue
     const separator = i > 0 ? (parts[i - 1] as string) : ''
+    // `&copy;`, `&reg;` are HTML's character references, not a command sent to the background:
+    // a name alone between `&` and `;` counts only if it is a tool no text names (`&whoami;`).
+    if (separator === '&' && parts[i + 1] === ';' && /^[a-z][a-z0-9]*$/.test(part)) {
+      if (toolLike(word, rest)) return true
+      continue
+    }
     const argument = rest.trim() !== '' && SHELL_ARGUMENT.test(rest)
     // A line break separates commands, but prose has lines too: it needs an argument after.
     const lineBreak = separator === '\n' || separator === '\r'
@@ -182,8 +188,10 @@ function commandAfterSeparator(lower: string, requireSeparator = false): boolean
       continue
     }
     if (separator === '`' && parts[i + 1] === '`') return true
+    // A command followed by `;`, `|` or `&&` is a command line; by a single `&` it may be a name
+    // (`Cat & Dog`, `Fish & Chips`): what follows the `&` is read at its own separator.
     const next = parts[i + 1]
-    if (strong || argument || (next !== undefined && /^[;|&]/.test(next))) return true
+    if (strong || argument || (next !== undefined && /^(?:[;|]|&&)/.test(next))) return true
   }
   return false
 }

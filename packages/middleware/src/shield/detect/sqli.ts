@@ -120,9 +120,13 @@ const SQL_FUNCTION_PREFIXES = ['jsonb_', 'dbms_', 'utl_', 'regexp_']
 export const sqlFunction = (name: string) =>
   SQL_FUNCTION_NAMES.has(name) ||
   SQL_FUNCTION_PREFIXES.some((prefix) => name.startsWith(prefix) && name.length > prefix.length)
-/** English words among the functions: they count only with `(` right after and SQL inside. */
+/**
+ * English words among the functions, and names prose writes before a parenthesis (`ASCII (7-bit)`,
+ * `MD5 (or SHA1)`, `run the benchmark (requires …)`): they count only with `(` right after and SQL
+ * inside. `compress (` is not among them: CRS 942151 counts it.
+ */
 const WORDY_FUNCTION =
-  /^(?:sleep|char|count|sum|min|max|field|log|mid|round|floor|power|repeat|replace|reverse|position|length|lower|upper|now|user|version|schema|database|trim|cast|convert|quote|decode|exp|abs|bin|len|random|rand|cos|sin|tan|pow|ord)$/
+  /^(?:sleep|char|count|sum|min|max|field|log|mid|round|floor|power|repeat|replace|reverse|position|length|lower|upper|now|user|version|schema|database|trim|cast|convert|quote|decode|exp|abs|bin|len|random|rand|cos|sin|tan|pow|ord|ascii|hex|md5|sha|sha1|sha2|uuid|benchmark|ceil|ceiling|locate|soundex|sqrt)$/
 /** One pattern per sign, so recheck's automaton decides each (the alternations it could not). */
 export const SQL_SIGNS = [
   /\bxp_(?:cmdshell|dirtree|regread|fileexist|availablemedia|servicecontrol)\b|\bpg_sleep\b/,
@@ -135,8 +139,14 @@ export const SQL_SIGNS = [
   /\)\s{0,16}like\s{0,16}\(|\bif\s{0,16}\(\s{0,16}\w{1,48}\s{0,16}[<>=!~]/,
   /\bmerge\b[^;]{0,48}?\busing\s{0,16}\(/,
   /\bmatch\s{0,16}\([^)]{0,48}\)\s{0,16}against\s{0,16}\(/,
-  /\bcreate\s+(?:or\s+replace\s+)?(?:function|procedure|table|trigger|view|user|database)\s+[\w.`"]/,
-  /\b(?:alter|drop|truncate)\s+table\s+[\w.`"]/,
+  // A statement that defines or drops: prose says `create user accounts`, `drop table 5 from the
+  // booking`. It counts after a `;`, behind a non-letter opening the value (`/create table x`, as
+  // CRS 942360 reads it), or before a quoted name (`alter table \`mails\``). One pattern per
+  // shape, so recheck's automaton decides each.
+  /(?:^[^a-z_]+|;\s*)create\s+(?:or\s+replace\s+)?(?:function|procedure|table|trigger|view|user|database)\s+[\w.`"]/,
+  /\bcreate\s+(?:or\s+replace\s+)?(?:function|procedure|table|trigger|view|user|database)\s+[`"]/,
+  /(?:^[^a-z_]+|;\s*)(?:alter|drop|truncate)\s+table\s+[\w.`"]/,
+  /\b(?:alter|drop|truncate)\s+table\s+[`"]/,
   /\/\*!\d*\s*[a-z]|\d\.e[(.,]/,
   /(?:^|[\s(])(?:msdb|tempdb|schema_name)(?:$|[\s).,])|`\s*(?:regexp|rlike|like)\b/,
 ]
@@ -162,6 +172,8 @@ export const SQL_SIGN_NEEDS: ReadonlyArray<(text: string) => boolean> = [
   (t) => t.includes('merge') && t.includes('using'),
   (t) => t.includes('match') && t.includes('against'),
   (t) => t.includes('create'),
+  (t) => t.includes('create'),
+  (t) => t.includes('table'),
   (t) => t.includes('table'),
   (t) => t.includes('/*!') || t.includes('.e'),
   (t) => t.includes('msdb') || t.includes('tempdb') || t.includes('schema_name') || t.includes('`'),
