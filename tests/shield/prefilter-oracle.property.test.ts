@@ -22,6 +22,14 @@
 // parenthesis and none of the other characters that open rce (so every other gate of rce, the
 // automaton's words included, is still held to the frozen one), and where the detector, run here,
 // does not fire: the skip is checked sound on the spot.
+//
+// And the frozen pre-filter ran the SQL detector on any value with a parenthesis, or with a quote
+// and a logic word, `;`, `--` or `#`; the new one only where sqli.ts's mayCallOrInject() may fire
+// (a call's name before a `(`, a trigger whose next tokens may make an injection), so prose such
+// as `Siobhan's cafe (the one near the station) and talked; don't drop by` skips it. Such a skip
+// is allowed only where the frozen pre-filter, shown the value without its parentheses and
+// quotes, would have skipped SQL too (every other SQL test is still held to the frozen one), and
+// where the detector, run here, does not fire.
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import {
@@ -62,6 +70,26 @@ function soundParenSkip(value: string, lower: string, kind: InputKind, paranoia:
   return !detectWith(value, kind, { rules: RCE, paranoia }, undefined, false)
 }
 
+/** The characters whose reading the new pre-filter narrows for SQL (see the comment above). */
+const SQL_PROSE_MARKS = punctuation('()\'"')
+const SQLI: Set<AttackCategory> = new Set(['sqli'])
+
+/**
+ * Whether the new pre-filter may skip sqli where the frozen one ran it: only a parenthesis or a
+ * quote opened it there, and the detector does not fire.
+ */
+function soundSqlSkip(
+  value: string,
+  lower: string,
+  before: oracle.Shape,
+  kind: InputKind,
+  paranoia: 1 | 2,
+): boolean {
+  const withoutMarks = { ...before, punct: before.punct & ~SQL_PROSE_MARKS }
+  if (oracle.mayFire('sqli', lower, withoutMarks, kind, paranoia)) return false
+  return !detectWith(value, kind, { rules: SQLI, paranoia }, undefined, false)
+}
+
 /**
  * For one value as detect() reads it: the categories the oracle runs and the new one skips, and
  * the reverse; `skipped`, the skips allowed as the frozen one's `(` read more closely.
@@ -87,7 +115,8 @@ function compare(
           (CALL_READ.has(category) &&
             (before.punct & OPEN_PAREN) !== 0 &&
             !oracle.mayFire(category, lower, withoutParen, kind, paranoia)) ||
-          (category === 'rce' && soundParenSkip(value, lower, kind, paranoia))
+          (category === 'rce' && soundParenSkip(value, lower, kind, paranoia)) ||
+          (category === 'sqli' && soundSqlSkip(value, lower, before, kind, paranoia))
         ;(byParen ? skipped : missed).push(label)
       }
       if (mine && !old) extra.push(label)
@@ -205,8 +234,8 @@ describe('the one-pass pre-filter runs every detector the pattern-per-test one r
       for (const kind of ['body', 'query', 'cookie'] as const) {
         const { missed, extra, skipped } = compare(value, kind)
         expect({ missed, extra }).toEqual({ missed: [], extra: [] })
-        // rce's skips of the same prose: the next test.
-        expect(skipped.filter((label) => !label.startsWith('rce@'))).toEqual([
+        // rce's and sqli's skips of the same prose: the next tests.
+        expect(skipped.filter((label) => !/^(?:rce|sqli)@/.test(label))).toEqual([
           'java@1',
           'php@1',
           'xss@1',
@@ -232,7 +261,7 @@ describe('the one-pass pre-filter runs every detector the pattern-per-test one r
     }
     // A name PHP calls before the parenthesis runs PHP, even in prose (its detector decides).
     const system = compare('the system (both of them)', 'body').skipped
-    expect(system.filter((label) => !label.startsWith('rce@'))).toEqual([
+    expect(system.filter((label) => !/^(?:rce|sqli)@/.test(label))).toEqual([
       'java@1',
       'xss@1',
       'java@2',
@@ -265,6 +294,41 @@ describe('the one-pass pre-filter runs every detector the pattern-per-test one r
       'see (cat /etc/passwd)',
     ])
       expect(rceSkips(code)).toEqual([])
+  })
+
+  it('skips sqli on prose with parentheses and apostrophes, only where the detector cannot fire', () => {
+    const sqlSkips = (value: string) => {
+      const { missed, extra, skipped } = compare(value, 'body')
+      expect({ missed, extra }).toEqual({ missed: [], extra: [] })
+      return skipped.filter((label) => label.startsWith('sqli@'))
+    }
+    // Paranoia 2 runs the SQL detector on every value: only paranoia 1 skips.
+    for (const prose of [
+      "We met at Siobhan's cafe 3.0 (the one near the station) and talked about the union of two teams; don't drop by before nine. See https://example.com/a?b=1.",
+      'Notes 12 (draft) on the meeting, from the minutes of Tuesday',
+      "It's late and we're tired; don't wait (or do).",
+      'The report (see the appendix) covers the files (both of them) and more.',
+      "Siobhan O'Brien's notes (draft 2) or not, and the rest (see below)",
+    ])
+      expect(sqlSkips(prose)).toEqual(['sqli@1'])
+    // Where the parenthesis or the quote is SQL the new pre-filter runs sqli as the frozen one did.
+    for (const code of [
+      'abs (1)',
+      'x sleep(5)',
+      ') or 1=1',
+      "it's 1 or 1=1",
+      "x') or ('1'='1",
+      "x' or sleep(5)--",
+      "x'; drop table users",
+      'x union(select(1))',
+      'a if(1=1, 1, 0)',
+      'x) like (y',
+      "don't' or 'a'='a",
+      "O'Brien';",
+      // A comment anywhere is a rare trigger: the streams are read.
+      "Siobhan O'Brien's notes (draft) -- not final",
+    ])
+      expect(sqlSkips(code)).toEqual([])
   })
 
   it('on random values of keywords, white space, punctuation, encodings and unicode', () => {

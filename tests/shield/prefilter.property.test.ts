@@ -256,6 +256,116 @@ describe('the pre-filter never changes a verdict', () => {
     expect(wrong).toEqual([])
   })
 
+  // A parenthesis, or a quote with a logic word, `;`, `--` or `#`, opens the SQL test only where
+  // sqli.ts's mayCallOrInject() may fire (prefilter.ts, proseMayBeSql): a name it reads as a call
+  // before a `(`, or a trigger whose next tokens may make an injection. These values are at that
+  // gate, each flagged by the detector (checked first), and prose a token off them.
+  const SQL_PROSE_FIRES = [
+    "x') or ('1'='1",
+    'abs(1)',
+    ') or 1=1',
+    ') and sleep(5)',
+    "it's 1 or 1=1",
+    "it's (1) or 1=1",
+    "siobhan's cafe) and 1=1",
+    "it's late) and a=b",
+    "caf\u00e9's) or 1=1",
+    "\u00df'\u00df) or 1=1",
+    "x's) and x like y",
+    "x's) and sleep(1)",
+    "it's x) or 'a'='a",
+    "x' or 1=1 or 'don't",
+    'a if(1=1,1,0)',
+    'x) like (y',
+    'merge x using (y',
+    'match (a) against (b',
+    'x union(select(1))',
+    'x union all(select 1)',
+    "x' and sleep (5)",
+    'x sleep(5)',
+    "x' or user()",
+    "x's (count(*))",
+    "x'; drop table users",
+    "x';",
+    "x'\u00a0;",
+    "it's; drop table t",
+  ]
+
+  it('on values at the SQL test’s parenthesis and quote gates (each one flagged), in every kind', () => {
+    const unflagged = SQL_PROSE_FIRES.filter(
+      (v) => !detectWith(v, 'body', { rules: new Set(['sqli']), paranoia: 1 }, undefined, false),
+    )
+    expect(unflagged).toEqual([])
+    const near = [
+      'abs (1)',
+      "O'Brien';x",
+      "O'Brien'--",
+      "don't' or 1=1--",
+      "don't' or 'a'='a",
+      'notes (draft) or 1=1',
+      "x' or (1)=(1)",
+      'cafe (the one) and x = 1',
+      'cafe (the one) and a like b',
+      'cafe (the one) and 1',
+      'cafe (the one) and true',
+      'cafe (the one) and not x = 1',
+      "o'brien's ( x ) or y is null",
+      "it's late) and talked about",
+      "it's late) and talked is",
+      "it's late) and talked, about",
+      "it's late) and $talked about",
+      "it's late) and t\u00e9 about",
+      "it's late) and talked\u2003about",
+      "it's; don't",
+      "it's; drop by",
+      "it's;\u00a0drop table t",
+      "it's; $drop table t",
+      "it's; \u00e9drop table t",
+      "it's the union of two; don't",
+      "it's the union all of them; don't",
+      "it's the union \u00a0select; don't",
+      "it's in order of size; don't",
+      "it's in order by 1; don't",
+      "it's in group by 2",
+      "doesn't it (the one) or not",
+      'version(x',
+      'user(s) and',
+      'like (this) and that',
+    ]
+    const wrong: string[] = []
+    for (const value of [...SQL_PROSE_FIRES, ...near]) {
+      for (const kind of KINDS) {
+        const bad = disagreements(value, kind)
+        if (bad.length > 0) wrong.push(`${JSON.stringify(value)} ${kind} ${bad.join(',')}`)
+      }
+    }
+    expect(wrong).toEqual([])
+  })
+
+  it('on random prose around the SQL test’s gates: apostrophes between letters of any script, parentheses, logic words', () => {
+    const pieces = [
+      ...`don't siobhan's o'brien it's caf\u00e9's \u00dfo'\u00df \u0131'x \u03c9'\u03a9 na\u00efve' l'\u00e9t\u00e9
+      we met the cafe near station talked about of two teams drop by before nine see notes draft
+      and or not xor div union all distinct select order group by as is null true false like in
+      between abs count user sleep char version if using against match merge concat drop table
+      insert into set 1 1=1 0.5 x a`.split(/\s+/),
+      ...`' " ( ) ; , = < > -- # ' or ' ') (' 'a'='a`.split(' '),
+    ]
+    const separators = [' ', ' ', ' ', '', '\u00a0', '\u2003', '\t', ', ']
+    const prose = fc
+      .array(fc.tuple(fc.constantFrom(...pieces), fc.constantFrom(...separators)), {
+        minLength: 1,
+        maxLength: 20,
+      })
+      .map((parts) => parts.map(([piece, separator]) => piece + separator).join(''))
+    fc.assert(
+      fc.property(prose, fc.constantFrom(...KINDS), (v, kind) => {
+        expect(disagreements(v, kind)).toEqual([])
+      }),
+      { numRuns: 3000 },
+    )
+  }, 600_000)
+
   it('on prose with parentheses, quotes and `;` around shell commands and code', () => {
     const commands = [...UNIX_COMMANDS, ...WINDOWS_COMMANDS]
     const prose = `notes draft on the meeting one near station we met at cafe it s don t

@@ -27,7 +27,7 @@ import {
 } from './prefilter-automaton'
 import { commandWord, WRAPPERS, wrapped } from './rce'
 import { AMBIGUOUS_COMMANDS, UNIX_COMMANDS, WINDOWS_COMMANDS } from './shell-commands'
-import { STACKED_ALONE } from './sqli'
+import { mayCallOrInject, STACKED_ALONE } from './sqli'
 import type { InputKind, Paranoia } from './subject'
 
 export type { Shape } from './prefilter-automaton'
@@ -802,7 +802,13 @@ function mayRce(lower: string, shape: Shape, kind: InputKind, paranoia: Paranoia
 // `--`, `#` or `;` after it (O'Brien has none); a digit opening the value, or with `order`/`group`/`as`;
 // `;` before a statement as the tokenizer's stacked-statement test reads it (`; drop by` is not);
 // or a statement word (`union` before `select`, `select` followed by a space). Paranoia 2 reads more.
+// A parenthesis, or a quote with a logic word, `;`, `--` or `#`, is read further: everyday prose
+// holds them (`Siobhan's cafe (the one near the station) and …; don't …`), and where nothing else
+// opens the detector it fires only by a call or a token stream, which sqli.ts's mayCallOrInject()
+// reads ({@link proseMayBeSql}).
 const SQL_CHARS = bit('`()@$[{|&')
+/** SQL_CHARS but for the parentheses, which open it only through mayCallOrInject(). */
+const SQL_CHARS_BUT_PARENS = bit('`@$[{|&')
 const SQL_QUOTED = /\b(?:or|and|xor|div|not)\b|--|#|;/
 /** The rest of the digit test once a number opening the value (`^\s*(?:json\.)?[-+.]?\d`) is read by hand. */
 export const SQL_DIGITS_REST = /order|group|\d\.e|\d\s+as\s/
@@ -927,16 +933,27 @@ function anyGuarded(patterns: RegExp[], groups: number[], lower: string, shape: 
   }
   return false
 }
+/**
+ * A parenthesis, or a quote with a logic word, `--`, `#` or `;` (SQL_QUOTED): what opened the
+ * detector on prose. Where maySqli's other tests all fail, the detector fires only by a call or a
+ * token stream (sqli.ts's mayCallOrInject() lists why), so these open it only where that may
+ * fire: its gates read each `(`'s name and each trigger's next words, and prose fails them.
+ * `lower` holds no `/*` here (SQL_MARKS opens it), so it is what the detector's gates read.
+ */
+const proseMayBeSql = (lower: string, shape: Shape, paranoia: Paranoia) =>
+  (has(shape, PARENS) ||
+    (has(shape, QUOTES) && hasWord(shape, SQL_QUOTED_WORDS) && SQL_QUOTED.test(lower))) &&
+  mayCallOrInject(lower, paranoia)
 const maySqli = (lower: string, shape: Shape, paranoia: Paranoia) =>
   paranoia === 2 ||
-  has(shape, SQL_CHARS) ||
+  has(shape, SQL_CHARS_BUT_PARENS) ||
   hasWord(shape, SQL_MARKS) ||
-  (has(shape, QUOTES) && hasWord(shape, SQL_QUOTED_WORDS) && SQL_QUOTED.test(lower)) ||
   ((shape.other & DIGIT) !== 0 &&
     ((hasWord(shape, SQL_NUMBER_OPENS_WORDS) && numberOpens(lower)) ||
       (hasWord(shape, SQL_DIGITS_WORDS) && SQL_DIGITS_REST.test(lower)))) ||
   (has(shape, SEMICOLON) && anyGuarded(SQL_STACKED, SQL_STACKED_WORDS, lower, shape)) ||
-  anyGuarded(SQL_WORDS, SQL_WORDS_WORDS, lower, shape)
+  anyGuarded(SQL_WORDS, SQL_WORDS_WORDS, lower, shape) ||
+  proseMayBeSql(lower, shape, paranoia)
 
 const AUTOMATON = compileKeywords(GROUPS)
 

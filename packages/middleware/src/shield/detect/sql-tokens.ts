@@ -50,6 +50,24 @@ export const sqlWordAt = (text: string, i: number) => i >= 0 && wordAt(text, i)
 export const sqlSpaceAt = (text: string, i: number) =>
   i >= 0 && i < text.length && (classOf(text.charCodeAt(i)) & SPACE) !== 0
 
+/**
+ * The word the tokenizer reads first from `text[from]` on (past white space), or undefined where
+ * its first token there is no word (a string, a number, an operator…) or the text ends: what
+ * `sqlTokens(text, from, 1)[0]` holds when it is a word, read without reading anything after it
+ * (an open string after a `;` reads to the end of the text). sqli.ts's gate asks it of the word
+ * after a trigger, which in prose settles most of them.
+ */
+export function sqlWordAfter(text: string, from: number): string | undefined {
+  let i = from
+  while (sqlSpaceAt(text, i)) i++
+  // A word starts at a word character that is no digit (a digit starts a number); `#`, `-`, `/`
+  // (comments), quotes, `.` and `@` are no word characters.
+  if (!wordAt(text, i) || isDigit(text[i] as string)) return undefined
+  let end = i + 1
+  while (wordAt(text, end)) end++
+  return text.slice(i, end)
+}
+
 const TWO_CHAR_OPERATORS = new Set(['<=', '>=', '<>', '!=', '||', '&&', '<<', '>>', ':=', '=='])
 const OPERATOR_CHARS = '=<>!|&+-*/%^~'
 

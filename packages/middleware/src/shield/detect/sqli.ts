@@ -6,7 +6,14 @@
 import { wordCalls } from './calls'
 import { stripSqlComments } from './normalize'
 import { isWhiteSpace } from './prefilter-automaton'
-import { MAX_TOKENS, type SqlToken, sqlSpaceAt, sqlTokens, sqlWordAt } from './sql-tokens'
+import {
+  MAX_TOKENS,
+  type SqlToken,
+  sqlSpaceAt,
+  sqlTokens,
+  sqlWordAfter,
+  sqlWordAt,
+} from './sql-tokens'
 import type { InputKind, Paranoia, Subject } from './subject'
 
 const LOGIC = new Set(['or', 'and', 'xor', '||', '&&', 'div', 'not'])
@@ -420,24 +427,61 @@ function injected(tokens: SqlToken[], quoted: boolean, paranoia: Paranoia): bool
  * would end where the text does not: a text that long is tokenized whole.
  *
  * Prose with an apostrophe and `and`, or a `(`, opened every stream; now the few words after
- * each `and` decide (sqli-gates.property.test.ts compares this with the streams on the same values).
+ * each `and` decide (sqli-gates.property.test.ts compares this with the streams on the same values),
+ * and the word after each `;`, `union`, `order`, `group` or logic word is read before its tokens:
+ * where it is a word the trigger's test cannot go on with (`; don't`, `union of`, `and talked
+ * about`), nothing after it is tokenized.
  */
 export function mayInject(text: string, paranoia: Paranoia): boolean {
-  // A stream of n characters holds n tokens at most: the quoted ones, text.length + 1.
-  if (text.length >= MAX_TOKENS) return true
-  // A function call (`sleep(`, `'+char(`, a logic word before one): a name of them before `(`.
-  if (text.includes('(') && nameBeforeParen(text, (name) => ATTACK_FUNCTIONS.has(name))) return true
+  return (
+    // A stream of n characters holds n tokens at most: the quoted ones, text.length + 1.
+    text.length >= MAX_TOKENS ||
+    // A function call (`sleep(`, `'+char(`, a logic word before one): a name of them before `(`.
+    (text.includes('(') && nameBeforeParen(text, (name) => ATTACK_FUNCTIONS.has(name))) ||
+    triggerMayFire(text, paranoia)
+  )
+}
+
+/**
+ * Whether detectSqli may fire on `text` (a value without `/*`, so as its patterns read it) by a
+ * call or a token stream: a name before `(` that functionCall(), injected() or a sign's pattern
+ * reads as a call (a SQL or attack function, `if (`, `) like (`, `using (`, `against (`), or
+ * what mayInject() reads. What the pre-filter asks where only a parenthesis or a quote with a
+ * logic word, `;`, `--` or `#` opened the detector (prefilter.ts): every other way it fires holds
+ * a character or word the pre-filter's other tests read (a NoSQL `$`, a sign's word, a
+ * statement's `select `, a number opening the value…), and these are the ways left. Prose's
+ * `(the one near the station)`, `don't`, `; don't drop by`, `) and talked about` fire none.
+ */
+export function mayCallOrInject(text: string, paranoia: Paranoia): boolean {
+  // mayInject(), its call names among readAsCall's: one read back from each `(` asks both.
+  return (
+    text.length >= MAX_TOKENS ||
+    (text.includes('(') && nameBeforeParen(text, readAsCall)) ||
+    triggerMayFire(text, paranoia)
+  )
+}
+/** The words before `(` that some sign's pattern reads (SQL_SIGNS: `if (`, `) like (`, `merge … using (`, `match (…) against (`). */
+const SIGN_CALLS = new Set(['if', 'like', 'using', 'against'])
+/** A name before `(` that some part of detectSqli reads as a call. */
+const readAsCall = (name: string) =>
+  sqlFunction(name) || ATTACK_FUNCTIONS.has(name) || SIGN_CALLS.has(name)
+
+/** mayInject() but for the calls: whether some trigger of injected() may fire (a text shorter than MAX_TOKENS). */
+function triggerMayFire(text: string, paranoia: Paranoia): boolean {
   TRIGGER.lastIndex = 0
   let triggers = 0
   for (let match = TRIGGER.exec(text); match !== null; match = TRIGGER.exec(text)) {
     const at = match.index
     const word = match[0]
     if (RARE.has(word) || ++triggers > MAX_TRIGGERS) return true
+    const end = at + word.length
     if (word === ';') {
       // `; drop table`, or `'x';` ending the value (a comment or the end after it).
+      if (!mayBeWord(text, end, STATEMENTS)) continue
       const after = sqlTokens(text, at, 4)
       if (stackedStatement(after, 1) || isEnd(after[1])) return true
     } else if (word === 'union') {
+      if (!mayBeWord(text, end, UNION_NEXT)) continue
       const after = sqlTokens(text, at, 4)
       const next = after[1]?.value === 'all' || after[1]?.value === 'distinct' ? after[2] : after[1]
       if (
@@ -446,13 +490,14 @@ export function mayInject(text: string, paranoia: Paranoia): boolean {
       )
         return true
     } else if (word === 'order' || word === 'group') {
+      if (!mayBeWord(text, end, BY)) continue
       const after = sqlTokens(text, at, 4)
       if (after[1]?.value === 'by' && after[2]?.type === 'number' && isEnd(after[3])) return true
-    } else if (logicMayFire(text, at, paranoia)) return true
+    } else if (logicMayFire(text, at, end, paranoia)) return true
   }
   for (const operator of ['||', '&&']) {
     for (let at = text.indexOf(operator); at !== -1; at = text.indexOf(operator, at + 1)) {
-      if (++triggers > MAX_TRIGGERS || logicMayFire(text, at, paranoia)) return true
+      if (++triggers > MAX_TRIGGERS || logicMayFire(text, at, at + 2, paranoia)) return true
     }
   }
   return false
@@ -472,9 +517,27 @@ const TRIGGER =
   /\b(?:or|and|xor|div|not|union|order|group)\b|;|#|--|\/\*|@@|waitfor|outfile|dumpfile/g
 const RARE = new Set(['#', '--', '/*', '@@', 'waitfor', 'outfile', 'dumpfile'])
 
-/** Whether the logic token starting at `text[at]` may fire: a closed value before it (paranoia 1), logicAfterValue after it. */
-function logicMayFire(text: string, at: number, paranoia: Paranoia): boolean {
+/**
+ * Whether the token after a trigger (from `text[from]` on) may be one of `words`, the ones its
+ * test goes on with; false where it is a word outside them. The tests of `;`, `union` and
+ * `order`/`group` fail on any other word (`; don't`, `union of`, `order of`), and prose has one
+ * after each: the tokens after are read only where this is true.
+ */
+function mayBeWord(text: string, from: number, words: ReadonlySet<string>): boolean {
+  const next = sqlWordAfter(text, from)
+  return next === undefined || words.has(next)
+}
+/** The words after `union` its test reads on: `all`/`distinct` before the `select`. */
+const UNION_NEXT: ReadonlySet<string> = new Set(['all', 'distinct', 'select'])
+const BY: ReadonlySet<string> = new Set(['by'])
+
+/**
+ * Whether the logic token `text[at, end)` may fire: a closed value before it (paranoia 1),
+ * logicAfterValue after it.
+ */
+function logicMayFire(text: string, at: number, end: number, paranoia: Paranoia): boolean {
   if (paranoia === 1 && !closedValueBefore(text, at)) return false
+  if (twoPlainWordsAfter(text, end)) return false
   // logicAfterValue reads past `(` and `not`, then four tokens at most: read until those are in.
   for (let limit = 5; ; limit *= 2) {
     const after = sqlTokens(text, at, limit)
@@ -483,6 +546,21 @@ function logicMayFire(text: string, at: number, paranoia: Paranoia): boolean {
       j++
     if (after.length < limit || j + 4 <= limit) return logicAfterValue(after, 0)
   }
+}
+
+/**
+ * Whether the logic token ending at `text[end]` is followed by two words that make
+ * logicAfterValue false: `and talked about`, prose's logic. The first is an operand that is no
+ * number, string or `true` and is not skipped (`not`); a word after it is no call's `(`, no
+ * comparison and no operator, so neither a condition nor a value ending the statement follows.
+ */
+function twoPlainWordsAfter(text: string, end: number): boolean {
+  let start = end
+  while (sqlSpaceAt(text, start)) start++
+  const first = sqlWordAfter(text, start)
+  if (first === undefined || first === 'not' || first === 'true') return false
+  const second = sqlWordAfter(text, start + first.length)
+  return second !== undefined && !COMPARISON.has(second)
 }
 
 /**
