@@ -75,8 +75,21 @@ describe('detect() on 1 MB adversarial inputs', () => {
   )
 })
 
+/**
+ * Inputs whose cost only this test sees: the command pre-filter once read the word after each `;`
+ * and parenthesis up to the next white space (and unquoted that stretch) when the value held a
+ * quote, so `(a'b(a'b…` cost 8.8x per byte at 4 KiB what it cost at 512 B (about 0.1 s per 4 KiB
+ * window, 2 s per 64 KiB body, 2026-12-07) while the 1 MB test above, window after window, saw it
+ * linear. (`a'b;a'b;…` cost as much at paranoia 1; at this test's paranoia 2 any `;` opens the
+ * detector before that reading, and the parentheses take the same one.)
+ */
+const IN_WINDOW: Record<string, string> = {
+  ...ADVERSARIAL,
+  'quoted words after parentheses': "(a'b",
+}
+
 describe('detect() inside one window', () => {
-  it.each(Object.entries(ADVERSARIAL))(
+  it.each(Object.entries(IN_WINDOW))(
     'grows linearly on %s up to a window',
     (_, unit) => {
       const of = (bytes: number) => unit.repeat(Math.ceil(bytes / unit.length)).slice(0, bytes)

@@ -560,68 +560,120 @@ function commandAt(text: string, from: number, to: number): boolean {
   }
   return isCommand(text.slice(from, to))
 }
-/** A character of a command word after its first letter (`[\\w.+-]`), and what commandWord skips before a word (`[\\s'"\\\\{(!]`), per ASCII code. */
+/**
+ * Per ASCII code: a character of a command word after its first letter (`[\\w.+-]`), of a path
+ * segment before it (`[\\w.-]`), and what commandWord skips before a word (`[\\s'"\\\\{(!]`).
+ */
 const WORD_CHAR = 1
-const SKIPPED = 2
+const SEGMENT_CHAR = 2
+const SKIPPED = 4
 const COMMAND_CHARS = new Uint8Array(128)
-for (const char of 'abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.+-')
-  COMMAND_CHARS[char.charCodeAt(0)] = WORD_CHAR
+for (const char of 'abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.-')
+  COMMAND_CHARS[char.charCodeAt(0)] = WORD_CHAR | SEGMENT_CHAR
+COMMAND_CHARS['+'.charCodeAt(0)] = WORD_CHAR
 for (let code = 0; code < 128; code++) if (isWhiteSpace(code)) COMMAND_CHARS[code] = SKIPPED
 for (const char of '\'"\\{(!') COMMAND_CHARS[char.charCodeAt(0)] = SKIPPED
-const wordChar = (code: number) => code < 128 && COMMAND_CHARS[code] === WORD_CHAR
+const wordChar = (code: number) => code < 128 && ((COMMAND_CHARS[code] as number) & WORD_CHAR) !== 0
+const segmentChar = (code: number) =>
+  code < 128 && ((COMMAND_CHARS[code] as number) & SEGMENT_CHAR) !== 0
 const skippedBeforeWord = (code: number) =>
   code < 128 ? COMMAND_CHARS[code] === SKIPPED : isWhiteSpace(code)
-/**
- * Whether the word a shell would run at `text[start]` is a command, as rce's commandWord reads
- * it. commandWord first skips white space, quotes and `\\ { ( !`; skipped here too, that leaves
- * the text it matches. Where that starts with a letter and its run of word characters is not
- * followed by a `/`, commandWord reads no path (a path segment, `[\\w.-]+\\/`, would end at that
- * `/`): the word is that run, read here without a copy or a pattern (`; drop by` included).
- */
-function startsWithCommand(text: string, start: number): boolean {
-  let from = start
-  while (from < text.length && skippedBeforeWord(text.charCodeAt(from))) from++
-  const first = text.charCodeAt(from)
-  let end = from + 1
-  while (end < text.length && wordChar(text.charCodeAt(end))) end++
-  if (!(first >= 97 && first <= 122) || (end < text.length && text.charCodeAt(end) === 47))
-    return isCommand(commandWord(text.slice(start)).word)
-  // `.exe` dropped, as commandWord does (a word starts with a letter: 5 characters at least).
-  const exe = end - from >= 5 && text.charCodeAt(end - 4) === 46 && text.startsWith('.exe', end - 4)
-  return commandAt(text, from, exe ? end - 4 : end)
-}
-/**
- * The end of the text from `start` that decides the command word there once unquoted: up to the
- * first white space after the word begins (commandWord skips white space, quotes, `\\ { ( !`
- * before it). unquote() looks one character to each side of a quote and keeps white space, and
- * white space ends the word: so the word read in `unquote(lower.slice(start, end))` is the one
- * read at the same separator in `unquote(lower)` (at `start` itself `^['"]` may drop a quote the
- * whole would keep, one commandWord skips anyway), and a long value with a quote (`Siobhan
- * O'Brien`, prose) is not copied whole.
- */
-function wordEnd(lower: string, start: number): number {
+const isLetter = (code: number) => code >= 97 && code <= 122
+const isQuote = (code: number) => code === 39 || code === 34
+/** Where the text from `start` has its word, past what commandWord skips (white space, quotes, `\\ { ( !`). */
+function skipBeforeWord(text: string, start: number): number {
   let i = start
-  while (i < lower.length && skippedBeforeWord(lower.charCodeAt(i))) i++
-  for (; i < lower.length; i++) {
-    if (isWhiteSpace(lower.charCodeAt(i))) return i + 1
-  }
-  return lower.length
+  while (i < text.length && skippedBeforeWord(text.charCodeAt(i))) i++
+  return i
 }
-/** Whether `text[start, end)` holds a quote. */
-function quoteBetween(text: string, start: number, end: number): boolean {
-  for (let i = start; i < end; i++) {
+/** Where the last word {@link unquotedWordEnd} read has its first quote (one it drops), or -1: read right after the call. */
+let firstQuote = -1
+/**
+ * The end of the command word at `from` (where {@link skipBeforeWord} stopped) in the text as
+ * unquote() leaves it, read in place: no copy, no pattern. It is the run of word characters from a
+ * letter, through the quotes unquote() drops inside a word (`'`, `"`, `''` or `""` between two
+ * letters: `don't`, `w'h'oami`); so `text[from, end)` without its quotes is commandWord's word
+ * (before `.exe` is dropped), empty where no word starts (a digit, `-`, punctuation, the end).
+ * The quotes unquote()'s second pattern drops (opening the value, or after white space, `(`, `;`…)
+ * never touch that word: before it, commandWord skips them anyway; after it, one would follow a
+ * word character, which none of those is. -1 where commandWord may read a path (a `/` after the
+ * run, or a quote after a segment that does not open with a letter, `1a'b/ls`): the caller reads
+ * those the slow way. It leaves in {@link firstQuote} where the word's first quote is (no scan of
+ * the word again). prefilter-command-word.property.test.ts checks it against
+ * commandWord(unquote(…)), and against the detector's commandWord(shellUnquote(…)) where no `$`
+ * or `\\` is read.
+ */
+export function unquotedWordEnd(text: string, from: number): number {
+  firstQuote = -1
+  const first = text.charCodeAt(from)
+  if (!isLetter(first)) {
+    // No word, unless a path segment (`[\\w.-]+/`, or `/` itself) opens here.
+    if (first === 47 /* / */) return -1
+    if (!segmentChar(first)) return from
+    let i = from + 1
+    while (i < text.length && segmentChar(text.charCodeAt(i))) i++
+    const next = text.charCodeAt(i)
+    return next === 47 || isQuote(next) ? -1 : from
+  }
+  let i = from + 1
+  for (;;) {
     const code = text.charCodeAt(i)
-    if (code === 39 || code === 34) return true
+    if (wordChar(code)) {
+      i++
+      continue
+    }
+    // unquote(): `(?<=[a-z])(?:''|""|'|")(?=[a-z])`, a letter read in the text itself each side.
+    if (!isQuote(code) || !isLetter(text.charCodeAt(i - 1))) break
+    const quotes = text.charCodeAt(i + 1) === code ? 2 : 1
+    if (!isLetter(text.charCodeAt(i + quotes))) break
+    if (firstQuote === -1) firstQuote = i
+    i += quotes
   }
-  return false
+  return text.charCodeAt(i) === 47 /* / */ ? -1 : i
 }
-/** {@link startsWithCommand} on the text from `start` as the shell reads it, its quotes removed (`quotes`: whether the value holds one). */
-function startsWithUnquotedCommand(lower: string, start: number, quotes: boolean): boolean {
-  if (!quotes) return startsWithCommand(lower, start)
-  const end = wordEnd(lower, start)
-  return quoteBetween(lower, start, end)
-    ? startsWithCommand(unquote(lower.slice(start, end)), 0)
-    : startsWithCommand(lower, start)
+/**
+ * The end of what commandWord may read from `from` once unquoted, paths included: the run of
+ * `[\\w.+/'"-]` (the characters it matches, and the quotes unquote() may drop between them; what
+ * follows is no letter, so unquote()'s lookahead reads it as it reads the end). Each separator
+ * reads its own run, which holds no separator: `;/a;/a;/a…` is read once, not once per `;`.
+ */
+function pathEnd(text: string, from: number): number {
+  let i = from
+  while (i < text.length) {
+    const code = text.charCodeAt(i)
+    if (!(wordChar(code) || code === 47 /* / */ || isQuote(code))) break
+    i++
+  }
+  return i
+}
+/**
+ * Whether the word a shell would run at `lower[start]`, its quotes removed as unquote() removes
+ * them (`quotes`: whether the value holds one at all), is a command: commandWord(unquote(the text
+ * from start)) read in place ({@link unquotedWordEnd}) and looked up without a copy where the word
+ * holds no quote ({@link commandAt}); a path, rare in prose, the slow way.
+ */
+export function startsWithUnquotedCommand(lower: string, start: number, quotes: boolean): boolean {
+  const from = skipBeforeWord(lower, start)
+  const end = unquotedWordEnd(lower, from)
+  if (end === -1) {
+    const text = lower.slice(start, pathEnd(lower, from))
+    return isCommand(commandWord(quotes ? unquote(text) : text).word)
+  }
+  const quote = firstQuote
+  if (quote !== -1) {
+    // Most such words are prose's (`don't`, `siobhan's`): three characters before the quote that
+    // start no command (COMMAND_STARTS) make the word none, unless it may end in `.exe` (an `e`
+    // last), whose command is shorter; the others are copied without their quotes.
+    if (quote - from >= 3 && lower.charCodeAt(end - 1) !== 101 /* e */) {
+      const at = prefixAt(lower, from)
+      if (at !== -1 && COMMAND_STARTS[at] === 0) return false
+    }
+    const word = lower.slice(from, end).replace(/['"]/g, '')
+    return isCommand(word.endsWith('.exe') ? word.slice(0, -4) : word)
+  }
+  // `.exe` dropped, as commandWord does (a word starts with a letter: 5 characters at least).
+  const exe = end - from >= 5 && lower.startsWith('.exe', end - 4)
+  return commandAt(lower, from, exe ? end - 4 : end)
 }
 /**
  * After `(` or `)` (a separator, but a weak one to rce.ts's commandAfterSeparator), a command
@@ -670,11 +722,14 @@ function commandAtSeparator(
       if (startsWithUnquotedCommand(lower, at + 1, quotes)) return true
     }
   }
+  // Each parenthesis found by indexOf (a character loop over the value cost as much as the rest),
+  // the `(` then the `)`: the verdict is whether any of them passes, in whatever order they are read.
   if (parens) {
-    for (let at = 0; at < lower.length; at++) {
-      const code = lower.charCodeAt(at)
-      if ((code === 40 /* ( */ || code === 41) /* ) */ && commandAfterParen(lower, at + 1, quotes))
-        return true
+    for (let at = lower.indexOf('('); at !== -1; at = lower.indexOf('(', at + 1)) {
+      if (commandAfterParen(lower, at + 1, quotes)) return true
+    }
+    for (let at = lower.indexOf(')'); at !== -1; at = lower.indexOf(')', at + 1)) {
+      if (commandAfterParen(lower, at + 1, quotes)) return true
     }
   }
   return false

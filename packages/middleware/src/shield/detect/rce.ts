@@ -84,7 +84,7 @@ export function aliasDefinition(lower: string): boolean {
 const SEPARATORS = /(\|\||&&|\$\(|[;|&`\n\r(){}])/
 
 /** The word a shell executes: quotes, backslashes and empty expansions that split it removed. */
-function shellUnquote(text: string): string {
+export function shellUnquote(text: string): string {
   if (!/['"\\$]/.test(text)) return text
   return text
     .replace(/\$\{ifs\}|\$ifs\b|\$\{?[@*#?!$0-9]\}?/g, (m) => (m.includes('ifs') ? ' ' : ''))
