@@ -9,7 +9,7 @@
 // words and paths, separators, white space of every kind, `$` and `\`, and non-ASCII letters.
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { startsWithUnquotedCommand, unquotedWordEnd } from './prefilter'
+import { shapeOf, startsWithUnquotedCommand, unquotedWordEnd } from './prefilter'
 import { commandWord, shellUnquote } from './rce'
 import { AMBIGUOUS_COMMANDS, UNIX_COMMANDS, WINDOWS_COMMANDS } from './shell-commands'
 
@@ -107,8 +107,8 @@ describe('the pre-filter’s command word, read in place', () => {
     fc.assert(
       fc.property(textAndStart, ([value, start]) => {
         const expected = COMMANDS.has(commandWord(unquote(value.slice(start))).word)
-        // `quotes`: whether the value holds a quote, as its shape tells the pre-filter.
-        expect(startsWithUnquotedCommand(value, start, /['"]/.test(value))).toBe(expected)
+        // The value's shape tells the pre-filter whether it holds a quote or a `/` at all.
+        expect(startsWithUnquotedCommand(value, start, shapeOf(value))).toBe(expected)
         if (expected) commands++
       }),
       { numRuns: 20000 },
@@ -152,7 +152,7 @@ describe('the pre-filter’s command word, read in place', () => {
       ['./x/ls', true],
     ]
     for (const [value, command] of cases) {
-      expect(startsWithUnquotedCommand(value, 0, /['"]/.test(value)), value).toBe(command)
+      expect(startsWithUnquotedCommand(value, 0, shapeOf(value)), value).toBe(command)
     }
   })
 })

@@ -445,6 +445,7 @@ const mayXss = (lower: string, shape: Shape) =>
 // where rce.ts reads them as code ({@link parenthesized}, {@link commandAfterParen}).
 const RCE_CHARS = bit('{}$<>|~![%&`\\')
 const PARENS = bit('()')
+const CLOSE_PAREN = bit(')')
 export const RCE_WORDS = [
   /^\s*if\s/,
   /process|__js_function|this\.constructor|xhuwmdc3xhuwmdy4awxl|xyqktkrfrlvoqyqk|xyqkxhuwmdrlxhuwmdq0x0zvtkmkjf9c|d2hpbguodhj1zsk|d2hpbguoms|x19qc19mdw5jdglvbi|downloadstring|downloadfile|frombase64string|webclient/,
@@ -647,17 +648,55 @@ function pathEnd(text: string, from: number): number {
   return i
 }
 /**
- * Whether the word a shell would run at `lower[start]`, its quotes removed as unquote() removes
- * them (`quotes`: whether the value holds one at all), is a command: commandWord(unquote(the text
- * from start)) read in place ({@link unquotedWordEnd}) and looked up without a copy where the word
- * holds no quote ({@link commandAt}); a path, rare in prose, the slow way.
+ * Whether the run of `[\\w.+'"-]` from `from` (what a path's segments are made of, and the quotes
+ * unquote() may drop between them) ends at a `/`, as a path before a command word does (`x/ls`).
+ * A value without a `/` (its shape says so) is not read.
  */
-export function startsWithUnquotedCommand(lower: string, start: number, quotes: boolean): boolean {
-  const from = skipBeforeWord(lower, start)
+function endsAtSlash(text: string, from: number, shape: Shape): boolean {
+  if (!has(shape, SLASH)) return false
+  let i = from
+  while (i < text.length) {
+    const code = text.charCodeAt(i)
+    if (!(wordChar(code) || isQuote(code))) break
+    i++
+  }
+  return text.charCodeAt(i) === 47 /* / */
+}
+/**
+ * Whether the word a shell would run at `lower[start]`, its quotes removed as unquote() removes
+ * them, is a command: commandWord(unquote(the text from start)) read in place
+ * ({@link unquotedWordEnd}) and looked up without a copy where the word holds no quote
+ * ({@link commandAt}); a path, rare in prose, the slow way. `shape` is the value's: whether it
+ * holds a quote or a `/` at all.
+ */
+export function startsWithUnquotedCommand(lower: string, start: number, shape: Shape): boolean {
+  return unquotedCommandAt(lower, start, skipBeforeWord(lower, start), shape)
+}
+/**
+ * {@link startsWithUnquotedCommand} once what commandWord skips from `start` has been read:
+ * `from` is where its word begins, so a caller that skipped it already does not read it again.
+ */
+function unquotedCommandAt(lower: string, start: number, from: number, shape: Shape): boolean {
+  // A word whose first three characters are letters that start no command is none, unless a
+  // path comes before it (the run of its characters ends at a `/`, `x/ls`): without one, those
+  // letters start the word (a quote a shell drops comes later, `.exe` is dropped after them).
+  // Most words of prose are ruled out so, without being read to their end.
+  const a = lower.charCodeAt(from)
+  const b = lower.charCodeAt(from + 1)
+  const c = lower.charCodeAt(from + 2)
+  if (
+    isLetter(a) &&
+    isLetter(b) &&
+    isLetter(c) &&
+    COMMAND_STARTS[((SLOT[a] as number) * 41 + (SLOT[b] as number)) * 41 + (SLOT[c] as number)] ===
+      0 &&
+    !endsAtSlash(lower, from + 3, shape)
+  )
+    return false
   const end = unquotedWordEnd(lower, from)
   if (end === -1) {
     const text = lower.slice(start, pathEnd(lower, from))
-    return isCommand(commandWord(quotes ? unquote(text) : text).word)
+    return isCommand(commandWord(has(shape, QUOTES) ? unquote(text) : text).word)
   }
   const quote = firstQuote
   if (quote !== -1) {
@@ -671,9 +710,27 @@ export function startsWithUnquotedCommand(lower: string, start: number, quotes: 
     const word = lower.slice(from, end).replace(/['"]/g, '')
     return isCommand(word.endsWith('.exe') ? word.slice(0, -4) : word)
   }
-  // `.exe` dropped, as commandWord does (a word starts with a letter: 5 characters at least).
-  const exe = end - from >= 5 && lower.startsWith('.exe', end - 4)
+  // `.exe` dropped, as commandWord does (a word starts with a letter: 5 characters at least); its
+  // last letter is read first, as most words end otherwise.
+  const exe =
+    end - from >= 5 &&
+    lower.charCodeAt(end - 1) === 101 /* e */ &&
+    lower.startsWith('.exe', end - 4)
   return commandAt(lower, from, exe ? end - 4 : end)
+}
+/**
+ * Where the word read from `start` (the value's start, or after a parenthesis) begins, past what
+ * commandWord skips; -1 where a `(` is among what it skips: the word is that `(`'s, read after
+ * it, so `( ( ( …` is not read once per parenthesis.
+ */
+function wordStart(lower: string, start: number): number {
+  let i = start
+  for (; i < lower.length; i++) {
+    const code = lower.charCodeAt(i)
+    if (!skippedBeforeWord(code)) break
+    if (code === 40 /* ( */) return -1
+  }
+  return i
 }
 /**
  * After `(` or `)` (a separator, but a weak one to rce.ts's commandAfterSeparator), a command
@@ -681,93 +738,88 @@ export function startsWithUnquotedCommand(lower: string, start: number, quotes: 
  * of a command (`(time wget x)`). The part the detector reads runs to the next separator (`;`,
  * `(` or `)`: the others open rce before this is asked); its word and rest are read here from the
  * same part, unquoted alone (unquote() looks one character to each side, and a separator is no
- * letter), so each character is read for one part only.
+ * letter), so each character is read for one part only. `from` is {@link wordStart}'s answer
+ * for `start`, which the caller has read (the white space after a `(` is read once).
  */
-function commandAfterParen(lower: string, start: number, quotes: boolean): boolean {
-  // Behind another `(` the word is that one's part's: `( ( ( …` is not read once per parenthesis.
-  for (let i = start; i < lower.length && skippedBeforeWord(lower.charCodeAt(i)); i++) {
-    if (lower.charCodeAt(i) === 40 /* ( */) return false
-  }
-  if (!startsWithUnquotedCommand(lower, start, quotes)) return false
-  let end = start
+function commandAfterParen(lower: string, start: number, from: number, shape: Shape): boolean {
+  if (from === -1 || !unquotedCommandAt(lower, start, from, shape)) return false
+  let end = from
   for (; end < lower.length; end++) {
     const code = lower.charCodeAt(end)
     if (code === 40 /* ( */ || code === 41 /* ) */ || code === 59 /* ; */) break
   }
   const part = lower.slice(start, end)
-  const { word, rest } = commandWord(quotes ? unquote(part) : part)
+  const { word, rest } = commandWord(has(shape, QUOTES) ? unquote(part) : part)
   return !AMBIGUOUS_COMMANDS.has(word) || (WRAPPERS.has(word) && wrapped(rest))
 }
-/** Whether a `(` is among what commandWord skips before the value's first word. */
-function opensWithParen(lower: string): boolean {
-  for (let i = 0; i < lower.length && skippedBeforeWord(lower.charCodeAt(i)); i++) {
-    if (lower.charCodeAt(i) === 40 /* ( */) return true
+/**
+ * Whether `text` ends at `end` with `word` (behind which rce.ts's patterns put white space, then
+ * `(`): its last character first, which rules out most words of prose without a call to startsWith.
+ */
+const endsWithAt = (text: string, word: string, end: number) =>
+  text.charCodeAt(end - 1) === word.charCodeAt(word.length - 1) &&
+  text.startsWith(word, end - word.length)
+/**
+ * What a parenthesis means to rce.ts without the stronger characters (`$ { < > | & % [`…). After
+ * a `(`: a call or a loop of js-injection.ts (`require (`, `new function(`, `while (true)`,
+ * `for(;;)`: the word, at most 16 white-space characters, `(` (and for `for`, a `;`);
+ * `console.log(` named by `console`), a globbed path after it (`(/e?c/passwd`, with a `?`), a
+ * Windows `(if exist`, `(if/i` (WINDOWS_IF: white space, `if`, then white space or `/`), or a
+ * command ({@link commandAfterParen}); after a `)`, a command. Each parenthesis is found once by
+ * indexOf (a loop over the value's characters costs more than the rest) and all it may open is
+ * read there: the verdict is whether any test passes, in whatever order they are read.
+ */
+function parenthesized(lower: string, shape: Shape): boolean {
+  if (lower.includes('console')) return true
+  const globbed = has(shape, SLASH) && has(shape, QUESTION)
+  if (has(shape, OPEN_PAREN)) {
+    for (let at = lower.indexOf('('); at !== -1; at = lower.indexOf('(', at + 1)) {
+      if (globbed && lower.charCodeAt(at + 1) === 47 /* / */) return true
+      let end = at
+      while (end > 0 && at - end < 16 && isWhiteSpace(lower.charCodeAt(end - 1))) end--
+      if (
+        endsWithAt(lower, 'function', end) ||
+        endsWithAt(lower, 'require', end) ||
+        endsWithAt(lower, 'while', end)
+      )
+        return true
+      let i = at + 1
+      while (i < lower.length && isWhiteSpace(lower.charCodeAt(i))) i++
+      // `for (;;)` is the loop (ENDLESS_LOOP: at most 16 white-space characters after `(`), not
+      // prose's `for (all)`.
+      if (lower.charCodeAt(i) === 59 /* ; */ && i - at <= 17 && endsWithAt(lower, 'for', end))
+        return true
+      if (lower.charCodeAt(i) === 105 /* i */ && lower.charCodeAt(i + 1) === 102 /* f */) {
+        const next = lower.charCodeAt(i + 2)
+        if (next === 47 /* / */ || isWhiteSpace(next)) return true
+      }
+      // The white space read above is part of what commandWord skips: the word is read from there.
+      if (commandAfterParen(lower, at + 1, wordStart(lower, i), shape)) return true
+    }
+  }
+  if (has(shape, CLOSE_PAREN)) {
+    for (let at = lower.indexOf(')'); at !== -1; at = lower.indexOf(')', at + 1)) {
+      if (commandAfterParen(lower, at + 1, wordStart(lower, at + 1), shape)) return true
+    }
   }
   return false
 }
 /**
  * Whether a command starts the value or follows one of its `;` or parentheses (the only
- * separators left); `semicolon`, `parens`, `quotes`: whether the value holds them (its shape says so).
+ * separators left), or a parenthesis opens a call ({@link parenthesized}): the tests of mayRce
+ * that read the value at its separators. prefilter-separators.property.test.ts checks it against
+ * the reading it replaced.
  */
-function commandAtSeparator(
-  lower: string,
-  semicolon: boolean,
-  parens: boolean,
-  quotes: boolean,
-): boolean {
+export function commandAtSeparator(lower: string, shape: Shape): boolean {
   // A value opening with `(` (past white space and quotes) has its first word after that `(`.
-  if (!(parens && opensWithParen(lower)) && startsWithUnquotedCommand(lower, 0, quotes)) return true
-  if (semicolon) {
+  const from = wordStart(lower, 0)
+  if (from !== -1 && unquotedCommandAt(lower, 0, from, shape)) return true
+  if (has(shape, SEMICOLON)) {
     for (let at = lower.indexOf(';'); at !== -1; at = lower.indexOf(';', at + 1)) {
-      if (startsWithUnquotedCommand(lower, at + 1, quotes)) return true
+      if (startsWithUnquotedCommand(lower, at + 1, shape)) return true
     }
   }
-  // Each parenthesis found by indexOf (a character loop over the value cost as much as the rest),
-  // the `(` then the `)`: the verdict is whether any of them passes, in whatever order they are read.
-  if (parens) {
-    for (let at = lower.indexOf('('); at !== -1; at = lower.indexOf('(', at + 1)) {
-      if (commandAfterParen(lower, at + 1, quotes)) return true
-    }
-    for (let at = lower.indexOf(')'); at !== -1; at = lower.indexOf(')', at + 1)) {
-      if (commandAfterParen(lower, at + 1, quotes)) return true
-    }
-  }
-  return false
-}
-/** Whether `text` ends at `end` with `word` (behind which rce.ts's patterns put white space, then `(`). */
-const endsWithAt = (text: string, word: string, end: number) =>
-  text.startsWith(word, end - word.length)
-/**
- * What a `(` means to rce.ts without the stronger characters (`$ { < > | & % [`…): a call or a
- * loop of js-injection.ts (`require (`, `new function(`, `while (true)`, `for(;;)`: the word, at
- * most 16 white-space characters, `(` (and for `for`, a `;`); `console.log(` named by `console`), a globbed path after it
- * (`(/e?c/passwd`, with a `?`), or a Windows `(if exist`, `(if/i` (WINDOWS_IF: white space,
- * `if`, then white space or `/`). Its commands are {@link commandAfterParen}'s.
- */
-function parenthesized(lower: string, shape: Shape): boolean {
-  if (lower.includes('console')) return true
-  if (has(shape, SLASH) && has(shape, QUESTION) && lower.includes('(/')) return true
-  for (let at = lower.indexOf('('); at !== -1; at = lower.indexOf('(', at + 1)) {
-    let end = at
-    while (end > 0 && at - end < 16 && isWhiteSpace(lower.charCodeAt(end - 1))) end--
-    if (
-      endsWithAt(lower, 'function', end) ||
-      endsWithAt(lower, 'require', end) ||
-      endsWithAt(lower, 'while', end)
-    )
-      return true
-    let i = at + 1
-    while (i < lower.length && isWhiteSpace(lower.charCodeAt(i))) i++
-    // `for (;;)` is the loop (ENDLESS_LOOP: at most 16 white-space characters after `(`), not
-    // prose's `for (all)`.
-    if (lower.charCodeAt(i) === 59 /* ; */ && i - at <= 17 && endsWithAt(lower, 'for', end))
-      return true
-    if (lower.startsWith('if', i)) {
-      const next = lower.charCodeAt(i + 2)
-      if (next === 47 /* / */ || isWhiteSpace(next)) return true
-    }
-  }
-  return false
+  return has(shape, PARENS) && parenthesized(lower, shape)
 }
 function mayRce(lower: string, shape: Shape, kind: InputKind, paranoia: Paranoia): boolean {
   if (kind === 'path') return false
@@ -776,23 +828,22 @@ function mayRce(lower: string, shape: Shape, kind: InputKind, paranoia: Paranoia
     return has(shape, OPEN_PAREN) || /^\s*[;|`]/.test(lower)
   }
   if (has(shape, RCE_CHARS) || (shape.other & NEWLINE) !== 0) return true
-  const parens = has(shape, PARENS)
-  if (parens && parenthesized(lower, shape)) return true
   if (paranoia === 2 && has(shape, SEMICOLON)) return true
   if (hasWord(shape, RCE_IF) && (RCE_WORDS[0] as RegExp).test(lower)) return true
   if (hasWord(shape, RCE_NAMES) && (RCE_WORDS[1] as RegExp).test(lower)) return true
   if (has(shape, DASH) && hasWord(shape, RCE_DASHED_WORDS) && RCE_DASHED.test(lower)) return true
-  const slash = has(shape, SLASH)
   if (has(shape, SLASH_EQUALS) && hasWord(shape, RCE_PATHS_WORDS) && RCE_PATHS.test(lower))
     return true
   if (
-    slash &&
+    has(shape, SLASH) &&
     has(shape, QUESTION) &&
     hasWord(shape, RCE_OPEN_SLASH_WORDS) &&
     RCE_OPEN_SLASH.test(lower)
   )
     return true
-  return commandAtSeparator(lower, has(shape, SEMICOLON), parens, has(shape, QUOTES))
+  // Last, the tests that read the value at its separators: those above need only its bits, or
+  // the pattern the bits gate.
+  return commandAtSeparator(lower, shape)
 }
 
 // SQL injection. A condition (`or 1=1`) counts only after a closed value, which at paranoia 1
