@@ -693,6 +693,11 @@ function unquotedCommandAt(lower: string, start: number, from: number, shape: Sh
     !endsAtSlash(lower, from + 3, shape)
   )
     return false
+  // Two letters, then what neither continues a word nor makes it a path's (no word character,
+  // quote or `/`, code 47): that is the word (`we`, `at`), and SHORT_COMMANDS says whether it is
+  // a command.
+  if (isLetter(a) && isLetter(b) && !(wordChar(c) || isQuote(c) || c === 47))
+    return SHORT_COMMANDS[(SLOT[a] as number) * 41 + (SLOT[b] as number)] === 1
   const end = unquotedWordEnd(lower, from)
   if (end === -1) {
     const text = lower.slice(start, pathEnd(lower, from))
