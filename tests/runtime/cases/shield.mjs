@@ -43,6 +43,30 @@ export default {
       403,
     )
 
+    // A gzip body is decoded (DecompressionStream) and inspected; the handler gets it as sent.
+    const gzip = async (text) =>
+      new Uint8Array(
+        await new Response(
+          new Blob([text]).stream().pipeThrough(new CompressionStream('gzip')),
+        ).arrayBuffer(),
+      )
+    const encoded = (bytes) =>
+      app.request('/', {
+        method: 'POST',
+        body: bytes,
+        headers: { 'Content-Type': 'application/json', 'Content-Encoding': 'gzip' },
+      })
+    t.equal(
+      'an attack in a gzip JSON body → 403',
+      (await encoded(await gzip('{"c":"<script>alert(1)</script>"}'))).status,
+      403,
+    )
+    t.equal(
+      'a clean gzip JSON body passes shield (this handler does not decode it: 400)',
+      (await encoded(await gzip('{"c":"hello"}'))).status,
+      400,
+    )
+
     const dry = new Hono()
     dry.use('*', shield({ dryRun: true }))
     dry.get('*', (c) => c.text('ok'))

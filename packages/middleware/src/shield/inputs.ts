@@ -51,7 +51,7 @@ export function rawPath(url: string): { path: string; query: string } {
  * Checks the path, every query parameter (names and values, each value of a repeated name, and
  * the repeated values joined by commas, as some frameworks join them), the headers outside
  * {@link UNREAD_HEADERS}, then the cookies. True when one fired (`scan.hit`). Sets
- * `scan.contentType` on the way, for {@link scanBody}.
+ * `scan.contentType` and `scan.contentEncoding` on the way, for {@link scanBody}.
  */
 export function scanRequestParts(c: Context, scan: Scan): boolean {
   const { path, query } = rawPath(c.req.url)
@@ -65,6 +65,7 @@ export function scanRequestParts(c: Context, scan: Scan): boolean {
   let cookie: string | undefined
   for (const [name, value] of requestHeaderEntries(c)) {
     if (name === 'content-type') scan.contentType = value
+    else if (name === 'content-encoding') scan.contentEncoding = value
     if (UNREAD_HEADERS.has(name)) {
       if (name === 'cookie') cookie = value
       continue

@@ -197,6 +197,8 @@ export class Scan {
   notes: string[] | undefined
   /** The request's `Content-Type`, as the header walk found it (`scanRequestParts`). */
   contentType: string | undefined
+  /** The request's `Content-Encoding`, as the header walk found it. */
+  contentEncoding: string | undefined
 
   constructor(
     readonly options: DetectOptions,

@@ -324,6 +324,143 @@ describe('shield: attackers encode', () => {
   })
 })
 
+/** `text` through a CompressionStream of `format`. */
+async function compressed(
+  text: string,
+  format: CompressionFormat,
+): Promise<Uint8Array<ArrayBuffer>> {
+  const stream = new Blob([text]).stream().pipeThrough(new CompressionStream(format))
+  return new Uint8Array(await new Response(stream).arrayBuffer())
+}
+
+/** An app behind shield whose handler decodes a gzip body itself and answers what it says. */
+function decodingApp() {
+  const app = new Hono()
+  const seen: { decisions: Decision[] } = { decisions: [] }
+  app.use(async (c, next) => {
+    const record = installDecisions(c)
+    seen.decisions = record.decisions
+    await next()
+    settle(record, c.error)
+  })
+  app.use(shield())
+  app.post('/decode', async (c) => {
+    const stream = (c.req.raw.body as ReadableStream).pipeThrough(new DecompressionStream('gzip'))
+    return c.text(await new Response(stream).text())
+  })
+  const decision = () => seen.decisions.find((d) => d.middleware === 'shield')
+  return { app, decision }
+}
+
+describe('shield: compressed bodies (Content-Encoding)', () => {
+  const attack = JSON.stringify({ comment: "1' OR '1'='1" })
+  const gzipped = (body: BodyInit, type = 'application/json', coding = 'gzip'): RequestInit => ({
+    method: 'POST',
+    body,
+    headers: { 'content-type': type, 'content-encoding': coding },
+  })
+
+  it('decodes gzip and deflate and inspects the body as its type says', async () => {
+    const { app, decision } = appWith()
+    for (const [coding, format] of [
+      ['gzip', 'gzip'],
+      ['x-gzip', 'gzip'],
+      ['deflate', 'deflate'],
+      ['deflate', 'deflate-raw'],
+    ] as const) {
+      const res = await app.request(
+        '/',
+        gzipped(await compressed(attack, format), undefined, coding),
+      )
+      expect([coding, format, res.status]).toEqual([coding, format, 403])
+      expect(decision()).toMatchObject({ category: 'sqli', location: 'body:/comment' })
+    }
+    const form = await compressed('q=%3Cscript%3Ealert(1)%3C%2Fscript%3E', 'gzip')
+    expect(
+      (await app.request('/', gzipped(form, 'application/x-www-form-urlencoded'))).status,
+    ).toBe(403)
+    expect(decision()).toMatchObject({ category: 'xss', location: 'body/q' })
+  })
+
+  it('lets a clean compressed body through, the decision saying it was decoded, the bytes intact for the handler', async () => {
+    const { app, decision } = decodingApp()
+    const res = await app.request(
+      '/decode',
+      gzipped(await compressed('{"comment":"hello"}', 'gzip')),
+    )
+    expect(res.status).toBe(200)
+    expect(await res.text()).toBe('{"comment":"hello"}')
+    expect(decision()).toMatchObject({ outcome: 'allow', cause: 'body decoded from gzip' })
+    // The attack the handler would have decoded never reaches it.
+    const blocked = await app.request('/decode', gzipped(await compressed(attack, 'gzip')))
+    expect(blocked.status).toBe(403)
+  })
+
+  it('decodes a stack of codings, the last applied first', async () => {
+    const { app, decision } = appWith()
+    const twice = new Uint8Array(
+      await new Response(
+        new Blob([await compressed(attack, 'deflate')])
+          .stream()
+          .pipeThrough(new CompressionStream('gzip')),
+      ).arrayBuffer(),
+    )
+    const res = await app.request('/', gzipped(twice, undefined, 'deflate, gzip'))
+    expect(res.status).toBe(403)
+    expect(decision()).toMatchObject({ category: 'sqli' })
+  })
+
+  it('reads a multipart body after decoding it', async () => {
+    const { app, decision } = appWith()
+    const body =
+      '--b\r\nContent-Disposition: form-data; name="note"\r\n\r\n<script>alert(1)</script>\r\n--b--\r\n'
+    const res = await app.request(
+      '/',
+      gzipped(await compressed(body, 'gzip'), 'multipart/form-data; boundary=b'),
+    )
+    expect(res.status).toBe(403)
+    expect(decision()).toMatchObject({ category: 'xss', location: 'body:/note' })
+  })
+
+  it('stops a body built to expand at maxInspectBytes, inspecting what came before', async () => {
+    const { app, decision } = appWith({ maxInspectBytes: 4096 })
+    const padded = `${'<script>alert(1)</script>'}${' '.repeat(32 * 2 ** 20)}`
+    const bomb = await compressed(padded, 'gzip')
+    expect(bomb.byteLength).toBeLessThan(64 * 1024)
+    let res = await app.request('/', gzipped(bomb, 'text/plain'))
+    expect(res.status).toBe(403)
+    const quiet = await compressed(`${' '.repeat(32 * 2 ** 20)}<script>alert(1)</script>`, 'gzip')
+    res = await app.request('/', gzipped(quiet, 'text/plain'))
+    expect(res.status).toBe(200)
+    expect(decision()?.cause).toBe('body decoded from gzip: its first 4096 bytes inspected')
+  })
+
+  it('says so, and lets the body through, where the coding is one the platform does not decode', async () => {
+    const { app, decision } = appWith()
+    const res = await app.request('/', gzipped(attack, undefined, 'br'))
+    expect(res.status).toBe(200)
+    expect(decision()).toMatchObject({ outcome: 'allow', cause: 'body encoded br: not inspected' })
+  })
+
+  it('inspects bytes that are not in their declared coding as sent', async () => {
+    const { app, decision } = appWith()
+    let res = await app.request('/', gzipped(attack))
+    expect(res.status).toBe(403)
+    expect(decision()).toMatchObject({ category: 'sqli' })
+    expect(decision()?.cause).toContain('body not valid gzip: inspected as sent')
+    res = await app.request('/', gzipped('{"comment":"hello"}'))
+    expect(res.status).toBe(200)
+    expect(decision()?.cause).toBe('body not valid gzip: inspected as sent')
+  })
+
+  it('reads `identity` as no coding', async () => {
+    const { app, decision } = appWith()
+    const res = await app.request('/', gzipped(attack, undefined, 'identity'))
+    expect(res.status).toBe(403)
+    expect(decision()?.cause).toBeUndefined()
+  })
+})
+
 describe('shield: maxInspectBytes', () => {
   it('inspects a larger body up to the cap, and the decision says so', async () => {
     const { app, decision } = appWith({ maxInspectBytes: 1024 })

@@ -1,0 +1,147 @@
+// A request body's content codings (RFC 9110 §8.4: `Content-Encoding: gzip`) undone with the web's
+// DecompressionStream, to a bounded length: what a middleware that reads a body for what it says
+// (shield) needs when the application decodes compressed bodies itself. The runtime never decodes
+// a request body, and neither does Hono.
+
+/** What {@link decodeContent} made of a body. */
+export type DecodedContent =
+  /** The decoded bytes, whole (`complete`) or their first `limit` bytes. */
+  | { readonly bytes: Uint8Array<ArrayBuffer>; readonly complete: boolean }
+  /** A coding DecompressionStream does not undo (`br`, `zstd`, `compress`, an unknown name). */
+  | { readonly unsupported: string }
+  /** A coding it undoes, on bytes that are not in it. */
+  | { readonly failed: string }
+
+/** The codings undone, by their names in `Content-Encoding` (`x-gzip` is gzip, RFC 9110 §8.4.1.3). */
+const FORMATS: Readonly<Record<string, CompressionFormat>> = {
+  gzip: 'gzip',
+  'x-gzip': 'gzip',
+  deflate: 'deflate',
+}
+
+/** More codings than any client stacks: a longer list is refused, not undone one by one. */
+const MAX_CODINGS = 4
+
+/**
+ * Compressed bytes given to the decoder at a time. Deflate expands a byte to about a thousand at
+ * most, so one slice makes a megabyte at most however the runtime buffers its output: a body
+ * built to expand (a "zip bomb") is cut at `limit` after about that much work, never held whole.
+ */
+const SLICE = 1024
+
+/**
+ * The codings of a `Content-Encoding` value, in the order they were applied (lower case, without
+ * `identity`); an empty list when there is nothing to undo.
+ *
+ * @example
+ * contentCodings('gzip') // ['gzip']
+ * contentCodings('identity') // []
+ */
+export function contentCodings(header: string): string[] {
+  const codings: string[] = []
+  for (const part of header.split(',')) {
+    const coding = part.trim().toLowerCase()
+    if (coding !== '' && coding !== 'identity') codings.push(coding)
+  }
+  return codings
+}
+
+/**
+ * Undoes `codings` (as {@link contentCodings} lists them) on `bytes`, the last applied first,
+ * keeping at most `limit` bytes of the result: a body that decodes longer is cut there
+ * (`complete: false`), and so is one whose coding under another decodes far longer than the
+ * body received (a compressed body built to expand, inside another). HTTP's `deflate` is the zlib format; a raw deflate stream, which some
+ * clients send under that name, is undone too, as lenient servers do.
+ */
+export async function decodeContent(
+  bytes: Uint8Array<ArrayBuffer>,
+  codings: readonly string[],
+  limit: number,
+): Promise<DecodedContent> {
+  if (codings.length > MAX_CODINGS) return { unsupported: codings.join(', ') }
+  for (const coding of codings) {
+    if (FORMATS[coding] === undefined) return { unsupported: coding }
+  }
+  let current = bytes
+  let complete = true
+  // A coding under another is compressed data, about as long as the body received: it is kept
+  // to four times that (or `limit`), so a stack decodes whole where its result fits the limit.
+  const between = Math.max(limit, 4 * bytes.byteLength)
+  for (let i = codings.length - 1; i >= 0; i--) {
+    const coding = codings[i] as string
+    const format = FORMATS[coding] as CompressionFormat
+    const keep = i === 0 ? limit : between
+    let out = await inflate(current, format, keep, complete)
+    if (out === undefined && format === 'deflate') {
+      out = await inflate(current, 'deflate-raw', keep, complete)
+    }
+    if (out === undefined) return { failed: coding }
+    current = out.bytes
+    complete &&= out.complete
+  }
+  return { bytes: current, complete }
+}
+
+/**
+ * `input` through a DecompressionStream of `format`: its first `limit` bytes, and whether that
+ * was all; `undefined` where the input is not in that format (or ends inside it). An input that
+ * is itself cut (`whole` false: an outer coding's output cut at the limit) ends inside its
+ * stream: what it decoded to before that is kept, as cut.
+ */
+async function inflate(
+  input: Uint8Array<ArrayBuffer>,
+  format: CompressionFormat,
+  limit: number,
+  whole: boolean,
+): Promise<{ bytes: Uint8Array<ArrayBuffer>; complete: boolean } | undefined> {
+  const stream = new DecompressionStream(format)
+  const writer = stream.writable.getWriter()
+  const reader = stream.readable.getReader()
+  // Fed in slices while the output is read: the reader stops the feeding by cancelling.
+  const feeding = (async () => {
+    for (let at = 0; at < input.length; at += SLICE) {
+      await writer.write(input.subarray(at, at + SLICE))
+    }
+    await writer.close()
+  })()
+  // Its rejection is the reader's to report (an error, or the cancel below): never unhandled.
+  feeding.catch(() => {})
+  const chunks: Uint8Array<ArrayBuffer>[] = []
+  let length = 0
+  try {
+    for (;;) {
+      const { done, value } = await reader.read()
+      if (done) break
+      const room = limit - length
+      if (value.byteLength > room) {
+        if (room > 0) chunks.push(value.subarray(0, room))
+        length = limit
+        await reader.cancel().catch(() => {})
+        return { bytes: joined(chunks, length), complete: false }
+      }
+      chunks.push(value)
+      length += value.byteLength
+    }
+    await feeding
+  } catch {
+    return whole ? undefined : { bytes: joined(chunks, length), complete: false }
+  }
+  return { bytes: joined(chunks, length), complete: true }
+}
+
+/** The chunks as one array of `length` bytes. */
+function joined(
+  chunks: readonly Uint8Array<ArrayBuffer>[],
+  length: number,
+): Uint8Array<ArrayBuffer> {
+  if (chunks.length === 1 && (chunks[0] as Uint8Array<ArrayBuffer>).byteLength === length) {
+    return chunks[0] as Uint8Array<ArrayBuffer>
+  }
+  const out = new Uint8Array(length)
+  let at = 0
+  for (const chunk of chunks) {
+    out.set(chunk, at)
+    at += chunk.byteLength
+  }
+  return out
+}
