@@ -19,6 +19,8 @@ const INI_LINE =
 /** Functions no prose names, matched even glued to other text (`FOOcall_user_func()`). */
 export const DISTINCT_FUNCTIONS =
   /(?:call_user_func(?:_array)?|fsockopen|gzdecode|gzinflate|gzuncompress|bzdecompress|shell_exec|zlib_decode|curl_init|curl_exec|file_exists|assert_options|proc_open|base64_decode|str_rot13|create_function|passthru|pcntl_exec|file_get_contents|file_put_contents|move_uploaded_file|strip_tags|filegroup|fileowner|fileperms|posix_\w{1,48}|unpack|intval|printf|sprintf|phpinfo)\s{0,16}(?:=\s{0,16})?\(/
+/** The fewest characters a name of DISTINCT_FUNCTIONS holds (`unpack`, `intval`, `printf`; `posix_x` has seven). */
+export const SHORTEST_DISTINCT_FUNCTION = 6
 const VARIABLE_CALL =
   /\$[a-z_@{][\w@{}[\]'"!+-]{0,40}\s{0,16}(?:\/\*[^*]{0,40}\*\/\s{0,16})?\(|\$\s{0,16}\{\s{0,16}['"@$]/
 /** Functions that run code or commands, read or write files, or print: `name(` with one of these names or `posix_…`. */

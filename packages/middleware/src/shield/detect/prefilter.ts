@@ -13,7 +13,7 @@
 // against its test, and prefilter-oracle.property.test.ts (tests/shield) the whole pre-filter
 // against the one that ran every pattern.
 
-import { DISTINCT_FUNCTIONS, FUNCTION_NAMES } from './php'
+import { DISTINCT_FUNCTIONS, FUNCTION_NAMES, SHORTEST_DISTINCT_FUNCTION } from './php'
 import {
   punctuation as bit,
   compileKeywords,
@@ -48,8 +48,14 @@ const QUOTES = bit('\'"')
 
 const has = (shape: Shape, mask: number) => (shape.punct & mask) !== 0
 
+/**
+ * isWhiteSpace(), with printable ASCII answered by two comparisons: `\s` matches nothing from `!`
+ * to U+009F. The readers of the php, xss and rfi tests ask it of most characters they read, and
+ * on a letter the full test's dozen comparisons cost more than the rest of their loop.
+ */
+const isSpace = (code: number) => (code <= 32 || code >= 0xa0) && isWhiteSpace(code)
 /** White space (what `\s` matches) or an ASCII control character. */
-const isSpaceOrControl = (code: number) => code <= 32 || isWhiteSpace(code)
+const isSpaceOrControl = (code: number) => code <= 32 || (code >= 0xa0 && isWhiteSpace(code))
 const isNameChar = (code: number) =>
   (code >= 97 && code <= 122) ||
   (code >= 48 && code <= 57) ||
@@ -216,20 +222,28 @@ const SSTI_CHARS = bit('{%#<[*@')
 // pattern is anchored at the value's start (after white space) and spans no white space, so one
 // of `: / ? #` must occur in the value's first word.
 const RFI_CHARS = bit(':/?')
+/** What urlMarkInFirstWord() reads each ASCII character as: white space, one of `: / ? #`, or neither. */
+const FIRST_WORD_SPACE = 1
+const URL_MARK = 2
+const FIRST_WORD = new Uint8Array(128)
+for (let code = 0; code < 128; code++) if (isWhiteSpace(code)) FIRST_WORD[code] = FIRST_WORD_SPACE
+for (const mark of ':/?#') FIRST_WORD[mark.charCodeAt(0)] = URL_MARK
+/** How urlMarkInFirstWord() reads the character `code`: one table read for ASCII. */
+const firstWordClass = (code: number) =>
+  code < 128 ? (FIRST_WORD[code] as number) : isWhiteSpace(code) ? FIRST_WORD_SPACE : 0
 /**
  * `/^\s*[^\s:/?#]*[:/?#]/.test(lower)` read by hand: past the white space opening the value, one
  * of `: / ? #` before the next white space. Prose opens this test with any of those characters,
  * and a pattern call costs more than reading its first word (rewritten-patterns.property.test.ts
- * proves the two equal).
+ * proves the two equal). Each character is classed by a table: the five comparisons a character
+ * cost before were most of the test on prose, whose first word is short.
  */
 export function urlMarkInFirstWord(lower: string): boolean {
   let i = 0
-  while (i < lower.length && isWhiteSpace(lower.charCodeAt(i))) i++
+  while (i < lower.length && firstWordClass(lower.charCodeAt(i)) === FIRST_WORD_SPACE) i++
   for (; i < lower.length; i++) {
-    const code = lower.charCodeAt(i)
-    if (code === 58 /* : */ || code === 47 /* / */ || code === 63 /* ? */ || code === 35 /* # */)
-      return true
-    if (isWhiteSpace(code)) return false
+    const kind = firstWordClass(lower.charCodeAt(i))
+    if (kind !== 0) return kind === URL_MARK
   }
   return false
 }
@@ -261,7 +275,7 @@ const isWordChar = (code: number) =>
   code === 95
 /** What php.ts's dropBeforeCall() drops before a call's `(`: white space, quotes, `(`; and DISTINCT_FUNCTIONS' `=`. */
 const isBeforeCall = (code: number) =>
-  isWhiteSpace(code) || code === 39 || code === 34 || code === 40 || code === 61
+  isSpace(code) || code === 39 || code === 34 || code === 40 || code === 61
 /**
  * Whether some `(` of `lower` has before it (past white space, quotes, `(` and `=`) a word (`\w+`)
  * that php.ts calls: a name of FUNCTION_NAMES, one holding `posix_`, or one DISTINCT_FUNCTIONS
@@ -269,7 +283,7 @@ const isBeforeCall = (code: number) =>
  * ({@link PHP_JOIN}), every call detectPhp() finds is such a word: English prose with a
  * parenthesis (`Notes (draft)`) names none, and the PHP detector is not run on it.
  */
-function phpCallBefore(lower: string): boolean {
+export function phpCallBefore(lower: string): boolean {
   // Where the last `(` was: reading back from this one no further than just past it keeps the
   // scan linear (`( ( ( …` read back to the start from every `(` was quadratic: 0.5 s on 64 KB).
   // A read that gets there would go on through the last `(` exactly as the last read went, to
@@ -283,12 +297,31 @@ function phpCallBefore(lower: string): boolean {
     if (reachedLast) continue
     let start = end
     while (start > 0 && isWordChar(lower.charCodeAt(start - 1))) start--
-    if (start === end) continue
-    const word = lower.slice(start, end)
-    if (FUNCTION_NAMES.has(word) || word.includes('posix_') || DISTINCT_FUNCTIONS.test(`${word}(`))
-      return true
+    if (callsPhp(lower, start, end)) return true
   }
   return false
+}
+/** How many characters the names of FUNCTION_NAMES hold, at fewest and at most. */
+const NAME_LENGTHS = [...FUNCTION_NAMES].map((name) => name.length)
+const SHORTEST_NAME = Math.min(...NAME_LENGTHS)
+const LONGEST_NAME = Math.max(...NAME_LENGTHS)
+/**
+ * Whether the word `lower[start, end)` (`\w*`, read back from a `(`) is one php.ts calls: a name
+ * of FUNCTION_NAMES, or one holding `posix_`, or one DISTINCT_FUNCTIONS matches as `word(` (its
+ * names may end a longer word). The length of the word rules out what cannot match before any
+ * copy or pattern: prose puts short words and numbers before its parentheses (`cafe 12.3 (the
+ * one`: `3`), and the copy of the word and the pattern run on it cost most of the php test there.
+ * A word shorter than six characters neither holds `posix_` nor ends with a distinct name.
+ */
+export function callsPhp(lower: string, start: number, end: number): boolean {
+  const length = end - start
+  if (length < SHORTEST_NAME) return false
+  const word = lower.slice(start, end)
+  if (length <= LONGEST_NAME && FUNCTION_NAMES.has(word)) return true
+  return (
+    length >= SHORTEST_DISTINCT_FUNCTION &&
+    (word.includes('posix_') || DISTINCT_FUNCTIONS.test(`${word}(`))
+  )
 }
 const PHP_COLON = /php:|:\d/
 const PHP_COLON_WORDS = group(G.phpColon, ['php:', ...joined([':'], DIGITS)])
@@ -299,16 +332,17 @@ const PHP_SESSION = group(G.phpSession, ['sess_'])
  * query (rewritten-patterns.property.test.ts proves the two equal).
  */
 export function iniLine(lower: string): boolean {
+  // Each character is read once, into `code` (-1 past the end, which no test below takes): a
+  // loop that stops on a character and the next loop reading it again cost a third more on prose.
+  const at = (i: number) => (i < lower.length ? lower.charCodeAt(i) : -1)
   let i = 0
-  while (i < lower.length && isWhiteSpace(lower.charCodeAt(i))) i++
+  let code = at(0)
+  while (isSpace(code)) code = at(++i)
   const name = i
-  for (; i < lower.length; i++) {
-    const code = lower.charCodeAt(i)
-    if (!((code >= 97 && code <= 122) || code === 95)) break
-  }
+  while ((code >= 97 && code <= 122) || code === 95 /* _ */) code = at(++i)
   if (i === name) return false
-  while (i < lower.length && isWhiteSpace(lower.charCodeAt(i))) i++
-  return lower.charCodeAt(i) === 61 /* = */
+  while (isSpace(code)) code = at(++i)
+  return code === 61 /* = */
 }
 /** `allow_url_include =`, `opcache.x=`: the 65 name characters before `=` hold `_` or `.`. */
 function iniName(lower: string, start: number, end: number): boolean {
@@ -318,6 +352,8 @@ function iniName(lower: string, start: number, end: number): boolean {
   }
   return false
 }
+/** The characters one of which {@link iniName} needs: a value without them has no ini name. */
+const INI_NAME_MARKS = bit('_.')
 const mayPhp = (lower: string, shape: Shape, kind: InputKind) =>
   has(shape, PHP_CHARS) ||
   (has(shape, OPEN_PAREN) &&
@@ -325,7 +361,8 @@ const mayPhp = (lower: string, shape: Shape, kind: InputKind) =>
       ((shape.other & NEWLINE) !== 0 && has(shape, HASH_SLASH)) ||
       phpCallBefore(lower))) ||
   (has(shape, COLON) && hasWord(shape, PHP_COLON_WORDS) && PHP_COLON.test(lower)) ||
-  (has(shape, EQUALS) && (iniLine(lower) || nameBeforeEquals(lower, 8, 65, iniName))) ||
+  (has(shape, EQUALS) &&
+    (iniLine(lower) || (has(shape, INI_NAME_MARKS) && nameBeforeEquals(lower, 8, 65, iniName)))) ||
   ((kind === 'name' || kind === 'header') && (has(shape, DOT) || hasWord(shape, PHP_SESSION)))
 
 // Local file inclusion: traversal needs `..` and `/ \ ;`, the spelled encodings `0x`; the file
