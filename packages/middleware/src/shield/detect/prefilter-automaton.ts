@@ -48,8 +48,12 @@ export interface Shape {
 /** A keyword group: its bit (one of 1 << 0 … 1 << 30), and its words (lower case ASCII; ` ` is any run of white space). */
 export type KeywordGroup = readonly [bit: number, words: readonly string[]]
 
-/** Every character `\s` matches (ECMAScript WhiteSpace and LineTerminator). */
+/**
+ * Every character `\s` matches (ECMAScript WhiteSpace and LineTerminator). Printable ASCII and
+ * the C1 controls (`!` to U+009F) hold none and are most of what is asked: answered first.
+ */
 export function isWhiteSpace(code: number): boolean {
+  if (code > 32 && code < 0xa0) return false
   return (
     (code >= 9 && code <= 13) ||
     code === 32 ||
