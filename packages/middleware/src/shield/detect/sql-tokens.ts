@@ -51,21 +51,63 @@ export const sqlSpaceAt = (text: string, i: number) =>
   i >= 0 && i < text.length && (classOf(text.charCodeAt(i)) & SPACE) !== 0
 
 /**
- * The word the tokenizer reads first from `text[from]` on (past white space), or undefined where
- * its first token there is no word (a string, a number, an operator…) or the text ends: what
- * `sqlTokens(text, from, 1)[0]` holds when it is a word, read without reading anything after it
- * (an open string after a `;` reads to the end of the text). sqli.ts's gate asks it of the word
- * after a trigger, which in prose settles most of them.
+ * Where the word the tokenizer reads first from `text[i]` on ends, `i` being no white space (see
+ * sqlSkipSpace), or `i` itself where its first token there is no word (a string, a number, an
+ * operator…) or the text ends: the word `sqlTokens(text, i, 1)[0]` holds is `text[i, end)`, read
+ * in place and without reading anything after it (an open string after a `;` reads to the end of
+ * the text). sqli.ts's gate asks it of the word after a trigger, which in prose settles most of
+ * them; a slice and a set's hash cost more there than the rest of the reading (wordsIn()).
  */
-export function sqlWordAfter(text: string, from: number): string | undefined {
-  let i = from
-  while (sqlSpaceAt(text, i)) i++
+export function sqlWordEnd(text: string, i: number): number {
   // A word starts at a word character that is no digit (a digit starts a number); `#`, `-`, `/`
   // (comments), quotes, `.` and `@` are no word characters.
-  if (!wordAt(text, i) || isDigit(text[i] as string)) return undefined
+  if (i >= text.length) return i
+  const start = classOf(text.charCodeAt(i))
+  if ((start & WORD) === 0 || (start & DIGIT) !== 0) return i
   let end = i + 1
   while (wordAt(text, end)) end++
-  return text.slice(i, end)
+  return end
+}
+/** The first index from `i` on that is no white space to the tokenizer. */
+export function sqlSkipSpace(text: string, i: number): number {
+  while (sqlSpaceAt(text, i)) i++
+  return i
+}
+
+/** Whether `text[start, end)` is one of a table's words, compared in place. */
+export type WordsIn = (text: string, start: number, end: number) => boolean
+/**
+ * `words` as a table asked in place: what `words.has(text.slice(start, end))` answers, without
+ * the slice and its hash. The words are kept by length and first character, and a word of the
+ * bucket is compared character by character.
+ */
+export function wordsIn(words: Iterable<string>): WordsIn {
+  const buckets = new Map<number, string[]>()
+  let longest = 0
+  for (const word of words) {
+    if (word.length === 0) continue
+    const key = word.length * 128 + (word.charCodeAt(0) & 127)
+    const bucket = buckets.get(key)
+    if (bucket === undefined) buckets.set(key, [word])
+    else if (!bucket.includes(word)) bucket.push(word)
+    longest = Math.max(longest, word.length)
+  }
+  // An array indexed by the key: a lookup is a load, not a hash.
+  const table: (readonly string[] | null)[] = new Array((longest + 1) * 128).fill(null)
+  for (const [key, bucket] of buckets) table[key] = bucket
+  return (text, start, end) => {
+    const length = end - start
+    if (length <= 0 || length > longest) return false
+    const bucket = table[length * 128 + (text.charCodeAt(start) & 127)]
+    if (bucket === null || bucket === undefined) return false
+    for (let b = 0; b < bucket.length; b++) {
+      const word = bucket[b] as string
+      let k = 0
+      while (k < length && text.charCodeAt(start + k) === word.charCodeAt(k)) k++
+      if (k === length) return true
+    }
+    return false
+  }
 }
 
 const TWO_CHAR_OPERATORS = new Set(['<=', '>=', '<>', '!=', '||', '&&', '<<', '>>', ':=', '=='])

@@ -9,10 +9,13 @@ import { isWhiteSpace } from './prefilter-automaton'
 import {
   MAX_TOKENS,
   type SqlToken,
+  sqlSkipSpace,
   sqlSpaceAt,
   sqlTokens,
-  sqlWordAfter,
   sqlWordAt,
+  sqlWordEnd,
+  type WordsIn,
+  wordsIn,
 } from './sql-tokens'
 import type { InputKind, Paranoia, Subject } from './subject'
 
@@ -127,6 +130,22 @@ const SQL_FUNCTION_PREFIXES = ['jsonb_', 'dbms_', 'utl_', 'regexp_']
 export const sqlFunction = (name: string) =>
   SQL_FUNCTION_NAMES.has(name) ||
   SQL_FUNCTION_PREFIXES.some((prefix) => name.startsWith(prefix) && name.length > prefix.length)
+/** sqlFunction() of `text[start, end)`, read in place (nameBeforeParen's names). */
+const SQL_FUNCTION_NAMES_IN = wordsIn(SQL_FUNCTION_NAMES)
+const sqlFunctionIn: WordsIn = (text, start, end) =>
+  SQL_FUNCTION_NAMES_IN(text, start, end) || sqlFunctionPrefixIn(text, start, end)
+function sqlFunctionPrefixIn(text: string, start: number, end: number): boolean {
+  for (let p = 0; p < SQL_FUNCTION_PREFIXES.length; p++) {
+    const prefix = SQL_FUNCTION_PREFIXES[p] as string
+    if (
+      end - start > prefix.length &&
+      text.charCodeAt(start) === prefix.charCodeAt(0) &&
+      text.startsWith(prefix, start)
+    )
+      return true
+  }
+  return false
+}
 /**
  * English words among the functions, and names prose writes before a parenthesis (`ASCII (7-bit)`,
  * `MD5 (or SHA1)`, `run the benchmark (requires …)`): they count only with `(` right after and SQL
@@ -249,14 +268,15 @@ function functionCall(lower: string, kind: InputKind): boolean {
 /**
  * Whether some `(` has before it (past white space) a name `accept` takes, read as wordCalls()
  * reads it (`\w+`, `\s*`): functionCall() only looks at those names, so without one it is false.
+ * The name is `text[start, end)`, which `accept` reads in place.
  */
-function nameBeforeParen(text: string, accept: (name: string) => boolean): boolean {
+function nameBeforeParen(text: string, accept: WordsIn): boolean {
   for (let open = text.indexOf('('); open !== -1; open = text.indexOf('(', open + 1)) {
     let end = open
     while (end > 0 && isWhiteSpace(text.charCodeAt(end - 1))) end--
     let start = end
     while (start > 0 && isAsciiWord(text.charCodeAt(start - 1))) start--
-    if (start < end && accept(text.slice(start, end))) return true
+    if (start < end && accept(text, start, end)) return true
   }
   return false
 }
@@ -437,7 +457,7 @@ export function mayInject(text: string, paranoia: Paranoia): boolean {
     // A stream of n characters holds n tokens at most: the quoted ones, text.length + 1.
     text.length >= MAX_TOKENS ||
     // A function call (`sleep(`, `'+char(`, a logic word before one): a name of them before `(`.
-    (text.includes('(') && nameBeforeParen(text, (name) => ATTACK_FUNCTIONS.has(name))) ||
+    (text.includes('(') && nameBeforeParen(text, ATTACK_FUNCTIONS_IN)) ||
     triggerMayFire(text, paranoia)
   )
 }
@@ -461,26 +481,33 @@ export function mayCallOrInject(text: string, paranoia: Paranoia): boolean {
   )
 }
 /** The words before `(` that some sign's pattern reads (SQL_SIGNS: `if (`, `) like (`, `merge … using (`, `match (…) against (`). */
-const SIGN_CALLS = new Set(['if', 'like', 'using', 'against'])
-/** A name before `(` that some part of detectSqli reads as a call. */
-const readAsCall = (name: string) =>
-  sqlFunction(name) || ATTACK_FUNCTIONS.has(name) || SIGN_CALLS.has(name)
+const SIGN_CALLS = ['if', 'like', 'using', 'against']
+const ATTACK_FUNCTIONS_IN = wordsIn(ATTACK_FUNCTIONS)
+/**
+ * A name before `(` that some part of detectSqli reads as a call: sqlFunction(), an attack
+ * function or a sign's call, the three sets' names in one table.
+ */
+const READ_AS_CALL_NAMES_IN = wordsIn([...SQL_FUNCTION_NAMES, ...ATTACK_FUNCTIONS, ...SIGN_CALLS])
+const readAsCall: WordsIn = (text, start, end) =>
+  READ_AS_CALL_NAMES_IN(text, start, end) || sqlFunctionPrefixIn(text, start, end)
 
 /** mayInject() but for the calls: whether some trigger of injected() may fire (a text shorter than MAX_TOKENS). */
 function triggerMayFire(text: string, paranoia: Paranoia): boolean {
   TRIGGER.lastIndex = 0
   let triggers = 0
-  for (let match = TRIGGER.exec(text); match !== null; match = TRIGGER.exec(text)) {
-    const at = match.index
-    const word = match[0]
-    if (RARE.has(word) || ++triggers > MAX_TRIGGERS) return true
-    const end = at + word.length
-    if (word === ';') {
+  // test() and not exec(): the match's array and strings cost more than the rest of a trigger,
+  // and its end and last characters tell which trigger it is (triggerAt()).
+  while (TRIGGER.test(text)) {
+    const end = TRIGGER.lastIndex
+    const trigger = triggerAt(text, end)
+    if (trigger === RARE_TRIGGER || ++triggers > MAX_TRIGGERS) return true
+    const at = end - (trigger & LENGTH)
+    if (trigger === SEMICOLON) {
       // `; drop table`, or `'x';` ending the value (a comment or the end after it).
-      if (!mayBeWord(text, end, STATEMENTS)) continue
+      if (!mayBeWord(text, end, STATEMENTS_IN)) continue
       const after = sqlTokens(text, at, 4)
       if (stackedStatement(after, 1) || isEnd(after[1])) return true
-    } else if (word === 'union') {
+    } else if (trigger === UNION) {
       if (!mayBeWord(text, end, UNION_NEXT)) continue
       const after = sqlTokens(text, at, 4)
       const next = after[1]?.value === 'all' || after[1]?.value === 'distinct' ? after[2] : after[1]
@@ -489,7 +516,7 @@ function triggerMayFire(text: string, paranoia: Paranoia): boolean {
         (next?.type === 'open' && after.some((x) => x.value === 'select'))
       )
         return true
-    } else if (word === 'order' || word === 'group') {
+    } else if (trigger === ORDER_OR_GROUP) {
       if (!mayBeWord(text, end, BY)) continue
       const after = sqlTokens(text, at, 4)
       if (after[1]?.value === 'by' && after[2]?.type === 'number' && isEnd(after[3])) return true
@@ -515,7 +542,49 @@ const MAX_TRIGGERS = 32
  */
 const TRIGGER =
   /\b(?:or|and|xor|div|not|union|order|group)\b|;|#|--|\/\*|@@|waitfor|outfile|dumpfile/g
-const RARE = new Set(['#', '--', '/*', '@@', 'waitfor', 'outfile', 'dumpfile'])
+/** A trigger's kind and length (`kind | length`), as triggerAt() tells them. */
+const LENGTH = 15
+const SEMICOLON = 16 | 1
+const UNION = 32 | 5
+const ORDER_OR_GROUP = 48 | 5
+const LOGIC_OR = 64 | 2
+const LOGIC_3 = 64 | 3
+const RARE_TRIGGER = 80
+/**
+ * Which of TRIGGER's alternatives the match ending before `text[end]` is, told by its last
+ * characters: `;`; `and` `div` `not` (`d` `v` `t`); `union` (`n`); `group` (`p`); and of those
+ * ending in `r`, `xor`, `order`, `waitfor` by the character two before (`x` `d` `f`), `or` where
+ * that is none of them (before `or` stands no word character, which those three are). Every
+ * other last character (`#`, `-`, `*`, `@`, `e`) ends a rare one: `#`, `--`, `/*`, `@@`,
+ * `outfile`, `dumpfile`. sqli-trigger.property.test.ts compares this with the match's text.
+ */
+function triggerAt(text: string, end: number): number {
+  switch (text.charCodeAt(end - 1)) {
+    case 59 /* ; */:
+      return SEMICOLON
+    case 100 /* d */:
+    case 118 /* v */:
+    case 116 /* t */:
+      return LOGIC_3
+    case 110 /* n */:
+      return UNION
+    case 112 /* p */:
+      return ORDER_OR_GROUP
+    case 114 /* r */:
+      switch (text.charCodeAt(end - 3)) {
+        case 120 /* x */:
+          return LOGIC_3
+        case 100 /* d */:
+          return ORDER_OR_GROUP
+        case 102 /* f */:
+          return RARE_TRIGGER
+        default:
+          return LOGIC_OR
+      }
+    default:
+      return RARE_TRIGGER
+  }
+}
 
 /**
  * Whether the token after a trigger (from `text[from]` on) may be one of `words`, the ones its
@@ -523,13 +592,15 @@ const RARE = new Set(['#', '--', '/*', '@@', 'waitfor', 'outfile', 'dumpfile'])
  * `order`/`group` fail on any other word (`; don't`, `union of`, `order of`), and prose has one
  * after each: the tokens after are read only where this is true.
  */
-function mayBeWord(text: string, from: number, words: ReadonlySet<string>): boolean {
-  const next = sqlWordAfter(text, from)
-  return next === undefined || words.has(next)
+function mayBeWord(text: string, from: number, words: WordsIn): boolean {
+  const start = sqlSkipSpace(text, from)
+  const end = sqlWordEnd(text, start)
+  return end === start || words(text, start, end)
 }
+const STATEMENTS_IN = wordsIn(STATEMENTS)
 /** The words after `union` its test reads on: `all`/`distinct` before the `select`. */
-const UNION_NEXT: ReadonlySet<string> = new Set(['all', 'distinct', 'select'])
-const BY: ReadonlySet<string> = new Set(['by'])
+const UNION_NEXT = wordsIn(['all', 'distinct', 'select'])
+const BY = wordsIn(['by'])
 
 /**
  * Whether the logic token `text[at, end)` may fire: a closed value before it (paranoia 1),
@@ -555,13 +626,16 @@ function logicMayFire(text: string, at: number, end: number, paranoia: Paranoia)
  * comparison and no operator, so neither a condition nor a value ending the statement follows.
  */
 function twoPlainWordsAfter(text: string, end: number): boolean {
-  let start = end
-  while (sqlSpaceAt(text, start)) start++
-  const first = sqlWordAfter(text, start)
-  if (first === undefined || first === 'not' || first === 'true') return false
-  const second = sqlWordAfter(text, start + first.length)
-  return second !== undefined && !COMPARISON.has(second)
+  const start = sqlSkipSpace(text, end)
+  const firstEnd = sqlWordEnd(text, start)
+  if (firstEnd === start || NOT_OR_TRUE(text, start, firstEnd)) return false
+  const second = sqlSkipSpace(text, firstEnd)
+  const secondEnd = sqlWordEnd(text, second)
+  return secondEnd !== second && !COMPARISON_IN(text, second, secondEnd)
 }
+const NOT_OR_TRUE = wordsIn(['not', 'true'])
+/** COMPARISON's words (its operators are never a word). */
+const COMPARISON_IN = wordsIn(COMPARISON)
 
 /**
  * Whether the token ending before `text[at]` (past white space) may be a closed value at paranoia
@@ -627,7 +701,7 @@ export function detectSqliWith(
   if (
     kind !== 'path' &&
     text.includes('(') &&
-    (!gated || nameBeforeParen(text, sqlFunction)) &&
+    (!gated || nameBeforeParen(text, sqlFunctionIn)) &&
     functionCall(text, kind)
   )
     return true
