@@ -91,7 +91,7 @@ const ALWAYS_FUNCTIONS = words(`
   sqlite_compileoption_used sqlite_compileoption_get
 `)
 /** Those, and the functions an injection calls to read data out (paranoia 2 and after a closed value). */
-const ATTACK_FUNCTIONS = new Set([
+export const ATTACK_FUNCTIONS: ReadonlySet<string> = new Set([
   ...ALWAYS_FUNCTIONS,
   ...words(`
   lo_get sqlite_compileoption_used sqlite_compileoption_get elt geometrycollection multipoint
@@ -132,7 +132,7 @@ export const sqlFunction = (name: string) =>
   SQL_FUNCTION_PREFIXES.some((prefix) => name.startsWith(prefix) && name.length > prefix.length)
 /** sqlFunction() of `text[start, end)`, read in place (nameBeforeParen's names). */
 const SQL_FUNCTION_NAMES_IN = wordsIn(SQL_FUNCTION_NAMES)
-const sqlFunctionIn: WordsIn = (text, start, end) =>
+export const sqlFunctionIn: WordsIn = (text, start, end) =>
   SQL_FUNCTION_NAMES_IN(text, start, end) || sqlFunctionPrefixIn(text, start, end)
 function sqlFunctionPrefixIn(text: string, start: number, end: number): boolean {
   for (let p = 0; p < SQL_FUNCTION_PREFIXES.length; p++) {
@@ -297,7 +297,7 @@ const isComparison = (t: SqlToken | undefined) =>
   t !== undefined && (t.type === 'operator' || t.type === 'word') && COMPARISON.has(t.value)
 const isLogic = (t: SqlToken | undefined) =>
   t !== undefined && (t.type === 'word' || t.type === 'operator') && LOGIC.has(t.value)
-const isFunctionCall = (tokens: SqlToken[], i: number, names: Set<string>) =>
+const isFunctionCall = (tokens: SqlToken[], i: number, names: ReadonlySet<string>) =>
   tokens[i]?.type === 'word' &&
   names.has(tokens[i]?.value as string) &&
   tokens[i + 1]?.type === 'open'
@@ -481,27 +481,29 @@ export function mayCallOrInject(text: string, paranoia: Paranoia): boolean {
   )
 }
 /** The words before `(` that some sign's pattern reads (SQL_SIGNS: `if (`, `) like (`, `merge … using (`, `match (…) against (`). */
-const SIGN_CALLS = ['if', 'like', 'using', 'against']
-const ATTACK_FUNCTIONS_IN = wordsIn(ATTACK_FUNCTIONS)
+export const SIGN_CALLS: readonly string[] = ['if', 'like', 'using', 'against']
+export const ATTACK_FUNCTIONS_IN = wordsIn(ATTACK_FUNCTIONS)
 /**
  * A name before `(` that some part of detectSqli reads as a call: sqlFunction(), an attack
  * function or a sign's call, the three sets' names in one table.
  */
 const READ_AS_CALL_NAMES_IN = wordsIn([...SQL_FUNCTION_NAMES, ...ATTACK_FUNCTIONS, ...SIGN_CALLS])
-const readAsCall: WordsIn = (text, start, end) =>
+export const readAsCall: WordsIn = (text, start, end) =>
   READ_AS_CALL_NAMES_IN(text, start, end) || sqlFunctionPrefixIn(text, start, end)
 
 /** mayInject() but for the calls: whether some trigger of injected() may fire (a text shorter than MAX_TOKENS). */
 function triggerMayFire(text: string, paranoia: Paranoia): boolean {
   TRIGGER.lastIndex = 0
   let triggers = 0
-  // test() and not exec(): the match's array and strings cost more than the rest of a trigger,
-  // and its end and last characters tell which trigger it is (triggerAt()).
+  // test() and not exec(): exec() builds an array and a string for each match (a fifth of the
+  // gate's time on prose), and the match's end and last characters tell which trigger it is.
   while (TRIGGER.test(text)) {
     const end = TRIGGER.lastIndex
     const trigger = triggerAt(text, end)
     if (trigger === RARE_TRIGGER || ++triggers > MAX_TRIGGERS) return true
     const at = end - (trigger & LENGTH)
+    // `|||` holds two `||`: the next search starts inside this one.
+    if (trigger === OPERATOR) TRIGGER.lastIndex = at + 1
     if (trigger === SEMICOLON) {
       // `; drop table`, or `'x';` ending the value (a comment or the end after it).
       if (!mayBeWord(text, end, STATEMENTS_IN)) continue
@@ -522,11 +524,6 @@ function triggerMayFire(text: string, paranoia: Paranoia): boolean {
       if (after[1]?.value === 'by' && after[2]?.type === 'number' && isEnd(after[3])) return true
     } else if (logicMayFire(text, at, end, paranoia)) return true
   }
-  for (const operator of ['||', '&&']) {
-    for (let at = text.indexOf(operator); at !== -1; at = text.indexOf(operator, at + 1)) {
-      if (++triggers > MAX_TRIGGERS || logicMayFire(text, at, at + 2, paranoia)) return true
-    }
-  }
   return false
 }
 /**
@@ -538,10 +535,12 @@ function triggerMayFire(text: string, paranoia: Paranoia): boolean {
 const MAX_TRIGGERS = 32
 /**
  * A logic word, `union`, `order` or `group` as a whole word (a token is: \w is within its word
- * characters), `;`, or a rare trigger (a comment, `@@`, `waitfor`, `into outfile`).
+ * characters), `;`, a rare trigger (a comment, `@@`, `waitfor`, `into outfile`), or a logic
+ * operator `||` `&&` (in the same search: a search of their own cost as much as this one's
+ * alternatives). None holds another's character, so each is found where it was alone.
  */
-const TRIGGER =
-  /\b(?:or|and|xor|div|not|union|order|group)\b|;|#|--|\/\*|@@|waitfor|outfile|dumpfile/g
+export const TRIGGER =
+  /\b(?:or|and|xor|div|not|union|order|group)\b|;|#|--|\/\*|@@|waitfor|outfile|dumpfile|\|\||&&/g
 /** A trigger's kind and length (`kind | length`), as triggerAt() tells them. */
 const LENGTH = 15
 const SEMICOLON = 16 | 1
@@ -549,16 +548,39 @@ const UNION = 32 | 5
 const ORDER_OR_GROUP = 48 | 5
 const LOGIC_OR = 64 | 2
 const LOGIC_3 = 64 | 3
-const RARE_TRIGGER = 80
+const OPERATOR = 80 | 2
+const RARE_TRIGGER = 96
+/** The kinds triggerAt() tells, by the trigger each stands for. */
+export const TRIGGER_KINDS: Readonly<Record<string, number>> = {
+  ';': SEMICOLON,
+  union: UNION,
+  order: ORDER_OR_GROUP,
+  group: ORDER_OR_GROUP,
+  or: LOGIC_OR,
+  and: LOGIC_3,
+  xor: LOGIC_3,
+  div: LOGIC_3,
+  not: LOGIC_3,
+  '||': OPERATOR,
+  '&&': OPERATOR,
+  '#': RARE_TRIGGER,
+  '--': RARE_TRIGGER,
+  '/*': RARE_TRIGGER,
+  '@@': RARE_TRIGGER,
+  waitfor: RARE_TRIGGER,
+  outfile: RARE_TRIGGER,
+  dumpfile: RARE_TRIGGER,
+}
 /**
  * Which of TRIGGER's alternatives the match ending before `text[end]` is, told by its last
  * characters: `;`; `and` `div` `not` (`d` `v` `t`); `union` (`n`); `group` (`p`); and of those
  * ending in `r`, `xor`, `order`, `waitfor` by the character two before (`x` `d` `f`), `or` where
- * that is none of them (before `or` stands no word character, which those three are). Every
- * other last character (`#`, `-`, `*`, `@`, `e`) ends a rare one: `#`, `--`, `/*`, `@@`,
- * `outfile`, `dumpfile`. sqli-trigger.property.test.ts compares this with the match's text.
+ * that is none of them (before `or` stands no word character, which those three are); `||` and
+ * `&&` (`|` `&`). Every other last character (`#`, `-`, `*`, `@`, `e`) ends a rare one: `#`,
+ * `--`, `/*`, `@@`, `outfile`, `dumpfile`. sqli-in-place.property.test.ts compares this
+ * with the match's text.
  */
-function triggerAt(text: string, end: number): number {
+export function triggerAt(text: string, end: number): number {
   switch (text.charCodeAt(end - 1)) {
     case 59 /* ; */:
       return SEMICOLON
@@ -570,6 +592,9 @@ function triggerAt(text: string, end: number): number {
       return UNION
     case 112 /* p */:
       return ORDER_OR_GROUP
+    case 124 /* | */:
+    case 38 /* & */:
+      return OPERATOR
     case 114 /* r */:
       switch (text.charCodeAt(end - 3)) {
         case 120 /* x */:
