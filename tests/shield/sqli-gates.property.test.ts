@@ -193,6 +193,13 @@ describe('the gates of detectSqli never change its verdict', () => {
       "x') and talked\u00a0about",
       "x') || talked about",
       "x') || talked = 1",
+      // `||` and `&&` are found in the trigger search, a run of three holding two.
+      "x' ||| 1",
+      "x' &&& 1",
+      "x') ||| talked about",
+      "x' || 1 && 'a' = 'a",
+      `${"it's || x ".repeat(20)}1' or 1`,
+      `${"it's && x ".repeat(40)}1' or 1`,
       "x') and talked 1",
     ]
     const wrong = values.flatMap((v) =>
