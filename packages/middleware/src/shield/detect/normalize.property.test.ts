@@ -5,7 +5,7 @@ import { ATTACK_CATEGORIES, detect, type InputKind } from './index'
 import {
   entityDecode,
   escapeDecode,
-  foldWidth,
+  foldForms,
   normalize,
   percentDecode,
   stripSqlComments,
@@ -114,13 +114,13 @@ describe('normalize and the tokenizers, on any input', () => {
     )
   })
 
-  it('foldWidth is idempotent and maps fullwidth ASCII to ASCII', () => {
+  it('foldForms is idempotent and maps fullwidth ASCII to ASCII', () => {
     fc.assert(
       fc.property(anyText, (text) => {
-        expect(foldWidth(foldWidth(text))).toBe(foldWidth(text))
+        expect(foldForms(foldForms(text))).toBe(foldForms(text))
       }),
     )
-    expect(foldWidth('\uff53\uff45\uff4c\uff45\uff43\uff54')).toBe('select')
+    expect(foldForms('\uff53\uff45\uff4c\uff45\uff43\uff54')).toBe('select')
   })
 
   it('normalize is idempotent on text with no encoding left (plain words and punctuation)', () => {

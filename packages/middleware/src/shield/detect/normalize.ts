@@ -3,6 +3,8 @@
 // payload encoded three times over is decoded; a fourth layer is left as it is), so the whole is
 // linear in the input.
 
+import { foldCompatible, mayFold } from './compatibility-forms'
+
 /** How many layers of encoding are peeled (percent of percent of percent…). */
 const MAX_ROUNDS = 3
 
@@ -174,53 +176,40 @@ export function escapeDecode(text: string): string {
   return out
 }
 
-/** Fullwidth forms (U+FF01–U+FF5E, U+3000) to ASCII, NUL bytes dropped. */
-// biome-ignore lint/suspicious/noControlCharactersInRegex: NUL is one of the characters this folds away
-const WIDE_OR_NUL = /[\uff01-\uff5e\u3000\u0000]/
-
-export function foldWidth(text: string): string {
-  if (!WIDE_OR_NUL.test(text)) return text
-  let out = ''
-  let changed = false
-  for (let i = 0; i < text.length; i++) {
-    const code = text.charCodeAt(i)
-    if (code >= 0xff01 && code <= 0xff5e) {
-      out += String.fromCharCode(code - 0xfee0)
-      changed = true
-    } else if (code === 0x3000) {
-      out += ' '
-      changed = true
-    } else if (code === 0) {
-      changed = true
-    } else out += text[i]
-  }
-  return changed ? out : text
+/**
+ * Characters whose compatibility form is one ASCII character folded to it (fullwidth `＜`, small
+ * `﹤`, superscript `⁽`, mathematical `𝐬`…: compatibility-forms.ts), NUL bytes dropped.
+ */
+export function foldForms(text: string): string {
+  const folded = foldCompatible(text)
+  return folded.includes('\u0000') ? folded.replaceAll('\u0000', '') : folded
 }
 
 /** One round of every decoding. */
 function decodeOnce(text: string): string {
-  return foldWidth(escapeDecode(entityDecode(percentDecode(text))))
+  return foldForms(escapeDecode(entityDecode(percentDecode(text))))
 }
 
-/** Nothing any decoder would change: the common case, answered with one scan. */
+/** Nothing the decoders of `% & \\` and NUL would change (compatibility forms: mayFold). */
 // biome-ignore lint/suspicious/noControlCharactersInRegex: NUL is one of the characters decoding drops
-const ENCODED = /[%&\\\uff01-\uff5e\u3000\u0000]/
+const ENCODED = /[%&\\\u0000]/
 
 /**
- * Whether `text` holds a character some decoder below reads: `% & \\`, a fullwidth form, an
- * ideographic space or NUL. Without one, {@link normalize} returns `text` itself.
+ * Whether `text` holds a character some decoder below reads: `% & \\`, a compatibility form
+ * (fullwidth and the others compatibility-forms.ts folds), a NUL byte. False proves
+ * `normalize(text) === text`.
  */
 export function mayNeedDecoding(text: string): boolean {
-  return ENCODED.test(text)
+  return ENCODED.test(text) || mayFold(text)
 }
 
 /**
- * The text an attacker meant: percent (up to three layers), HTML entities, `\u`/`\x` escapes and
- * fullwidth forms decoded, NUL bytes dropped. Idempotent for text with at most three layers.
+ * The text an attacker meant: percent (up to three layers), HTML entities, `\u`/`\x` escapes
+ * decoded, compatibility forms folded (fullwidth `＜`, small `﹤`…), NUL bytes dropped. Idempotent for text with at most three layers.
  */
 export function normalize(text: string): string {
   if (!mayNeedDecoding(text)) return text
-  let current = foldWidth(text)
+  let current = foldForms(text)
   for (let round = 0; round < MAX_ROUNDS; round++) {
     const next = decodeOnce(current)
     if (next === current) return next
