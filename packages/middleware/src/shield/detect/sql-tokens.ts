@@ -61,16 +61,17 @@ export const sqlSpaceAt = (text: string, i: number) =>
 export function sqlWordEnd(text: string, i: number): number {
   // A word starts at a word character that is no digit (a digit starts a number); `#`, `-`, `/`
   // (comments), quotes, `.` and `@` are no word characters.
-  if (i >= text.length) return i
-  const start = classOf(text.charCodeAt(i))
-  if ((start & WORD) === 0 || (start & DIGIT) !== 0) return i
+  const length = text.length
+  if (i >= length) return i
+  if ((classOf(text.charCodeAt(i)) & (WORD | DIGIT)) !== WORD) return i
   let end = i + 1
-  while (wordAt(text, end)) end++
+  while (end < length && (classOf(text.charCodeAt(end)) & WORD) !== 0) end++
   return end
 }
 /** The first index from `i` on that is no white space to the tokenizer. */
 export function sqlSkipSpace(text: string, i: number): number {
-  while (sqlSpaceAt(text, i)) i++
+  const length = text.length
+  while (i < length && (classOf(text.charCodeAt(i)) & SPACE) !== 0) i++
   return i
 }
 
