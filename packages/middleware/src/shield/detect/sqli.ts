@@ -536,8 +536,10 @@ const MAX_TRIGGERS = 32
 /**
  * A logic word, `union`, `order` or `group` as a whole word (a token is: \w is within its word
  * characters), `;`, a rare trigger (a comment, `@@`, `waitfor`, `into outfile`), or a logic
- * operator `||` `&&` (in the same search: a search of their own cost as much as this one's
- * alternatives). None holds another's character, so each is found where it was alone.
+ * operator `||` `&&` (in the same search: two indexOf loops of their own cost a tenth of it, and
+ * the search took no longer with them). No other alternative holds a `|` or `&`, so the others
+ * are found where they were without them, and each `||` and `&&` where indexOf found it (the
+ * search resumes inside a run of three).
  */
 export const TRIGGER =
   /\b(?:or|and|xor|div|not|union|order|group)\b|;|#|--|\/\*|@@|waitfor|outfile|dumpfile|\|\||&&/g
