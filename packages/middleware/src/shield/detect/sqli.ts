@@ -536,8 +536,8 @@ const MAX_TRIGGERS = 32
 /**
  * A logic word, `union`, `order` or `group` as a whole word (a token is: \w is within its word
  * characters), `;`, a rare trigger (a comment, `@@`, `waitfor`, `into outfile`), or a logic
- * operator `||` `&&` (in the same search: two indexOf loops of their own cost a tenth of it, and
- * the search took no longer with them). No other alternative holds a `|` or `&`, so the others
+ * operator `||` `&&` (in the same search: it costs less with them than it and two indexOf loops
+ * of their own, by about 25 ns on prose). No other alternative holds a `|` or `&`, so the others
  * are found where they were without them, and each `||` and `&&` where indexOf found it (the
  * search resumes inside a run of three).
  */
