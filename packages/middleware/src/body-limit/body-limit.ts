@@ -1,5 +1,6 @@
 import type { Context, MiddlewareHandler, Next } from 'hono'
 import { CONTENT_LENGTH, framedByRuntime, mayHaveBody } from '../internal/http/body'
+import { joinChunks } from '../internal/http/chunks'
 import { socketFramedLength, unreadBodyHeaders } from '../internal/http/socket-body'
 import { assertBoolean, assertKnownKeys, assertNonNegativeInteger } from '../internal/options'
 import { begin, decide, type Pending } from '../internal/outcomes/decisions'
@@ -162,7 +163,7 @@ export function bodyLimit(options?: BodyLimitOptions): MiddlewareHandler & BodyL
     const headers = new Headers(raw.headers)
     headers.delete('transfer-encoding')
     headers.set('content-length', String(size))
-    c.req.raw = new Request(raw, { body: concat(chunks, size) as BufferSource, headers })
+    c.req.raw = new Request(raw, { body: joinChunks(chunks, size) as BufferSource, headers })
     await next()
   }
 }
@@ -184,15 +185,4 @@ function rejoin(
       return reader.cancel(reason)
     },
   })
-}
-
-function concat(chunks: Uint8Array[], size: number): Uint8Array {
-  if (chunks.length === 1) return chunks[0] as Uint8Array
-  const out = new Uint8Array(size)
-  let offset = 0
-  for (const chunk of chunks) {
-    out.set(chunk, offset)
-    offset += chunk.byteLength
-  }
-  return out
 }

@@ -1,4 +1,5 @@
 import type { Context } from 'hono'
+import { joinChunks } from '../internal/http/chunks'
 import type { Pending } from '../internal/outcomes/decisions'
 import type { IdempotencyStore, IdempotentResponse } from './store'
 
@@ -58,18 +59,6 @@ async function store(h: Held, k: Keeper, res: Response, body: Uint8Array): Promi
   else if (stored === undefined) await release(h, k, 'not stored: the store failed to keep it')
 }
 
-/** Joins the chunks read so far into one array. */
-function concat(chunks: Uint8Array[], size: number): Uint8Array {
-  if (chunks.length === 1) return chunks[0] as Uint8Array
-  const out = new Uint8Array(size)
-  let at = 0
-  for (const chunk of chunks) {
-    out.set(chunk, at)
-    at += chunk.length
-  }
-  return out
-}
-
 /**
  * Settles a first request after the chain: a thrown handler or a 5xx releases the key (the
  * client may retry); any other answer is stored once its body has been read to the end, before
@@ -105,7 +94,7 @@ export async function settle(h: Held, k: Keeper): Promise<void> {
         if (read.done) {
           if (tooLarge)
             await release(h, k, `not stored: body over maxBodyBytes (${k.maxBodyBytes})`)
-          else await store(h, k, res, concat(chunks, size))
+          else await store(h, k, res, joinChunks(chunks, size))
           controller.close()
           return
         }

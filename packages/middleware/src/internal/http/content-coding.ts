@@ -3,6 +3,8 @@
 // (shield) needs when the application decodes compressed bodies itself. The runtime never decodes
 // a request body, and neither does Hono.
 
+import { joinChunks } from './chunks'
+
 /** What {@link decodeContent} made of a body. */
 export type DecodedContent =
   /** The decoded bytes, whole (`complete`) or their first `limit` bytes. */
@@ -117,31 +119,14 @@ async function inflate(
         if (room > 0) chunks.push(value.subarray(0, room))
         length = limit
         await reader.cancel().catch(() => {})
-        return { bytes: joined(chunks, length), complete: false }
+        return { bytes: joinChunks(chunks, length), complete: false }
       }
       chunks.push(value)
       length += value.byteLength
     }
     await feeding
   } catch {
-    return whole ? undefined : { bytes: joined(chunks, length), complete: false }
+    return whole ? undefined : { bytes: joinChunks(chunks, length), complete: false }
   }
-  return { bytes: joined(chunks, length), complete: true }
-}
-
-/** The chunks as one array of `length` bytes. */
-function joined(
-  chunks: readonly Uint8Array<ArrayBuffer>[],
-  length: number,
-): Uint8Array<ArrayBuffer> {
-  if (chunks.length === 1 && (chunks[0] as Uint8Array<ArrayBuffer>).byteLength === length) {
-    return chunks[0] as Uint8Array<ArrayBuffer>
-  }
-  const out = new Uint8Array(length)
-  let at = 0
-  for (const chunk of chunks) {
-    out.set(chunk, at)
-    at += chunk.byteLength
-  }
-  return out
+  return { bytes: joinChunks(chunks, length), complete: true }
 }

@@ -1,5 +1,6 @@
 import type { JSONWebKeySet } from 'jose'
 import { BoundedCache } from '../caches/bounded-cache'
+import { joinChunks } from '../http/chunks'
 import { parseIPv4 } from '../network/ip'
 import { assertKnownKeys, assertPositiveInteger, formatValue, optionError } from '../options'
 import { isJoseError, type KeySource } from './key-source'
@@ -194,14 +195,8 @@ async function fetchJson(url: string, timeoutMs: number, fetchImpl: JwksFetch): 
       }
       chunks.push(value)
     }
-    const bytes = new Uint8Array(size)
-    let offset = 0
-    for (const chunk of chunks) {
-      bytes.set(chunk, offset)
-      offset += chunk.byteLength
-    }
     try {
-      return JSON.parse(new TextDecoder().decode(bytes))
+      return JSON.parse(new TextDecoder().decode(joinChunks(chunks, size)))
     } catch {
       throw new JwksUnavailableError(`${url} answered something that is not JSON`)
     }
