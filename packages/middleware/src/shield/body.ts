@@ -108,9 +108,10 @@ function scanText(
  * accepts compressed bodies decodes them itself, and an attack inside would pass a shield that
  * read the compressed bytes. gzip and deflate are decoded (DecompressionStream) up to
  * `maxInspectBytes` of output, so a body built to expand costs no more than the cap, and inspected
- * as the declared type; the handler still gets the bytes as sent. A coding the web platform does
- * not decode (`br`, `zstd`) is not inspected; bytes that are not in their declared coding are
- * inspected as sent (the handler could not decode them either). The decision says which.
+ * as the declared type; the handler still gets the bytes as sent. br and zstd are decoded where
+ * the runtime's DecompressionStream has them (brotli: Node 22 and later, Bun, Deno; zstd: Bun).
+ * A coding the runtime does not decode is not inspected; bytes that are not in their declared
+ * coding are inspected as sent (the handler could not decode them either). The decision says which.
  */
 async function scanEncoded(
   c: Context,

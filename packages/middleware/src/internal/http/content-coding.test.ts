@@ -1,6 +1,23 @@
+import { brotliCompressSync, constants, createBrotliCompress } from 'node:zlib'
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { contentCodings, decodeContent } from './content-coding'
+
+/** `bytes` in brotli, by Node's zlib (a second encoder beside the decoder under test). */
+const brotli = (bytes: Uint8Array, quality = 5) =>
+  new Uint8Array(
+    brotliCompressSync(bytes, { params: { [constants.BROTLI_PARAM_QUALITY]: quality } }),
+  )
+
+/** Whether this runtime's DecompressionStream has `format` (Node 22 and later: `brotli`). */
+function hasFormat(format: string): boolean {
+  try {
+    new DecompressionStream(format as CompressionFormat)
+    return true
+  } catch {
+    return false
+  }
+}
 
 /** `bytes` through a CompressionStream of `format`. */
 async function compress(
@@ -18,7 +35,8 @@ async function encode(
 ): Promise<Uint8Array<ArrayBuffer>> {
   let out = bytes
   for (const coding of codings) {
-    out = await compress(out, coding === 'deflate' ? 'deflate' : 'gzip')
+    out =
+      coding === 'br' ? brotli(out) : await compress(out, coding === 'deflate' ? 'deflate' : 'gzip')
   }
   return out
 }
@@ -84,9 +102,53 @@ describe('decodeContent', () => {
     }
   })
 
+  // The unit tests run on Node 22 and 24, which decode brotli; Node 20 and Workers do not, and
+  // the runtime matrix (tests/runtime/cases/shield.mjs) checks what shield says there.
+  it.runIf(hasFormat('brotli'))(
+    'undoes br where the runtime decodes brotli, alone and in a stack',
+    async () => {
+      const body = text('{"comment":"<script>alert(1)</script>"}')
+      expect(await decodeContent(brotli(body), ['br'], 1024)).toEqual({
+        bytes: body,
+        complete: true,
+      })
+      const stacked = await encode(body, ['br', 'gzip'])
+      expect(await decodeContent(stacked, ['br', 'gzip'], 1024)).toEqual({
+        bytes: body,
+        complete: true,
+      })
+      expect(await decodeContent(text('not brotli at all'), ['br'], 1024)).toEqual({ failed: 'br' })
+    },
+  )
+
+  it.runIf(hasFormat('brotli'))(
+    'stops a brotli body built to expand at the limit: 256 MiB of zeros in under 1 KiB',
+    async () => {
+      // Brotli expands far more than deflate: the whole body is one slice of input.
+      const encoder = createBrotliCompress({ params: { [constants.BROTLI_PARAM_QUALITY]: 4 } })
+      const chunks: Uint8Array<ArrayBuffer>[] = []
+      encoder.on('data', (chunk: Uint8Array<ArrayBuffer>) => chunks.push(chunk))
+      const ended = new Promise((resolve) => encoder.on('end', resolve))
+      const zeros = new Uint8Array(64 * 2 ** 20)
+      for (let i = 0; i < 4; i++) encoder.write(zeros)
+      encoder.end()
+      await ended
+      const bomb = new Uint8Array(await new Blob(chunks).arrayBuffer())
+      expect(bomb.byteLength).toBeLessThan(1024)
+      const decoded = await decodeContent(bomb, ['br'], 65536)
+      expect(decoded).toMatchObject({ complete: false })
+      expect('bytes' in decoded && decoded.bytes.byteLength).toBe(65536)
+    },
+  )
+
   it('names a coding it does not undo, and refuses a stack longer than clients send', async () => {
-    expect(await decodeContent(text('x'), ['br'], 10)).toEqual({ unsupported: 'br' })
-    expect(await decodeContent(text('x'), ['gzip', 'zstd'], 10)).toEqual({ unsupported: 'zstd' })
+    expect(await decodeContent(text('x'), ['compress'], 10)).toEqual({ unsupported: 'compress' })
+    expect(await decodeContent(text('x'), ['gzip', 'snappy'], 10)).toEqual({
+      unsupported: 'snappy',
+    })
+    if (!hasFormat('zstd')) {
+      expect(await decodeContent(text('x'), ['gzip', 'zstd'], 10)).toEqual({ unsupported: 'zstd' })
+    }
     const five = ['gzip', 'gzip', 'gzip', 'gzip', 'gzip']
     expect(await decodeContent(text('x'), five, 10)).toEqual({ unsupported: five.join(', ') })
   })
@@ -103,7 +165,13 @@ describe('decodeContent', () => {
     await fc.assert(
       fc.asyncProperty(
         fc.uint8Array({ maxLength: 3000 }),
-        fc.array(fc.constantFrom('gzip', 'x-gzip', 'deflate'), { minLength: 1, maxLength: 3 }),
+        fc.array(
+          fc.constantFrom('gzip', 'x-gzip', 'deflate', ...(hasFormat('brotli') ? ['br'] : [])),
+          {
+            minLength: 1,
+            maxLength: 3,
+          },
+        ),
         fc.integer({ min: 1, max: 4000 }),
         async (bytes, codings, limit) => {
           const body = new Uint8Array(bytes)

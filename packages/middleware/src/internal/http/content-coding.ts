@@ -9,16 +9,48 @@ import { joinChunks } from './chunks'
 export type DecodedContent =
   /** The decoded bytes, whole (`complete`) or their first `limit` bytes. */
   | { readonly bytes: Uint8Array<ArrayBuffer>; readonly complete: boolean }
-  /** A coding DecompressionStream does not undo (`br`, `zstd`, `compress`, an unknown name). */
+  /**
+   * A coding DecompressionStream does not undo here: `compress` or an unknown name anywhere,
+   * `br` where the runtime has no `brotli` format (Node 20, Workers), `zstd` where it has no
+   * `zstd` (all but Bun).
+   */
   | { readonly unsupported: string }
   /** A coding it undoes, on bytes that are not in it. */
   | { readonly failed: string }
 
-/** The codings undone, by their names in `Content-Encoding` (`x-gzip` is gzip, RFC 9110 §8.4.1.3). */
-const FORMATS: Readonly<Record<string, CompressionFormat>> = {
+/**
+ * DecompressionStream's formats: the standard's three, and `brotli` and `zstd`, which some
+ * runtimes add (Node 22 and later, Bun and Deno decode `brotli`; Bun `zstd`).
+ */
+type Format = CompressionFormat | 'brotli' | 'zstd'
+
+/**
+ * The codings undone, by their names in `Content-Encoding` (`x-gzip` is gzip, RFC 9110 §8.4.1.3;
+ * `br` is RFC 7932, `zstd` RFC 8878): those the runtime's DecompressionStream has ({@link decodes}).
+ */
+const FORMATS: Readonly<Record<string, Format>> = {
   gzip: 'gzip',
   'x-gzip': 'gzip',
   deflate: 'deflate',
+  br: 'brotli',
+  zstd: 'zstd',
+}
+
+/** Whether this runtime's DecompressionStream has `format`, asked once per format. */
+const decodes = new Map<Format, boolean>()
+
+function supported(format: Format): boolean {
+  let known = decodes.get(format)
+  if (known === undefined) {
+    try {
+      new DecompressionStream(format as CompressionFormat)
+      known = true
+    } catch {
+      known = false
+    }
+    decodes.set(format, known)
+  }
+  return known
 }
 
 /** More codings than any client stacks: a longer list is refused, not undone one by one. */
@@ -28,6 +60,9 @@ const MAX_CODINGS = 4
  * Compressed bytes given to the decoder at a time. Deflate expands a byte to about a thousand at
  * most, so one slice makes a megabyte at most however the runtime buffers its output: a body
  * built to expand (a "zip bomb") is cut at `limit` after about that much work, never held whole.
+ * Brotli and zstd expand far more (a few bytes can stand for megabytes of zeros): there the cut
+ * relies on the runtime handing its output over as it makes it, which each runtime that has
+ * them does (content-coding.test.ts decodes such bodies of gigabytes).
  */
 const SLICE = 1024
 
@@ -62,7 +97,8 @@ export async function decodeContent(
 ): Promise<DecodedContent> {
   if (codings.length > MAX_CODINGS) return { unsupported: codings.join(', ') }
   for (const coding of codings) {
-    if (FORMATS[coding] === undefined) return { unsupported: coding }
+    const format = FORMATS[coding]
+    if (format === undefined || !supported(format)) return { unsupported: coding }
   }
   let current = bytes
   let complete = true
@@ -71,7 +107,7 @@ export async function decodeContent(
   const between = Math.max(limit, 4 * bytes.byteLength)
   for (let i = codings.length - 1; i >= 0; i--) {
     const coding = codings[i] as string
-    const format = FORMATS[coding] as CompressionFormat
+    const format = FORMATS[coding] as Format
     const keep = i === 0 ? limit : between
     let out = await inflate(current, format, keep, complete)
     if (out === undefined && format === 'deflate') {
@@ -92,11 +128,11 @@ export async function decodeContent(
  */
 async function inflate(
   input: Uint8Array<ArrayBuffer>,
-  format: CompressionFormat,
+  format: Format,
   limit: number,
   whole: boolean,
 ): Promise<{ bytes: Uint8Array<ArrayBuffer>; complete: boolean } | undefined> {
-  const stream = new DecompressionStream(format)
+  const stream = new DecompressionStream(format as CompressionFormat)
   const writer = stream.writable.getWriter()
   const reader = stream.readable.getReader()
   // Fed in slices while the output is read: the reader stops the feeding by cancelling.
