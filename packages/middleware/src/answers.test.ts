@@ -431,6 +431,18 @@ const TRIGGERS: Record<string, () => Trigger | Promise<Trigger>> = {
     mw: shield(),
     init: json('{"comment":"<script>alert(1)</script>"}'),
   }),
+  'shield body_too_large': () => ({
+    mw: shield({ uninspected: 'refuse', maxInspectBytes: 8 }),
+    init: json('{"comment":"a clean comment, longer than the cap"}'),
+  }),
+  'shield unsupported_media_type': () => ({
+    mw: shield({ uninspected: 'refuse' }),
+    init: {
+      method: 'POST',
+      body: '{}',
+      headers: { 'content-type': 'application/json', 'content-encoding': 'compress' },
+    },
+  }),
   'ssrfGuard url_invalid': () => ({ mw: ssrfGuard(), init: json('{"url":"ftp://x"}') }),
   'ssrfGuard url_forbidden': () => ({ mw: ssrfGuard(), init: json('{"url":"http://127.0.0.1/"}') }),
   'webhook webhook_signature_invalid': () => ({

@@ -1,9 +1,17 @@
 import type { Answers, RejectOrRecordFor, RejectsFrom } from '../internal/outcomes/answers'
 import { rejectOrRecord as rejectOrRecordAny } from '../internal/outcomes/reject-or-record'
 
+/** What `shield`'s answers depend on. */
+export interface ShieldSetup {
+  /** `uninspected: 'refuse'`: a body shield cannot inspect whole is refused. */
+  refuseUninspected: boolean
+}
+
 /**
- * Every answer `shield` gives instead of calling `next()`. One row: the response says nothing
- * about which rule fired, nor whether the client is banned; the decision says both.
+ * Every answer `shield` gives instead of calling `next()`. The 403 says nothing about which
+ * rule fired, nor whether the client is banned; the decision says both. With `uninspected:
+ * 'refuse'`, a body shield could not inspect whole is refused: longer than `maxInspectBytes`
+ * (413), or in a content coding this runtime does not decode (415, with `Accept-Encoding`).
  */
 export const ANSWERS = [
   {
@@ -11,7 +19,19 @@ export const ANSWERS = [
     code: 'attack_detected',
     description: 'Request blocked: it carries an attack, or its client is banned after several',
   },
-] as const satisfies Answers
+  {
+    status: 413,
+    code: 'body_too_large',
+    description: 'The body is longer than shield inspects',
+    when: (o) => o.refuseUninspected,
+  },
+  {
+    status: 415,
+    code: 'unsupported_media_type',
+    description: "The body's Content-Encoding is not one shield decodes",
+    when: (o) => o.refuseUninspected,
+  },
+] as const satisfies Answers<ShieldSetup>
 
 /** `shield()`'s return type: what `hc` knows it can answer. */
 export type ShieldRejects = RejectsFrom<typeof ANSWERS>

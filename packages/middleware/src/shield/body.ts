@@ -129,6 +129,7 @@ async function scanEncoded(
   const decoded = await decodeContent(bytes, codings, scan.maxInspect)
   if ('unsupported' in decoded) {
     scan.note(`body encoded ${decoded.unsupported}: not inspected`)
+    scan.uninspected = 'coding'
     return false
   }
   if ('failed' in decoded) {
@@ -138,6 +139,7 @@ async function scanEncoded(
     return scanText(c, scan, fields, declared === 'multipart' ? 'other' : declared, sent, false)
   }
   const coding = codings.join(', ')
+  if (!decoded.complete) scan.uninspected = 'over-cap'
   scan.note(
     decoded.complete
       ? `body decoded from ${coding}`

@@ -79,6 +79,14 @@ export interface ShieldOptions {
   fields?: { skip?: readonly string[]; inspect?: readonly string[] }
   /** Body characters inspected at most; the rest passes uninspected (the decision says so). Default 65536. */
   maxInspectBytes?: number
+  /**
+   * A body shield cannot inspect whole: longer than `maxInspectBytes`, or sent in a content
+   * coding this runtime does not decode (`br` on Node 20 and Workers, `zstd` but on Bun,
+   * `compress`). `'allow'` (default): it passes, inspected as far as shield could, and the
+   * decision says so. `'refuse'`: answered 413 `body_too_large` or 415 `unsupported_media_type`
+   * (with `Accept-Encoding`), unless the part inspected already found an attack (403).
+   */
+  uninspected?: 'allow' | 'refuse'
   /** Report instead of refuse: every request passes, each would-be block is a `dry-run` decision. */
   dryRun?: boolean
   /** Called for each detection (also in dry run), before the request is refused. */
@@ -108,6 +116,8 @@ export interface ShieldConfig {
   /** The user's pointers alone, compiled (routes without schema hints). */
   readonly fields: PointerTrie | undefined
   readonly maxInspect: number
+  /** `uninspected: 'refuse'`. */
+  readonly refuseUninspected: boolean
   readonly dryRun: boolean
   readonly onDetect: ((detection: ShieldDetection, c: Context) => void | Promise<void>) | undefined
   readonly ban: BanConfig | undefined
@@ -120,6 +130,7 @@ const KNOWN = [
   'exempt',
   'fields',
   'maxInspectBytes',
+  'uninspected',
   'dryRun',
   'onDetect',
   'ban',
@@ -135,6 +146,13 @@ export function shieldConfig(options: ShieldOptions | undefined): ShieldConfig {
   }
   const { skip, inspect } = fieldsOption(o.fields)
   const exempt = exemptOption(o.exempt)
+  const uninspected = o.uninspected ?? 'allow'
+  if (uninspected !== 'allow' && uninspected !== 'refuse') {
+    throw optionError(
+      NAME,
+      `"uninspected" must be 'allow' or 'refuse', got ${formatValue(uninspected)}`,
+    )
+  }
   return Object.freeze({
     rules: rulesOption(o.rules),
     paranoia,
@@ -143,6 +161,7 @@ export function shieldConfig(options: ShieldOptions | undefined): ShieldConfig {
     inspect,
     fields: skip.length + inspect.length > 0 ? compilePointers(skip, inspect) : undefined,
     maxInspect: assertPositiveInteger(NAME, 'maxInspectBytes', o.maxInspectBytes ?? 65_536),
+    refuseUninspected: uninspected === 'refuse',
     dryRun: assertBoolean(NAME, 'dryRun', o.dryRun ?? false),
     onDetect:
       o.onDetect === undefined

@@ -1,12 +1,22 @@
-import type { MiddlewareDescription } from '@palisade/shared/describe'
+import type { DescribedHeader, MiddlewareDescription } from '@palisade/shared/describe'
 import { responsesOf } from '../internal/outcomes/answers'
-import { ANSWERS } from './answers'
+import { ANSWERS, type ShieldSetup } from './answers'
+
+/** On the 415 for a content coding shield does not decode: the codings it does (RFC 9110 §12.5.3). */
+const ACCEPT_ENCODING: DescribedHeader = {
+  name: 'Accept-Encoding',
+  description: 'The content codings shield decodes on this runtime',
+  schema: { type: 'string', maxLength: 200 },
+}
 
 /**
  * What `shield` adds to every operation it runs for (it reads the path, query and headers of
- * every method, and bodies): its answer (`answers.ts`: 403 `attack_detected`).
+ * every method, and bodies): its answers (`answers.ts`: 403 `attack_detected`; 413 and 415 with
+ * `uninspected: 'refuse'`).
  */
-export const shieldDescription: MiddlewareDescription = {
-  middleware: 'shield',
-  responses: responsesOf(ANSWERS, undefined),
+export function shieldDescription(setup: ShieldSetup): MiddlewareDescription {
+  return {
+    middleware: 'shield',
+    responses: responsesOf(ANSWERS, setup, { 415: [ACCEPT_ENCODING] }),
+  }
 }

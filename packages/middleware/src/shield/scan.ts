@@ -199,6 +199,11 @@ export class Scan {
   contentType: string | undefined
   /** The request's `Content-Encoding`, as the header walk found it. */
   contentEncoding: string | undefined
+  /**
+   * Why the body could not be inspected whole, beyond {@link capped}: decoded no further than
+   * the cap (`over-cap`), or in a content coding not decoded here (`coding`).
+   */
+  uninspected: 'over-cap' | 'coding' | undefined
 
   constructor(
     readonly options: DetectOptions,

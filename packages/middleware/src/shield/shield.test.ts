@@ -1,6 +1,7 @@
 import { once } from 'node:events'
 import { connect } from 'node:net'
 import { brotliCompressSync } from 'node:zlib'
+import { getMiddlewareDescription } from '@palisade/shared/describe'
 import { Hono, type MiddlewareHandler } from 'hono'
 import { afterAll, beforeAll, describe, expect, it, onTestFinished, vi } from 'vitest'
 import { type Served, serveOnLoopback } from '../../test/node-server'
@@ -497,6 +498,95 @@ describe('shield: maxInspectBytes', () => {
     res = await app.request('/', post(`${filler} <script>`, 'text/plain'))
     expect(res.status).toBe(200)
     expect(decision()?.cause).toContain('first 1024 of 2009')
+  })
+})
+
+describe("shield: uninspected: 'refuse'", () => {
+  const filler = 'a'.repeat(2000)
+
+  it('answers 413 for a body longer than maxInspectBytes, 403 where the part inspected holds an attack', async () => {
+    const { app, decision } = appWith({ maxInspectBytes: 1024, uninspected: 'refuse' })
+    let res = await app.request('/', json({ a: filler, b: 'hello' }))
+    expect(res.status).toBe(413)
+    expect(decision()).toMatchObject({ outcome: 'reject', code: 'body_too_large', status: 413 })
+    expect(decision()?.cause).toMatch(/^body over maxInspectBytes: first 1024 of \d+ characters/)
+    // The padding that used to carry an attack past the cap.
+    res = await app.request('/', json({ a: filler, b: '<script>x</script>' }))
+    expect(res.status).toBe(413)
+    res = await app.request('/', json({ b: '<script>x</script>', a: filler }))
+    expect(res.status).toBe(403)
+    res = await app.request('/', post(`${filler} <script>`, 'text/plain'))
+    expect(res.status).toBe(413)
+    // Within the cap: inspected whole, as before.
+    res = await app.request('/', json({ b: 'hello' }))
+    expect(res.status).toBe(200)
+    expect(decision()?.outcome).toBe('allow')
+  })
+
+  it('answers 413 for a compressed body that decodes longer than the cap', async () => {
+    const { app, decision } = appWith({ maxInspectBytes: 1024, uninspected: 'refuse' })
+    const res = await app.request('/', {
+      method: 'POST',
+      body: await compressed(`${filler} <script>`, 'gzip'),
+      headers: { 'content-type': 'text/plain', 'content-encoding': 'gzip' },
+    })
+    expect(res.status).toBe(413)
+    expect(decision()?.cause).toBe('body decoded from gzip: its first 1024 bytes inspected')
+  })
+
+  it('answers 415 with Accept-Encoding for a coding it does not decode here', async () => {
+    const { app, decision } = appWith({ uninspected: 'refuse' })
+    const res = await app.request('/', {
+      method: 'POST',
+      body: '{"c":"<script>x</script>"}',
+      headers: { 'content-type': 'application/json', 'content-encoding': 'compress' },
+    })
+    expect(res.status).toBe(415)
+    // Node 22 and 24, where these tests run, decode brotli too.
+    expect(res.headers.get('accept-encoding')).toBe('gzip, deflate, br')
+    expect(decision()).toMatchObject({
+      code: 'unsupported_media_type',
+      cause: 'body encoded compress: not inspected',
+    })
+    // A coding it decodes is inspected and answered as before.
+    const gz = await app.request('/', {
+      method: 'POST',
+      body: await compressed('{"c":"hello"}', 'gzip'),
+      headers: { 'content-type': 'application/json', 'content-encoding': 'gzip' },
+    })
+    expect(decision()?.outcome).toBe('allow')
+    expect(gz.status).toBe(400) // the echo route's: it does not decode gzip
+  })
+
+  it('records each refusal as dry-run in dry run, counts none toward a ban and tells no onDetect', async () => {
+    const onDetect = vi.fn()
+    const store = new MemoryRateLimitStore()
+    const dry = appWith({ maxInspectBytes: 1024, uninspected: 'refuse', dryRun: true, onDetect })
+    expect((await dry.app.request('/', json({ a: filler }))).status).toBe(200)
+    expect(dry.decision()).toMatchObject({ outcome: 'dry-run', code: 'body_too_large' })
+    const banned = appWith({
+      maxInspectBytes: 1024,
+      uninspected: 'refuse',
+      onDetect,
+      ban: { after: 1, store },
+    })
+    for (let i = 0; i < 3; i++) {
+      expect((await banned.app.request('/', json({ a: filler }))).status).toBe(413)
+    }
+    expect((await banned.app.request('/', json({ b: 'hello' }))).status).toBe(200)
+    expect(onDetect).not.toHaveBeenCalled()
+  })
+
+  it('describes its 413 and 415 to OpenAPI only when it can answer them, and checks the option', () => {
+    const statuses = (mw: MiddlewareHandler) =>
+      getMiddlewareDescription(mw)?.responses?.map((r) => r.status)
+    expect(statuses(shield())).toEqual([403])
+    expect(statuses(shield({ uninspected: 'refuse' }))).toEqual([403, 413, 415])
+    const described = getMiddlewareDescription(shield({ uninspected: 'refuse' }))
+    expect(described?.responses?.[2]?.headers?.map((h) => h.name)).toEqual(['Accept-Encoding'])
+    expect(() => shield({ uninspected: 'block' as never })).toThrow(
+      /shield: "uninspected" must be 'allow' or 'refuse'/,
+    )
   })
 })
 

@@ -1,6 +1,7 @@
 import { type FieldHints, fieldHintsOf } from '@palisade/shared/field-hints'
 import type { Context, MiddlewareHandler } from 'hono'
 import { matchedRoutes } from 'hono/route'
+import { decodedCodings } from '../internal/http/content-coding'
 import { begin, decide, type Pending } from '../internal/outcomes/decisions'
 import { described } from '../internal/outcomes/described'
 import { rejectOrRecord, type ShieldRejects } from './answers'
@@ -57,7 +58,8 @@ export function shield(options?: ShieldOptions): MiddlewareHandler & ShieldRejec
     return trie
   }
 
-  return described(shieldDescription, async function shield(c, next) {
+  const description = shieldDescription({ refuseUninspected: config.refuseUninspected })
+  return described(description, async function shield(c, next) {
     const d = begin(c, NAME)
     // Awaited only when there is a function to ask: no promise or turn per request otherwise.
     if (config.exemptFn !== undefined ? (await config.exemptFn(c)) === true : exempted(c, config)) {
@@ -80,6 +82,12 @@ export function shield(options?: ShieldOptions): MiddlewareHandler & ShieldRejec
       )
     }
     const cause = scan.notes?.join('; ')
+    if (found === undefined && config.refuseUninspected && (scan.capped || scan.uninspected)) {
+      if (d !== undefined && cause !== undefined) d.decision.cause = cause
+      refuseUninspected(d, config, scan.uninspected === 'coding')
+      await next()
+      return
+    }
     if (found === undefined) {
       decide(d, 'allow')
       if (d !== undefined && cause !== undefined) d.decision.cause = cause
@@ -111,6 +119,21 @@ async function refuse(
     d.decision.cause = cause ? `${cause}; client banned` : 'client banned'
   }
   rejectOrRecord(d, config.dryRun, 403, MESSAGE, 'attack_detected')
+}
+
+/**
+ * `uninspected: 'refuse'`: a body shield could not inspect whole. 415 with the codings it
+ * decodes here (RFC 9110 §15.5.16 and §12.5.3) for a content coding it does not; 413 for a body
+ * longer than it inspects. Not a detection: no `onDetect`, no count toward a ban.
+ */
+function refuseUninspected(d: Pending | undefined, config: ShieldConfig, coding: boolean): void {
+  if (coding) {
+    rejectOrRecord(d, config.dryRun, 415, 'Unsupported Media Type', 'unsupported_media_type', {
+      'Accept-Encoding': decodedCodings().join(', '),
+    })
+  } else {
+    rejectOrRecord(d, config.dryRun, 413, 'Content Too Large', 'body_too_large')
+  }
 }
 
 /** Sets what the decision says beyond its code: cause, category, location (in that key order). */

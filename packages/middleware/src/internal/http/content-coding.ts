@@ -36,6 +36,19 @@ const FORMATS: Readonly<Record<string, Format>> = {
   zstd: 'zstd',
 }
 
+/**
+ * The codings {@link decodeContent} undoes on this runtime, by their `Content-Encoding` names
+ * (`x-gzip` left out, as gzip's alias): for an `Accept-Encoding` answered with a 415.
+ *
+ * @example
+ * decodedCodings() // ['gzip', 'deflate', 'br'] on Node 24
+ */
+export function decodedCodings(): string[] {
+  return Object.entries(FORMATS)
+    .filter(([coding, format]) => coding !== 'x-gzip' && supported(format))
+    .map(([coding]) => coding)
+}
+
 /** Whether this runtime's DecompressionStream has `format`, asked once per format. */
 const decodes = new Map<Format, boolean>()
 
