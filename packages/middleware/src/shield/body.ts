@@ -1,7 +1,8 @@
+import { contentCodings } from '@palisade/shared/content-coding'
 import { readJsonText } from '@palisade/shared/json'
 import type { Context } from 'hono'
 import { mayHaveBody } from '../internal/http/body'
-import { contentCodings, decodeContent } from '../internal/http/content-coding'
+import { decodeContent } from '../internal/http/content-coding'
 import {
   isJsonContentType,
   readBodyBytes,

@@ -121,7 +121,14 @@ function buildResponses(
   const takesBody = meta?.request?.body !== undefined || meta?.request?.form !== undefined
   if (validated && takesBody && responses['415'] === undefined) {
     responses['415'] = {
-      description: 'The request body is not in a media type this operation accepts',
+      description:
+        'The request body is not in a media type this operation accepts, or is sent with a content coding',
+      headers: {
+        'Accept-Encoding': {
+          description: 'On a body sent with a content coding: `identity`, send it uncompressed',
+          schema: { type: 'string' },
+        },
+      },
       content: { [PROBLEM_JSON]: { schema: registry.ref(validationProblemSchema()) } },
     }
   }

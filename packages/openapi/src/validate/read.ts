@@ -1,5 +1,6 @@
 // Reading the parts of a request a route validates: the body by its media type, the query with
 // repeated keys as lists, the headers under the names the schema spells.
+import { contentCodings } from '@palisade/shared/content-coding'
 import { readJsonText } from '@palisade/shared/json'
 import type { Context } from 'hono'
 import { isRecord } from '../schema/common'
@@ -45,7 +46,28 @@ export class UnreadableBody {
   constructor(
     readonly code: ValidationCode,
     readonly message: string,
+    /** Headers of the answer: `Accept-Encoding` on the 415 for a content coding. */
+    readonly headers?: Record<string, string>,
   ) {}
+}
+
+/**
+ * A body sent with a content coding (`Content-Encoding: gzip`): neither the runtime nor Hono
+ * decodes a request body, so its compressed bytes would be read as JSON or a form and refused as
+ * malformed. It is refused as what it is, 415 with `Accept-Encoding: identity` (RFC 9110
+ * §15.5.16, §12.5.3): the client can send it again uncompressed. An application that takes
+ * compressed bodies decodes them before validation and drops the header.
+ */
+function encodedBody(c: Context): UnreadableBody | undefined {
+  const header = c.req.header('content-encoding')
+  if (header === undefined) return undefined
+  const codings = contentCodings(header)
+  if (codings.length === 0) return undefined
+  return new UnreadableBody(
+    'unsupported_media_type',
+    `Content-Encoding ${codings.join(', ')} is not accepted: send the body without a content coding`,
+    { 'Accept-Encoding': 'identity' },
+  )
 }
 
 const mediaType = (c: Context): string => {
@@ -54,6 +76,8 @@ const mediaType = (c: Context): string => {
 }
 
 export async function readJSON(c: Context): Promise<unknown> {
+  const encoded = encodedBody(c)
+  if (encoded !== undefined) return encoded
   const media = mediaType(c)
   if (media !== '' && !JSON_MEDIA.test(media))
     return new UnreadableBody('unsupported_media_type', `Expected application/json, got ${media}`)
@@ -80,6 +104,8 @@ export async function readJSON(c: Context): Promise<unknown> {
 }
 
 export async function readForm(c: Context, arrays: Set<string>): Promise<unknown> {
+  const encoded = encodedBody(c)
+  if (encoded !== undefined) return encoded
   const media = mediaType(c)
   if (media !== '' && !FORM_MEDIA.has(media))
     return new UnreadableBody(

@@ -84,12 +84,16 @@ export function requestValidator(
   if (parts.length === 0) return undefined
   const hook = options.onValidationError
 
-  const reject = async (c: Context, problem: ValidationProblem) => {
+  const reject = async (
+    c: Context,
+    problem: ValidationProblem,
+    headers?: Record<string, string>,
+  ) => {
     if (hook) {
       const res = await hook(problem, c)
       if (res instanceof Response) return res
     }
-    return problemResponse(problem)
+    return problemResponse(problem, headers)
   }
 
   return async function validateRequest(c, next) {
@@ -100,6 +104,7 @@ export function requestValidator(
         return reject(
           c,
           validationProblem(bodyValue.code, [{ in: 'body', path: '', message: bodyValue.message }]),
+          bodyValue.headers,
         )
       }
     }

@@ -87,6 +87,36 @@ describe.each(Object.entries(libraries))('a JSON body validated with %s', (_name
     expect(p.code).toBe('unsupported_media_type')
   })
 
+  it('answers 415 with Accept-Encoding: identity to a body sent with a content coding, and documents it', async () => {
+    const gzipped = new Uint8Array(
+      await new Response(
+        new Blob(['{"name":"Ada","age":1}']).stream().pipeThrough(new CompressionStream('gzip')),
+      ).arrayBuffer(),
+    )
+    for (const coding of ['gzip', 'deflate, gzip', 'br']) {
+      const res = await api.request('/people', {
+        method: 'POST',
+        body: gzipped,
+        headers: { 'content-type': 'application/json', 'content-encoding': coding },
+      })
+      expect(res.headers.get('accept-encoding'), coding).toBe('identity')
+      const p = await problem(res, 415)
+      expect(p.code).toBe('unsupported_media_type')
+      expect(p.errors[0]?.message).toContain(`Content-Encoding ${coding} is not accepted`)
+    }
+    // `identity` is no coding: read as before.
+    const plain = await api.request('/people', {
+      method: 'POST',
+      body: '{"name":"Ada","age":1}',
+      headers: { 'content-type': 'application/json', 'content-encoding': 'identity' },
+    })
+    expect(plain.status).toBe(201)
+    const documented = api.spec().paths['/people']?.post?.responses?.['415'] as {
+      headers?: Record<string, unknown>
+    }
+    expect(Object.keys(documented.headers ?? {})).toEqual(['Accept-Encoding'])
+  })
+
   it('accepts application/*+json and a charset parameter', async () => {
     for (const ct of ['application/merge-patch+json', 'application/json; charset=utf-8']) {
       const res = await api.request('/people', post('{"name":"Ada","age":1}', ct))
@@ -183,6 +213,16 @@ describe('form bodies', () => {
 
   it('answers 415 to JSON and 400 to a broken multipart body', async () => {
     await problem(await api.request('/upload', post('{"title":"x"}')), 415)
+    const encoded = await api.request('/upload', {
+      method: 'POST',
+      body: 'title=Hi',
+      headers: {
+        'content-type': 'application/x-www-form-urlencoded',
+        'content-encoding': 'gzip',
+      },
+    })
+    expect(encoded.headers.get('accept-encoding')).toBe('identity')
+    await problem(encoded, 415)
     await problem(
       await api.request('/upload', post('--x\r\nbroken', 'multipart/form-data; boundary=x')),
     )

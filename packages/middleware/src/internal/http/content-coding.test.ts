@@ -1,7 +1,7 @@
 import { brotliCompressSync, constants, createBrotliCompress } from 'node:zlib'
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { contentCodings, decodeContent } from './content-coding'
+import { decodeContent } from './content-coding'
 
 /** `bytes` in brotli, by Node's zlib (a second encoder beside the decoder under test). */
 const brotli = (bytes: Uint8Array, quality = 5) =>
@@ -42,20 +42,6 @@ async function encode(
 }
 
 const text = (s: string) => new TextEncoder().encode(s)
-
-describe('contentCodings', () => {
-  it.each([
-    ['gzip', ['gzip']],
-    [' GZip ', ['gzip']],
-    ['identity', []],
-    ['', []],
-    ['deflate, gzip', ['deflate', 'gzip']],
-    ['gzip,,identity', ['gzip']],
-    ['br', ['br']],
-  ])('%j', (header, codings) => {
-    expect(contentCodings(header)).toEqual(codings)
-  })
-})
 
 describe('decodeContent', () => {
   it('undoes gzip, x-gzip and deflate, and a stack of them, the last applied first', async () => {

@@ -80,24 +80,7 @@ const MAX_CODINGS = 4
 const SLICE = 1024
 
 /**
- * The codings of a `Content-Encoding` value, in the order they were applied (lower case, without
- * `identity`); an empty list when there is nothing to undo.
- *
- * @example
- * contentCodings('gzip') // ['gzip']
- * contentCodings('identity') // []
- */
-export function contentCodings(header: string): string[] {
-  const codings: string[] = []
-  for (const part of header.split(',')) {
-    const coding = part.trim().toLowerCase()
-    if (coding !== '' && coding !== 'identity') codings.push(coding)
-  }
-  return codings
-}
-
-/**
- * Undoes `codings` (as {@link contentCodings} lists them) on `bytes`, the last applied first,
+ * Undoes `codings` (as `contentCodings` of @palisade/shared/content-coding lists them) on `bytes`, the last applied first,
  * keeping at most `limit` bytes of the result: a body that decodes longer is cut there
  * (`complete: false`), and so is one whose coding under another decodes far longer than the
  * body received (a compressed body built to expand, inside another). HTTP's `deflate` is the zlib format; a raw deflate stream, which some
