@@ -489,6 +489,14 @@ const TRIGGERS: Record<string, () => Trigger | Promise<Trigger>> = {
     mw: xssSanitize(),
     init: json(`${'['.repeat(1001)}${']'.repeat(1001)}`),
   }),
+  'xssSanitize unsupported_media_type': () => ({
+    mw: xssSanitize(),
+    init: {
+      method: 'POST',
+      body: '{}',
+      headers: { 'content-type': 'application/json', 'content-encoding': 'gzip' },
+    },
+  }),
 }
 
 describe('every row of every table', () => {

@@ -5,6 +5,11 @@ import { rejectOrRecord as rejectOrRecordAny } from '../internal/outcomes/reject
 export const ANSWERS = [
   { status: 400, code: 'malformed_body', description: 'Malformed JSON body' },
   { status: 400, code: 'body_too_deep', description: 'JSON body nested deeper than 1,000 levels' },
+  {
+    status: 415,
+    code: 'unsupported_media_type',
+    description: 'JSON body sent with a content coding (Content-Encoding)',
+  },
 ] as const satisfies Answers
 
 /** `xssSanitize()`'s return type: what `hc` knows it can answer. */

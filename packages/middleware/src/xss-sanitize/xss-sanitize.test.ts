@@ -236,6 +236,34 @@ describe('xssSanitize body', () => {
     expect(handler).not.toHaveBeenCalled()
   })
 
+  it('refuses a JSON body sent compressed with 415 and Accept-Encoding: identity, which it cannot sanitize', async () => {
+    const handler = vi.fn((c) => c.text('ok'))
+    const app = new Hono()
+    app.post('/', xssSanitize(), handler)
+    const gzipped = new Uint8Array(
+      await new Response(
+        new Blob(['{"c":"<script>alert(1)</script>"}'])
+          .stream()
+          .pipeThrough(new CompressionStream('gzip')),
+      ).arrayBuffer(),
+    )
+    const res = await app.request('/', {
+      method: 'POST',
+      body: gzipped,
+      headers: { 'content-type': 'application/json', 'content-encoding': 'gzip' },
+    })
+    expect(res.status).toBe(415)
+    expect(res.headers.get('accept-encoding')).toBe('identity')
+    expect(handler).not.toHaveBeenCalled()
+    // `identity` is no coding: sanitized as before.
+    const plain = await app.request('/', {
+      method: 'POST',
+      body: '{"c":"<b>"}',
+      headers: { 'content-type': 'application/json', 'content-encoding': 'identity' },
+    })
+    expect(plain.status).toBe(200)
+  })
+
   it('rejects 100,000 levels of nesting with 400 instead of crashing', async () => {
     const deep = `${'['.repeat(100_000)}"<x>"${']'.repeat(100_000)}`
     expect((await postJson(appWith(), deep)).status).toBe(400)

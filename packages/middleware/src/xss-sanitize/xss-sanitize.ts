@@ -1,3 +1,4 @@
+import { contentCodings } from '@palisade/shared/content-coding'
 import { escapeHtml } from '@palisade/shared/html'
 import { readJsonText } from '@palisade/shared/json'
 import type { Context, MiddlewareHandler } from 'hono'
@@ -64,7 +65,9 @@ export interface XssSanitized {
  * Request carrying the same bytes), and handlers read the result
  * with {@link sanitizedBody} (and {@link sanitizedQuery}). A JSON content type whose body does not
  * parse is rejected with `400 Malformed JSON` (`malformed_body`), one nested deeper than 1,000
- * levels with `400 JSON nested too deeply` (`body_too_deep`), as request validation answers them. Keys such
+ * levels with `400 JSON nested too deeply` (`body_too_deep`), one sent with a content coding
+ * (`Content-Encoding: gzip`, which it cannot read) with `415` (`unsupported_media_type`, with
+ * `Accept-Encoding: identity`), as request validation answers them. Keys such
  * as `__proto__` stay plain own data properties; no prototype is ever touched.
  *
  * @param options.fields default: all string values.
@@ -96,22 +99,29 @@ export function xssSanitize(options?: XssSanitizeOptions): MiddlewareHandler & X
   return described(description, async function xssSanitize(c, next) {
     const d = begin(c, FACTORY)
     let body: unknown
+    const coding = c.req.header('content-encoding')
+    const codings = coding === undefined ? [] : contentCodings(coding)
     if (isJsonContentType(c.req.header('content-type'))) {
-      const text = await readBodyText(c)
-      if (text === null)
-        refuseBody(d, dryRun, 'malformed_body', 'The request body could not be read')
-      // An empty body is no body (a GET that carries a JSON content type), not a malformed one.
-      else if (text !== '') {
-        // The JSON reader request validation uses too: one depth limit, one code per fault.
-        const read = readJsonText(text)
-        if (read.ok) body = sanitizeJson(read.value, sanitizer, fields)
-        else
-          refuseBody(
-            d,
-            dryRun,
-            read.reason === 'too_deep' ? 'body_too_deep' : 'malformed_body',
-            read.message,
-          )
+      // Compressed bytes it cannot read as JSON, nor sanitize: refused as request validation
+      // refuses them, so the client can send the body again uncompressed.
+      if (codings.length > 0) refuseEncoded(d, dryRun, codings)
+      else {
+        const text = await readBodyText(c)
+        if (text === null)
+          refuseBody(d, dryRun, 'malformed_body', 'The request body could not be read')
+        // An empty body is no body (a GET that carries a JSON content type), not a malformed one.
+        else if (text !== '') {
+          // The JSON reader request validation uses too: one depth limit, one code per fault.
+          const read = readJsonText(text)
+          if (read.ok) body = sanitizeJson(read.value, sanitizer, fields)
+          else
+            refuseBody(
+              d,
+              dryRun,
+              read.reason === 'too_deep' ? 'body_too_deep' : 'malformed_body',
+              read.message,
+            )
+        }
       }
     }
     decide(d, 'allow')
@@ -126,6 +136,28 @@ export function xssSanitize(options?: XssSanitizeOptions): MiddlewareHandler & X
     c.set('xssSanitized', { body, query })
     await next()
   })
+}
+
+/** The codings it reads: none (RFC 9110 §12.5.3), on its 415. */
+const SEND_UNCOMPRESSED = { 'Accept-Encoding': 'identity' }
+
+/** Refuses a JSON body sent with a content coding: 415, `Accept-Encoding: identity`. */
+function refuseEncoded(
+  d: Parameters<typeof rejectOrRecord>[0],
+  dryRun: boolean,
+  codings: readonly string[],
+): void {
+  const message = `Content-Encoding ${codings.join(', ')} is not accepted: send the body without a content coding`
+  const errors = [{ in: 'body' as const, path: '', message }]
+  rejectOrRecord(
+    d,
+    dryRun,
+    415,
+    'Unsupported Media Type',
+    'unsupported_media_type',
+    SEND_UNCOMPRESSED,
+    errors,
+  )
 }
 
 /**
