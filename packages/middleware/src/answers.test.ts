@@ -445,6 +445,14 @@ const TRIGGERS: Record<string, () => Trigger | Promise<Trigger>> = {
   }),
   'ssrfGuard url_invalid': () => ({ mw: ssrfGuard(), init: json('{"url":"ftp://x"}') }),
   'ssrfGuard url_forbidden': () => ({ mw: ssrfGuard(), init: json('{"url":"http://127.0.0.1/"}') }),
+  'ssrfGuard unsupported_media_type': () => ({
+    mw: ssrfGuard(),
+    init: {
+      method: 'POST',
+      body: '{}',
+      headers: { 'content-type': 'application/json', 'content-encoding': 'gzip' },
+    },
+  }),
   'webhook webhook_signature_invalid': () => ({
     mw: webhook({ preset: 'github', secret }),
     init: {

@@ -18,3 +18,12 @@ export function contentCodings(header: string): string[] {
   }
   return codings
 }
+
+/**
+ * The headers of a 415 for a body sent with a content coding by a reader that decodes none:
+ * `Accept-Encoding: identity` (RFC 9110 §15.5.16, §12.5.3), so the client sends it again
+ * uncompressed. Request validation, xssSanitize and ssrfGuard answer with it.
+ */
+export const SEND_UNCOMPRESSED: Readonly<Record<string, string>> = Object.freeze({
+  'Accept-Encoding': 'identity',
+})

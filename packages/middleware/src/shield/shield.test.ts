@@ -4,6 +4,7 @@ import { brotliCompressSync } from 'node:zlib'
 import { getMiddlewareDescription } from '@palisade/shared/describe'
 import { Hono, type MiddlewareHandler } from 'hono'
 import { afterAll, beforeAll, describe, expect, it, onTestFinished, vi } from 'vitest'
+import { compressed } from '../../test/compressed'
 import { type Served, serveOnLoopback } from '../../test/node-server'
 import { type Decision, installDecisions } from '../internal/outcomes/decisions'
 import { settle } from '../internal/outcomes/settle'
@@ -337,15 +338,6 @@ describe('shield: attackers encode', () => {
     expect(decision()?.cause).toBe('binary body: not inspected')
   })
 })
-
-/** `text` through a CompressionStream of `format`. */
-async function compressed(
-  text: string,
-  format: CompressionFormat,
-): Promise<Uint8Array<ArrayBuffer>> {
-  const stream = new Blob([text]).stream().pipeThrough(new CompressionStream(format))
-  return new Uint8Array(await new Response(stream).arrayBuffer())
-}
 
 /** An app behind shield whose handler decodes a gzip body itself and answers what it says. */
 const decodingApp = () =>

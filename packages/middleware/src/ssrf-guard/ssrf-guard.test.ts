@@ -1,5 +1,6 @@
 import { Hono } from 'hono'
 import { describe, expect, it, vi } from 'vitest'
+import { gzippedPost } from '../../test/compressed'
 import { checkUrl, type SsrfGuardOptions, type SsrfResolver, ssrfGuard } from './index'
 
 // Every hostname test injects a resolver, so nothing here touches the network.
@@ -539,6 +540,27 @@ describe('ssrfGuard middleware', () => {
       JSON.stringify({ url: 'https://nxdomain.example/' }),
     )
     expect(await own.text()).toBe('Nope')
+  })
+
+  it('refuses a compressed body with 415 and Accept-Encoding: identity (its url would pass unseen to a handler that decodes it)', async () => {
+    const gzipped = await gzippedPost(
+      JSON.stringify({ url: 'http://169.254.169.254/latest/meta-data/' }),
+    )
+    const handler = vi.fn((c) => c.text('fetched'))
+    const app = new Hono()
+    app.post('/', ssrfGuard({ resolve: noDns }), handler)
+    const res = await app.request('/', gzipped)
+    expect(res.status).toBe(415)
+    expect(res.headers.get('accept-encoding')).toBe('identity')
+    expect(await res.text()).toBe(
+      'Content-Encoding gzip is not accepted: send the body uncompressed',
+    )
+    expect(handler).not.toHaveBeenCalled()
+    // An extractUrl of one's own reads what it reads: the body's coding is its business.
+    const custom = new Hono()
+    custom.post('/', ssrfGuard({ resolve: noDns, extractUrl: () => null }), handler)
+    const passed = await custom.request('/', gzipped)
+    expect(passed.status).toBe(200)
   })
 
   it('rejects a blocked url field with 403 text/plain "Forbidden URL"', async () => {

@@ -1,3 +1,4 @@
+import { contentCodings, SEND_UNCOMPRESSED } from '@palisade/shared/content-coding'
 import type { Context, MiddlewareHandler } from 'hono'
 import { mayHaveBody } from '../internal/http/body'
 import { readBodyForm, readBodyText } from '../internal/http/json-body'
@@ -50,7 +51,9 @@ export interface SsrfGuardOptions extends SsrfCheckOptions {
  * `400 Invalid URL` for an unparseable URL or a scheme other than http/https; `403 Forbidden URL`
  * (or `message`) for a blocked destination, including a hostname whose lookup fails (then the
  * default message says so: `Forbidden URL: DNS lookup of the hostname failed`). No URL found
- * → the request passes. See {@link checkUrl} for the policy and its limits.
+ * → the request passes. Without `extractUrl`, a body sent with a content coding
+ * (`Content-Encoding: gzip`), whose `url` the default reader cannot see, is answered `415` with
+ * `Accept-Encoding: identity`. See {@link checkUrl} for the policy and its limits.
  *
  * @param options.blockList extra IPs/CIDRs, default `[]`; invalid entries throw here.
  * @param options.allowPrivate default `false`.
@@ -96,9 +99,27 @@ export function ssrfGuard(options?: SsrfGuardOptions): MiddlewareHandler & SsrfG
       : assertNonEmptyString(FACTORY, 'message', options.message)
   const dryRun = assertBoolean(FACTORY, 'dryRun', options?.dryRun ?? false)
 
-  const description = ssrfGuardDescription
+  const description = ssrfGuardDescription({ readsBody: custom === undefined })
   return described(description, async function ssrfGuard(c, next) {
     const d = begin(c, FACTORY)
+    // The default reader reads the body as sent: a compressed one would hide its `url` from it
+    // and not from a handler that decodes it. Refused, as request validation refuses it.
+    if (custom === undefined && mayHaveBody(c)) {
+      const coding = c.req.header('content-encoding')
+      const codings = coding === undefined ? [] : contentCodings(coding)
+      if (codings.length > 0) {
+        rejectOrRecord(
+          d,
+          dryRun,
+          415,
+          `Content-Encoding ${codings.join(', ')} is not accepted: send the body uncompressed`,
+          'unsupported_media_type',
+          SEND_UNCOMPRESSED,
+        )
+        await next()
+        return
+      }
+    }
     const targets: unknown[] = custom ? [await custom(c)] : await urlsFromBody(c)
     let checked = false
     for (const target of targets) {

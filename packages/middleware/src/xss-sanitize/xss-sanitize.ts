@@ -1,4 +1,4 @@
-import { contentCodings } from '@palisade/shared/content-coding'
+import { contentCodings, SEND_UNCOMPRESSED } from '@palisade/shared/content-coding'
 import { escapeHtml } from '@palisade/shared/html'
 import { readJsonText } from '@palisade/shared/json'
 import type { Context, MiddlewareHandler } from 'hono'
@@ -137,9 +137,6 @@ export function xssSanitize(options?: XssSanitizeOptions): MiddlewareHandler & X
     await next()
   })
 }
-
-/** The codings it reads: none (RFC 9110 §12.5.3), on its 415. */
-const SEND_UNCOMPRESSED = { 'Accept-Encoding': 'identity' }
 
 /** Refuses a JSON body sent with a content coding: 415, `Accept-Encoding: identity`. */
 function refuseEncoded(

@@ -1,6 +1,6 @@
 // Reading the parts of a request a route validates: the body by its media type, the query with
 // repeated keys as lists, the headers under the names the schema spells.
-import { contentCodings } from '@palisade/shared/content-coding'
+import { contentCodings, SEND_UNCOMPRESSED } from '@palisade/shared/content-coding'
 import { readJsonText } from '@palisade/shared/json'
 import type { Context } from 'hono'
 import { isRecord } from '../schema/common'
@@ -66,7 +66,7 @@ function encodedBody(c: Context): UnreadableBody | undefined {
   return new UnreadableBody(
     'unsupported_media_type',
     `Content-Encoding ${codings.join(', ')} is not accepted: send the body without a content coding`,
-    { 'Accept-Encoding': 'identity' },
+    { ...SEND_UNCOMPRESSED },
   )
 }
 
