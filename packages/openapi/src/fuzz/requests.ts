@@ -203,6 +203,12 @@ const ODD_ENCODINGS: { kind: string; apply: (d: Draft) => Draft }[] = [
   },
   { kind: 'no content type', apply: (d) => ({ ...d, contentType: '' }) },
   {
+    // A content coding the body is not in (and that no reader here decodes): validation,
+    // xssSanitize and ssrfGuard answer 415, which must be documented.
+    kind: 'Content-Encoding: gzip on a plain body',
+    apply: (d) => ({ ...d, headers: { ...d.headers, 'content-encoding': 'gzip' } }),
+  },
+  {
     kind: 'duplicate JSON keys',
     apply: (d) => ({
       ...d,
