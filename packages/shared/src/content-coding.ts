@@ -27,3 +27,13 @@ export function contentCodings(header: string): string[] {
 export const SEND_UNCOMPRESSED: Readonly<Record<string, string>> = Object.freeze({
   'Accept-Encoding': 'identity',
 })
+
+/**
+ * The JSON Schema of such an `Accept-Encoding`, as the documents describe it: content codings
+ * (tokens, RFC 9110 §5.6.2) separated by `, `, bounded.
+ */
+export const ACCEPT_ENCODING_SCHEMA = Object.freeze({
+  type: 'string',
+  maxLength: 200,
+  pattern: "^[!#$%&'*+.^_`|~0-9A-Za-z-]+(, [!#$%&'*+.^_`|~0-9A-Za-z-]+)*$",
+} as const)

@@ -1,3 +1,4 @@
+import { ACCEPT_ENCODING_SCHEMA } from '@palisade/shared/content-coding'
 import type { DescribedHeader, MiddlewareDescription } from '@palisade/shared/describe'
 import { responsesOf } from '../internal/outcomes/answers'
 import { ANSWERS, type SsrfGuardSetup } from './answers'
@@ -6,7 +7,7 @@ import { ANSWERS, type SsrfGuardSetup } from './answers'
 const ACCEPT_ENCODING: DescribedHeader = {
   name: 'Accept-Encoding',
   description: '`identity`: send the body without a content coding',
-  schema: { type: 'string', maxLength: 200 },
+  schema: { ...ACCEPT_ENCODING_SCHEMA },
 }
 
 /**

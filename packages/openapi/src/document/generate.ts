@@ -1,3 +1,4 @@
+import { ACCEPT_ENCODING_SCHEMA } from '@palisade/shared/content-coding'
 import { statusPhrase } from '@palisade/shared/problem'
 import type {
   OpenAPIDocument,
@@ -126,7 +127,7 @@ function buildResponses(
       headers: {
         'Accept-Encoding': {
           description: 'On a body sent with a content coding: `identity`, send it uncompressed',
-          schema: { type: 'string' },
+          schema: { ...ACCEPT_ENCODING_SCHEMA },
         },
       },
       content: { [PROBLEM_JSON]: { schema: registry.ref(validationProblemSchema()) } },
