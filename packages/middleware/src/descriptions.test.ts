@@ -143,11 +143,18 @@ describe('guards and limits', () => {
     ])
   })
 
-  it('ssrfGuard: 400 for a bad URL, 403 for a blocked one', () => {
+  it('ssrfGuard: 400 for a bad URL, 403 for a blocked one, 415 for a compressed body it would read', () => {
     expect(describeOf(ssrfGuard())?.responses?.map((r) => [r.status, r.codes])).toEqual([
       [400, ['url_invalid']],
       [403, ['url_forbidden']],
+      [415, ['unsupported_media_type']],
     ])
+    expect(describeOf(ssrfGuard())?.responses?.[2]?.headers?.map((h) => h.name)).toEqual([
+      'Accept-Encoding',
+    ])
+    // With an extractUrl of one's own it reads no body: no 415.
+    const custom = describeOf(ssrfGuard({ extractUrl: () => null }))
+    expect(custom?.responses?.map((r) => r.status)).toEqual([400, 403])
   })
 
   it('bodyLimit: 413 on methods with a body, naming the limit', () => {
