@@ -554,6 +554,27 @@ describe('ssrfGuard middleware', () => {
     expect(res.headers.get('accept-encoding')).toBe('identity')
     expect(await res.text()).toBe('Unsupported Media Type: send the body without a content coding')
     expect(handler).not.toHaveBeenCalled()
+    // However the header spells a coding (case, spaces, `identity` before it, a repeated
+    // header joined by the platform), it is refused; `identity` alone is no coding, and the
+    // url is checked as usual.
+    for (const coding of ['GZIP', ' gzip ', 'identity, gzip', 'gzip, identity', 'x-unknown']) {
+      const spelled = await app.request('/', {
+        ...gzipped,
+        headers: { 'content-type': 'application/json', 'content-encoding': coding },
+      })
+      expect([coding, spelled.status]).toEqual([coding, 415])
+    }
+    const repeated = new Headers({ 'content-type': 'application/json' })
+    repeated.append('content-encoding', 'identity')
+    repeated.append('content-encoding', 'gzip')
+    expect((await app.request('/', { ...gzipped, headers: repeated })).status).toBe(415)
+    const plain = await app.request('/', {
+      method: 'POST',
+      body: JSON.stringify({ url: 'http://169.254.169.254/latest/meta-data/' }),
+      headers: { 'content-type': 'application/json', 'content-encoding': 'identity' },
+    })
+    expect(plain.status).toBe(403)
+    expect(handler).not.toHaveBeenCalled()
     // An extractUrl of one's own reads what it reads: the body's coding is its business.
     const custom = new Hono()
     custom.post('/', ssrfGuard({ resolve: noDns, extractUrl: () => null }), handler)

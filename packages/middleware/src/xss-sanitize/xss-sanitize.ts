@@ -99,9 +99,9 @@ export function xssSanitize(options?: XssSanitizeOptions): MiddlewareHandler & X
   return described(description, async function xssSanitize(c, next) {
     const d = begin(c, FACTORY)
     let body: unknown
-    const coding = c.req.header('content-encoding')
-    const codings = coding === undefined ? [] : contentCodings(coding)
     if (isJsonContentType(c.req.header('content-type'))) {
+      const coding = c.req.header('content-encoding')
+      const codings = coding === undefined ? NONE : contentCodings(coding)
       // Compressed bytes it cannot read as JSON, nor sanitize: refused as request validation
       // refuses them, so the client can send the body again uncompressed.
       if (codings.length > 0) refuseEncoded(d, dryRun, codings)
@@ -137,6 +137,9 @@ export function xssSanitize(options?: XssSanitizeOptions): MiddlewareHandler & X
     await next()
   })
 }
+
+/** No content coding (most requests): no array made for them. */
+const NONE: readonly string[] = []
 
 /** Refuses a JSON body sent with a content coding: 415, `Accept-Encoding: identity`. */
 function refuseEncoded(
